@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_DRAFT_DEADLINE, DEFAULT_ROUND_ONE_PICKS } from '@first-round/shared/constants';
+
+/** Thrown for a bad environment value; main.ts prints its message alone (no stack). */
+export class ConfigError extends Error {}
+
+const csv = z
+  .string()
+  .optional()
+  .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []));
+
+const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  DATA_DIR: z.string().default('.data'),
+  DRAFT_DEADLINE: z.iso.datetime({ offset: true }).default(DEFAULT_DRAFT_DEADLINE),
+  ROUND_ONE_PICKS: z.coerce.number().int().min(1).max(64).default(DEFAULT_ROUND_ONE_PICKS),
+  ADMIN_EMAILS: csv.transform((list) => list.map((e) => e.toLowerCase())),
+  CORS_ORIGINS: csv,
+  PUBLIC_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  SMTP_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^smtps?$/ }).optional()),
+  MAIL_FROM: z.string().default('First Round <no-reply@first-round.local>'),
+  CLERK_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().startsWith('sk_').optional()),
+  CLERK_PUBLISHABLE_KEY: z.preprocess(emptyToUndefined, z.string().startsWith('pk_').optional()),
+  CLERK_JWT_KEY: z.preprocess(emptyToUndefined, z.string().includes('PUBLIC KEY').optional()),
+  CLERK_ISSUER: z.preprocess(emptyToUndefined, z.url().optional()),
+  LOCAL_IDP_PRIVATE_KEY: z.preprocess(emptyToUndefined, z.string().includes('PRIVATE KEY').optional()),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  dataDir: string;
+  deadline: Date;
+  authProvider: 'local' | 'clerk';
+  /** Origins allowed as the JWT `azp` and for CORS: the public URL, the configured origins, and localhost. */
+  appOrigins: string[];
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = issue?.path.join('.') ?? 'environment';
+    const value = typeof issue?.path[0] === 'string' ? env[issue.path[0]] : undefined;
+    throw new ConfigError(
+      `Invalid configuration: ${name}${value === undefined ? '' : `=${JSON.stringify(value)}`}: ${issue?.message ?? 'invalid value'}`,
+    );
+  }
+  const e = parsed.data;
+  const localOrigins = [`http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`];
+  return {
+    ...e,
+    dataDir: path.resolve(e.DATA_DIR),
+    deadline: new Date(e.DRAFT_DEADLINE),
+    authProvider: e.CLERK_SECRET_KEY || e.CLERK_JWT_KEY ? 'clerk' : 'local',
+    appOrigins: [...new Set([...(e.PUBLIC_URL ? [new URL(e.PUBLIC_URL).origin] : []), ...e.CORS_ORIGINS, ...localOrigins])],
+  };
+}

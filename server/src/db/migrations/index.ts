@@ -1,0 +1,7 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20250401000000_initial } from './Migration20250401000000_initial.js';
+
+/** Listed explicitly (not discovered by glob) so migrations run the same under tsx, tests and bundles. */
+export const migrationsList: MigrationObject[] = [
+  { name: 'Migration20250401000000_initial', class: Migration20250401000000_initial },
+];

@@ -1,0 +1,49 @@
+import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import pg from 'pg';
+import { entities } from './entities/index.js';
+import { migrationsList } from './migrations/index.js';
+
+export type Orm = MikroORM;
+
+export function ormOptions(clientUrl: string, poolMax = 10): Options {
+  return {
+    clientUrl,
+    entities,
+    extensions: [Migrator],
+    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
+    pool: { min: 0, max: poolMax },
+    // Identity map per procedure (RequestContext), never shared between requests.
+    allowGlobalContext: false,
+    discovery: { warnWhenNoEntities: false },
+    debug: false,
+  };
+}
+
+/** Creates the database named in the URL when it does not exist yet (fresh embedded cluster or server). */
+export async function ensureDatabaseExists(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  if (!name) return;
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    // Checking first: a failing CREATE DATABASE inside some drivers leaks the connection (STACK.md).
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`create database ${client.escapeIdentifier(name)}`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function openOrm(url: string, poolMax?: number): Promise<Orm> {
+  const orm = await MikroORM.init(ormOptions(url, poolMax));
+  return orm;
+}
+
+export async function migrate(orm: Orm): Promise<void> {
+  await orm.getMigrator().up();
+}

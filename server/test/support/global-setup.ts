@@ -1,0 +1,54 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres, withDatabase, type RunningDatabase } from '../../src/db/embedded-postgres.js';
+import { migrate, openOrm } from '../../src/db/orm.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** URL of a database on the test server; tests create their own databases from the template. */
+    dbServerUrl: string;
+    dbTemplate: string;
+  }
+}
+
+/**
+ * One real PostgreSQL for the whole run: the embedded one in a temporary directory, or the server named by
+ * DATABASE_URL. The schema is migrated once into a template database that every test file clones.
+ */
+export default async function setup(project: TestProject) {
+  let embedded: RunningDatabase | undefined;
+  let dir: string | undefined;
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'first-round-test-pg-'));
+    await fs.chmod(dir, 0o755);
+    embedded = await startEmbeddedPostgres(path.join(dir, 'pg'), { durable: false });
+    serverUrl = embedded.serverUrl;
+  }
+  const template = `fr_template_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${template}`);
+  const orm = await openOrm(withDatabase(serverUrl, template), 2);
+  await migrate(orm);
+  await orm.close(true);
+
+  project.provide('dbServerUrl', serverUrl);
+  project.provide('dbTemplate', template);
+
+  return async () => {
+    const leftovers = await admin.query<{ datname: string }>(
+      `select datname from pg_database where datname like 'fr_test_%' or datname = $1`,
+      [template],
+    );
+    for (const { datname } of leftovers.rows) {
+      await admin.query(`drop database if exists ${admin.escapeIdentifier(datname)} with (force)`);
+    }
+    await admin.end();
+    await embedded?.stop();
+    if (dir) await fs.rm(dir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,51 @@
+/** Business constants from SPEC §9 and DESIGN.md, named once for server and client alike. */
+
+export const MIN_PICKS = 1;
+export const MAX_PICKS = 32;
+export const DEFAULT_ROUND_ONE_PICKS = 32;
+export const GLOBAL_GROUP_ID = 1;
+
+/** Invite link validity (hours): from a group card and from the group page. */
+export const INVITE_HOURS_FROM_CARD = 24;
+export const INVITE_HOURS_FROM_GROUP_PAGE = 720;
+export const MAX_INVITE_HOURS = 720;
+
+/** The spec's countdown deadline, 2025-04-24 20:00 Eastern (EDT). Configuration overrides it. */
+export const DEFAULT_DRAFT_DEADLINE = '2025-04-24T20:00:00-04:00';
+
+const MINUTE = 60_000;
+/** Client cache lifetimes (SPEC §9). Draft status uses the shorter of the two readings. */
+export const STALE_TIMES = {
+  players: 5 * MINUTE,
+  draftStatus: 5 * MINUTE,
+  leaderboard: 60_000,
+  groupPage: 1 * MINUTE,
+  groupLists: 5 * MINUTE,
+  profile: 5 * MINUTE,
+  userStatus: Infinity,
+} as const;
+
+export const LEADERBOARD_RETRIES = 2;
+export const CALLBACK_AUTH_POLL_MS = 500;
+export const CALLBACK_AUTH_POLL_ATTEMPTS = 10;
+export const CALLBACK_JOIN_DELAY_MS = 1000;
+export const CALLBACK_ERROR_REDIRECT_MS = 2000;
+export const COPY_CONFIRMATION_MS = 2000;
+export const TOAST_DURATION_MS = 5000;
+export const TOAST_REMOVE_DELAY_MS = 3000;
+
+/** Username rules (DESIGN: trimmed, 2–32 characters, unique case-insensitively). */
+export const USERNAME_MIN = 2;
+export const USERNAME_MAX = 32;
+export const GROUP_NAME_MAX = 64;
+
+/** Local identity provider code rules. */
+export const CODE_TTL_MS = 10 * MINUTE;
+export const CODE_MAX_ATTEMPTS = 5;
+export const CODE_RESEND_MS = 1 * MINUTE;
+export const SESSION_TOKEN_TTL_S = 60;
+
+export const STORAGE_KEYS = {
+  pendingJoinToken: 'pendingJoinToken',
+  redirectAfterAuth: 'redirectAfterAuth',
+} as const;

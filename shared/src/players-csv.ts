@@ -1,0 +1,307 @@
+/**
+ * Pure parser/validator for "big board" CSV files (no I/O).
+ *
+ * Expected header (any column order): rank,player_name,position,school
+ * See shared/data/README.md for the file format.
+ */
+
+export const PLAYER_POSITIONS = [
+  'QB',
+  'WR',
+  'RB',
+  'TE',
+  'OT',
+  'OL',
+  'IOL',
+  'DL',
+  'EDGE',
+  'LB',
+  'CB',
+  'S',
+] as const;
+
+export type PlayerPosition = (typeof PLAYER_POSITIONS)[number];
+
+export const BOARD_CSV_COLUMNS = ['rank', 'player_name', 'position', 'school'] as const;
+
+export const MAX_PLAYER_NAME_LENGTH = 100;
+export const MAX_SCHOOL_LENGTH = 100;
+
+export interface BoardRow {
+  rank: number;
+  player_name: string;
+  position: string;
+  school: string;
+}
+
+export interface CsvRowError {
+  /** 1-based line number in the file (the header is line 1). */
+  row: number;
+  message: string;
+}
+
+export type ParseBoardResult = { ok: true; rows: BoardRow[] } | { ok: false; errors: CsvRowError[] };
+
+interface CsvRecord {
+  /** 1-based line on which the record starts. */
+  line: number;
+  fields: string[];
+}
+
+const POSITION_SET: ReadonlySet<string> = new Set(PLAYER_POSITIONS);
+
+/**
+ * Splits CSV text into records (RFC 4180 style: double-quoted fields, "" escapes,
+ * commas and line breaks allowed inside quotes; CRLF, LF or lone CR line endings).
+ * Syntax problems are appended to `errors`; a record with a syntax error is dropped.
+ */
+function tokenize(text: string, errors: CsvRowError[]): CsvRecord[] {
+  const records: CsvRecord[] = [];
+  const n = text.length;
+  let i = 0;
+  let line = 1;
+
+  while (i < n) {
+    const startLine = line;
+    const fields: string[] = [];
+    let recordError: string | null = null;
+    let field = '';
+    let endOfRecord = false;
+
+    while (!endOfRecord) {
+      // Start of a field.
+      field = '';
+      if (i < n && text[i] === '"') {
+        // Quoted field.
+        i++;
+        let closed = false;
+        while (i < n) {
+          const ch = text[i];
+          if (ch === '"') {
+            if (text[i + 1] === '"') {
+              field += '"';
+              i += 2;
+            } else {
+              i++;
+              closed = true;
+              break;
+            }
+          } else {
+            if (ch === '\r') {
+              line++;
+              if (text[i + 1] === '\n') {
+                field += '\r\n';
+                i += 2;
+                continue;
+              }
+            } else if (ch === '\n') {
+              line++;
+            }
+            field += ch;
+            i++;
+          }
+        }
+        if (!closed) {
+          recordError ??= 'unterminated quoted field';
+        }
+        // After the closing quote only a delimiter, a line break or EOF may follow.
+        if (closed && i < n && text[i] !== ',' && text[i] !== '\r' && text[i] !== '\n') {
+          recordError ??= 'unexpected character after closing quote';
+          // Skip to the next delimiter / line break.
+          while (i < n && text[i] !== ',' && text[i] !== '\r' && text[i] !== '\n') {
+            field += text[i];
+            i++;
+          }
+        }
+      } else {
+        // Unquoted field.
+        while (i < n) {
+          const ch = text[i];
+          if (ch === ',' || ch === '\r' || ch === '\n') break;
+          if (ch === '"') recordError ??= 'unexpected double quote in unquoted field';
+          field += ch;
+          i++;
+        }
+      }
+      fields.push(field);
+
+      // Delimiter handling.
+      if (i >= n) {
+        endOfRecord = true;
+      } else if (text[i] === ',') {
+        i++;
+      } else {
+        // Line break.
+        if (text[i] === '\r' && text[i + 1] === '\n') i += 2;
+        else i++;
+        line++;
+        endOfRecord = true;
+      }
+    }
+
+    if (recordError !== null) {
+      errors.push({ row: startLine, message: recordError });
+      continue;
+    }
+    // Skip blank lines (including a trailing empty/whitespace-only line).
+    const only = fields[0];
+    if (fields.length === 1 && only !== undefined && only.trim() === '') continue;
+    records.push({ line: startLine, fields });
+  }
+
+  return records;
+}
+
+function validatePosition(raw: string): { value: string } | { error: string } {
+  if (raw === '') return { error: 'position is required' };
+  const parts = raw.split('/').map((p) => p.trim().toUpperCase());
+  const seen = new Set<string>();
+  for (const part of parts) {
+    if (part === '') {
+      return { error: `position "${raw}" has an empty part; use codes like CB/WR` };
+    }
+    if (!POSITION_SET.has(part)) {
+      return { error: `position "${part}" is not one of ${PLAYER_POSITIONS.join(', ')}` };
+    }
+    if (seen.has(part)) {
+      return { error: `position "${part}" is repeated in "${raw}"` };
+    }
+    seen.add(part);
+  }
+  return { value: parts.join('/') };
+}
+
+/** Parses and validates a big-board CSV. Collects every error rather than stopping at the first. */
+export function parseBoardCsv(text: string): ParseBoardResult {
+  const errors: CsvRowError[] = [];
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const records = tokenize(body, errors);
+
+  const header = records[0];
+  if (header === undefined || header.line !== 1) {
+    // Either an empty file or the first line was blank / unparseable.
+    if (!errors.some((e) => e.row === 1)) {
+      errors.unshift({
+        row: 1,
+        message: `missing header line; expected columns ${BOARD_CSV_COLUMNS.join(', ')}`,
+      });
+    }
+    return { ok: false, errors };
+  }
+
+  // --- header ---
+  const headerNames = header.fields.map((f) => f.trim().toLowerCase());
+  const expected: readonly string[] = BOARD_CSV_COLUMNS;
+  const missing = expected.filter((c) => !headerNames.includes(c));
+  const extra: string[] = [];
+  const seenHeader = new Set<string>();
+  for (const name of headerNames) {
+    if (!expected.includes(name) || seenHeader.has(name)) extra.push(name === '' ? '(empty)' : name);
+    seenHeader.add(name);
+  }
+  if (missing.length > 0 || extra.length > 0) {
+    const parts: string[] = [];
+    if (missing.length > 0) parts.push(`missing column(s): ${missing.join(', ')}`);
+    if (extra.length > 0) parts.push(`unexpected column(s): ${extra.join(', ')}`);
+    errors.unshift({
+      row: 1,
+      message: `invalid header (${parts.join('; ')}); expected exactly ${BOARD_CSV_COLUMNS.join(', ')}`,
+    });
+    return { ok: false, errors };
+  }
+  const col = {
+    rank: headerNames.indexOf('rank'),
+    player_name: headerNames.indexOf('player_name'),
+    position: headerNames.indexOf('position'),
+    school: headerNames.indexOf('school'),
+  };
+
+  // --- data rows ---
+  const rows: BoardRow[] = [];
+  const rankSeen = new Map<number, number>();
+  const nameSeen = new Map<string, number>();
+  const dataRecords = records.slice(1);
+
+  for (const rec of dataRecords) {
+    const row = rec.line;
+    if (rec.fields.length !== headerNames.length) {
+      errors.push({
+        row,
+        message: `expected ${headerNames.length} fields but found ${rec.fields.length}`,
+      });
+      continue;
+    }
+    const get = (idx: number): string => (rec.fields[idx] ?? '').trim();
+    const rankRaw = get(col.rank);
+    const name = get(col.player_name);
+    const positionRaw = get(col.position);
+    const school = get(col.school);
+    let valid = true;
+
+    let rank = 0;
+    if (/^\d+$/.test(rankRaw) && Number(rankRaw) > 0 && Number.isSafeInteger(Number(rankRaw))) {
+      rank = Number(rankRaw);
+      const earlier = rankSeen.get(rank);
+      if (earlier !== undefined) {
+        errors.push({ row, message: `duplicate rank ${rank} (already used on row ${earlier})` });
+        valid = false;
+      } else {
+        rankSeen.set(rank, row);
+      }
+    } else {
+      errors.push({ row, message: 'rank must be a positive integer' });
+      valid = false;
+    }
+
+    if (name === '') {
+      errors.push({ row, message: 'player_name is required' });
+      valid = false;
+    } else if (name.length > MAX_PLAYER_NAME_LENGTH) {
+      errors.push({
+        row,
+        message: `player_name must be at most ${MAX_PLAYER_NAME_LENGTH} characters`,
+      });
+      valid = false;
+    } else {
+      const key = name.toLowerCase();
+      const earlier = nameSeen.get(key);
+      if (earlier !== undefined) {
+        errors.push({
+          row,
+          message: `duplicate player_name "${name}" (already on row ${earlier})`,
+        });
+        valid = false;
+      } else {
+        nameSeen.set(key, row);
+      }
+    }
+
+    const pos = validatePosition(positionRaw);
+    if ('error' in pos) {
+      errors.push({ row, message: pos.error });
+      valid = false;
+    }
+
+    if (school === '') {
+      errors.push({ row, message: 'school is required' });
+      valid = false;
+    } else if (school.length > MAX_SCHOOL_LENGTH) {
+      errors.push({ row, message: `school must be at most ${MAX_SCHOOL_LENGTH} characters` });
+      valid = false;
+    }
+
+    if (valid && 'value' in pos) {
+      rows.push({ rank, player_name: name, position: pos.value, school });
+    }
+  }
+
+  if (dataRecords.length === 0) {
+    errors.push({ row: 2, message: 'the file has no data rows; at least one player is required' });
+  }
+
+  if (errors.length > 0) {
+    errors.sort((a, b) => a.row - b.row);
+    return { ok: false, errors };
+  }
+  return { ok: true, rows };
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['shared/src/**/*.test.ts', 'server/test/**/*.test.ts', 'scripts/**/*.test.ts'],
+    globalSetup: ['server/test/support/global-setup.ts'],
+    // Two cores here: files run in parallel, each on its own database cloned from a migrated template.
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
