@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_DRAFT_DEADLINE, DEFAULT_ROUND_ONE_PICKS } from '@first-round/shared/constants';
+import { DEFAULT_ROUND_ONE_PICKS, nextDraftNight } from '@first-round/shared/constants';
 
 /** Thrown for a bad environment value; main.ts prints its message alone (no stack). */
 export class ConfigError extends Error {}
@@ -18,7 +18,7 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^postgres(ql)?$/ }).optional()),
   DATA_DIR: z.string().default('.data'),
-  DRAFT_DEADLINE: z.iso.datetime({ offset: true }).default(DEFAULT_DRAFT_DEADLINE),
+  DRAFT_DEADLINE: z.preprocess(emptyToUndefined, z.iso.datetime({ offset: true }).optional()),
   ROUND_ONE_PICKS: z.coerce.number().int().min(1).max(64).default(DEFAULT_ROUND_ONE_PICKS),
   ADMIN_EMAILS: csv.transform((list) => list.map((e) => e.toLowerCase())),
   CORS_ORIGINS: csv,
@@ -30,6 +30,7 @@ const envSchema = z.object({
   CLERK_JWT_KEY: z.preprocess(emptyToUndefined, z.string().includes('PUBLIC KEY').optional()),
   CLERK_ISSUER: z.preprocess(emptyToUndefined, z.url().optional()),
   LOCAL_IDP_PRIVATE_KEY: z.preprocess(emptyToUndefined, z.string().includes('PRIVATE KEY').optional()),
+  IDP_IP_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -58,7 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...e,
     dataDir: path.resolve(e.DATA_DIR),
-    deadline: new Date(e.DRAFT_DEADLINE),
+    deadline: e.DRAFT_DEADLINE ? new Date(e.DRAFT_DEADLINE) : nextDraftNight(new Date()),
     authProvider: e.CLERK_SECRET_KEY || e.CLERK_JWT_KEY ? 'clerk' : 'local',
     appOrigins: [...new Set([...(e.PUBLIC_URL ? [new URL(e.PUBLIC_URL).origin] : []), ...e.CORS_ORIGINS, ...localOrigins])],
   };

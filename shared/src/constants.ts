@@ -10,8 +10,23 @@ export const INVITE_HOURS_FROM_CARD = 24;
 export const INVITE_HOURS_FROM_GROUP_PAGE = 720;
 export const MAX_INVITE_HOURS = 720;
 
-/** The spec's countdown deadline, 2025-04-24 20:00 Eastern (EDT). Configuration overrides it. */
-export const DEFAULT_DRAFT_DEADLINE = '2025-04-24T20:00:00-04:00';
+/** The spec's countdown deadline, 2025-04-24 20:00 Eastern (EDT), as shown in .env.example. */
+export const SPEC_DRAFT_DEADLINE = '2025-04-24T20:00:00-04:00';
+
+/**
+ * The default deadline when none is configured: the next NFL draft night (the last Thursday of April,
+ * 20:00 Eastern, which is EDT, UTC−4). The spec's own date has passed, and a fresh install whose
+ * deadline lies in the past would open with picks already locked.
+ */
+export function nextDraftNight(now: Date): Date {
+  for (let year = now.getUTCFullYear(); ; year++) {
+    const lastOfApril = new Date(Date.UTC(year, 3, 30));
+    const back = (lastOfApril.getUTCDay() - 4 + 7) % 7; // 4 = Thursday
+    const day = 30 - back;
+    const deadline = new Date(Date.UTC(year, 3, day, 24, 0, 0)); // 20:00 at UTC−4 is 00:00 UTC next day
+    if (deadline.getTime() > now.getTime()) return deadline;
+  }
+}
 
 const MINUTE = 60_000;
 /** Client cache lifetimes (SPEC §9). Draft status uses the shorter of the two readings. */

@@ -65,7 +65,7 @@ function tokenize(text: string, errors: CsvRowError[]): CsvRecord[] {
     const startLine = line;
     const fields: string[] = [];
     let recordError: string | null = null;
-    let field = '';
+    let field: string;
     let endOfRecord = false;
 
     while (!endOfRecord) {

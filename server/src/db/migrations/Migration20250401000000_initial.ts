@@ -88,10 +88,21 @@ export class Migration20250401000000_initial extends Migration {
         updated_at timestamptz not null default now()
       );
       insert into draft_state (id) values (1);
+
+      -- Audit log of every draft change: who, when, what (operator console and CLI alike).
+      create table draft_event (
+        id bigint generated always as identity primary key,
+        kind text not null check (kind in ('start', 'pick', 'undo', 'complete_round', 'reopen_round', 'reset', 'auto_start')),
+        slot integer,
+        player_id integer references player (id) on delete set null,
+        actor text not null,
+        detail text,
+        created_at timestamptz not null default now()
+      );
     `);
   }
 
   override async down(): Promise<void> {
-    this.addSql('drop table if exists draft_state, join_link, pick, group_membership, groups, participant, player cascade;');
+    this.addSql('drop table if exists draft_event, draft_state, join_link, pick, group_membership, groups, participant, player cascade;');
   }
 }

@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCors from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
+import type { AppDeps } from './deps.js';
+import { sql } from './db/sql.js';
+import { registerTrpc } from './trpc/http.js';
+import { registerRestAdapter } from './rest/adapter.js';
+import { registerIdpRoutes } from './modules/auth/idp.routes.js';
+import { registerOpenApi } from './rest/openapi.js';
+
+export const CLIENT_DIST = fileURLToPath(new URL('../../client/dist', import.meta.url));
+const PLACEHOLDER_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>First Round</title></head>
+<body><h1>First Round</h1><p>The web app has not been built yet: run <code>npm run build</code>.</p></body></html>`;
+
+/** Hides the secret part of invite tokens in logged URLs (`/join-links/abcd…`). */
+export function redactUrl(url: string): string {
+  return url.replace(/(join-links\/|join-with-link\/|groups\/join\/)([^/?#]{4})[^/?#]*/g, '$1$2…');
+}
+
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+    serializers: {
+      req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
+    },
+  };
+}
+
+/** Builds the Fastify app around already-open dependencies; tests call it directly and use `inject`. */
+export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(deps.config.LOG_LEVEL),
+    bodyLimit: 100 * 1024,
+    routerOptions: { maxParamLength: 5000 },
+    trustProxy: true,
+  });
+
+  await app.register(fastifyHelmet, {
+    // The SPA loads only its own bundle; Clerk's frontend API is allowed when Clerk is configured.
+    contentSecurityPolicy: false,
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyCors, { origin: deps.config.appOrigins, credentials: true });
+  await app.register(fastifyCookie);
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_req, reply) => {
+    try {
+      await sql(deps.orm.em.fork(), 'select 1');
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable', detail: 'Database unreachable', message: 'Database unreachable' });
+    }
+  });
+
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    // 5xx details stay in the log; clients get a generic message.
+    const message = status >= 500 ? 'Internal server error' : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'Request body is too large' : error.message;
+    return reply.code(status).send({ detail: message, message });
+  });
+
+  await registerIdpRoutes(app, deps);
+  await registerTrpc(app, deps);
+  await registerRestAdapter(app, deps);
+  await registerOpenApi(app);
+
+  const hasClient = fs.existsSync(path.join(CLIENT_DIST, 'index.html'));
+  if (hasClient) {
+    await app.register(fastifyStatic, { root: CLIENT_DIST, wildcard: false, index: false, maxAge: '1h' });
+  }
+  const sendSpa = (reply: FastifyReply) =>
+    hasClient
+      ? reply.header('cache-control', 'no-cache').sendFile('index.html', CLIENT_DIST, { maxAge: 0 })
+      : reply.type('text/html').send(PLACEHOLDER_PAGE);
+  app.decorateReply('sendSpa', function (this: FastifyReply) {
+    return sendSpa(this);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '';
+    const isApi = /^\/(api|trpc|idp)(\/|$)/.test(url);
+    if (request.method === 'GET' && !isApi) return sendSpa(reply);
+    return reply.code(404).send({ detail: 'Not found', message: 'Not found' });
+  });
+
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyReply {
+    sendSpa(): FastifyReply;
+  }
+}

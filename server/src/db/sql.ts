@@ -1,0 +1,24 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Knex } from '@mikro-orm/postgresql';
+
+/**
+ * Runs parameterised SQL ($1, $2 … as in psql and node-postgres) on the entity manager's connection,
+ * inside its current transaction when there is one. Values travel as bind parameters, never inlined.
+ * (MikroORM's `em.execute` formats values into the SQL text; knex.raw keeps them as parameters.)
+ */
+export async function sql<T = Record<string, unknown>>(em: EntityManager, text: string, params: readonly unknown[] = []): Promise<T[]> {
+  const values: unknown[] = [];
+  const knexText = text.replace(/\$(\d+)/g, (_, n: string) => {
+    values.push(params[Number(n) - 1]);
+    return '?';
+  });
+  const trx = em.getTransactionContext<Knex.Transaction>();
+  const runner = trx ?? em.getKnex();
+  const result = (await runner.raw(knexText, values as Knex.RawBinding[])) as { rows: T[] };
+  return result.rows;
+}
+
+export async function sqlOne<T = Record<string, unknown>>(em: EntityManager, text: string, params: readonly unknown[] = []): Promise<T | undefined> {
+  const rows = await sql<T>(em, text, params);
+  return rows[0];
+}

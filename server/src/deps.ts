@@ -1,0 +1,65 @@
+import pino from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
+import { createClerkClient } from '@clerk/backend';
+import type { Config } from './config.js';
+import type { Orm } from './db/orm.js';
+import type { DraftSettings } from './modules/draft/draft.service.js';
+import { createBearerVerifier, type BearerVerifier } from './modules/auth/bearer.js';
+import { loadSigningKeys, type SigningKeys } from './modules/auth/keys.js';
+import { createMailer } from './modules/auth/mailer.js';
+import { DEFAULT_IDP_LIMITS, type IdpLimits, type LocalIdpDeps } from './modules/auth/local-idp.service.js';
+import type { ClerkUserLookup } from './modules/users/participants.service.js';
+import { LeaderboardCache } from './modules/leaderboard/leaderboard.cache.js';
+import { DraftEventHub } from './modules/draft/draft.events.js';
+
+/** Everything a request needs, built once at start (or once per test). No module-level singletons. */
+export interface AppDeps {
+  config: Config;
+  orm: Orm;
+  log: FastifyBaseLogger;
+  draft: DraftSettings;
+  keys: SigningKeys;
+  bearer: BearerVerifier;
+  idp: LocalIdpDeps;
+  clerkLookup?: ClerkUserLookup;
+  leaderboards: LeaderboardCache;
+  events: DraftEventHub;
+}
+
+export interface DepsOptions {
+  /** The draft's clock (deadline, auto-start); tests move it to cross the deadline. */
+  now?: () => Date;
+  /** The identity provider's clock (code expiry); token lifetimes are checked against real time. */
+  idpNow?: () => Date;
+  idpLimits?: Partial<IdpLimits>;
+  log?: FastifyBaseLogger;
+}
+
+export async function createDeps(config: Config, orm: Orm, options: DepsOptions = {}): Promise<AppDeps> {
+  const now = options.now ?? (() => new Date());
+  const log = options.log ?? (pino({ level: config.LOG_LEVEL }) as unknown as FastifyBaseLogger);
+  const keys = await loadSigningKeys({ privateKeyPem: config.LOCAL_IDP_PRIVATE_KEY, dataDir: config.dataDir });
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.NODE_ENV === 'production', log });
+  const draft: DraftSettings = { deadline: config.deadline, roundOnePicks: config.ROUND_ONE_PICKS, now };
+  let clerkLookup: ClerkUserLookup | undefined;
+  if (config.authProvider === 'clerk' && config.CLERK_SECRET_KEY) {
+    const clerk = createClerkClient({ secretKey: config.CLERK_SECRET_KEY });
+    clerkLookup = async (userId) => {
+      const user = await clerk.users.getUser(userId);
+      return { email: user.primaryEmailAddress?.emailAddress ?? null, username: user.username ?? null };
+    };
+  }
+  const events = new DraftEventHub(orm, log);
+  return {
+    config,
+    orm,
+    log,
+    draft,
+    keys,
+    bearer: createBearerVerifier(config, keys),
+    idp: { keys, mailer, limits: { ...DEFAULT_IDP_LIMITS, ...options.idpLimits }, now: options.idpNow ?? (() => new Date()) },
+    clerkLookup,
+    leaderboards: new LeaderboardCache(orm, draft, events),
+    events,
+  };
+}

@@ -1,0 +1,111 @@
+import path from 'node:path';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { startEmbeddedPostgres, withDatabase, APP_DATABASE, type RunningDatabase } from './db/embedded-postgres.js';
+import { ensureDatabaseExists, migrate, openOrm, type Orm } from './db/orm.js';
+import { buildApp } from './app.js';
+import { createDeps, type AppDeps } from './deps.js';
+import { seedDefaultBoard } from './modules/players/board.service.js';
+import { syncDeadline } from './modules/draft/draft.service.js';
+import { startDeadlineWatcher } from './modules/draft/deadline.js';
+
+/** A failure the operator can fix: printed as one line, no stack trace. */
+class StartupError extends Error {}
+
+function describeDbError(error: unknown, url: string): string {
+  const e = error as { code?: string; message?: string };
+  const where = (() => {
+    try {
+      const u = new URL(url);
+      return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+    } catch {
+      return 'the configured server';
+    }
+  })();
+  return `Database unreachable at ${where}: ${e.code ? `${e.code} ` : ''}${e.message ?? String(error)}`;
+}
+
+export async function openDatabase(config: Config, log: (line: string) => void): Promise<{ url: string; embedded?: RunningDatabase }> {
+  if (config.DATABASE_URL) return { url: config.DATABASE_URL };
+  const dir = path.join(config.dataDir, 'pg');
+  log(`Starting embedded PostgreSQL in ${dir}`);
+  const embedded = await startEmbeddedPostgres(dir);
+  return { url: withDatabase(embedded.serverUrl, APP_DATABASE), embedded };
+}
+
+async function main() {
+  const config = loadConfig();
+  const say = (line: string) => {
+    if (config.LOG_LEVEL !== 'silent') process.stdout.write(`${line}\n`);
+  };
+  let embedded: RunningDatabase | undefined;
+  let orm: Orm | undefined;
+  let deps: AppDeps | undefined;
+  const cleanup = async () => {
+    await deps?.events.stop().catch(() => {});
+    await orm?.close(true).catch(() => {});
+    await embedded?.stop().catch(() => {});
+  };
+
+  try {
+    const db = await openDatabase(config, say).catch((error: unknown) => {
+      throw new StartupError(`Could not start the embedded PostgreSQL: ${(error as Error)?.message ?? error}`);
+    });
+    embedded = db.embedded;
+    try {
+      await ensureDatabaseExists(db.url);
+      orm = await openOrm(db.url);
+      await migrate(orm);
+    } catch (error) {
+      throw new StartupError(describeDbError(error, db.url));
+    }
+    deps = await createDeps(config, orm);
+    const em = orm.em.fork();
+    await syncDeadline(em, deps.draft);
+    const seeded = await seedDefaultBoard(em);
+    if (seeded) say(`Loaded the default 2025 big board (${seeded.inserted} players)`);
+    await deps.events.start();
+    const app = await buildApp(deps);
+    const stopWatcher = startDeadlineWatcher(deps);
+
+    let closing = false;
+    const shutdown = async (signal: string) => {
+      if (closing) return;
+      closing = true;
+      say(`${signal} received: finishing requests and shutting down`);
+      const force = setTimeout(() => {
+        console.error('Shutdown took too long; exiting');
+        void cleanup().finally(() => process.exit(1));
+      }, 10_000);
+      force.unref();
+      stopWatcher();
+      await app.close().catch(() => {});
+      await cleanup();
+      clearTimeout(force);
+      process.exit(0);
+    };
+    process.on('SIGINT', () => void shutdown('SIGINT'));
+    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+    try {
+      await app.listen({ port: config.PORT, host: config.HOST });
+    } catch (error) {
+      const e = error as { code?: string };
+      if (e.code === 'EADDRINUSE') throw new StartupError(`Port ${config.PORT} is already in use: stop the other program or set PORT to another port`);
+      if (e.code === 'EACCES') throw new StartupError(`Not allowed to listen on port ${config.PORT}: set PORT to a port above 1024`);
+      throw error;
+    }
+    say(`First Round is running at http://localhost:${config.PORT} (auth: ${config.authProvider}, database: ${embedded ? 'embedded' : 'DATABASE_URL'})`);
+  } catch (error) {
+    await cleanup();
+    if (error instanceof ConfigError || error instanceof StartupError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`First Round failed to start: ${(error as Error)?.message ?? error}`);
+  process.exit(1);
+});

@@ -1,0 +1,94 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import { z } from 'zod';
+import { MESSAGES } from '@first-round/shared/messages';
+import { usernameSchema } from '@first-round/shared/schemas';
+import type { AppDeps } from '../../deps.js';
+import { DomainError, statusOfKind } from '../../errors.js';
+import { zodMessage } from '../../trpc/trpc.js';
+import * as idp from './local-idp.service.js';
+
+export const SESSION_COOKIE = 'fr_session';
+const SESSION_MAX_AGE_S = 30 * 24 * 3600;
+
+const emailSchema = z.string().trim().min(1, MESSAGES.enterEmail).max(254).pipe(z.email('Please enter a valid email address'));
+const signUpBody = z.strictObject({ email: emailSchema, username: usernameSchema.optional() });
+const signInBody = z.strictObject({ email: emailSchema });
+const verifyBody = z.strictObject({
+  email: emailSchema,
+  code: z.string().trim().min(1, MESSAGES.enterCode).max(20),
+  username: usernameSchema.optional(),
+});
+
+/** The token's `azp`: the calling page's origin when it is one of ours, else the app's main origin. */
+function authorizedParty(deps: AppDeps, req: FastifyRequest): string {
+  const origin = req.headers.origin;
+  if (origin && deps.config.appOrigins.includes(origin)) return origin;
+  return deps.config.appOrigins[0]!;
+}
+
+function setSessionCookie(req: FastifyRequest, reply: FastifyReply, secret: string) {
+  reply.setCookie(SESSION_COOKIE, secret, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.protocol === 'https',
+    path: '/idp',
+    maxAge: SESSION_MAX_AGE_S,
+  });
+}
+
+/**
+ * The built-in identity provider's HTTP interface (DESIGN.md, Identity). Registered only when Clerk is
+ * not configured. Errors are 4xx `{message}` with the spec's texts.
+ */
+export async function registerIdpRoutes(app: FastifyInstance, deps: AppDeps) {
+  if (deps.config.authProvider !== 'local') return;
+  await app.register(async (scope) => {
+    // Per-IP limit on the calls that send or check codes; token refresh and sign-out stay unlimited.
+    await scope.register(rateLimit, {
+      global: false,
+      max: deps.idp.limits.requestsPerIpPerMinute,
+      timeWindow: 60_000,
+      errorResponseBuilder: (_req, context) => {
+        const message = `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`;
+        return { statusCode: 429, message, detail: message };
+      },
+    });
+    scope.setErrorHandler((error: Error & { statusCode?: number }, req, reply) => {
+      if (error instanceof DomainError) return reply.code(statusOfKind[error.kind]).send({ message: error.message, detail: error.message });
+      if (error instanceof z.ZodError) {
+        const message = zodMessage(error);
+        return reply.code(422).send({ message, detail: message });
+      }
+      if (error.statusCode && error.statusCode < 500) return reply.code(error.statusCode).send({ message: error.message, detail: error.message });
+      req.log.error({ err: error }, 'identity provider failed');
+      return reply.code(500).send({ message: 'Internal server error', detail: 'Internal server error' });
+    });
+
+    const em = () => deps.orm.em.fork();
+    const limited = { config: { rateLimit: { max: deps.idp.limits.requestsPerIpPerMinute, timeWindow: 60_000 } } };
+
+    scope.post('/idp/sign-up', limited, async (req) => idp.signUp(em(), deps.idp, signUpBody.parse(req.body ?? {}), req.ip));
+    scope.post('/idp/sign-in', limited, async (req) => idp.signIn(em(), deps.idp, signInBody.parse(req.body ?? {}), req.ip));
+    scope.post('/idp/verify', limited, async (req, reply) => {
+      const result = await idp.verify(em(), deps.idp, verifyBody.parse(req.body ?? {}), authorizedParty(deps, req));
+      if (result.status !== 'complete') return result;
+      setSessionCookie(req, reply, result.sessionSecret);
+      return { status: result.status, user_id: result.user_id, token: result.token };
+    });
+    scope.post('/idp/token', async (req) => idp.refreshToken(em(), deps.idp, req.cookies[SESSION_COOKIE], authorizedParty(deps, req)));
+    scope.post('/idp/sign-out', async (req, reply) => {
+      // Ends the cookie's session, and the bearer token's session for clients without cookies.
+      const auth = req.headers.authorization ? await deps.bearer.verify(em(), req.headers.authorization) : null;
+      await idp.signOut(em(), deps.idp, req.cookies[SESSION_COOKIE], auth?.ok ? (auth.identity.sessionId ?? undefined) : undefined);
+      reply.clearCookie(SESSION_COOKIE, { path: '/idp' });
+      return { status: 'signed_out' };
+    });
+    scope.get('/idp/dev/outbox', async (req, reply) => {
+      if (deps.config.NODE_ENV === 'production') return reply.code(404).send({ message: 'Not found', detail: 'Not found' });
+      const { email } = z.object({ email: emailSchema }).parse(req.query);
+      return idp.readOutbox(em(), email);
+    });
+    scope.get('/idp/config', async () => ({ provider: 'local' }));
+  });
+}

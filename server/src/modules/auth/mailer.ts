@@ -1,0 +1,49 @@
+import nodemailer from 'nodemailer';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from '../../db/sql.js';
+
+export interface CodeMail {
+  to: string;
+  code: string;
+  purpose: 'sign_in' | 'sign_up';
+}
+
+export interface Mailer {
+  sendCode(em: EntityManager, mail: CodeMail): Promise<void>;
+}
+
+function render({ code, purpose }: CodeMail) {
+  const action = purpose === 'sign_up' ? 'finish signing up for' : 'sign in to';
+  return {
+    subject: `${code} is your First Round code`,
+    text: `Your First Round verification code is ${code}.\n\nEnter it to ${action} First Round. It expires in 10 minutes and works once.\nIf you did not ask for it, ignore this message.`,
+  };
+}
+
+/**
+ * SMTP when SMTP_URL is set; otherwise the development outbox: a table (readable at /idp/dev/outbox outside
+ * production) plus a log line, so sign-in works on a fresh machine with no mail server.
+ */
+export function createMailer(options: { smtpUrl?: string; from: string; production: boolean; log: FastifyBaseLogger }): Mailer {
+  if (options.smtpUrl) {
+    const transport = nodemailer.createTransport(options.smtpUrl);
+    return {
+      async sendCode(_em, mail) {
+        const { subject, text } = render(mail);
+        await transport.sendMail({ from: options.from, to: mail.to, subject, text });
+      },
+    };
+  }
+  return {
+    async sendCode(em, mail) {
+      const { subject, text } = render(mail);
+      await sql(em, `insert into idp_outbox (to_address, subject, body, code) values ($1, $2, $3, $4)`, [mail.to, subject, text, mail.code]);
+      if (options.production) {
+        options.log.warn({ to: mail.to }, 'SMTP_URL is not set: a sign-in code was written to the outbox only');
+      } else {
+        options.log.info({ to: mail.to, code: mail.code }, 'development outbox: sign-in code');
+      }
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
+import { sqlOne } from '../../db/sql.js';
+
+export interface MembershipRow {
+  group_id: number;
+  participant_id: string;
+  is_owner: boolean;
+  use_global_picks: boolean;
+}
+
+/** The caller's membership; the global group has no rows and every participant takes part in it. */
+async function findMembershipImpl(em: EntityManager, groupId: number, participantId: string): Promise<MembershipRow | undefined> {
+  if (groupId === GLOBAL_GROUP_ID) return { group_id: GLOBAL_GROUP_ID, participant_id: participantId, is_owner: false, use_global_picks: true };
+  return sqlOne<MembershipRow>(
+    em,
+    `select group_id, participant_id, is_owner, use_global_picks from group_membership where group_id = $1 and participant_id = $2`,
+    [groupId, participantId],
+  );
+}
+
+async function groupExists(em: EntityManager, groupId: number): Promise<boolean> {
+  return Boolean(await sqlOne(em, `select 1 from groups where id = $1`, [groupId]));
+}
+
+export const findMembership = Object.assign(findMembershipImpl, { groupExists });

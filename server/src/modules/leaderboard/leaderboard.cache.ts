@@ -1,0 +1,61 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { LeaderboardRow } from '@first-round/shared/schemas';
+import type { Orm } from '../../db/orm.js';
+import { sql } from '../../db/sql.js';
+import type { DraftSettings } from '../draft/draft.service.js';
+import type { DraftEventHub } from '../draft/draft.events.js';
+import { groupLeaderboardSql } from './leaderboard.sql.js';
+
+export interface Standings {
+  rankings: LeaderboardRow[];
+  alive: number;
+}
+
+const MAX_AGE_MS = 60_000;
+
+/**
+ * Ranked standings per group, computed by the leaderboard SQL inside PostgreSQL and kept at most 60 s.
+ * Any draft change (heard through LISTEN/NOTIFY, so also from the CLI or another instance) makes every
+ * entry stale at once; membership changes drop their group. Concurrent readers share one computation.
+ */
+export class LeaderboardCache {
+  private readonly cache = new Map<number, { version: number; at: number; value: Standings }>();
+  private readonly inFlight = new Map<number, { version: number; promise: Promise<Standings> }>();
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly draft: DraftSettings,
+    private readonly events: DraftEventHub,
+  ) {
+    events.onChange(() => this.cache.clear());
+    events.onResync(() => this.cache.clear());
+  }
+
+  async get(groupId: number, em: EntityManager = this.orm.em.fork()): Promise<Standings> {
+    const version = this.events.version;
+    const hit = this.cache.get(groupId);
+    if (hit && hit.version === version && Date.now() - hit.at < MAX_AGE_MS) return hit.value;
+    const running = this.inFlight.get(groupId);
+    if (running && running.version === version) return running.promise;
+    const promise = this.compute(em, groupId).then(
+      (value) => {
+        if (this.events.version === version) this.cache.set(groupId, { version, at: Date.now(), value });
+        return value;
+      },
+    ).finally(() => {
+      if (this.inFlight.get(groupId)?.promise === promise) this.inFlight.delete(groupId);
+    });
+    this.inFlight.set(groupId, { version, promise });
+    return promise;
+  }
+
+  invalidate(groupId: number) {
+    this.cache.delete(groupId);
+    this.inFlight.delete(groupId);
+  }
+
+  private async compute(em: EntityManager, groupId: number): Promise<Standings> {
+    const rankings = await sql<LeaderboardRow>(em, groupLeaderboardSql, [groupId, this.draft.roundOnePicks]);
+    return { rankings, alive: rankings.filter((r) => !r.busted).length };
+  }
+}

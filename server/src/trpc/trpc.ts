@@ -1,0 +1,101 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import { RequestContext } from '@mikro-orm/core';
+import { z, ZodError } from 'zod';
+import { MESSAGES } from '@first-round/shared/messages';
+import { idSchema } from '@first-round/shared/schemas';
+import type { Context } from './context.js';
+import { DomainError, isUniqueViolation, type DomainErrorKind } from '../errors.js';
+import { ensureParticipant } from '../modules/users/participants.service.js';
+import { findMembership } from '../modules/groups/membership.js';
+
+/** REST metadata: each procedure's documented paths live in rest/routes.ts, not here. */
+export interface Meta {
+  description?: string;
+}
+
+const trpcCodeOfKind: Record<DomainErrorKind, TRPCError['code']> = {
+  BAD_REQUEST: 'BAD_REQUEST',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  UNPROCESSABLE: 'UNPROCESSABLE_CONTENT',
+  TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
+  DRAFT_LOCKED: 'CONFLICT',
+};
+
+/** A readable one-line message for a zod failure: "picks: Expected array, received string". */
+export function zodMessage(error: ZodError): string {
+  return error.issues
+    .map((i) => {
+      const where = i.path.length ? `${i.path.join('.')}: ` : '';
+      const msg = i.code === 'unrecognized_keys' ? `Unknown field(s): ${i.keys.join(', ')}` : i.message;
+      return `${where}${msg}`;
+    })
+    .join('; ');
+}
+
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    // Outside development stack traces would leak into responses (STACK.md).
+    isDev: false,
+    errorFormatter({ shape, error }) {
+      const message = error.cause instanceof ZodError ? zodMessage(error.cause) : error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal server error' : error.message;
+      return { ...shape, message, data: { ...shape.data, stack: undefined, detail: message } };
+    },
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Turns domain errors and constraint violations into tRPC errors, in this one place. */
+function toTrpcError(cause: unknown): TRPCError | undefined {
+  if (cause instanceof DomainError) return new TRPCError({ code: trpcCodeOfKind[cause.kind], message: cause.message, cause });
+  if (isUniqueViolation(cause)) return new TRPCError({ code: 'CONFLICT', message: 'That already exists', cause: cause as Error });
+  return undefined;
+}
+
+/** A fresh EntityManager per procedure (not per HTTP request: batched calls would share and hang). */
+const withEntityManager = t.middleware(async ({ ctx, next }) => {
+  const em = ctx.deps.orm.em.fork();
+  const result = await RequestContext.create(em, () => next({ ctx: { em } }));
+  if (!result.ok) {
+    const mapped = toTrpcError(result.error.cause);
+    if (mapped) throw mapped;
+    if (result.error.code === 'INTERNAL_SERVER_ERROR') ctx.deps.log.error({ err: result.error.cause ?? result.error }, 'procedure failed');
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(withEntityManager);
+
+/** Signed-in callers only; narrows the context to their identity and participant row. */
+export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  if (!ctx.auth) throw new TRPCError({ code: 'UNAUTHORIZED', message: MESSAGES.authRequired });
+  if (!ctx.auth.ok) throw new TRPCError({ code: 'UNAUTHORIZED', message: MESSAGES.authRequiredSignInAgain });
+  const participant = await ensureParticipant(ctx.em, ctx.auth.identity, ctx.deps.clerkLookup);
+  const isAdmin = Boolean(participant.email && ctx.deps.config.ADMIN_EMAILS.includes(participant.email.toLowerCase()));
+  return next({ ctx: { identity: ctx.auth.identity, participant, isAdmin } });
+});
+
+export const adminProcedure = authedProcedure.use(async ({ ctx, next }) => {
+  if (!ctx.isAdmin) throw new TRPCError({ code: 'FORBIDDEN', message: 'Only draft operators can do this' });
+  return next();
+});
+
+/** Members of the group named by `group_id` (group 1, the global group, counts every signed-in user). */
+export const groupMemberProcedure = authedProcedure.input(z.object({ group_id: idSchema })).use(async ({ ctx, input, next }) => {
+  const membership = await findMembership(ctx.em, input.group_id, ctx.participant.id);
+  if (!membership) {
+    const exists = await findMembership.groupExists(ctx.em, input.group_id);
+    throw new TRPCError({ code: exists ? 'FORBIDDEN' : 'NOT_FOUND', message: exists ? MESSAGES.notGroupMember : MESSAGES.groupNotFound });
+  }
+  return next({ ctx: { membership } });
+});
+
+export const groupOwnerProcedure = groupMemberProcedure.use(async ({ ctx, next }) => {
+  if (!ctx.membership.is_owner) throw new TRPCError({ code: 'FORBIDDEN', message: MESSAGES.notGroupOwner });
+  return next();
+});

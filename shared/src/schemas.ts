@@ -1,0 +1,198 @@
+import { z } from 'zod';
+import { GROUP_NAME_MAX, MAX_INVITE_HOURS, USERNAME_MAX, USERNAME_MIN } from './constants.js';
+import { usernameRuleMessage } from './messages.js';
+
+/*
+ * One schema per procedure input and output, named for what it is. The server validates with them, the
+ * REST adapter and OpenAPI document are generated from them, and the client's forms reuse them.
+ * Inputs are strict: unknown fields are refused, not silently dropped.
+ */
+
+/** A database id: a positive 32-bit integer (numeric strings from REST paths are coerced by the adapter). */
+export const idSchema = z.number().int().positive().max(2_147_483_647);
+const isoDate = z.string();
+
+// ---------------------------------------------------------------- players and draft
+export const playerOutput = z.object({
+  id: z.number(),
+  rank: z.number(),
+  player_name: z.string(),
+  position: z.string(),
+  school: z.string(),
+  draft_round: z.number().nullable(),
+  draft_pick: z.number().nullable(),
+});
+export type PlayerDto = z.infer<typeof playerOutput>;
+export const playersOutput = z.array(playerOutput);
+
+export const draftStatusOutput = z.object({
+  draftHasStarted: z.boolean(),
+  deadline: isoDate,
+  started_at: isoDate.nullable(),
+  picks_made: z.number(),
+  round_one_complete: z.boolean(),
+  round_one_picks: z.number(),
+});
+export type DraftStatus = z.infer<typeof draftStatusOutput>;
+
+export const draftChangeKind = z.enum(['start', 'auto_start', 'pick', 'undo', 'complete_round', 'reopen_round', 'reset']);
+export const draftChange = z.object({
+  event_id: z.number(),
+  kind: draftChangeKind,
+  slot: z.number().optional(),
+  player: playerOutput.optional(),
+  at: isoDate,
+});
+export type DraftChange = z.infer<typeof draftChange>;
+
+export const recordPickInput = z.strictObject({ slot: idSchema, player_id: idSchema });
+export const draftEventOutput = z.object({
+  id: z.number(),
+  kind: z.string(),
+  slot: z.number().nullable(),
+  player_id: z.number().nullable(),
+  player_name: z.string().nullable(),
+  actor: z.string(),
+  created_at: isoDate,
+});
+export const draftEventsOutput = z.array(draftEventOutput);
+
+// ---------------------------------------------------------------- users and auth
+export const usernameSchema = z
+  .string()
+  .trim()
+  .min(USERNAME_MIN, usernameRuleMessage.tooShort)
+  .max(USERNAME_MAX, usernameRuleMessage.tooLong);
+
+export const profileOutput = z.object({
+  id: z.string(),
+  participant_id: z.string(),
+  email: z.string().nullable(),
+  screen_name: z.string().nullable(),
+  is_first_login: z.boolean().nullable(),
+  is_admin: z.boolean(),
+});
+export type Profile = z.infer<typeof profileOutput>;
+
+export const updateScreenNameInput = z.strictObject({ screen_name: usernameSchema });
+export const userStatusOutput = z.object({ is_first_login: z.boolean().nullable() });
+
+export const migrateParticipantInput = z.strictObject({
+  temp_id: z.string().trim().min(1).max(200),
+  clerk_id: z.string().trim().min(1).max(200),
+});
+export const migrateParticipantOutput = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  moved_picks: z.number(),
+  moved_memberships: z.number(),
+});
+
+export const authTestOutput = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  user_id: z.string(),
+  email: z.string().nullable(),
+  headers: z.record(z.string(), z.string()),
+  token_info: z.object({
+    provider: z.enum(['local', 'clerk']),
+    length: z.number(),
+    preview: z.string(),
+    issued_at: isoDate.nullable(),
+    expires_at: isoDate.nullable(),
+    expires_in_seconds: z.number().nullable(),
+  }),
+});
+
+export const jwtDebugOutput = z.object({
+  provider: z.enum(['local', 'clerk']),
+  token_length: z.number(),
+  token_preview: z.string(),
+  header: z.record(z.string(), z.unknown()),
+  claims: z.record(z.string(), z.unknown()),
+  valid: z.boolean(),
+});
+
+// ---------------------------------------------------------------- groups
+export const groupNameSchema = z.string().trim().min(1, 'Group name is required').max(GROUP_NAME_MAX);
+export const groupOutput = z.object({
+  id: z.number(),
+  group_id: z.number(),
+  name: z.string(),
+  is_public: z.boolean(),
+  picks_public: z.boolean(),
+  has_password: z.boolean(),
+  member_count: z.number(),
+  created_at: isoDate,
+});
+export type GroupDto = z.infer<typeof groupOutput>;
+export const groupsOutput = z.array(groupOutput);
+
+export const createGroupInput = z.strictObject({
+  name: groupNameSchema,
+  picks_public: z.boolean().default(false),
+  is_public: z.boolean().default(false),
+  password: z.string().max(200).optional(),
+});
+export const createSimpleGroupInput = z.strictObject({ name: groupNameSchema });
+export const groupIdInput = z.strictObject({ group_id: idSchema });
+export const joinGroupInput = z.strictObject({ group_id: idSchema, password: z.string().max(200).optional() });
+export const joinResultOutput = z.object({ success: z.boolean(), group_id: z.number(), already_member: z.boolean(), message: z.string() });
+export const leaveResultOutput = z.object({ success: z.boolean(), group_deleted: z.boolean() });
+export const memberCountOutput = z.object({ group_id: z.number(), member_count: z.number() });
+export const membershipOutput = z.object({
+  group_id: z.number(),
+  participant_id: z.string(),
+  is_member: z.boolean(),
+  is_owner: z.boolean(),
+  use_global_picks: z.boolean(),
+});
+export const memberOutput = z.object({
+  participant_id: z.string(),
+  participant_name: z.string(),
+  screen_name: z.string().nullable(),
+  is_owner: z.boolean(),
+  has_picks: z.boolean(),
+  joined: isoDate,
+});
+export const membersOutput = z.array(memberOutput);
+export const useGlobalPicksInput = z.strictObject({ group_id: idSchema, use_global_picks: z.boolean() });
+
+// ---------------------------------------------------------------- join links
+export const createJoinLinkInput = z.strictObject({
+  group_id: idSchema,
+  expiration_hours: z.number().int().min(1).max(MAX_INVITE_HOURS).default(24),
+});
+export const joinLinkOutput = z.object({ token: z.string(), group_id: z.number(), expires_at: isoDate, expiration_hours: z.number() });
+export const joinLinkTokenInput = z.strictObject({ token: z.string().min(1).max(200) });
+export const resolvedJoinLinkOutput = z.object({ group_id: z.number(), group_name: z.string(), expires_at: isoDate });
+
+// ---------------------------------------------------------------- picks
+export const myPicksInput = z.strictObject({ group_id: idSchema.optional() }).optional();
+export const picksOutput = z.object({ picks: z.array(z.number()), group_id: z.number(), use_global_picks: z.boolean() });
+export const savePicksInput = z.strictObject({
+  // Bounds are checked by the service so its message ('Number of picks must be between …') reaches the user.
+  picks: z.array(idSchema).max(1000),
+  group_id: idSchema.optional(),
+});
+export const savePicksOutput = z.object({ success: z.boolean(), picks: z.array(z.number()), group_id: z.number() });
+export const participantPicksInput = z.strictObject({ group_id: idSchema, participant_id: z.string().min(1).max(200) });
+
+// ---------------------------------------------------------------- leaderboard
+export const leaderboardRowOutput = z.object({
+  rank: z.number(),
+  participant_id: z.string(),
+  participant_name: z.string(),
+  correct_picks: z.number(),
+  busted: z.boolean(),
+  tiebreak_rank: z.number().nullable(),
+});
+export type LeaderboardRow = z.infer<typeof leaderboardRowOutput>;
+export const leaderboardOutput = z.object({
+  group_id: z.number(),
+  draft_started: z.boolean(),
+  entries: z.number(),
+  alive: z.number(),
+  rankings: z.array(leaderboardRowOutput),
+});
+export type Leaderboard = z.infer<typeof leaderboardOutput>;
