@@ -50,6 +50,11 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
   await app.register(fastifyCookie);
 
   app.get('/healthz', async () => ({ status: 'ok' }));
+  // What the web app needs before anything else: which identity provider to talk to.
+  app.get('/api/client-config', async () => ({
+    auth_provider: deps.config.authProvider,
+    clerk_publishable_key: deps.config.authProvider === 'clerk' ? (deps.config.CLERK_PUBLISHABLE_KEY ?? null) : null,
+  }));
   app.get('/readyz', async (_req, reply) => {
     try {
       await sql(deps.orm.em.fork(), 'select 1');

@@ -1,6 +1,6 @@
-import path from 'node:path';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { startEmbeddedPostgres, withDatabase, APP_DATABASE, type RunningDatabase } from './db/embedded-postgres.js';
+import { ConfigError, loadConfig } from './config.js';
+import type { RunningDatabase } from './db/embedded-postgres.js';
+import { openDatabase } from './db/database.js';
 import { ensureDatabaseExists, migrate, openOrm, type Orm } from './db/orm.js';
 import { buildApp } from './app.js';
 import { createDeps, type AppDeps } from './deps.js';
@@ -22,14 +22,6 @@ function describeDbError(error: unknown, url: string): string {
     }
   })();
   return `Database unreachable at ${where}: ${e.code ? `${e.code} ` : ''}${e.message ?? String(error)}`;
-}
-
-export async function openDatabase(config: Config, log: (line: string) => void): Promise<{ url: string; embedded?: RunningDatabase }> {
-  if (config.DATABASE_URL) return { url: config.DATABASE_URL };
-  const dir = path.join(config.dataDir, 'pg');
-  log(`Starting embedded PostgreSQL in ${dir}`);
-  const embedded = await startEmbeddedPostgres(dir);
-  return { url: withDatabase(embedded.serverUrl, APP_DATABASE), embedded };
 }
 
 async function main() {

@@ -13,7 +13,8 @@ export interface DraftSettings {
 export const DRAFT_CHANNEL = 'draft_changes';
 
 interface StateRow {
-  started_at: Date | null;
+  /** A string from the driver (MikroORM keeps timestamps as text); read through `new Date()`. */
+  started_at: Date | string | null;
   round_one_complete: boolean;
   picks_made: number;
 }
@@ -39,7 +40,7 @@ export async function getDraftStatus(em: EntityManager, settings: DraftSettings)
   return {
     draftHasStarted: hasStarted(state, settings),
     deadline: settings.deadline.toISOString(),
-    started_at: state.started_at ? state.started_at.toISOString() : null,
+    started_at: state.started_at ? new Date(state.started_at).toISOString() : null,
     picks_made: state.picks_made,
     round_one_complete: state.round_one_complete || state.picks_made >= settings.roundOnePicks,
     round_one_picks: settings.roundOnePicks,
@@ -55,12 +56,12 @@ async function logAndNotify(
   change: Omit<DraftChange, 'event_id' | 'at'>,
   actor: string,
 ): Promise<DraftChange> {
-  const logged = await sqlOne<{ id: string; created_at: Date }>(
+  const logged = await sqlOne<{ id: string; created_at: Date | string }>(
     em,
     `insert into draft_event (kind, slot, player_id, actor, detail) values ($1, $2, $3, $4, $5) returning id, created_at`,
     [change.kind, change.slot ?? null, change.player?.id ?? null, actor, change.player ? change.player.player_name : null],
   );
-  const full: DraftChange = { ...change, event_id: Number(logged?.id), at: (logged?.created_at ?? new Date()).toISOString() };
+  const full: DraftChange = { ...change, event_id: Number(logged?.id), at: new Date(logged?.created_at ?? Date.now()).toISOString() };
   // NOTIFY inside the transaction: listeners (every server instance) hear it only once it commits.
   await sql(em, `select pg_notify($1, $2)`, [DRAFT_CHANNEL, JSON.stringify(full)]);
   return full;

@@ -1,0 +1,130 @@
+// The draft operator's command: `npm run draft -- <command>`. Works against the same database as a running
+// server (embedded or DATABASE_URL); every change is announced with NOTIFY, so open pages update at once.
+import os from 'node:os';
+import type { DraftChange } from '@first-round/shared/schemas';
+import { DomainError } from '../server/src/errors.js';
+import { sql } from '../server/src/db/sql.js';
+import * as draft from '../server/src/modules/draft/draft.service.js';
+import { replayRoundOne2025 } from '../server/src/modules/draft/replay.js';
+import { fail, openScriptDatabase } from './lib/database.js';
+
+const USAGE = `Usage: npm run draft -- <command>
+  status                       where the draft stands
+  start                        start the draft now (picks lock)
+  record <slot> <player id>    record a round-one selection
+  undo                         undo the last change (a "complete" mark, else the latest pick)
+  complete-round               mark round one complete
+  reset                        back to before the draft (clears all results)
+  find <text>                  look up player ids by name or school
+  log                          the audit log
+  replay-2025 [--interval S]   replay the real 2025 round one, S seconds apart (default 0)`;
+
+function describe(change: DraftChange): string {
+  switch (change.kind) {
+    case 'pick':
+      return `Pick ${change.slot}: ${change.player?.player_name}, ${change.player?.position}, ${change.player?.school}`;
+    case 'undo':
+      return `Undid pick ${change.slot} (${change.player?.player_name})`;
+    case 'start':
+    case 'auto_start':
+      return 'The draft has started: picks are locked';
+    case 'complete_round':
+      return 'Round one is marked complete';
+    case 'reopen_round':
+      return 'Round one is open again';
+    case 'reset':
+      return 'The draft was reset';
+  }
+}
+
+function integer(value: string | undefined, name: string): number {
+  if (!value || !/^\d+$/.test(value)) fail(`${name} must be a whole number.\n\n${USAGE}`);
+  return Number(value);
+}
+
+async function main() {
+  const [command, ...args] = process.argv.slice(2);
+  if (!command || command === 'help' || command === '--help') {
+    console.log(USAGE);
+    return;
+  }
+  const known = ['status', 'start', 'record', 'undo', 'complete-round', 'reset', 'find', 'log', 'replay-2025'];
+  if (!known.includes(command)) fail(`Unknown command "${command}".\n\n${USAGE}`);
+
+  const db = await openScriptDatabase({ seedBoard: true });
+  const em = db.orm.em.fork();
+  const settings: draft.DraftSettings = { deadline: db.config.deadline, roundOnePicks: db.config.ROUND_ONE_PICKS, now: () => new Date() };
+  const actor = `cli:${os.userInfo().username}`;
+  try {
+    switch (command) {
+      case 'status': {
+        const s = await draft.getDraftStatus(em, settings);
+        console.log(`Started: ${s.draftHasStarted ? `yes${s.started_at ? ` (at ${s.started_at})` : ' (deadline passed)'}` : 'no'}`);
+        console.log(`Deadline: ${s.deadline}`);
+        console.log(`Round one: ${s.picks_made} of ${s.round_one_picks} picks recorded${s.round_one_complete ? ', complete' : ''}`);
+        const recent = await sql<{ draft_pick: number; player_name: string; position: string; school: string }>(
+          em,
+          `select draft_pick, player_name, position, school from player where draft_round = 1 order by draft_pick`,
+        );
+        for (const r of recent) console.log(`  ${String(r.draft_pick).padStart(2)}. ${r.player_name}, ${r.position}, ${r.school}`);
+        break;
+      }
+      case 'start':
+        console.log(describe(await draft.startDraft(em, settings, actor)));
+        break;
+      case 'record':
+        console.log(describe(await draft.recordPick(em, settings, actor, integer(args[0], 'slot'), integer(args[1], 'player id'))));
+        break;
+      case 'undo':
+        console.log(describe(await draft.undoLast(em, settings, actor)));
+        break;
+      case 'complete-round':
+        console.log(describe(await draft.completeRoundOne(em, settings, actor)));
+        break;
+      case 'reset':
+        console.log(describe(await draft.resetDraft(em, settings, actor)));
+        break;
+      case 'find': {
+        const text = args.join(' ').trim();
+        if (!text) fail('Give part of a name or school, e.g. npm run draft -- find ward');
+        const rows = await sql<{ id: number; rank: number; player_name: string; position: string; school: string; draft_pick: number | null }>(
+          em,
+          `select id, rank, player_name, position, school, draft_pick from player
+            where player_name ilike $1 or school ilike $1 order by rank limit 25`,
+          [`%${text}%`],
+        );
+        if (rows.length === 0) console.log('No player matches.');
+        for (const r of rows) console.log(`id ${r.id}\t#${r.rank}\t${r.player_name}, ${r.position}, ${r.school}${r.draft_pick ? `\t(taken at ${r.draft_pick})` : ''}`);
+        break;
+      }
+      case 'log':
+        for (const e of await draft.recentDraftEvents(em, 50)) {
+          console.log(`${e.created_at}\t${e.actor}\t${e.kind}${e.slot ? ` ${e.slot}` : ''}${e.player_name ? ` ${e.player_name}` : ''}`);
+        }
+        break;
+      case 'replay-2025': {
+        const at = args.indexOf('--interval');
+        const seconds = at >= 0 ? Number(args[at + 1]) : 0;
+        if (!Number.isFinite(seconds) || seconds < 0) fail('--interval takes a number of seconds, e.g. --interval 5');
+        const recorded = await replayRoundOne2025(em, settings, actor, {
+          intervalMs: seconds * 1000,
+          onChange: (change) => console.log(describe(change)),
+        });
+        console.log(`Replayed ${recorded} pick(s).`);
+        break;
+      }
+    }
+  } catch (error) {
+    if (error instanceof DomainError) {
+      await db.close();
+      fail(error.message);
+    }
+    throw error;
+  }
+  await db.close();
+}
+
+main().catch((error: unknown) => {
+  console.error(`draft: ${(error as Error)?.message ?? error}`);
+  process.exit(1);
+});

@@ -1,0 +1,52 @@
+import fs from 'node:fs/promises';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { DraftChange } from '@first-round/shared/schemas';
+import { conflict } from '../../errors.js';
+import { sql, sqlOne } from '../../db/sql.js';
+import { getDraftStatus, recordPick, startDraft, type DraftSettings } from './draft.service.js';
+
+export const ROUND_ONE_2025_FILE = new URL('../../../../shared/data/round-one-2025.json', import.meta.url);
+
+interface RoundOneFile {
+  season: number;
+  picks: { slot: number; player_name: string; position: string; school: string }[];
+}
+
+/** The real 2025 round one as (slot, player id) pairs of the current board; names not on it are refused. */
+export async function loadRoundOne2025(em: EntityManager): Promise<{ slot: number; playerId: number; name: string }[]> {
+  const file = JSON.parse(await fs.readFile(ROUND_ONE_2025_FILE, 'utf8')) as RoundOneFile;
+  const rows = await sql<{ id: number; player_name: string }>(em, `select id, player_name from player where lower(player_name) = any($1::text[])`, [
+    file.picks.map((p) => p.player_name.toLowerCase()),
+  ]);
+  const byName = new Map(rows.map((r) => [r.player_name.toLowerCase(), r.id]));
+  return file.picks.map((p) => {
+    const playerId = byName.get(p.player_name.toLowerCase());
+    if (!playerId) throw conflict(`${p.player_name} (round-one pick ${p.slot}) is not on the current board`);
+    return { slot: p.slot, playerId, name: p.player_name };
+  });
+}
+
+/**
+ * Replays the 2025 round one into the draft state: starts the draft if needed, then records every slot
+ * not yet filled, waiting `intervalMs` between picks. Slots already holding the right player are kept, so
+ * an interrupted replay can be resumed.
+ */
+export async function replayRoundOne2025(
+  em: EntityManager,
+  settings: DraftSettings,
+  actor: string,
+  options: { intervalMs?: number; onChange?: (change: DraftChange) => void; limit?: number } = {},
+): Promise<number> {
+  const picks = (await loadRoundOne2025(em)).filter((p) => p.slot <= settings.roundOnePicks).slice(0, options.limit);
+  const status = await getDraftStatus(em, settings);
+  if (!status.started_at) options.onChange?.(await startDraft(em, settings, actor));
+  let recorded = 0;
+  for (const pick of picks) {
+    const current = await sqlOne<{ id: number }>(em, `select id from player where draft_round = 1 and draft_pick = $1`, [pick.slot]);
+    if (current?.id === pick.playerId) continue;
+    if (recorded > 0 && options.intervalMs) await new Promise((r) => setTimeout(r, options.intervalMs));
+    options.onChange?.(await recordPick(em, settings, actor, pick.slot, pick.playerId));
+    recorded++;
+  }
+  return recorded;
+}
