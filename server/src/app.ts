@@ -72,6 +72,9 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     return reply.code(status).send({ detail: message, message });
   });
 
+  // Live streams never finish on their own: end them first so closing drains instead of hanging.
+  app.addHook('preClose', async () => deps.events.closeStreams());
+
   await registerIdpRoutes(app, deps);
   await registerTrpc(app, deps);
   await registerRestAdapter(app, deps);

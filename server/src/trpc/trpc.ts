@@ -41,6 +41,8 @@ const t = initTRPC
   .create({
     // Outside development stack traces would leak into responses (STACK.md).
     isDev: false,
+    // SSE subscriptions: a ping keeps proxies from closing idle streams; clients reconnect after silence.
+    sse: { ping: { enabled: true, intervalMs: 15_000 }, client: { reconnectAfterInactivityMs: 40_000 } },
     errorFormatter({ shape, error }) {
       const message = error.cause instanceof ZodError ? zodMessage(error.cause) : error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal server error' : error.message;
       return { ...shape, message, data: { ...shape.data, stack: undefined, detail: message } };

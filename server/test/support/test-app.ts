@@ -37,6 +37,7 @@ export class TestClock {
 
 export interface TestApp {
   app: FastifyInstance;
+  orm(): AppDeps['orm'];
   deps: AppDeps;
   db: TestDb;
   config: Config;
@@ -54,9 +55,17 @@ export interface TestApp {
 let counter = 0;
 
 export async function createTestApp(
-  options: { env?: Record<string, string>; deps?: DepsOptions; seedBoard?: boolean; startEvents?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    deps?: DepsOptions;
+    seedBoard?: boolean;
+    startEvents?: boolean;
+    /** A second app instance on the first one's database (multi-instance tests). */
+    sameDatabaseAs?: TestApp;
+  } = {},
 ): Promise<TestApp> {
-  const db = await createTestDb();
+  const db = options.sameDatabaseAs?.db ?? (await createTestDb());
+  const ownsDb = !options.sameDatabaseAs;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'first-round-test-data-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -79,7 +88,7 @@ export async function createTestApp(
     idpLimits: { requestsPerIpPerMinute: Number(config.IDP_IP_RATE_LIMIT) },
     ...options.deps,
   });
-  if (options.seedBoard !== false) await seedDefaultBoard(orm.em.fork());
+  if (options.seedBoard !== false && ownsDb) await seedDefaultBoard(orm.em.fork());
   if (options.startEvents) await deps.events.start();
   const app = await buildApp(deps, { logger: false });
   await app.ready();
@@ -99,6 +108,7 @@ export async function createTestApp(
 
   return {
     app,
+    orm: () => orm,
     deps,
     db,
     config,
@@ -125,7 +135,7 @@ export async function createTestApp(
       await app.close();
       await deps.events.stop();
       await orm.close(true);
-      await db.close();
+      if (ownsDb) await db.close();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -16,6 +16,7 @@ export class DraftEventHub {
   private stopped = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private connected = false;
+  streamsClosed = false;
   /** Increases with every change heard or resync; caches compare it to know they are stale. */
   version = 0;
 
@@ -83,6 +84,17 @@ export class DraftEventHub {
   onChange(listener: (change: DraftChange) => void): () => void {
     this.emitter.on('change', listener);
     return () => this.emitter.off('change', listener);
+  }
+
+  /** Ends every open subscription stream (server shutdown): SSE clients reconnect to another instance. */
+  closeStreams() {
+    this.streamsClosed = true;
+    this.emitter.emit('close');
+  }
+
+  onClose(listener: () => void): () => void {
+    this.emitter.on('close', listener);
+    return () => this.emitter.off('close', listener);
   }
 
   onResync(listener: () => void): () => void {

@@ -1,18 +1,35 @@
+import { z } from 'zod';
 import { draftEventsOutput, draftStatusOutput, recordPickInput } from '@first-round/shared/schemas';
-import { adminProcedure, publicProcedure, router } from '../../trpc/trpc.js';
+import { adminProcedure, authedProcedure, publicProcedure, router } from '../../trpc/trpc.js';
 import * as draft from './draft.service.js';
+import { draftChangeStream } from './draft.stream.js';
 
 /** The operator's changes run as the signed-in admin's e-mail, which the audit log records. */
 const actorOf = (ctx: { participant: { email: string | null; id: string } }) => ctx.participant.email ?? ctx.participant.id;
 
+/**
+ * The operator's changes. Once one commits, this process's leaderboard caches are stale at once: the
+ * NOTIFY echo (which other instances and the command line rely on) arrives later, or not at all while
+ * the listener reconnects, and standings read right after a recorded pick must already count it.
+ */
+const operatorChange = adminProcedure.use(async ({ ctx, next }) => {
+  const result = await next();
+  if (result.ok) ctx.deps.events.touch();
+  return result;
+});
+
 export const draftRouter = router({
   status: publicProcedure.output(draftStatusOutput).query(({ ctx }) => draft.getDraftStatus(ctx.em!, ctx.deps.draft)),
-  start: adminProcedure.mutation(({ ctx }) => draft.startDraft(ctx.em!, ctx.deps.draft, actorOf(ctx))),
-  recordPick: adminProcedure
+  start: operatorChange.mutation(({ ctx }) => draft.startDraft(ctx.em!, ctx.deps.draft, actorOf(ctx))),
+  recordPick: operatorChange
     .input(recordPickInput)
     .mutation(({ ctx, input }) => draft.recordPick(ctx.em!, ctx.deps.draft, actorOf(ctx), input.slot, input.player_id)),
-  undo: adminProcedure.mutation(({ ctx }) => draft.undoLast(ctx.em!, ctx.deps.draft, actorOf(ctx))),
-  completeRound: adminProcedure.mutation(({ ctx }) => draft.completeRoundOne(ctx.em!, ctx.deps.draft, actorOf(ctx))),
-  reset: adminProcedure.mutation(({ ctx }) => draft.resetDraft(ctx.em!, ctx.deps.draft, actorOf(ctx))),
+  undo: operatorChange.mutation(({ ctx }) => draft.undoLast(ctx.em!, ctx.deps.draft, actorOf(ctx))),
+  completeRound: operatorChange.mutation(({ ctx }) => draft.completeRoundOne(ctx.em!, ctx.deps.draft, actorOf(ctx))),
+  reset: operatorChange.mutation(({ ctx }) => draft.resetDraft(ctx.em!, ctx.deps.draft, actorOf(ctx))),
+  /** Live draft changes over SSE (the browser passes its token in `connectionParams`). */
+  changes: authedProcedure
+    .input(z.object({ lastEventId: z.string().max(20).nullish() }).optional())
+    .subscription(({ ctx, input, signal }) => draftChangeStream(ctx.deps.events, ctx.em!, input?.lastEventId, signal)),
   auditLog: adminProcedure.output(draftEventsOutput).query(({ ctx }) => draft.recentDraftEvents(ctx.em!)),
 });
