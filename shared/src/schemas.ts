@@ -188,11 +188,21 @@ export const leaderboardRowOutput = z.object({
   tiebreak_rank: z.number().nullable(),
 });
 export type LeaderboardRow = z.infer<typeof leaderboardRowOutput>;
+/** A page of the standings: big groups (the global one) are read a page at a time. */
+export const leaderboardInput = z.strictObject({
+  group_id: idSchema,
+  limit: z.number().int().min(1).max(5000).default(500),
+  offset: z.number().int().min(0).max(10_000_000).default(0),
+});
 export const leaderboardOutput = z.object({
   group_id: z.number(),
   draft_started: z.boolean(),
+  /** Ranked entries in the group (entries with at least one pick). */
   entries: z.number(),
+  /** Entries not busted yet. */
   alive: z.number(),
   rankings: z.array(leaderboardRowOutput),
+  /** The caller's own row wherever it ranks, or null without an entry. */
+  me: leaderboardRowOutput.nullable(),
 });
 export type Leaderboard = z.infer<typeof leaderboardOutput>;

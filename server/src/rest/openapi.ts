@@ -46,6 +46,12 @@ export function buildOpenApiDocument() {
       parameters: [
         ...pathParams,
         ...(route.path === '/picks/my-picks' ? [{ name: 'group_id', in: 'query', required: false, schema: { type: 'integer', minimum: 1 } }] : []),
+        ...(route.procedure === 'leaderboard.group'
+          ? [
+              { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 5000, default: 500 } },
+              { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } },
+            ]
+          : []),
       ],
       responses: {
         200: { description: 'Success', content: { 'application/json': { schema: jsonSchema(def?.output, 'output') ?? {} } } },

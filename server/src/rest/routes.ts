@@ -60,7 +60,18 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', path: '/groups/:id/member-count', procedure: 'groups.memberCount', input: groupFromPath, spec: true, summary: 'Member count' },
   { method: 'GET', path: '/groups/:id/membership', procedure: 'groups.membership', input: groupFromPath, spec: true, summary: "The caller's membership (is_owner)" },
   { method: 'GET', path: '/groups/:id/members', procedure: 'groups.members', input: groupFromPath, spec: true, summary: 'Members and whether their picks are in' },
-  { method: 'GET', path: '/groups/:id/leaderboard', procedure: 'leaderboard.group', input: groupFromPath, spec: true, summary: 'Standings (1 = global)' },
+  {
+    method: 'GET',
+    path: '/groups/:id/leaderboard',
+    procedure: 'leaderboard.group',
+    input: (r) => ({
+      group_id: positiveId(r.params.id, 'group_id'),
+      ...(r.query.limit === undefined ? {} : { limit: positiveId(r.query.limit, 'limit') }),
+      ...(r.query.offset === undefined ? {} : { offset: r.query.offset === '0' ? 0 : positiveId(r.query.offset, 'offset') }),
+    }),
+    spec: true,
+    summary: 'Standings (1 = global), a page at a time (?limit=&offset=), with the caller\'s own row',
+  },
   { method: 'POST', path: '/groups/:id/use-global-picks', procedure: 'groups.useGlobalPicks', input: bodyWithGroupFromPath, spec: true, summary: 'Reuse global picks in the group, or not' },
   {
     method: 'GET',

@@ -9,7 +9,6 @@ interface DiagnosticContext {
   identity: Identity;
   participant: ParticipantRow;
   headers: Record<string, string | string[] | undefined>;
-  deps: { now?: never; draft: { now: () => Date } };
 }
 
 function sanitisedHeaders(headers: DiagnosticContext['headers']): Record<string, string> {
@@ -40,7 +39,8 @@ export function authTestReport(ctx: DiagnosticContext) {
       preview,
       issued_at: isoFromEpoch(claims.iat),
       expires_at: isoFromEpoch(claims.exp),
-      expires_in_seconds: exp === null ? null : Math.round(exp - ctx.deps.draft.now().getTime() / 1000),
+      // Real time, as the verifier uses: the draft clock may be set apart from it (tests, replays).
+      expires_in_seconds: exp === null ? null : Math.round(exp - Date.now() / 1000),
     },
   };
 }

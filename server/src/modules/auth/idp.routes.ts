@@ -44,9 +44,11 @@ function setSessionCookie(req: FastifyRequest, reply: FastifyReply, secret: stri
 export async function registerIdpRoutes(app: FastifyInstance, deps: AppDeps) {
   if (deps.config.authProvider !== 'local') return;
   await app.register(async (scope) => {
-    // Per-IP limit on the calls that send or check codes; token refresh and sign-out stay unlimited.
+    // Per-IP limit on the calls that send or check codes, one budget shared by all of them (a per-route
+    // config would give each route its own store, i.e. three times the budget); token refresh, sign-out
+    // and the dev routes opt out.
     await scope.register(rateLimit, {
-      global: false,
+      global: true,
       max: deps.idp.limits.requestsPerIpPerMinute,
       timeWindow: 60_000,
       errorResponseBuilder: (_req, context) => {
@@ -66,29 +68,29 @@ export async function registerIdpRoutes(app: FastifyInstance, deps: AppDeps) {
     });
 
     const em = () => deps.orm.em.fork();
-    const limited = { config: { rateLimit: { max: deps.idp.limits.requestsPerIpPerMinute, timeWindow: 60_000 } } };
+    const unlimited = { config: { rateLimit: false as const } };
 
-    scope.post('/idp/sign-up', limited, async (req) => idp.signUp(em(), deps.idp, signUpBody.parse(req.body ?? {}), req.ip));
-    scope.post('/idp/sign-in', limited, async (req) => idp.signIn(em(), deps.idp, signInBody.parse(req.body ?? {}), req.ip));
-    scope.post('/idp/verify', limited, async (req, reply) => {
+    scope.post('/idp/sign-up', async (req) => idp.signUp(em(), deps.idp, signUpBody.parse(req.body ?? {}), req.ip));
+    scope.post('/idp/sign-in', async (req) => idp.signIn(em(), deps.idp, signInBody.parse(req.body ?? {}), req.ip));
+    scope.post('/idp/verify', async (req, reply) => {
       const result = await idp.verify(em(), deps.idp, verifyBody.parse(req.body ?? {}), authorizedParty(deps, req));
       if (result.status !== 'complete') return result;
       setSessionCookie(req, reply, result.sessionSecret);
       return { status: result.status, user_id: result.user_id, token: result.token };
     });
-    scope.post('/idp/token', async (req) => idp.refreshToken(em(), deps.idp, req.cookies[SESSION_COOKIE], authorizedParty(deps, req)));
-    scope.post('/idp/sign-out', async (req, reply) => {
+    scope.post('/idp/token', unlimited, async (req) => idp.refreshToken(em(), deps.idp, req.cookies[SESSION_COOKIE], authorizedParty(deps, req)));
+    scope.post('/idp/sign-out', unlimited, async (req, reply) => {
       // Ends the cookie's session, and the bearer token's session for clients without cookies.
       const auth = req.headers.authorization ? await deps.bearer.verify(em(), req.headers.authorization) : null;
       await idp.signOut(em(), deps.idp, req.cookies[SESSION_COOKIE], auth?.ok ? (auth.identity.sessionId ?? undefined) : undefined);
       reply.clearCookie(SESSION_COOKIE, { path: '/idp' });
       return { status: 'signed_out' };
     });
-    scope.get('/idp/dev/outbox', async (req, reply) => {
+    scope.get('/idp/dev/outbox', unlimited, async (req, reply) => {
       if (deps.config.NODE_ENV === 'production') return reply.code(404).send({ message: 'Not found', detail: 'Not found' });
       const { email } = z.object({ email: emailSchema }).parse(req.query);
       return idp.readOutbox(em(), email);
     });
-    scope.get('/idp/config', async () => ({ provider: 'local' }));
+    scope.get('/idp/config', unlimited, async () => ({ provider: 'local' }));
   });
 }

@@ -173,8 +173,10 @@ export async function verify(
   });
 }
 
-export async function signSessionToken(deps: Pick<LocalIdpDeps, 'keys' | 'now'>, s: { userId: string; sessionId: string; azp: string }) {
-  const iat = Math.floor(deps.now().getTime() / 1000);
+export async function signSessionToken(deps: Pick<LocalIdpDeps, 'keys'>, s: { userId: string; sessionId: string; azp: string }) {
+  // Real time, not `deps.now`: `verifyToken` checks iat/nbf/exp against the real clock, so a token stamped
+  // by a moved (or skewed) provider clock would be refused as "not active yet" or already expired.
+  const iat = Math.floor(Date.now() / 1000);
   // Shaped like a Clerk session token so one verifier (`verifyToken` from @clerk/backend) serves both.
   return new SignJWT({ sid: s.sessionId, azp: s.azp })
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: deps.keys.kid })

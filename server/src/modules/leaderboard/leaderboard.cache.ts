@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
 import { sql } from '../../db/sql.js';
@@ -9,6 +10,7 @@ import { groupLeaderboardSql } from './leaderboard.sql.js';
 export interface Standings {
   rankings: LeaderboardRow[];
   alive: number;
+  byParticipant: Map<string, LeaderboardRow>;
 }
 
 const MAX_AGE_MS = 60_000;
@@ -27,8 +29,15 @@ export class LeaderboardCache {
     private readonly draft: DraftSettings,
     private readonly events: DraftEventHub,
   ) {
-    events.onChange(() => this.cache.clear());
-    events.onResync(() => this.cache.clear());
+    // After every draft change the global standings are ranked once, here, in the background: requests
+    // only ever read a ranked copy. Other groups are small and ranked on their first read.
+    events.onChange(() => this.refresh());
+    events.onResync(() => this.refresh());
+  }
+
+  private refresh() {
+    this.cache.clear();
+    this.get(GLOBAL_GROUP_ID).catch(() => {});
   }
 
   async get(groupId: number, em: EntityManager = this.orm.em.fork()): Promise<Standings> {
@@ -56,6 +65,10 @@ export class LeaderboardCache {
 
   private async compute(em: EntityManager, groupId: number): Promise<Standings> {
     const rankings = await sql<LeaderboardRow>(em, groupLeaderboardSql, [groupId, this.draft.roundOnePicks]);
-    return { rankings, alive: rankings.filter((r) => !r.busted).length };
+    return {
+      rankings,
+      alive: rankings.filter((r) => !r.busted).length,
+      byParticipant: new Map(rankings.map((r) => [r.participant_id, r])),
+    };
   }
 }

@@ -41,13 +41,14 @@ export async function myPicks(em: EntityManager, participantId: string, groupId:
  */
 export async function savePicks(em: EntityManager, deps: AppDeps, participantId: string, input: { picks: number[]; group_id?: number }) {
   const groupId = input.group_id ?? GLOBAL_GROUP_ID;
+  // Who may save here comes first (as for every other group call), then the draft lock, then the picks.
+  await membershipOf(em, groupId, participantId);
   if (await isDraftStarted(em, deps.draft)) throw draftLocked(MESSAGES.picksLocked);
   if (input.picks.length < MIN_PICKS || input.picks.length > MAX_PICKS) {
     throw unprocessable(`Number of picks must be between ${MIN_PICKS} and ${MAX_PICKS} (got ${input.picks.length})`);
   }
   const distinct = [...new Set(input.picks)];
   if (distinct.length !== input.picks.length) throw unprocessable('Each player can be picked only once');
-  await membershipOf(em, groupId, participantId);
   const known = await sql<{ id: number }>(em, `select id from player where id = any($1::int[])`, [distinct]);
   if (known.length !== distinct.length) {
     const found = new Set(known.map((k) => k.id));

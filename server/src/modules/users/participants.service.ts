@@ -39,14 +39,24 @@ export async function ensureParticipant(em: EntityManager, identity: Identity, c
         };
   }
 
-  const row = await sqlOne<ParticipantRow>(
-    em,
-    `insert into participant (id, email, screen_name)
-     values ($1, $2, case when exists (select 1 from participant where lower(screen_name) = lower($3)) then null else $3 end)
-     on conflict (id) do update set email = coalesce(excluded.email, participant.email), updated_at = now()
-     returning id, email, screen_name, is_first_login`,
-    [identity.userId, profile.email, profile.username],
-  );
+  const upsert = (screenName: string | null) =>
+    sqlOne<ParticipantRow>(
+      em,
+      `insert into participant (id, email, screen_name)
+       values ($1, $2, case when exists (select 1 from participant where lower(screen_name) = lower($3)) then null else $3 end)
+       on conflict (id) do update set email = coalesce(excluded.email, participant.email), updated_at = now()
+       returning id, email, screen_name, is_first_login`,
+      [identity.userId, profile.email, screenName],
+    );
+  let row: ParticipantRow | undefined;
+  try {
+    row = await upsert(profile.username);
+  } catch (error) {
+    // Another new user took the same name between the check and the insert: this one starts without a
+    // screen name (as when the name was taken earlier) instead of failing its first call.
+    if (!profile.username || !isUniqueViolation(error, 'participant_screen_name_unique')) throw error;
+    row = await upsert(null);
+  }
   refreshedThisProcess.add(identity.userId);
   return row!;
 }
