@@ -17,9 +17,14 @@ export const CLIENT_DIST = fileURLToPath(new URL('../../client/dist', import.met
 const PLACEHOLDER_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>First Round</title></head>
 <body><h1>First Round</h1><p>The web app has not been built yet: run <code>npm run build</code>.</p></body></html>`;
 
-/** Hides the secret part of invite tokens in logged URLs (`/join-links/abcd…`). */
+/**
+ * Keeps secrets out of logged URLs: invite tokens keep their first 4 characters (`/join-links/abcd…`);
+ * SSE `connectionParams` (which carry the session token) are dropped whole.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/(join-links\/|join-with-link\/|groups\/join\/)([^/?#]{4})[^/?#]*/g, '$1$2…');
+  return url
+    .replace(/(join-links\/|join-with-link\/|groups\/join\/)([^/?#]{4})[^/?#]*/g, '$1$2…')
+    .replace(/([?&]connectionParams=)[^&#]*/g, '$1[redacted]');
 }
 
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
@@ -38,7 +43,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     logger: options.logger ?? loggerOptions(deps.config.LOG_LEVEL),
     bodyLimit: 100 * 1024,
     routerOptions: { maxParamLength: 5000 },
-    trustProxy: true,
+    // Only trust X-Forwarded-For from the configured number of proxy hops: per-IP limits depend on it.
+    trustProxy: (_address: string, hop: number) => hop < deps.config.TRUST_PROXY,
   });
 
   await app.register(fastifyHelmet, {
@@ -48,6 +54,17 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
   });
   await app.register(fastifyCors, { origin: deps.config.appOrigins, credentials: true });
   await app.register(fastifyCookie);
+  // REST clients send `Content-Type: application/json` on every call, bodyless ones included.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(Object.assign(new Error('Request body is not valid JSON'), { statusCode: 400 }), undefined);
+    }
+  });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   // What the web app needs before anything else: which identity provider to talk to.

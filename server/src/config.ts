@@ -30,6 +30,8 @@ const envSchema = z.object({
   CLERK_JWT_KEY: z.preprocess(emptyToUndefined, z.string().includes('PUBLIC KEY').optional()),
   CLERK_ISSUER: z.preprocess(emptyToUndefined, z.url().optional()),
   LOCAL_IDP_PRIVATE_KEY: z.preprocess(emptyToUndefined, z.string().includes('PRIVATE KEY').optional()),
+  /** Proxy hops whose X-Forwarded-For is trusted (0: none, the client's own address counts). */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   IDP_IP_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
