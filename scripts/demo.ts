@@ -1,0 +1,133 @@
+// `npm run demo`: a draft night to watch on a fresh install. Fills the database with N players (default 500)
+// holding plausible picks across groups, then replays the real 2025 round one at a chosen pace.
+//   npm run demo -- [--players 500] [--interval 10] [--keep-draft]
+// If the game is not running yet, the demo starts it (http://localhost:PORT) and stops it when you press
+// Ctrl-C; if `npm start` is already running, the demo only adds its data and drives the draft.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../server/src/config.js';
+import { sql } from '../server/src/db/sql.js';
+import { resetDraft, type DraftSettings } from '../server/src/modules/draft/draft.service.js';
+import { replayRoundOne2025 } from '../server/src/modules/draft/replay.js';
+import { fail, openScriptDatabase } from './lib/database.js';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const at = args.indexOf(`--${name}`);
+  if (at < 0) return fallback;
+  const value = Number(args[at + 1]);
+  if (!Number.isFinite(value) || value < 0) fail(`--${name} takes a number`);
+  return value;
+};
+const PLAYERS = Math.floor(option('players', 500));
+const INTERVAL_S = option('interval', 10);
+
+const FIRST = ['Alex', 'Sam', 'Jordan', 'Taylor', 'Chris', 'Pat', 'Morgan', 'Casey', 'Jamie', 'Drew', 'Riley', 'Quinn', 'Avery', 'Blake', 'Cameron', 'Dana', 'Elliot', 'Frankie', 'Harper', 'Jesse'];
+const TEAMS = ['Office Pool', 'Fantasy Crew', 'Family Draft', 'Tailgate League', 'Sunday Squad', 'Mock Draft Nerds', 'Big Board Club', 'War Room', 'Green Room', 'Draft Party'];
+
+async function serverIsUp(port: number) {
+  try {
+    return (await fetch(`http://127.0.0.1:${port}/readyz`)).ok;
+  } catch {
+    return false;
+  }
+}
+
+let server: ChildProcess | undefined;
+
+/** The game this demo started (if any) goes down with it, whatever ends the demo. */
+async function stopServer() {
+  if (!server || server.exitCode !== null) return;
+  const exited = new Promise((r) => server!.once('exit', r));
+  server.kill('SIGTERM');
+  await exited;
+}
+
+async function main() {
+  if (fs.existsSync(path.resolve('.env'))) process.loadEnvFile(path.resolve('.env'));
+  const config = loadConfig();
+  if (!(await serverIsUp(config.PORT))) {
+    console.log(`Starting the game at http://localhost:${config.PORT} …`);
+    server = spawn(process.execPath, ['scripts/start.mjs'], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' } });
+    const until = Date.now() + 120_000;
+    while (!(await serverIsUp(config.PORT))) {
+      if (server.exitCode !== null || Date.now() > until) throw new Error('the game did not start; see the messages above');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  process.on('SIGINT', () => void stopServer().then(() => process.exit(0)));
+  process.on('SIGTERM', () => void stopServer().then(() => process.exit(0)));
+
+  const db = await openScriptDatabase({ seedBoard: true });
+  const em = db.orm.em.fork();
+  const settings: DraftSettings = { deadline: db.config.deadline, roundOnePicks: db.config.ROUND_ONE_PICKS, now: () => new Date() };
+
+  console.log(`Creating ${PLAYERS} demo players with picks …`);
+  await em.transactional(async (tx) => {
+    // A re-run replaces the previous demo: its players, their groups and picks go first.
+    await sql(tx, `delete from groups where id in (select group_id from group_membership where participant_id like 'user_demo%')`);
+    await sql(tx, `delete from participant where id like 'user_demo%'`);
+    await sql(tx, `select setseed(0.42)`);
+    await sql(
+      tx,
+      `insert into participant (id, screen_name, is_first_login)
+       select 'user_demo' || n, ($2::text[])[1 + (n - 1) % array_length($2::text[], 1)] || ' ' || n, false from generate_series(1, $1) n`,
+      [PLAYERS, FIRST],
+    );
+    // Plausible entries: 6–24 players each, mostly from the top of the board, some bolder.
+    await sql(
+      tx,
+      `insert into pick (participant_id, group_id, player_id)
+       select p.id, 1, c.id from participant p
+       cross join lateral (select pl.id from player pl where pl.rank <= 70
+                            order by pl.rank * (0.4 + random() * (0.5 + length(p.id) % 3)) limit 6 + floor(random() * 19)::int) c
+       where p.id like 'user_demo%'`,
+    );
+    const groupCount = Math.max(1, Math.floor(PLAYERS / 12));
+    await sql(
+      tx,
+      `insert into groups (name, is_public, picks_public, created_by)
+       select ($2::text[])[1 + (n - 1) % array_length($2::text[], 1)] || ' #' || n, n % 3 = 0, n % 2 = 0, 'user_demo' || n
+         from generate_series(1, $1) n`,
+      [groupCount, TEAMS],
+    );
+    await sql(
+      tx,
+      `insert into group_membership (group_id, participant_id, is_owner, use_global_picks)
+       select g.id, p.id, p.id = g.created_by, random() < 0.6
+         from groups g join participant p on p.id like 'user_demo%'
+        where g.created_by like 'user_demo%' and (p.id = g.created_by or random() < 10.0 / $1)
+       on conflict do nothing`,
+      [PLAYERS],
+    );
+    await sql(
+      tx,
+      `insert into pick (participant_id, group_id, player_id)
+       select m.participant_id, m.group_id, c.id from group_membership m
+       cross join lateral (select pl.id from player pl where pl.rank <= 60 order by pl.rank * (0.3 + random()) limit 5 + floor(random() * 14)::int) c
+       where m.participant_id like 'user_demo%' and not m.use_global_picks`,
+    );
+  });
+  const [counts] = await sql<{ groups: number; picks: number }>(
+    em,
+    `select (select count(*)::int from groups where created_by like 'user_demo%') as groups, (select count(*)::int from pick where participant_id like 'user_demo%') as picks`,
+  );
+  console.log(`  ${PLAYERS} players, ${counts?.groups} groups, ${counts?.picks} picks`);
+
+  if (!args.includes('--keep-draft')) await resetDraft(em, settings, 'demo');
+  console.log(`Open http://localhost:${config.PORT}, sign up, and watch the leaderboards. Replaying 2025 round one, one pick every ${INTERVAL_S} s …`);
+  await replayRoundOne2025(em, settings, 'demo', {
+    intervalMs: INTERVAL_S * 1000,
+    onChange: (c) => console.log(c.kind === 'pick' ? `  Pick ${c.slot}: ${c.player?.player_name}, ${c.player?.position}, ${c.player?.school}` : `  ${c.kind}`),
+  });
+  await db.close();
+  console.log(server ? 'Round one is complete. The game keeps running: press Ctrl-C to stop it.' : 'Round one is complete.');
+  if (!server) process.exit(0);
+}
+
+main().catch(async (error: unknown) => {
+  console.error(`demo: ${(error as Error)?.message ?? error}`);
+  await stopServer();
+  process.exit(1);
+});
