@@ -49,3 +49,8 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   if (e?.code !== '23505') return false;
   return !constraint || e.constraint === constraint || Boolean(e.message?.includes(constraint));
 }
+
+/** PostgreSQL foreign-key violation (23503): the row pointed at vanished, e.g. a group deleted meanwhile. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return (error as { code?: string } | undefined)?.code === '23503';
+}

@@ -3,7 +3,7 @@ import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import type { GroupDto } from '@first-round/shared/schemas';
 import type { AppDeps } from '../../deps.js';
-import { badRequest, conflict, draftLocked, forbidden, isUniqueViolation, notFound } from '../../errors.js';
+import { badRequest, conflict, draftLocked, forbidden, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
 import { sql, sqlOne } from '../../db/sql.js';
 import { isDraftStarted } from '../draft/draft.service.js';
 import { hashPassword, verifyPassword } from './password.js';
@@ -87,13 +87,19 @@ export async function createGroup(em: EntityManager, deps: AppDeps, participantI
 
 /** Adds a membership unless it exists; never a second row, so repeating a join is a success. */
 export async function addMember(em: EntityManager, groupId: number, participantId: string): Promise<boolean> {
-  const inserted = await sqlOne(
-    em,
-    `insert into group_membership (group_id, participant_id, is_owner, use_global_picks) values ($1, $2, false, false)
-     on conflict (group_id, participant_id) do nothing returning 1`,
-    [groupId, participantId],
-  );
-  return Boolean(inserted);
+  try {
+    const inserted = await sqlOne(
+      em,
+      `insert into group_membership (group_id, participant_id, is_owner, use_global_picks) values ($1, $2, false, false)
+       on conflict (group_id, participant_id) do nothing returning 1`,
+      [groupId, participantId],
+    );
+    return Boolean(inserted);
+  } catch (error) {
+    // The group's last member left (deleting it) between the lookup and this insert.
+    if (isForeignKeyViolation(error)) throw notFound(MESSAGES.groupNotFound);
+    throw error;
+  }
 }
 
 export async function joinGroup(em: EntityManager, deps: AppDeps, participantId: string, input: { group_id: number; password?: string }) {

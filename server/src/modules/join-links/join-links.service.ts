@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MESSAGES } from '@first-round/shared/messages';
 import type { AppDeps } from '../../deps.js';
-import { draftLocked, notFound } from '../../errors.js';
+import { draftLocked, isForeignKeyViolation, notFound } from '../../errors.js';
 import { sqlOne } from '../../db/sql.js';
 import { isDraftStarted } from '../draft/draft.service.js';
 import { addMember } from '../groups/groups.service.js';
@@ -14,12 +14,18 @@ export async function createJoinLink(em: EntityManager, deps: AppDeps, participa
   if (await isDraftStarted(em, deps.draft)) throw draftLocked(MESSAGES.joinLinksLocked);
   const token = crypto.randomBytes(32).toString('base64url'); // 256 random bits
   const expiresAt = new Date(deps.draft.now().getTime() + input.expiration_hours * 3_600_000);
-  await sqlOne(em, `insert into join_link (group_id, token_hash, created_by, expires_at) values ($1, $2, $3, $4)`, [
-    input.group_id,
-    hashToken(token),
-    participantId,
-    expiresAt,
-  ]);
+  try {
+    await sqlOne(em, `insert into join_link (group_id, token_hash, created_by, expires_at) values ($1, $2, $3, $4)`, [
+      input.group_id,
+      hashToken(token),
+      participantId,
+      expiresAt,
+    ]);
+  } catch (error) {
+    // The group was deleted (its last member left) while the link was being made.
+    if (isForeignKeyViolation(error)) throw notFound(MESSAGES.groupNotFound);
+    throw error;
+  }
   return { token, group_id: input.group_id, expires_at: expiresAt.toISOString(), expiration_hours: input.expiration_hours };
 }
 

@@ -58,6 +58,13 @@ export async function savePicks(em: EntityManager, deps: AppDeps, participantId:
     await sql(tx, `select 1 from participant where id = $1 for update`, [participantId]);
     // Re-checked under the lock: the draft may have started while this request waited.
     if (await isDraftStarted(tx, deps.draft)) throw draftLocked(MESSAGES.picksLocked);
+    if (groupId !== GLOBAL_GROUP_ID) {
+      // Leaving locks the group row for update, so a save and a leave take turns: picks are never stored
+      // for someone who has just left, nor into a group its last member has just deleted.
+      if (!(await sqlOne(tx, `select 1 from groups where id = $1 for share`, [groupId]))) throw notFound(MESSAGES.groupNotFound);
+      const stillMember = await sqlOne(tx, `select 1 from group_membership where group_id = $1 and participant_id = $2`, [groupId, participantId]);
+      if (!stillMember) throw forbidden(MESSAGES.notGroupMember);
+    }
     await sql(tx, `delete from pick where participant_id = $1 and group_id = $2`, [participantId, groupId]);
     await sql(tx, `insert into pick (participant_id, group_id, player_id) select $1, $2, unnest($3::int[])`, [participantId, groupId, distinct]);
     if (groupId !== GLOBAL_GROUP_ID) {

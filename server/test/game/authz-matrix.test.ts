@@ -1,0 +1,259 @@
+/**
+ * Authorization matrix: every tRPC procedure × {anonymous, signed-in non-member, member, owner, admin} ×
+ * {before, after the start}. The expected table lists every procedure of the router; a new procedure
+ * without a row fails the first test.
+ */
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import { appRouter } from '../../src/trpc/root.js';
+import { hashPassword } from '../../src/modules/groups/password.js';
+import { recordPick } from '../../src/modules/draft/draft.service.js';
+import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
+import { boardIds, operatorReset, operatorStart, sha256hex, uniqueName } from './helpers.js';
+
+const ROLES = ['anonymous', 'nonMember', 'member', 'owner', 'admin'] as const;
+type Role = (typeof ROLES)[number];
+type Outcome = 'ok' | 400 | 401 | 403 | 404 | 409 | 422;
+type Row = Record<Role, Outcome>;
+type Phase = 'before' | 'after';
+
+/** [before, after]; a single row when both phases agree. */
+type Expected = Row | { before: Row; after: Row };
+
+const signedIn = (o: Outcome): Row => ({ anonymous: 401, nonMember: o, member: o, owner: o, admin: o });
+const membersOnly: Row = { anonymous: 401, nonMember: 403, member: 'ok', owner: 'ok', admin: 403 };
+const membersLocked: Row = { anonymous: 401, nonMember: 403, member: 409, owner: 409, admin: 403 };
+const adminOnly = (o: Outcome): Row => ({ anonymous: 401, nonMember: 403, member: 403, owner: 403, admin: o });
+const everyone: Row = { anonymous: 'ok', nonMember: 'ok', member: 'ok', owner: 'ok', admin: 'ok' };
+
+const EXPECTED: Record<string, Expected> = {
+  'auth.me': signedIn('ok'),
+  'auth.authTest': signedIn('ok'),
+  'auth.jwtDebug': signedIn('ok'),
+  'auth.updateScreenName': signedIn('ok'),
+  'auth.migrateParticipantId': signedIn('ok'),
+  'users.status': signedIn('ok'),
+  'users.markFirstLoginDone': signedIn('ok'),
+  'groups.mine': signedIn('ok'),
+  'groups.publicGroups': signedIn('ok'),
+  // The fixture group is private: only its members may open it.
+  'groups.get': membersOnly,
+  'groups.create': { before: signedIn('ok'), after: signedIn(409) },
+  'groups.createSimple': { before: signedIn('ok'), after: signedIn(409) },
+  // Joining (with the right password) is not locked by the start; joining twice is a success.
+  'groups.join': signedIn('ok'),
+  // The owner cannot leave while others remain; non-members have nothing to leave.
+  'groups.leave': { anonymous: 401, nonMember: 403, member: 'ok', owner: 409, admin: 403 },
+  'groups.memberCount': membersOnly,
+  // Everyone may ask about their own membership (the join flow checks it before joining).
+  'groups.membership': signedIn('ok'),
+  'groups.members': membersOnly,
+  'groups.useGlobalPicks': { before: membersOnly, after: membersLocked },
+  'joinLinks.create': {
+    before: { anonymous: 401, nonMember: 403, member: 403, owner: 'ok', admin: 403 },
+    after: { anonymous: 401, nonMember: 403, member: 403, owner: 409, admin: 403 },
+  },
+  'joinLinks.resolve': everyone,
+  'joinLinks.join': signedIn('ok'),
+  'picks.mine': membersOnly,
+  'picks.global': signedIn('ok'),
+  'picks.save': { before: membersOnly, after: membersLocked },
+  // The owner's picks in a picks_public group: hidden before the start, members only after it.
+  'picks.ofParticipant': {
+    before: { anonymous: 401, nonMember: 403, member: 403, owner: 'ok', admin: 403 },
+    after: membersOnly,
+  },
+  'players.list': everyone,
+  'draft.status': everyone,
+  'draft.start': { before: adminOnly('ok'), after: adminOnly(409) },
+  'draft.recordPick': { before: adminOnly(409), after: adminOnly('ok') },
+  'draft.undo': { before: adminOnly(409), after: adminOnly('ok') },
+  'draft.completeRound': { before: adminOnly(409), after: adminOnly('ok') },
+  'draft.reset': adminOnly('ok'),
+  'draft.auditLog': adminOnly('ok'),
+  // Live changes: every signed-in page listens.
+  'draft.changes': signedIn('ok'),
+  'leaderboard.group': membersOnly,
+};
+
+type Caller = Awaited<ReturnType<TestApp['caller']>>;
+interface Fixture {
+  groupId: number;
+  token: string;
+}
+interface Cell {
+  caller: Caller;
+  role: Role;
+  user: TestUser | undefined;
+  phase: Phase;
+  fixture: Fixture;
+}
+
+let t: TestApp;
+let users: Record<Exclude<Role, 'anonymous'>, TestUser>;
+let callers: Record<Role, Caller>;
+let shared: Fixture;
+let players: number[];
+
+/** A group owned by "owner" with "member" in it, a password and a live invite link; written directly. */
+async function makeFixture(): Promise<Fixture> {
+  const [group] = await t.db.query<{ id: number }>(
+    `insert into groups (name, is_public, picks_public, password_hash, created_by) values ($1, false, true, $2, $3) returning id`,
+    [uniqueName('Matrix'), await hashPassword('secret'), users.owner.id],
+  );
+  const groupId = group!.id;
+  await t.db.query(`insert into group_membership (group_id, participant_id, is_owner) values ($1, $2, true), ($1, $3, false)`, [
+    groupId,
+    users.owner.id,
+    users.member.id,
+  ]);
+  const token = crypto.randomBytes(24).toString('base64url');
+  await t.db.query(`insert into join_link (group_id, token_hash, created_by, expires_at) values ($1, $2, $3, now() + interval '1 day')`, [
+    groupId,
+    sha256hex(token),
+    users.owner.id,
+  ]);
+  await t.db.query(`insert into pick (participant_id, group_id, player_id) values ($1, $2, $3)`, [users.owner.id, groupId, players[0]]);
+  return { groupId, token };
+}
+
+/** Each procedure called with an input that is valid for the owner, so only authorization varies. */
+const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown>; restore?: (c: Cell) => Promise<void> }> = {
+  'auth.me': { run: ({ caller }) => caller.auth.me() },
+  'auth.authTest': { run: ({ caller }) => caller.auth.authTest() },
+  'auth.jwtDebug': { run: ({ caller }) => caller.auth.jwtDebug() },
+  'auth.updateScreenName': { run: ({ caller, user }) => caller.auth.updateScreenName({ screen_name: user?.username ?? 'anonymous' }) },
+  'auth.migrateParticipantId': {
+    run: async ({ caller, user }) => {
+      const temp = `temp_${crypto.randomBytes(6).toString('hex')}`;
+      await t.db.query(`insert into participant (id) values ($1)`, [temp]);
+      return caller.auth.migrateParticipantId({ temp_id: temp, clerk_id: user?.id ?? 'user_nobody' });
+    },
+  },
+  'users.status': { run: ({ caller }) => caller.users.status() },
+  'users.markFirstLoginDone': { run: ({ caller }) => caller.users.markFirstLoginDone() },
+  'groups.mine': { run: ({ caller }) => caller.groups.mine() },
+  'groups.publicGroups': { run: ({ caller }) => caller.groups.publicGroups() },
+  'groups.get': { run: ({ caller, fixture }) => caller.groups.get({ group_id: fixture.groupId }) },
+  'groups.create': { run: ({ caller }) => caller.groups.create({ name: uniqueName(), is_public: false, picks_public: false }) },
+  'groups.createSimple': { run: ({ caller }) => caller.groups.createSimple({ name: uniqueName() }) },
+  'groups.join': { fresh: true, run: ({ caller, fixture }) => caller.groups.join({ group_id: fixture.groupId, password: 'secret' }) },
+  'groups.leave': { fresh: true, run: ({ caller, fixture }) => caller.groups.leave({ group_id: fixture.groupId }) },
+  'groups.memberCount': { run: ({ caller, fixture }) => caller.groups.memberCount({ group_id: fixture.groupId }) },
+  'groups.membership': { run: ({ caller, fixture }) => caller.groups.membership({ group_id: fixture.groupId }) },
+  'groups.members': { run: ({ caller, fixture }) => caller.groups.members({ group_id: fixture.groupId }) },
+  'groups.useGlobalPicks': { run: ({ caller, fixture }) => caller.groups.useGlobalPicks({ group_id: fixture.groupId, use_global_picks: false }) },
+  'joinLinks.create': { run: ({ caller, fixture }) => caller.joinLinks.create({ group_id: fixture.groupId, expiration_hours: 24 }) },
+  'joinLinks.resolve': { run: ({ caller, fixture }) => caller.joinLinks.resolve({ token: fixture.token }) },
+  'joinLinks.join': { fresh: true, run: ({ caller, fixture }) => caller.joinLinks.join({ token: fixture.token }) },
+  'picks.mine': { run: ({ caller, fixture }) => caller.picks.mine({ group_id: fixture.groupId }) },
+  'picks.global': { run: ({ caller }) => caller.picks.global() },
+  'picks.save': { run: ({ caller, fixture }) => caller.picks.save({ picks: [players[1]!, players[2]!], group_id: fixture.groupId }) },
+  'picks.ofParticipant': { run: ({ caller, fixture }) => caller.picks.ofParticipant({ group_id: fixture.groupId, participant_id: users.owner.id }) },
+  'players.list': { run: ({ caller }) => caller.players.list() },
+  'draft.status': { run: ({ caller }) => caller.draft.status() },
+  'draft.start': { run: ({ caller }) => caller.draft.start(), restore: async ({ phase }) => void (phase === 'before' && (await operatorReset(t))) },
+  'draft.recordPick': {
+    run: ({ caller }) => caller.draft.recordPick({ slot: 1, player_id: players[0]! }),
+    restore: async () => {
+      await t.db.query(`update player set draft_round = null, draft_pick = null`);
+    },
+  },
+  'draft.undo': {
+    run: async ({ caller, phase, role }) => {
+      if (phase === 'after' && role === 'admin') await recordPick(t.deps.orm.em.fork(), t.deps.draft, 'test', 1, players[0]!);
+      return caller.draft.undo();
+    },
+    restore: async () => {
+      await t.db.query(`update player set draft_round = null, draft_pick = null`);
+    },
+  },
+  'draft.completeRound': {
+    run: ({ caller }) => caller.draft.completeRound(),
+    restore: async () => {
+      await t.db.query(`update draft_state set round_one_complete = false`);
+    },
+  },
+  'draft.reset': { run: ({ caller }) => caller.draft.reset(), restore: async ({ phase }) => void (phase === 'after' && (await operatorStart(t).catch(() => {}))) },
+  'draft.auditLog': { run: ({ caller }) => caller.draft.auditLog() },
+  'draft.changes': {
+    run: async ({ caller }) => {
+      const stream = await caller.draft.changes();
+      await stream[Symbol.asyncIterator]().return?.(undefined);
+    },
+  },
+  'leaderboard.group': { run: ({ caller, fixture }) => caller.leaderboard.group({ group_id: fixture.groupId }) },
+};
+
+const procedureNames = () => Object.keys(appRouter._def.procedures).sort();
+const expectedRow = (name: string, phase: Phase): Row => {
+  const e = EXPECTED[name]!;
+  return 'before' in e ? e[phase] : e;
+};
+
+async function outcomeOf(promise: Promise<unknown>): Promise<Outcome | string> {
+  try {
+    await promise;
+    return 'ok';
+  } catch (error) {
+    if (error instanceof TRPCError) return getHTTPStatusCodeFromError(error) as Outcome;
+    return `not a TRPCError: ${String(error)}`;
+  }
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  users = {
+    nonMember: await t.signUp('outsider'),
+    member: await t.signUp('member'),
+    owner: await t.signUp('owner'),
+    admin: await t.signUp('operator', ADMIN_EMAIL),
+  };
+  callers = {
+    anonymous: await t.caller(),
+    nonMember: await t.caller(users.nonMember),
+    member: await t.caller(users.member),
+    owner: await t.caller(users.owner),
+    admin: await t.caller(users.admin),
+  };
+  // Participant rows exist once each user has made one call.
+  for (const role of ROLES) if (role !== 'anonymous') await callers[role].auth.me();
+  players = await boardIds(t);
+  shared = await makeFixture();
+});
+afterAll(async () => t?.close());
+
+it('has an expected row for every procedure of the router, and a call for each', () => {
+  expect(Object.keys(EXPECTED).sort()).toEqual(procedureNames());
+  expect(Object.keys(CALLS).sort()).toEqual(procedureNames());
+});
+
+for (const phase of ['before', 'after'] as const) {
+  describe(`${phase} the start`, () => {
+    beforeAll(async () => {
+      await operatorReset(t);
+      if (phase === 'after') await operatorStart(t);
+      const status = await callers.anonymous.draft.status();
+      expect(status.draftHasStarted).toBe(phase === 'after');
+    });
+
+    for (const name of Object.keys(CALLS)) {
+      it(name, async () => {
+        const call = CALLS[name]!;
+        const actual: Partial<Record<Role, Outcome | string>> = {};
+        for (const role of ROLES) {
+          const fixture = call.fresh ? await makeFixture() : shared;
+          const cell: Cell = { caller: callers[role], role, user: role === 'anonymous' ? undefined : users[role], phase, fixture };
+          try {
+            actual[role] = await outcomeOf(call.run(cell));
+          } finally {
+            await call.restore?.(cell);
+          }
+        }
+        expect(actual).toEqual(expectedRow(name, phase));
+      });
+    }
+  });
+}

@@ -1,0 +1,86 @@
+/** Small helpers shared by the game tests (server/test/game/*.test.ts). */
+import crypto from 'node:crypto';
+import { expect } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import type { GroupDto } from '@first-round/shared/schemas';
+import { resetDraft, startDraft } from '../../src/modules/draft/draft.service.js';
+import type { TestApp, TestUser } from '../support/test-app.js';
+
+let seq = 0;
+/** A name no other test in this run uses (group names are unique case-insensitively). */
+export const uniqueName = (prefix = 'Group') => `${prefix} ${process.pid}-${++seq}-${crypto.randomBytes(3).toString('hex')}`;
+
+export const sha256hex = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+
+/** Player ids in big-board order (rank 1 first). */
+export async function boardIds(t: TestApp): Promise<number[]> {
+  const rows = await t.db.query<{ id: number }>(`select id from player order by rank`);
+  return rows.map((r) => r.id);
+}
+
+/** Asserts the status and returns the JSON body; shows the body when the status is wrong. */
+export function expectStatus<T = unknown>(res: LightMyRequestResponse, status: number): T {
+  expect({ status: res.statusCode, body: res.body }).toMatchObject({ status });
+  return res.json() as T;
+}
+
+/** An error answer: the status, `{detail, message}` with a non-empty message. */
+export function expectError(res: LightMyRequestResponse, status: number, message?: string | RegExp) {
+  const body = expectStatus<{ detail: string; message: string }>(res, status);
+  expect(typeof body.message).toBe('string');
+  expect(body.message.length).toBeGreaterThan(0);
+  expect(body.detail).toBe(body.message);
+  if (typeof message === 'string') expect(body.message).toBe(message);
+  else if (message) expect(body.message).toMatch(message);
+  return body;
+}
+
+export async function createGroup(
+  t: TestApp,
+  owner: TestUser,
+  options: { name?: string; is_public?: boolean; picks_public?: boolean; password?: string } = {},
+): Promise<GroupDto> {
+  const res = await t.request('POST', '/api/groups', {
+    user: owner,
+    body: { name: options.name ?? uniqueName(), is_public: options.is_public ?? false, picks_public: options.picks_public ?? false, ...(options.password ? { password: options.password } : {}) },
+  });
+  return expectStatus<GroupDto>(res, 200);
+}
+
+export async function joinGroup(t: TestApp, user: TestUser, groupId: number, password?: string) {
+  const res = await t.request('POST', '/api/groups/join', { user, body: { group_id: groupId, ...(password === undefined ? {} : { password }) } });
+  return expectStatus<{ success: boolean; already_member: boolean }>(res, 200);
+}
+
+export async function savePicks(t: TestApp, user: TestUser, picks: number[], groupId?: number) {
+  const res = await t.request('POST', '/api/picks/', { user, body: { picks, ...(groupId === undefined ? {} : { group_id: groupId }) } });
+  return expectStatus<{ success: boolean; picks: number[]; group_id: number }>(res, 200);
+}
+
+export const operatorStart = (t: TestApp) => startDraft(t.deps.orm.em.fork(), t.deps.draft, 'test');
+export const operatorReset = (t: TestApp) => resetDraft(t.deps.orm.em.fork(), t.deps.draft, 'test');
+
+/** Row counts of the tables user calls write to. */
+export async function tableCounts(t: TestApp) {
+  const [row] = await t.db.query<Record<string, number>>(
+    `select (select count(*) from groups)::int as groups, (select count(*) from pick)::int as pick,
+            (select count(*) from group_membership)::int as group_membership, (select count(*) from join_link)::int as join_link,
+            (select count(*) from participant)::int as participant, (select count(*) from draft_event)::int as draft_event,
+            (select count(*) from player where draft_round is not null)::int as drafted,
+            (select count(*) from draft_state where started_at is not null)::int as started`,
+  );
+  return row!;
+}
+
+/** Polls `check` until it passes or `ms` elapse (then throws its last failure). */
+export async function eventually(check: () => Promise<void>, ms = 2000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}

@@ -1,0 +1,477 @@
+/**
+ * Every row of the REST table through real HTTP at `/api<path>` (a sample also at `<path>`), and every
+ * tRPC procedure through a caller. A row or procedure added without a test here fails the key checks.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { GroupDto, Leaderboard } from '@first-round/shared/schemas';
+import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
+import { MESSAGES } from '@first-round/shared/messages';
+import { restRoutes } from '../../src/rest/routes.js';
+import { appRouter } from '../../src/trpc/root.js';
+import { recordPick } from '../../src/modules/draft/draft.service.js';
+import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
+import { boardIds, createGroup, expectError, expectStatus, joinGroup, operatorReset, operatorStart, savePicks, uniqueName } from './helpers.js';
+
+let t: TestApp;
+let owner: TestUser;
+let member: TestUser;
+let outsider: TestUser;
+let admin: TestUser;
+/** Private, picks public, owned by `owner`, `member` in it. */
+let group: GroupDto;
+/** Public, owned by `owner`. */
+let publicGroup: GroupDto;
+let players: number[];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  [owner, member, outsider, admin] = [await t.signUp('rowsowner'), await t.signUp('rowsmember'), await t.signUp('rowsoutsider'), await t.signUp('rowsop', ADMIN_EMAIL)];
+  players = await boardIds(t);
+  group = await createGroup(t, owner, { picks_public: true });
+  publicGroup = await createGroup(t, owner, { is_public: true });
+  await joinGroup(t, member, group.id);
+});
+afterAll(async () => t?.close());
+afterEach(async () => {
+  await operatorReset(t);
+});
+
+const get = (url: string, user?: TestUser) => t.request('GET', url, { user });
+const post = (url: string, body?: unknown, user?: TestUser) => t.request('POST', url, { user, body });
+const sorted = (ids: number[]) => [...ids].sort((a, b) => players.indexOf(a) - players.indexOf(b));
+
+/** One test per row; `p` is the prefix ('/api' or ''). Each can run more than once. */
+const ROWS: Record<string, (p: string) => Promise<void>> = {
+  'GET /auth/me': async (p) => {
+    expect(expectStatus(await get(`${p}/auth/me`, member), 200)).toEqual({
+      id: member.id,
+      participant_id: member.id,
+      email: member.email,
+      screen_name: member.username,
+      is_first_login: true,
+      is_admin: false,
+    });
+    expect(expectStatus(await get(`${p}/auth/me`, admin), 200)).toMatchObject({ id: admin.id, is_admin: true });
+    expectError(await get(`${p}/auth/me`), 401, MESSAGES.authRequired);
+    expectError(await t.request('GET', `${p}/auth/me`, { headers: { authorization: 'Bearer not-a-jwt' } }), 401, MESSAGES.authRequiredSignInAgain);
+  },
+  'GET /auth/auth-test': async (p) => {
+    const res = await get(`${p}/auth/auth-test`, member);
+    const body = expectStatus<{ success: boolean; user_id: string; email: string; headers: Record<string, string>; token_info: { provider: string; length: number } }>(res, 200);
+    expect(body).toMatchObject({ success: true, user_id: member.id, email: member.email, token_info: { provider: 'local', length: member.token.length } });
+    expect(body.headers.authorization).toBe('Bearer [redacted]');
+    expect(res.body).not.toContain(member.token);
+    expectError(await get(`${p}/auth/auth-test`), 401);
+  },
+  'POST /auth/update-screen-name': async (p) => {
+    const user = await t.signUp();
+    const name = `Renamed${Date.now() % 1_000_000}${Math.floor(Math.random() * 1000)}`;
+    expect(expectStatus(await post(`${p}/auth/update-screen-name`, { screen_name: `  ${name}  ` }, user), 200)).toMatchObject({ id: user.id, screen_name: name });
+    expect(expectStatus(await get(`${p}/auth/me`, user), 200)).toMatchObject({ screen_name: name });
+    // Usernames are unique case-insensitively.
+    expectError(await post(`${p}/auth/update-screen-name`, { screen_name: owner.username.toUpperCase() }, user), 409, MESSAGES.usernameTaken);
+    expectError(await post(`${p}/auth/update-screen-name`, { screen_name: 'x' }, user), 422);
+  },
+  'POST /auth/migrate-participant-id': async (p) => {
+    const user = await t.signUp();
+    await get(`${p}/auth/me`, user);
+    const temp = `temp_${Math.random().toString(36).slice(2)}`;
+    await t.db.query(`insert into participant (id) values ($1)`, [temp]);
+    await t.db.query(`insert into pick (participant_id, group_id, player_id) values ($1, 1, $2), ($1, 1, $3)`, [temp, players[3], players[4]]);
+    const body = expectStatus(await post(`${p}/auth/migrate-participant-id`, { temp_id: temp, clerk_id: user.id }, user), 200);
+    expect(body).toMatchObject({ success: true, moved_picks: 2, moved_memberships: 0 });
+    expect(expectStatus<{ picks: number[] }>(await get(`${p}/picks/global-picks`, user), 200).picks).toEqual([players[3], players[4]]);
+    expect(await t.db.query(`select id from participant where id = $1`, [temp])).toEqual([]);
+    expectError(await post(`${p}/auth/migrate-participant-id`, { temp_id: temp, clerk_id: owner.id }, user), 403);
+    expectError(await post(`${p}/auth/migrate-participant-id`, { temp_id: 'user_x', clerk_id: user.id }, user), 400);
+  },
+  'GET /auth/jwt-debug': async (p) => {
+    const res = await get(`${p}/auth/jwt-debug`, member);
+    const body = expectStatus<{ provider: string; claims: { sub: string }; token_preview: string; token_length: number }>(res, 200);
+    expect(body).toMatchObject({ provider: 'local', valid: true, token_length: member.token.length, claims: { sub: member.id } });
+    expect(body.token_preview.length).toBeLessThan(member.token.length);
+    expect(res.body).not.toContain(member.token);
+  },
+  'GET /users/me/status': async (p) => {
+    const user = await t.signUp();
+    expect(expectStatus(await get(`${p}/users/me/status`, user), 200)).toEqual({ is_first_login: true });
+    expectError(await get(`${p}/users/me/status`), 401);
+  },
+  'PATCH /users/me/status': async (p) => {
+    const user = await t.signUp();
+    expect(expectStatus(await t.request('PATCH', `${p}/users/me/status`, { user }), 200)).toEqual({ is_first_login: false });
+    expect(expectStatus(await get(`${p}/users/me/status`, user), 200)).toEqual({ is_first_login: false });
+  },
+  'GET /groups/user': async (p) => {
+    const mine = expectStatus<GroupDto[]>(await get(`${p}/groups/user`, member), 200);
+    expect(mine.map((g) => g.id)).toEqual([group.id]);
+    expect(mine[0]).toMatchObject({ id: group.id, group_id: group.id, name: group.name, member_count: 2, is_public: false, picks_public: true });
+    expect(expectStatus(await get(`${p}/groups/user`, outsider), 200)).toEqual([]);
+  },
+  'GET /groups/user-with-counts': async (p) => {
+    const mine = expectStatus<GroupDto[]>(await get(`${p}/groups/user-with-counts`, owner), 200);
+    expect(mine.map((g) => [g.id, g.member_count])).toEqual([
+      [group.id, 2],
+      [publicGroup.id, 1],
+    ]);
+  },
+  'GET /groups/public-groups': async (p) => {
+    const listed = expectStatus<GroupDto[]>(await get(`${p}/groups/public-groups`, outsider), 200);
+    expect(listed.map((g) => g.id)).toContain(publicGroup.id);
+    expect(listed.map((g) => g.id)).not.toContain(group.id);
+    expect(listed.map((g) => g.id)).not.toContain(GLOBAL_GROUP_ID);
+    // Groups one already belongs to are under My Groups instead.
+    expect(expectStatus<GroupDto[]>(await get(`${p}/groups/public-groups`, owner), 200).map((g) => g.id)).not.toContain(publicGroup.id);
+  },
+  'POST /groups/join-links': async (p) => {
+    const body = expectStatus<{ token: string; group_id: number; expiration_hours: number; expires_at: string }>(
+      await post(`${p}/groups/join-links`, { group_id: group.id, expiration_hours: 720 }, owner),
+      200,
+    );
+    expect(body).toMatchObject({ group_id: group.id, expiration_hours: 720 });
+    expect(body.token).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+    expect(Math.abs(new Date(body.expires_at).getTime() - (Date.now() + 720 * 3_600_000))).toBeLessThan(60_000);
+    expectError(await post(`${p}/groups/join-links`, { group_id: group.id, expiration_hours: 24 }, member), 403, MESSAGES.notGroupOwner);
+  },
+  'GET /groups/join-links/:token': async (p) => {
+    const link = expectStatus<{ token: string }>(await post('/api/groups/join-links', { group_id: group.id }, owner), 200);
+    expect(expectStatus(await get(`${p}/groups/join-links/${link.token}`), 200)).toMatchObject({ group_id: group.id, group_name: group.name });
+    expectError(await get(`${p}/groups/join-links/${link.token}x`), 404, MESSAGES.joinLinkInvalid);
+  },
+  'POST /groups/join-with-link/:token': async (p) => {
+    const link = expectStatus<{ token: string }>(await post('/api/groups/join-links', { group_id: group.id, expiration_hours: 1 }, owner), 200);
+    const joiner = await t.signUp();
+    expect(expectStatus(await post(`${p}/groups/join-with-link/${link.token}`, undefined, joiner), 200)).toMatchObject({ success: true, group_id: group.id, already_member: false });
+    expect(expectStatus(await post(`${p}/groups/join-with-link/${link.token}`, undefined, joiner), 200)).toMatchObject({ success: true, already_member: true });
+    expect(await t.db.query(`select 1 from group_membership where group_id = $1 and participant_id = $2`, [group.id, joiner.id])).toHaveLength(1);
+    expectError(await post(`${p}/groups/join-with-link/${link.token}`), 401);
+    await post(`/api/groups/${group.id}/leave`, undefined, joiner);
+  },
+  'POST /groups/create-simple': async (p) => {
+    const name = uniqueName('Simple');
+    const created = expectStatus<GroupDto>(await post(`${p}/groups/create-simple`, { name }, outsider), 200);
+    expect(created).toMatchObject({ name, is_public: false, picks_public: false, has_password: false, member_count: 1 });
+    expect(expectStatus(await get(`${p}/groups/${created.id}/membership`, outsider), 200)).toMatchObject({ is_owner: true, is_member: true });
+    await post(`/api/groups/${created.id}/leave`, undefined, outsider);
+  },
+  'POST /groups/join': async (p) => {
+    const joiner = await t.signUp();
+    expect(expectStatus(await post(`${p}/groups/join`, { group_id: publicGroup.id }, joiner), 200)).toMatchObject({ success: true, group_id: publicGroup.id, already_member: false });
+    expect(expectStatus(await post(`${p}/groups/join`, { group_id: publicGroup.id }, joiner), 200)).toMatchObject({ success: true, already_member: true });
+    expectError(await post(`${p}/groups/join`, { group_id: 987654 }, joiner), 404, MESSAGES.groupNotFound);
+    await post(`/api/groups/${publicGroup.id}/leave`, undefined, joiner);
+  },
+  'POST /groups': async (p) => {
+    const name = uniqueName('Created');
+    const created = expectStatus<GroupDto>(await post(`${p}/groups`, { name, is_public: true, picks_public: true, password: 'pw' }, outsider), 200);
+    expect(created).toMatchObject({ name, is_public: true, picks_public: true, has_password: true, member_count: 1 });
+    expect(JSON.stringify(created)).not.toContain('scrypt');
+    expectError(await post(`${p}/groups`, { name: name.toUpperCase() }, member), 409, MESSAGES.groupExists);
+    await post(`/api/groups/${created.id}/leave`, undefined, outsider);
+  },
+  'GET /groups/:id': async (p) => {
+    expect(expectStatus(await get(`${p}/groups/${group.id}`, member), 200)).toMatchObject({ id: group.id, name: group.name, member_count: 2 });
+    // Public groups are open to every signed-in user; private ones to members.
+    expect(expectStatus(await get(`${p}/groups/${publicGroup.id}`, outsider), 200)).toMatchObject({ id: publicGroup.id });
+    expectError(await get(`${p}/groups/${group.id}`, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await get(`${p}/groups/999999`, member), 404, MESSAGES.groupNotFound);
+    expectError(await get(`${p}/groups/${GLOBAL_GROUP_ID}`, member), 404);
+    expectError(await get(`${p}/groups/${group.id}`), 401);
+  },
+  'POST /groups/:id/leave': async (p) => {
+    const leaver = await t.signUp();
+    const own = await createGroup(t, leaver);
+    await joinGroup(t, member, own.id);
+    expectError(await post(`${p}/groups/${own.id}/leave`, undefined, leaver), 409);
+    expect(expectStatus(await post(`${p}/groups/${own.id}/leave`, undefined, member), 200)).toEqual({ success: true, group_deleted: false });
+    expect(expectStatus(await post(`${p}/groups/${own.id}/leave`, undefined, leaver), 200)).toEqual({ success: true, group_deleted: true });
+    expectError(await get(`${p}/groups/${own.id}`, leaver), 404);
+  },
+  'GET /groups/:id/member-count': async (p) => {
+    expect(expectStatus(await get(`${p}/groups/${group.id}/member-count`, member), 200)).toEqual({ group_id: group.id, member_count: 2 });
+    expectError(await get(`${p}/groups/${group.id}/member-count`, outsider), 403);
+  },
+  'GET /groups/:id/membership': async (p) => {
+    expect(expectStatus(await get(`${p}/groups/${group.id}/membership`, owner), 200)).toEqual({
+      group_id: group.id,
+      participant_id: owner.id,
+      is_member: true,
+      is_owner: true,
+      use_global_picks: false,
+    });
+    expect(expectStatus(await get(`${p}/groups/${group.id}/membership`, member), 200)).toMatchObject({ is_member: true, is_owner: false });
+    expect(expectStatus(await get(`${p}/groups/${group.id}/membership`, outsider), 200)).toMatchObject({ is_member: false, is_owner: false });
+  },
+  'GET /groups/:id/members': async (p) => {
+    const members = expectStatus<Record<string, unknown>[]>(await get(`${p}/groups/${group.id}/members`, member), 200);
+    expect(members.map((m) => [m.participant_id, m.participant_name, m.is_owner])).toEqual([
+      [owner.id, owner.username, true],
+      [member.id, member.username, false],
+    ]);
+    for (const m of members) expect(Object.keys(m).sort()).toEqual(['has_picks', 'is_owner', 'joined', 'participant_id', 'participant_name', 'screen_name']);
+    expectError(await get(`${p}/groups/${group.id}/members`, outsider), 403);
+  },
+  'GET /groups/:id/leaderboard': async (p) => {
+    await savePicks(t, owner, [players[0]!, players[1]!], group.id);
+    await savePicks(t, member, [players[0]!], group.id);
+    const before = { group_id: group.id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null };
+    expect(expectStatus(await get(`${p}/groups/${group.id}/leaderboard`, member), 200)).toEqual(before);
+    expect(expectStatus(await get(`${p}/groups/1/leaderboard`, outsider), 200)).toEqual({ ...before, group_id: 1 });
+    expectError(await get(`${p}/groups/${group.id}/leaderboard`, outsider), 403);
+    expectError(await get(`${p}/groups/1/leaderboard`), 401);
+
+    await operatorStart(t);
+    expectStatus(await post('/api/draft/picks', { slot: 1, player_id: players[1] }, admin), 200);
+    // Owner: 1 hit (rank 2) and 1 pending; member: 0 hits, 1 pending. A page at a time, with the caller's row.
+    const full = expectStatus<Leaderboard>(await get(`${p}/groups/${group.id}/leaderboard`, member), 200);
+    expect(full).toMatchObject({ draft_started: true, entries: 2, alive: 2 });
+    expect(full.rankings.map((r) => [r.participant_id, r.rank, r.correct_picks])).toEqual([
+      [owner.id, 1, 1],
+      [member.id, 2, 0],
+    ]);
+    expect(full.me).toEqual(full.rankings[1]);
+    const page = expectStatus<Leaderboard>(await get(`${p}/groups/${group.id}/leaderboard?limit=1&offset=1`, member), 200);
+    expect(page).toMatchObject({ entries: 2, rankings: [full.rankings[1]], me: full.rankings[1] });
+    expect(expectStatus<Leaderboard>(await get(`${p}/groups/${group.id}/leaderboard?limit=1&offset=0`, owner), 200)).toMatchObject({ rankings: [full.rankings[0]], me: full.rankings[0] });
+    expectError(await get(`${p}/groups/${group.id}/leaderboard?limit=0`, member), 422);
+  },
+  'POST /groups/:id/use-global-picks': async (p) => {
+    expect(expectStatus(await post(`${p}/groups/${group.id}/use-global-picks`, { use_global_picks: true }, member), 200)).toMatchObject({
+      group_id: group.id,
+      is_member: true,
+      use_global_picks: true,
+    });
+    expect(expectStatus(await post(`${p}/groups/${group.id}/use-global-picks`, { use_global_picks: false }, member), 200)).toMatchObject({ use_global_picks: false });
+    expectError(await post(`${p}/groups/${group.id}/use-global-picks`, { use_global_picks: true }, outsider), 403);
+  },
+  'GET /groups/:id/picks/:participantId': async (p) => {
+    await savePicks(t, owner, [players[0]!, players[5]!], group.id);
+    expect(expectStatus(await get(`${p}/groups/${group.id}/picks/${owner.id}`, owner), 200)).toMatchObject({ picks: [players[0], players[5]] });
+    expectError(await get(`${p}/groups/${group.id}/picks/${owner.id}`, member), 403);
+    await operatorStart(t);
+    expect(expectStatus(await get(`${p}/groups/${group.id}/picks/${owner.id}`, member), 200)).toMatchObject({ picks: [players[0], players[5]], group_id: group.id });
+    expectError(await get(`${p}/groups/${group.id}/picks/${owner.id}`, outsider), 403);
+  },
+  'GET /picks/my-picks': async (p) => {
+    const global = [players[9]!, players[2]!, players[30]!];
+    const groupPicks = [players[7]!];
+    await savePicks(t, member, global);
+    await savePicks(t, member, groupPicks, group.id);
+    expect(expectStatus(await get(`${p}/picks/my-picks`, member), 200)).toEqual({ picks: sorted(global), group_id: 1, use_global_picks: false });
+    expect(expectStatus(await get(`${p}/picks/my-picks?group_id=${group.id}`, member), 200)).toEqual({ picks: groupPicks, group_id: group.id, use_global_picks: false });
+    expectError(await get(`${p}/picks/my-picks?group_id=${group.id}`, outsider), 403);
+    expectError(await get(`${p}/picks/my-picks?group_id=abc`, member), 422);
+  },
+  'GET /picks/global-picks': async (p) => {
+    const user = await t.signUp();
+    expect(expectStatus(await get(`${p}/picks/global-picks`, user), 200)).toEqual({ picks: [], group_id: 1, use_global_picks: false });
+    await savePicks(t, user, [players[11]!, players[1]!]);
+    expect(expectStatus(await get(`${p}/picks/global-picks`, user), 200)).toEqual({ picks: [players[1], players[11]], group_id: 1, use_global_picks: false });
+  },
+  'POST /picks/': async (p) => {
+    const user = await t.signUp();
+    expect(expectStatus(await post(`${p}/picks/`, { picks: [players[20]!, players[3]!] }, user), 200)).toEqual({ success: true, picks: [players[3], players[20]], group_id: 1 });
+    expectError(await post(`${p}/picks/`, { picks: [] }, user), 422, /Number of picks must be between/);
+  },
+  'POST /picks': async (p) => {
+    const user = await t.signUp();
+    expect(expectStatus(await post(`${p}/picks`, { picks: [players[6]!] }, user), 200)).toEqual({ success: true, picks: [players[6]], group_id: 1 });
+    expectError(await post(`${p}/picks`, { picks: [players[6]!] }), 401);
+  },
+  'GET /players/': async (p) => {
+    const list = expectStatus<{ id: number; rank: number; draft_round: number | null }[]>(await get(`${p}/players/`), 200);
+    expect(list.map((x) => x.id)).toEqual(players);
+    expect(list[0]).toMatchObject({ rank: 1, draft_round: null, draft_pick: null });
+  },
+  'GET /players': async (p) => {
+    expect(expectStatus<unknown[]>(await get(`${p}/players`, member), 200)).toHaveLength(players.length);
+  },
+  'GET /draft/status': async (p) => {
+    expect(expectStatus(await get(`${p}/draft/status`), 200)).toMatchObject({
+      draftHasStarted: false,
+      started_at: null,
+      picks_made: 0,
+      round_one_complete: false,
+      round_one_picks: 32,
+      deadline: new Date('2099-04-23T20:00:00-04:00').toISOString(),
+    });
+  },
+  'POST /draft/start': async (p) => {
+    expectError(await post(`${p}/draft/start`, undefined, owner), 403);
+    expectError(await post(`${p}/draft/start`), 401);
+    expect(expectStatus(await post(`${p}/draft/start`, undefined, admin), 200)).toMatchObject({ kind: 'start' });
+    expect(expectStatus(await get(`${p}/draft/status`), 200)).toMatchObject({ draftHasStarted: true });
+    expectError(await post(`${p}/draft/start`, undefined, admin), 409);
+  },
+  'POST /draft/picks': async (p) => {
+    expectError(await post(`${p}/draft/picks`, { slot: 1, player_id: players[0] }, admin), 409);
+    await operatorStart(t);
+    expect(expectStatus(await post(`${p}/draft/picks`, { slot: 1, player_id: players[0] }, admin), 200)).toMatchObject({
+      kind: 'pick',
+      slot: 1,
+      player: { id: players[0], draft_round: 1, draft_pick: 1 },
+    });
+    expect(expectStatus<{ draft_round: number | null }[]>(await get('/api/players'), 200)[0]).toMatchObject({ draft_round: 1, draft_pick: 1 });
+    expectError(await post(`${p}/draft/picks`, { slot: 1, player_id: players[1] }, admin), 409);
+    expectError(await post(`${p}/draft/picks`, { slot: 2, player_id: players[0] }, admin), 409);
+    expectError(await post(`${p}/draft/picks`, { slot: 33, player_id: players[1] }, admin), 400);
+    expectError(await post(`${p}/draft/picks`, { slot: 2, player_id: 999999 }, admin), 404);
+    expectError(await post(`${p}/draft/picks`, { slot: 2, player_id: players[1] }, member), 403);
+  },
+  'POST /draft/undo': async (p) => {
+    await operatorStart(t);
+    expectError(await post(`${p}/draft/undo`, undefined, admin), 409);
+    await recordPick(t.deps.orm.em.fork(), t.deps.draft, 'test', 1, players[4]!);
+    expect(expectStatus(await post(`${p}/draft/undo`, undefined, admin), 200)).toMatchObject({ kind: 'undo', slot: 1, player: { id: players[4] } });
+    expect(expectStatus(await get(`${p}/draft/status`), 200)).toMatchObject({ picks_made: 0 });
+  },
+  'POST /draft/complete-round': async (p) => {
+    expectError(await post(`${p}/draft/complete-round`, undefined, admin), 409);
+    await operatorStart(t);
+    expect(expectStatus(await post(`${p}/draft/complete-round`, undefined, admin), 200)).toMatchObject({ kind: 'complete_round' });
+    expect(expectStatus(await get(`${p}/draft/status`), 200)).toMatchObject({ round_one_complete: true });
+    expectError(await post(`${p}/draft/complete-round`, undefined, admin), 409);
+    // Undo reopens the round.
+    expect(expectStatus(await post(`${p}/draft/undo`, undefined, admin), 200)).toMatchObject({ kind: 'reopen_round' });
+  },
+  'POST /draft/reset': async (p) => {
+    await operatorStart(t);
+    await recordPick(t.deps.orm.em.fork(), t.deps.draft, 'test', 1, players[2]!);
+    expect(expectStatus(await post(`${p}/draft/reset`, undefined, admin), 200)).toMatchObject({ kind: 'reset' });
+    expect(expectStatus(await get(`${p}/draft/status`), 200)).toMatchObject({ draftHasStarted: false, picks_made: 0 });
+    expectError(await post(`${p}/draft/reset`, undefined, member), 403);
+  },
+  'GET /draft/events': async (p) => {
+    await post(`${p}/draft/start`, undefined, admin);
+    const events = expectStatus<{ kind: string; actor: string; id: number }[]>(await get(`${p}/draft/events`, admin), 200);
+    expect(events[0]).toMatchObject({ kind: 'start', actor: ADMIN_EMAIL });
+    expect(events.map((e) => e.id)).toEqual([...events.map((e) => e.id)].sort((a, b) => b - a));
+    expectError(await get(`${p}/draft/events`, owner), 403);
+  },
+};
+
+const rowKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+
+describe('REST rows at /api', () => {
+  it('has a test for every row of the table, and no test for a row that is gone', () => {
+    expect(Object.keys(ROWS).sort()).toEqual(restRoutes.map(rowKey).sort());
+  });
+  for (const route of restRoutes) {
+    it(rowKey(route), () => ROWS[rowKey(route)]!('/api'));
+  }
+});
+
+describe('REST rows without the prefix', () => {
+  const SAMPLE = ['GET /players/', 'GET /draft/status', 'GET /groups/:id/leaderboard', 'POST /groups/join', 'GET /picks/my-picks', 'POST /picks/', 'GET /groups/:id/members', 'POST /groups/join-links'];
+  for (const key of SAMPLE) it(key, () => ROWS[key]!(''));
+
+  it('answers a browser navigation on an unprefixed path with the page, and /api with JSON', async () => {
+    const page = await t.request('GET', `/groups/${group.id}`, { user: member, headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    const api = await t.request('GET', `/api/groups/${group.id}`, { user: member, headers: { accept: 'text/html' } });
+    expect(expectStatus(api, 200)).toMatchObject({ id: group.id });
+  });
+
+  it('documents every row in /api/openapi.json', async () => {
+    const doc = expectStatus<{ paths: Record<string, Record<string, unknown>> }>(await get('/api/openapi.json'), 200);
+    for (const route of restRoutes) {
+      const path = `/api${route.path.replace(/:(\w+)/g, '{$1}')}`;
+      expect(doc.paths[path]?.[route.method.toLowerCase()], rowKey(route)).toBeDefined();
+    }
+  });
+});
+
+describe('every procedure through a caller', () => {
+  type Caller = Awaited<ReturnType<TestApp['caller']>>;
+  const PROCEDURES: Record<string, (c: Caller, admin: Caller) => Promise<void>> = {
+    'auth.me': async (c) => expect(await c.auth.me()).toMatchObject({ id: member.id, is_admin: false }),
+    'auth.authTest': async (c) => expect(await c.auth.authTest()).toMatchObject({ success: true, user_id: member.id }),
+    'auth.jwtDebug': async (c) => expect(await c.auth.jwtDebug()).toMatchObject({ valid: true, claims: { sub: member.id } }),
+    'auth.updateScreenName': async (c) => expect(await c.auth.updateScreenName({ screen_name: member.username })).toMatchObject({ screen_name: member.username }),
+    'auth.migrateParticipantId': async (c) => {
+      const temp = `temp_${Math.random().toString(36).slice(2)}`;
+      await t.db.query(`insert into participant (id) values ($1)`, [temp]);
+      expect(await c.auth.migrateParticipantId({ temp_id: temp, clerk_id: member.id })).toMatchObject({ success: true, moved_picks: 0 });
+    },
+    'users.status': async (c) => expect(await c.users.status()).toHaveProperty('is_first_login'),
+    'users.markFirstLoginDone': async (c) => expect(await c.users.markFirstLoginDone()).toEqual({ is_first_login: false }),
+    'groups.mine': async (c) => expect((await c.groups.mine()).map((g) => g.id)).toContain(group.id),
+    'groups.publicGroups': async (c) => expect((await c.groups.publicGroups()).map((g) => g.id)).toContain(publicGroup.id),
+    'groups.get': async (c) => expect(await c.groups.get({ group_id: group.id })).toMatchObject({ name: group.name }),
+    'groups.create': async (c) => {
+      const created = await c.groups.create({ name: uniqueName(), is_public: false, picks_public: false });
+      expect(created.member_count).toBe(1);
+      await c.groups.leave({ group_id: created.id });
+    },
+    'groups.createSimple': async (c) => {
+      const created = await c.groups.createSimple({ name: uniqueName() });
+      expect(created).toMatchObject({ is_public: false, picks_public: false });
+      await c.groups.leave({ group_id: created.id });
+    },
+    'groups.join': async (c) => expect(await c.groups.join({ group_id: group.id })).toMatchObject({ success: true, already_member: true }),
+    'groups.leave': async (c) => {
+      await c.groups.join({ group_id: publicGroup.id });
+      expect(await c.groups.leave({ group_id: publicGroup.id })).toEqual({ success: true, group_deleted: false });
+    },
+    'groups.memberCount': async (c) => expect(await c.groups.memberCount({ group_id: group.id })).toEqual({ group_id: group.id, member_count: 2 }),
+    'groups.membership': async (c) => expect(await c.groups.membership({ group_id: group.id })).toMatchObject({ is_member: true, is_owner: false }),
+    'groups.members': async (c) => expect(await c.groups.members({ group_id: group.id })).toHaveLength(2),
+    'groups.useGlobalPicks': async (c) => expect(await c.groups.useGlobalPicks({ group_id: group.id, use_global_picks: false })).toMatchObject({ use_global_picks: false }),
+    'joinLinks.create': async (_c, a) => {
+      const ownerCaller = await t.caller(owner);
+      const link = await ownerCaller.joinLinks.create({ group_id: group.id, expiration_hours: 2 });
+      expect(await a.joinLinks.resolve({ token: link.token })).toMatchObject({ group_id: group.id });
+    },
+    'joinLinks.resolve': async () => {
+      const link = await (await t.caller(owner)).joinLinks.create({ group_id: group.id, expiration_hours: 2 });
+      expect(await (await t.caller()).joinLinks.resolve({ token: link.token })).toMatchObject({ group_id: group.id, group_name: group.name });
+    },
+    'joinLinks.join': async (c) => {
+      const link = await (await t.caller(owner)).joinLinks.create({ group_id: group.id, expiration_hours: 2 });
+      expect(await c.joinLinks.join({ token: link.token })).toMatchObject({ success: true, already_member: true });
+    },
+    'picks.mine': async (c) => expect(await c.picks.mine({ group_id: group.id })).toMatchObject({ group_id: group.id }),
+    'picks.global': async (c) => expect(await c.picks.global()).toMatchObject({ group_id: 1 }),
+    'picks.save': async (c) => expect(await c.picks.save({ picks: [players[1]!, players[0]!] })).toEqual({ success: true, picks: [players[0], players[1]], group_id: 1 }),
+    'picks.ofParticipant': async (c) => expect(await c.picks.ofParticipant({ group_id: group.id, participant_id: member.id })).toMatchObject({ group_id: group.id }),
+    'players.list': async (c) => expect(await c.players.list()).toHaveLength(players.length),
+    'draft.status': async (c) => expect(await c.draft.status()).toMatchObject({ draftHasStarted: false }),
+    'draft.start': async (_c, a) => expect(await a.draft.start()).toMatchObject({ kind: 'start' }),
+    'draft.recordPick': async (_c, a) => {
+      await operatorStart(t);
+      expect(await a.draft.recordPick({ slot: 3, player_id: players[2]! })).toMatchObject({ kind: 'pick', slot: 3 });
+    },
+    'draft.undo': async (_c, a) => {
+      await operatorStart(t);
+      await recordPick(t.deps.orm.em.fork(), t.deps.draft, 'test', 1, players[0]!);
+      expect(await a.draft.undo()).toMatchObject({ kind: 'undo', slot: 1 });
+    },
+    'draft.completeRound': async (_c, a) => {
+      await operatorStart(t);
+      expect(await a.draft.completeRound()).toMatchObject({ kind: 'complete_round' });
+    },
+    'draft.reset': async (_c, a) => expect(await a.draft.reset()).toMatchObject({ kind: 'reset' }),
+    'draft.auditLog': async (_c, a) => expect(Array.isArray(await a.draft.auditLog())).toBe(true),
+    'draft.changes': async (c, a) => {
+      await a.draft.start();
+      const [latest] = await a.draft.auditLog();
+      // A reconnecting client gets what it missed since its last event id.
+      const stream = (await c.draft.changes({ lastEventId: String(latest!.id - 1) }))[Symbol.asyncIterator]();
+      try {
+        const first = await stream.next();
+        expect(JSON.stringify(first.value)).toContain('"kind":"start"');
+      } finally {
+        await stream.return?.(undefined);
+      }
+    },
+    'leaderboard.group': async (c) => expect(await c.leaderboard.group({ group_id: group.id })).toEqual({ group_id: group.id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null }),
+  };
+
+  it('has a test for every procedure', () => {
+    expect(Object.keys(PROCEDURES).sort()).toEqual(Object.keys(appRouter._def.procedures).sort());
+  });
+  for (const name of Object.keys(PROCEDURES)) {
+    it(name, async () => PROCEDURES[name]!(await t.caller(member), await t.caller(admin)));
+  }
+});
