@@ -18,7 +18,12 @@ export type BearerResult = { ok: true; identity: Identity } | { ok: false; reaso
 export interface BearerVerifier {
   provider: 'local' | 'clerk';
   verify(em: EntityManager, authorization: string | undefined): Promise<BearerResult>;
+  /** Drops sessions just signed out here from the active-session cache. */
+  forgetSessions(sessionIds: string[]): void;
 }
+
+/** Active built-in sessions seen in the last few seconds, so most requests skip the session lookup. */
+const SESSION_CACHE_MS = 5000;
 
 /** `Bearer <jwt>` → the token, or undefined for anything else. */
 export function bearerToken(authorization: string | undefined): string | undefined {
@@ -41,8 +46,22 @@ export function createBearerVerifier(config: Config, keys: SigningKeys): BearerV
           secretKey: config.CLERK_JWT_KEY ? undefined : config.CLERK_SECRET_KEY,
           issuer: config.CLERK_ISSUER,
         };
+  const activeSessions = new Map<string, number>();
+  const sessionIsActive = async (em: EntityManager, sessionId: string) => {
+    const seen = activeSessions.get(sessionId);
+    if (seen && Date.now() - seen < SESSION_CACHE_MS) return true;
+    const active = await isSessionActive(em, sessionId);
+    if (active) {
+      if (activeSessions.size > 50_000) activeSessions.clear();
+      activeSessions.set(sessionId, Date.now());
+    } else activeSessions.delete(sessionId);
+    return active;
+  };
   return {
     provider,
+    forgetSessions(sessionIds) {
+      for (const id of sessionIds) activeSessions.delete(id);
+    },
     async verify(em, authorization) {
       const token = bearerToken(authorization);
       if (!token) return { ok: false, reason: authorization ? 'malformed authorization header' : 'no token' };
@@ -56,7 +75,7 @@ export function createBearerVerifier(config: Config, keys: SigningKeys): BearerV
       const userId = typeof claims.sub === 'string' ? claims.sub : '';
       if (!/^user_[A-Za-z0-9_-]+$/.test(userId)) return { ok: false, reason: 'token subject is not a user id' };
       const sessionId = typeof claims.sid === 'string' ? claims.sid : null;
-      if (provider === 'local' && (!sessionId || !(await isSessionActive(em, sessionId)))) {
+      if (provider === 'local' && (!sessionId || !(await sessionIsActive(em, sessionId)))) {
         return { ok: false, reason: 'session has ended' };
       }
       return { ok: true, identity: { provider, userId, sessionId, claims, token } };

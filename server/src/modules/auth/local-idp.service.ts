@@ -200,11 +200,14 @@ export async function refreshToken(em: EntityManager, deps: LocalIdpDeps, sessio
   return { token: await signSessionToken(deps, { userId: session.user_id, sessionId: session.id, azp }) };
 }
 
-export async function signOut(em: EntityManager, deps: LocalIdpDeps, sessionSecret: string | undefined, sessionId?: string) {
-  if (sessionSecret) {
-    await sql(em, `update idp_session set ended_at = $2 where secret_hash = $1 and ended_at is null`, [hmac(deps.keys.hmacSecret, sessionSecret), deps.now()]);
-  }
-  if (sessionId) await sql(em, `update idp_session set ended_at = $2 where id = $1 and ended_at is null`, [sessionId, deps.now()]);
+/** Ends the session behind the cookie and/or the token; returns the ended session ids. */
+export async function signOut(em: EntityManager, deps: LocalIdpDeps, sessionSecret: string | undefined, sessionId?: string): Promise<string[]> {
+  const ended = await sql<{ id: string }>(
+    em,
+    `update idp_session set ended_at = $3 where ended_at is null and (secret_hash = $1 or id = $2) returning id`,
+    [sessionSecret ? hmac(deps.keys.hmacSecret, sessionSecret) : null, sessionId ?? null, deps.now()],
+  );
+  return ended.map((r) => r.id);
 }
 
 export async function isSessionActive(em: EntityManager, sessionId: string): Promise<boolean> {
