@@ -41,21 +41,32 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Port of a cluster already running on this data directory (postmaster.pid line 4), if its process is alive. */
-async function runningClusterPort(dir: string): Promise<number | undefined> {
-  const pidFile = path.join(dir, 'postmaster.pid');
-  const text = await fs.readFile(pidFile, 'utf8').catch(() => undefined);
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** A cluster already running on this data directory (postmaster.pid: pid on line 1, port on line 4). */
+async function runningCluster(dir: string): Promise<{ pid: number; port: number } | undefined> {
+  const text = await fs.readFile(path.join(dir, 'postmaster.pid'), 'utf8').catch(() => undefined);
   if (!text) return undefined;
   const [pidLine, , , portLine] = text.split('\n');
   const pid = Number(pidLine);
   const port = Number(portLine);
-  if (!pid || !port) return undefined;
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return undefined; // stale pid file after a crash: postgres removes it on its next start
-  }
-  return port;
+  if (!pid || !port || !isAlive(pid)) return undefined; // stale file after a crash: postgres clears it on start
+  return { pid, port };
+}
+
+/** The process that started the cluster writes its pid here; it stops the cluster when it exits. */
+const ownerFile = (dir: string) => `${dir}.owner`;
+
+async function stopPostmaster(pid: number) {
+  process.kill(pid, 'SIGINT'); // fast shutdown
+  for (let i = 0; i < 200 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
 }
 
 /**
@@ -74,8 +85,24 @@ export async function startEmbeddedPostgres(dir: string, options: EmbeddedOption
   const absolute = path.resolve(dir);
   const urlFor = (port: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
 
-  const runningPort = await runningClusterPort(absolute);
-  if (runningPort) return { serverUrl: urlFor(runningPort), stop: async () => {}, startedHere: false };
+  const running = await runningCluster(absolute);
+  if (running) {
+    const owner = Number(await fs.readFile(ownerFile(absolute), 'utf8').catch(() => '0'));
+    if (owner && isAlive(owner)) {
+      // Another live process (the server, while this is the draft command) owns it: just connect.
+      return { serverUrl: urlFor(running.port), stop: async () => {}, startedHere: false };
+    }
+    // Its owner died without stopping it (killed outright): adopt it, so it stops with this process.
+    await fs.writeFile(ownerFile(absolute), String(process.pid));
+    return {
+      serverUrl: urlFor(running.port),
+      startedHere: true,
+      stop: async () => {
+        await stopPostmaster(running.pid);
+        await fs.rm(ownerFile(absolute), { force: true });
+      },
+    };
+  }
 
   const port = await freePort();
   const pg = new EmbeddedPostgres({
@@ -96,6 +123,7 @@ export async function startEmbeddedPostgres(dir: string, options: EmbeddedOption
     await pg.initialise();
   }
   await pg.start();
+  await fs.writeFile(ownerFile(absolute), String(process.pid));
   let stopped = false;
   return {
     serverUrl: urlFor(port),
@@ -104,6 +132,7 @@ export async function startEmbeddedPostgres(dir: string, options: EmbeddedOption
       if (stopped) return;
       stopped = true;
       await pg.stop();
+      await fs.rm(ownerFile(absolute), { force: true });
     },
   };
 }
