@@ -32,6 +32,8 @@ const envSchema = z.object({
   LOCAL_IDP_PRIVATE_KEY: z.preprocess(emptyToUndefined, z.string().includes('PRIVATE KEY').optional()),
   /** Proxy hops whose X-Forwarded-For is trusted (0: none, the client's own address counts). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** Seconds before a new sign-in code may be sent to the same address. */
+  IDP_CODE_RESEND_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   IDP_IP_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -57,7 +57,10 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
     draft,
     keys,
     bearer: createBearerVerifier(config, keys),
-    idp: { keys, mailer, limits: { ...DEFAULT_IDP_LIMITS, ...options.idpLimits }, now: options.idpNow ?? (() => new Date()) },
+    idp: {
+      keys,
+      mailer,
+      limits: { ...DEFAULT_IDP_LIMITS, requestsPerIpPerMinute: config.IDP_IP_RATE_LIMIT, resendMs: config.IDP_CODE_RESEND_SECONDS * 1000, ...options.idpLimits }, now: options.idpNow ?? (() => new Date()) },
     clerkLookup,
     leaderboards: new LeaderboardCache(orm, draft, events),
     events,

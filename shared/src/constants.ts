@@ -57,7 +57,6 @@ export const GROUP_NAME_MAX = 64;
 /** Local identity provider code rules. */
 export const CODE_TTL_MS = 10 * MINUTE;
 export const CODE_MAX_ATTEMPTS = 5;
-export const CODE_RESEND_MS = 1 * MINUTE;
 export const SESSION_TOKEN_TTL_S = 60;
 
 export const STORAGE_KEYS = {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SignJWT } from 'jose';
-import { CODE_MAX_ATTEMPTS, CODE_RESEND_MS, CODE_TTL_MS, SESSION_TOKEN_TTL_S } from '@first-round/shared/constants';
+import { CODE_MAX_ATTEMPTS, CODE_TTL_MS, SESSION_TOKEN_TTL_S } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { badRequest, conflict, DomainError, isUniqueViolation, notFound, tooManyRequests, unauthorized } from '../../errors.js';
 import { sql, sqlOne } from '../../db/sql.js';
@@ -15,8 +15,10 @@ export interface IdpLimits {
   codesPerAddressPerHour: number;
   /** Requests one IP may make to /idp per minute (the route's rate limiter). */
   requestsPerIpPerMinute: number;
+  /** Least time between two codes for one address. */
+  resendMs: number;
 }
-export const DEFAULT_IDP_LIMITS: IdpLimits = { codesPerAddressPerHour: 10, requestsPerIpPerMinute: 30 };
+export const DEFAULT_IDP_LIMITS: IdpLimits = { codesPerAddressPerHour: 10, requestsPerIpPerMinute: 30, resendMs: 60_000 };
 
 export interface LocalIdpDeps {
   keys: SigningKeys;
@@ -48,8 +50,9 @@ async function issueCode(
     `select max(created_at) as created_at, count(*)::int as n from idp_code where lower(email) = $1 and created_at > $2`,
     [input.email, new Date(now.getTime() - 3_600_000)],
   );
-  if (last?.created_at && now.getTime() - new Date(last.created_at).getTime() < CODE_RESEND_MS) {
-    const wait = Math.ceil((CODE_RESEND_MS - (now.getTime() - new Date(last.created_at).getTime())) / 1000);
+  const resendMs = deps.limits.resendMs;
+  if (last?.created_at && now.getTime() - new Date(last.created_at).getTime() < resendMs) {
+    const wait = Math.ceil((resendMs - (now.getTime() - new Date(last.created_at).getTime())) / 1000);
     throw tooManyRequests(`A code was just sent to this address. Please wait ${wait} seconds before asking for a new one.`);
   }
   if ((last?.n ?? 0) >= deps.limits.codesPerAddressPerHour) {

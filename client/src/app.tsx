@@ -1,0 +1,84 @@
+import { lazy, useState, type ComponentType } from 'react';
+import { ChakraProvider } from '@chakra-ui/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { BrowserRouter, Route, Routes } from 'react-router-dom';
+import { system } from './theme';
+import { createQueryClient } from './lib/query-client';
+import { createTrpcClient, trpc } from './lib/trpc';
+import { AppToaster } from './lib/toaster';
+import { AuthProvider, type ClientConfig } from './auth/auth-provider';
+import { AppShell, HomeRedirect, ProtectedRoute } from './components/layouts';
+
+/** Route-level code splitting: each page is its own chunk. */
+function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const SignInPage = page(() => import('./pages/sign-in-page'), 'SignInPage');
+const SignUpPage = page(() => import('./pages/sign-up-page'), 'SignUpPage');
+const AuthCallbackPage = page(() => import('./pages/auth-callback-page'), 'AuthCallbackPage');
+const JoinLinkPage = page(() => import('./pages/groups/join-link-page'), 'JoinLinkPage');
+const HowToPlayPage = page(() => import('./pages/how-to-play-page'), 'HowToPlayPage');
+const SelectPlayersPage = page(() => import('./pages/select-players-page'), 'SelectPlayersPage');
+const MyPicksPage = page(() => import('./pages/my-picks-page'), 'MyPicksPage');
+const LeaderboardPage = page(() => import('./pages/leaderboard-page'), 'LeaderboardPage');
+const GroupsPage = page(() => import('./pages/groups/groups-page'), 'GroupsPage');
+const CreateGroupPage = page(() => import('./pages/groups/create-group-page'), 'CreateGroupPage');
+const JoinGroupPage = page(() => import('./pages/groups/join-group-page'), 'JoinGroupPage');
+const GroupPage = page(() => import('./pages/groups/group-page'), 'GroupPage');
+const GroupPicksPage = page(() => import('./pages/groups/group-picks-page'), 'GroupPicksPage');
+const SettingsPage = page(() => import('./pages/settings-page'), 'SettingsPage');
+const AuthTestPage = page(() => import('./pages/auth-test-page'), 'AuthTestPage');
+const AuthDebugPage = page(() => import('./pages/auth-debug-page'), 'AuthDebugPage');
+const AccountFixPage = page(() => import('./pages/account-fix-page'), 'AccountFixPage');
+const NotFoundPage = page(() => import('./pages/not-found-page'), 'NotFoundPage');
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<AppShell />}>
+        <Route path="/" element={<HomeRedirect />} />
+        <Route path="/sign-in" element={<SignInPage />} />
+        <Route path="/sign-up" element={<SignUpPage />} />
+        <Route path="/auth/callback" element={<AuthCallbackPage />} />
+        <Route path="/groups/join/:token" element={<JoinLinkPage />} />
+        <Route element={<ProtectedRoute />}>
+          <Route path="/welcome" element={<HowToPlayPage />} />
+          <Route path="/how-to-play" element={<HowToPlayPage />} />
+          <Route path="/select-players" element={<SelectPlayersPage />} />
+          <Route path="/my-picks" element={<MyPicksPage />} />
+          <Route path="/leaderboard" element={<LeaderboardPage />} />
+          <Route path="/groups" element={<GroupsPage />} />
+          <Route path="/groups/create" element={<CreateGroupPage />} />
+          <Route path="/groups/join" element={<JoinGroupPage />} />
+          <Route path="/groups/:groupId" element={<GroupPage />} />
+          <Route path="/groups/:groupId/picks" element={<GroupPicksPage />} />
+          <Route path="/settings" element={<SettingsPage />} />
+          <Route path="/auth-test" element={<AuthTestPage />} />
+          <Route path="/auth-debug" element={<AuthDebugPage />} />
+          <Route path="/account-fix" element={<AccountFixPage />} />
+        </Route>
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}
+
+export function App({ config }: { config: ClientConfig }) {
+  const [queryClient] = useState(createQueryClient);
+  const [trpcClient] = useState(createTrpcClient);
+  return (
+    <ChakraProvider value={system}>
+      <trpc.Provider client={trpcClient} queryClient={queryClient}>
+        <QueryClientProvider client={queryClient}>
+          <BrowserRouter>
+            <AuthProvider config={config}>
+              <AppRoutes />
+              <AppToaster />
+            </AuthProvider>
+          </BrowserRouter>
+        </QueryClientProvider>
+      </trpc.Provider>
+    </ChakraProvider>
+  );
+}

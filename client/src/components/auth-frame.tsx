@@ -1,0 +1,26 @@
+import { Box, Heading, Stack, Text } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
+import { CountdownBanner } from './countdown-banner';
+
+/** The sign-in and sign-up frame: navy stadium backdrop, countdown, then the form card. */
+export function AuthFrame({ title, tagline, children, footer }: { title: string; tagline?: string; children: ReactNode; footer: ReactNode }) {
+  return (
+    <Box bgGradient="to-b" gradientFrom="navy.900" gradientTo="navy.700" flex="1" px="4" py={{ base: '6', md: '12' }}>
+      <Stack maxW="md" mx="auto" gap="5">
+        <CountdownBanner />
+        <Box bg="white" borderRadius="2xl" boxShadow="xl" p={{ base: '5', md: '8' }}>
+          <Stack gap="2" mb="6" textAlign="center">
+            <Heading as="h1" size={{ base: '2xl', md: '3xl' }} fontWeight="black" color="navy.900" letterSpacing="tight">
+              {title}
+            </Heading>
+            {tagline && <Text color="gray.600">{tagline}</Text>}
+          </Stack>
+          {children}
+        </Box>
+        <Box textAlign="center" color="navy.100">
+          {footer}
+        </Box>
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,26 @@
+import { Button, Field, Input, Text, type InputProps } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
+
+export function TextField({ label, error, helper, ...input }: { label: string; error?: string | null; helper?: ReactNode } & InputProps) {
+  return (
+    <Field.Root invalid={Boolean(error)}>
+      <Field.Label fontWeight="semibold">{label}</Field.Label>
+      <Input size="lg" bg="white" {...input} />
+      {helper && !error && <Field.HelperText>{helper}</Field.HelperText>}
+      {error && <Field.ErrorText>{error}</Field.ErrorText>}
+    </Field.Root>
+  );
+}
+
+export function PrimaryButton(props: React.ComponentProps<typeof Button>) {
+  return <Button size="lg" bg="navy.900" color="white" fontWeight="bold" _hover={{ bg: 'navy.700' }} {...props} />;
+}
+
+/** A form-level error (provider failures), announced to screen readers. */
+export function FormAlert({ children }: { children: ReactNode }) {
+  return (
+    <Text role="alert" color="red.600" fontWeight="semibold" fontSize="sm" bg="red.50" borderRadius="md" px="3" py="2">
+      {children}
+    </Text>
+  );
+}

@@ -1,0 +1,73 @@
+import { Badge, Box, chakra, Flex, Text } from '@chakra-ui/react';
+import { Link } from 'react-router-dom';
+import { STALE_TIMES } from '@first-round/shared/constants';
+import type { GroupDto } from '@first-round/shared/schemas';
+import { errorMessage, trpc } from '../../lib/trpc';
+import { CardInvite } from './invite';
+import { membersLabel } from './group-utils';
+
+const CardLink = chakra(Link);
+
+/**
+ * One of the user's groups. The name is the card's link and its hit area covers the whole card
+ * (a stretched ::after), so the Invite button can sit inside without nesting controls in a link.
+ */
+export function GroupCard({ group, started }: { group: GroupDto; started: boolean }) {
+  const membership = trpc.groups.membership.useQuery({ group_id: group.group_id }, { staleTime: STALE_TIMES.groupLists });
+  const isOwner = membership.data?.is_owner ?? false;
+
+  return (
+    <Flex
+      as="li"
+      position="relative"
+      bg="white"
+      borderRadius="xl"
+      borderWidth="1px"
+      borderColor="gray.200"
+      boxShadow="sm"
+      p={{ base: '4', md: '5' }}
+      align="center"
+      gap="3"
+      wrap="wrap"
+      transition="border-color 0.12s, box-shadow 0.12s"
+      _hover={{ borderColor: 'navy.400', boxShadow: 'md' }}
+      _focusWithin={{ borderColor: 'navy.400' }}
+    >
+      <Box flex="1" minW="0">
+        <Flex align="center" gap="2" minW="0">
+          <CardLink
+            to={`/groups/${group.group_id}`}
+            fontWeight="bold"
+            fontSize="lg"
+            color="navy.900"
+            truncate
+            _focusVisible={{ outline: 'none' }}
+            _after={{ content: '""', position: 'absolute', inset: '0', borderRadius: 'xl' }}
+            css={{ '&:focus-visible::after': { outline: '3px solid', outlineColor: 'var(--chakra-colors-gold-400)', outlineOffset: '2px' } }}
+          >
+            {group.name}
+          </CardLink>
+          {isOwner && (
+            <Badge size="sm" bg="gold.400" color="navy.900" flexShrink={0}>
+              Owner
+            </Badge>
+          )}
+          {group.is_public && (
+            <Badge size="sm" variant="outline" colorPalette="gray" flexShrink={0}>
+              Public
+            </Badge>
+          )}
+        </Flex>
+        <Text fontSize="sm" color="gray.600">
+          {membersLabel(group.member_count)}
+        </Text>
+        {membership.isError && (
+          <Text role="alert" fontSize="sm" color="red.600" mt="1">
+            Membership error: {errorMessage(membership.error, 'Unknown error')}
+          </Text>
+        )}
+      </Box>
+      {isOwner && !started && <CardInvite groupId={group.group_id} groupName={group.name} />}
+    </Flex>
+  );
+}

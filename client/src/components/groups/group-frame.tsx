@@ -1,0 +1,59 @@
+import { Button, Flex, IconButton, Stack, Text } from '@chakra-ui/react';
+import { Link } from 'react-router-dom';
+import { BackIcon } from '../icons';
+import { Card, Page } from '../page';
+import { PrimaryButton } from '../form-bits';
+
+/** The back arrow above a group's title. */
+export function BackTo({ to, label }: { to: string; label: string }) {
+  return (
+    <IconButton asChild aria-label={label} variant="ghost" size="sm" alignSelf="flex-start" ms="-2" color="navy.900">
+      <Link to={to}>
+        <BackIcon />
+      </Link>
+    </IconButton>
+  );
+}
+
+/** SPEC §2: the group page's failure states. */
+export function GroupLoadError({ message, onRefresh }: { message: string; onRefresh: () => void }) {
+  if (message.includes('Multiple rows were found')) {
+    return (
+      <Page title="Database Inconsistency Detected" before={<BackTo to="/groups" label="Back to My Groups" />} maxW="xl">
+        <Card borderColor="red.200">
+          <Stack gap="4">
+            <Text role="alert" color="gray.800">
+              Your membership in this group was found more than once (duplicate membership records), so its details cannot be
+              shown. Refresh the group data to try again, or go back to My Groups.
+            </Text>
+            <Text fontSize="sm" color="gray.500" wordBreak="break-word">
+              {message}
+            </Text>
+            <Flex gap="3" wrap="wrap">
+              <PrimaryButton asChild>
+                <Link to="/groups">Go to My Groups</Link>
+              </PrimaryButton>
+              <Button size="lg" variant="outline" onClick={onRefresh}>
+                Refresh Group Data
+              </Button>
+            </Flex>
+          </Stack>
+        </Card>
+      </Page>
+    );
+  }
+  return (
+    <Page title="Failed to load group details" before={<BackTo to="/groups" label="Back to My Groups" />} maxW="xl">
+      <Card borderColor="red.200">
+        <Stack gap="4">
+          <Text role="alert" color="gray.800" wordBreak="break-word">
+            {message}
+          </Text>
+          <PrimaryButton asChild alignSelf="flex-start">
+            <Link to="/groups">Back to My Groups</Link>
+          </PrimaryButton>
+        </Stack>
+      </Card>
+    </Page>
+  );
+}

@@ -1,0 +1,22 @@
+import { List } from '@chakra-ui/react';
+
+/** The rules of SPEC §1, as first-time users see them. */
+export const RULES = [
+  'Pick between 1 and 32 players you think will be drafted in the 1st Round.',
+  '1 point per correct pick.',
+  'If any pick is not drafted in round one, your score goes to zero: one wrong pick means a loss.',
+  'The most correct picks with no wrong pick wins.',
+  'A tie goes to the entry whose lowest-ranked pick (by big-board rank) was drafted, that is, the entry with the lowest-drafted player.',
+];
+
+export function RulesList() {
+  return (
+    <List.Root as="ol" gap="3" ps="5" listStyleType="decimal">
+      {RULES.map((rule) => (
+        <List.Item key={rule} color="gray.700" _marker={{ color: 'navy.600', fontWeight: 'bold' }}>
+          {rule}
+        </List.Item>
+      ))}
+    </List.Root>
+  );
+}

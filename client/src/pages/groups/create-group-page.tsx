@@ -1,0 +1,139 @@
+import { useState, type FormEvent } from 'react';
+import { Box, Button, chakra, Flex, Stack, Text } from '@chakra-ui/react';
+import { Link, useNavigate } from 'react-router-dom';
+import { GROUP_NAME_MAX } from '@first-round/shared/constants';
+import { MESSAGES } from '@first-round/shared/messages';
+import { Card, Page } from '../../components/page';
+import { FormAlert, PrimaryButton, TextField } from '../../components/form-bits';
+import { useDraftStarted, useRefreshGroups } from '../../components/groups/group-utils';
+import { errorMessage, trpc } from '../../lib/trpc';
+
+const Details = chakra('details');
+const Summary = chakra('summary');
+const Checkbox = chakra('input');
+
+const isDuplicate = (message: string) => /already exists|duplicate|name is taken/i.test(message);
+
+export function CreateGroupPage() {
+  const navigate = useNavigate();
+  const refresh = useRefreshGroups();
+  const { started } = useDraftStarted();
+  const create = trpc.groups.create.useMutation();
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [isPublic, setIsPublic] = useState(false);
+  const [picksPublic, setPicksPublic] = useState(false);
+  const [password, setPassword] = useState('');
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setFormError(null);
+    if (!name.trim()) {
+      setNameError(MESSAGES.groupNameRequired);
+      return;
+    }
+    setNameError(null);
+    try {
+      // SPEC §5: both flags default to false; only the advanced options below turn them on.
+      const group = await create.mutateAsync({ name: name.trim(), picks_public: picksPublic, is_public: isPublic, ...(password ? { password } : {}) });
+      await refresh();
+      navigate(`/groups/${group.group_id}`);
+    } catch (err) {
+      setFormError(isDuplicate(errorMessage(err, '')) ? MESSAGES.groupExists : 'Failed to create group. Please try again.');
+    }
+  }
+
+  return (
+    <Page title="Create a Group" subtitle="Start a private group and invite your friends to compete on its own leaderboard." maxW="xl">
+      <Card>
+        {started && (
+          <Box mb="4">
+            <FormAlert>The draft has started: groups can no longer be created.</FormAlert>
+          </Box>
+        )}
+        <form onSubmit={(e) => void submit(e)} noValidate>
+          <Stack gap="5">
+            <TextField
+              label="Group Name"
+              name="group-name"
+              autoComplete="off"
+              value={name}
+              maxLength={GROUP_NAME_MAX}
+              onChange={(e) => setName(e.target.value)}
+              error={nameError}
+              placeholder="e.g. Sunday Squad"
+              autoFocus
+            />
+            <Details borderWidth="1px" borderColor="gray.200" borderRadius="lg" px="4" py="3">
+              <Summary cursor="pointer" fontWeight="semibold" color="navy.900" _focusVisible={{ outline: '2px solid', outlineColor: 'gold.400', outlineOffset: '2px' }}>
+                Advanced options
+              </Summary>
+              <Stack gap="4" mt="4">
+                <Option
+                  id="group-public"
+                  label="Public group"
+                  hint="Listed under Public Groups: anyone can join with one click."
+                  checked={isPublic}
+                  onChange={setIsPublic}
+                />
+                <Option
+                  id="group-picks-public"
+                  label="Members see each other's picks"
+                  hint="Once the draft starts, members can open each other's picks from the leaderboard."
+                  checked={picksPublic}
+                  onChange={setPicksPublic}
+                />
+                <TextField
+                  label="Password (optional)"
+                  name="group-password"
+                  type="password"
+                  autoComplete="new-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                  helper="Needed to join by group ID. Invite links work without it."
+                />
+              </Stack>
+            </Details>
+            {formError && <FormAlert>{formError}</FormAlert>}
+            <Flex gap="3" justify="flex-end" wrap="wrap">
+              <Button asChild size="lg" variant="outline">
+                <Link to="/groups">Cancel</Link>
+              </Button>
+              <PrimaryButton type="submit" loading={create.isPending} disabled={started}>
+                Create Group
+              </PrimaryButton>
+            </Flex>
+          </Stack>
+        </form>
+      </Card>
+    </Page>
+  );
+}
+
+function Option({ id, label, hint, checked, onChange }: { id: string; label: string; hint: string; checked: boolean; onChange: (v: boolean) => void }) {
+  return (
+    <Flex gap="3" align="flex-start">
+      <Checkbox
+        id={id}
+        type="checkbox"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        aria-describedby={`${id}-hint`}
+        mt="1"
+        boxSize="4.5"
+        flexShrink={0}
+        css={{ accentColor: "var(--chakra-colors-navy-900)" }}
+        cursor="pointer"
+      />
+      <Box>
+        <chakra.label htmlFor={id} fontWeight="semibold" cursor="pointer">
+          {label}
+        </chakra.label>
+        <Text id={`${id}-hint`} fontSize="sm" color="gray.600">
+          {hint}
+        </Text>
+      </Box>
+    </Flex>
+  );
+}

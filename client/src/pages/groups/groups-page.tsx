@@ -1,0 +1,161 @@
+import { useState } from 'react';
+import { Badge, Box, Button, Flex, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Link, useNavigate } from 'react-router-dom';
+import { STALE_TIMES } from '@first-round/shared/constants';
+import type { GroupDto } from '@first-round/shared/schemas';
+import { EmptyState, Page } from '../../components/page';
+import { FullPageMessage } from '../../components/full-page-message';
+import { PrimaryButton } from '../../components/form-bits';
+import { GroupCard } from '../../components/groups/group-card';
+import { membersLabel, useDraftStarted, useRefreshGroups } from '../../components/groups/group-utils';
+import { notify } from '../../lib/toaster';
+import { errorMessage, httpStatusOf, trpc } from '../../lib/trpc';
+import { useSignOut } from '../../lib/use-sign-out';
+
+export function GroupsPage() {
+  const groups = trpc.groups.mine.useQuery(undefined, { staleTime: STALE_TIMES.groupLists });
+  const publicGroups = trpc.groups.publicGroups.useQuery(undefined, { staleTime: STALE_TIMES.groupLists });
+  const { started } = useDraftStarted();
+
+  if (groups.isPending) return <FullPageMessage>Loading your groups...</FullPageMessage>;
+  if (groups.isError) return <GroupsError error={groups.error} onRetry={() => void groups.refetch()} retrying={groups.isFetching} />;
+
+  return (
+    <Page title="My Groups" subtitle="Play against your friends: each group has its own leaderboard.">
+      <Flex gap="3" mb="5" wrap="wrap">
+        {!started && (
+          <PrimaryButton asChild flex={{ base: '1', sm: 'none' }}>
+            <Link to="/groups/create">Create a Group</Link>
+          </PrimaryButton>
+        )}
+        <Button asChild size="lg" variant="outline" borderColor="navy.900" color="navy.900" fontWeight="bold" flex={{ base: '1', sm: 'none' }}>
+          <Link to="/groups/join">Join a Group</Link>
+        </Button>
+      </Flex>
+
+      {groups.data.length === 0 ? (
+        <EmptyState>You haven't join any groups yet. Create one and play against your friends.</EmptyState>
+      ) : (
+        <Stack as="ul" gap="3" listStyleType="none" aria-label="My groups">
+          {groups.data.map((g) => (
+            <GroupCard key={g.group_id} group={g} started={started} />
+          ))}
+        </Stack>
+      )}
+
+      <Box as="section" aria-labelledby="public-groups-heading" mt="10">
+        <Heading as="h2" id="public-groups-heading" size="xl" color="navy.900" mb="1">
+          Public Groups
+        </Heading>
+        <Text color="gray.600" mb="4">
+          Open to everyone: join with one click.
+        </Text>
+        {publicGroups.isPending ? (
+          <Text color="gray.600">Loading public groups...</Text>
+        ) : publicGroups.isError ? (
+          <EmptyState>
+            <Text role="alert">{errorMessage(publicGroups.error, 'Failed to fetch groups')}</Text>
+          </EmptyState>
+        ) : publicGroups.data.length === 0 ? (
+          <EmptyState>No public groups available to join.</EmptyState>
+        ) : (
+          <SimpleGrid as="ul" columns={{ base: 1, md: 2 }} gap="3" listStyleType="none" aria-label="Public groups">
+            {publicGroups.data.map((g) => (
+              <PublicGroupCard key={g.group_id} group={g} />
+            ))}
+          </SimpleGrid>
+        )}
+      </Box>
+    </Page>
+  );
+}
+
+function PublicGroupCard({ group }: { group: GroupDto }) {
+  const join = trpc.groups.join.useMutation();
+  const refresh = useRefreshGroups();
+  const navigate = useNavigate();
+
+  async function onJoin() {
+    // A password-protected public group needs its password: the join form asks for it.
+    if (group.has_password) return navigate(`/groups/join?groupId=${group.group_id}`);
+    try {
+      await join.mutateAsync({ group_id: group.group_id });
+      notify('success', 'You have joined the group');
+      await refresh();
+      navigate(`/groups/${group.group_id}`);
+    } catch (err) {
+      notify('error', errorMessage(err, 'Failed to join group'));
+    }
+  }
+
+  return (
+    <Flex as="li" bg="white" borderRadius="xl" borderWidth="1px" borderColor="gray.200" boxShadow="sm" p="4" align="center" gap="3" minW="0">
+      <Box flex="1" minW="0">
+        <HStack gap="2" minW="0">
+          <Text fontWeight="bold" color="navy.900" truncate>
+            {group.name}
+          </Text>
+          {group.has_password && (
+            <Badge size="sm" variant="outline" colorPalette="gray" flexShrink={0}>
+              Password
+            </Badge>
+          )}
+        </HStack>
+        <Text fontSize="sm" color="gray.600">
+          {membersLabel(group.member_count)}
+        </Text>
+      </Box>
+      <Button
+        size="sm"
+        bg="turf.600"
+        color="white"
+        fontWeight="bold"
+        _hover={{ bg: 'turf.700' }}
+        loading={join.isPending}
+        onClick={() => void onJoin()}
+        aria-label={`Join Group ${group.name}`}
+        flexShrink={0}
+      >
+        Join Group
+      </Button>
+    </Flex>
+  );
+}
+
+function GroupsError({ error, onRetry, retrying }: { error: unknown; onRetry: () => void; retrying: boolean }) {
+  const signOut = useSignOut();
+  const [signingOut, setSigningOut] = useState(false);
+  const unauthenticated = httpStatusOf(error) === 401;
+  return (
+    <Page title="My Groups">
+      <Box bg="white" borderRadius="xl" borderWidth="1px" borderColor="red.200" boxShadow="sm" p={{ base: '4', md: '6' }}>
+        <Heading as="h2" size="lg" color="red.700" mb="2">
+          {unauthenticated ? 'Please sign in to view your groups' : 'Failed to fetch groups'}
+        </Heading>
+        <Text role="alert" color="gray.700" mb="5" wordBreak="break-word">
+          {errorMessage(error, 'Failed to fetch groups')}
+        </Text>
+        <Flex gap="3" wrap="wrap">
+          <PrimaryButton onClick={onRetry} loading={retrying}>
+            Retry
+          </PrimaryButton>
+          <Button asChild size="lg" variant="outline">
+            <Link to="/auth-test">Test Authentication</Link>
+          </Button>
+          <Button
+            size="lg"
+            variant="outline"
+            colorPalette="red"
+            loading={signingOut}
+            onClick={() => {
+              setSigningOut(true);
+              void signOut();
+            }}
+          >
+            Sign Out &amp; Reset
+          </Button>
+        </Flex>
+      </Box>
+    </Page>
+  );
+}

@@ -1,0 +1,88 @@
+import { useState, type FormEvent } from 'react';
+import { Button, Flex, Stack } from '@chakra-ui/react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { MESSAGES } from '@first-round/shared/messages';
+import { Card, Page } from '../../components/page';
+import { FormAlert, PrimaryButton, TextField } from '../../components/form-bits';
+import { useRefreshGroups } from '../../components/groups/group-utils';
+import { notify } from '../../lib/toaster';
+import { trpc } from '../../lib/trpc';
+
+export function JoinGroupPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const refresh = useRefreshGroups();
+  const join = trpc.groups.join.useMutation();
+  const [groupId, setGroupId] = useState(() => params.get('groupId') ?? '');
+  // Arriving from a password-protected public group: the id is filled in, the password is next.
+  const [prefilled] = useState(() => params.has('groupId'));
+  const [password, setPassword] = useState('');
+  const [idError, setIdError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setFormError(null);
+    const raw = groupId.trim();
+    if (!raw) {
+      setIdError(MESSAGES.groupIdRequired);
+      return;
+    }
+    setIdError(null);
+    // SPEC §5: the id goes to the server as an integer; something that is not one cannot be a group.
+    const id = /^\d+$/.test(raw) ? Number.parseInt(raw, 10) : NaN;
+    if (!Number.isSafeInteger(id) || id < 1) {
+      setFormError(MESSAGES.joinFailedById);
+      return;
+    }
+    try {
+      const result = await join.mutateAsync({ group_id: id, ...(password ? { password } : {}) });
+      notify('success', result.already_member ? 'You are already a member of this group' : 'You have joined the group');
+      await refresh();
+      navigate(`/groups/${result.group_id}`);
+    } catch {
+      setFormError(MESSAGES.joinFailedById);
+    }
+  }
+
+  return (
+    <Page title="Join a Group" subtitle="Ask the group's owner for its ID (and its password, if it has one)." maxW="xl">
+      <Card>
+        <form onSubmit={(e) => void submit(e)} noValidate>
+          <Stack gap="5">
+            <TextField
+              label="Group ID"
+              name="group-id"
+              inputMode="numeric"
+              autoComplete="off"
+              value={groupId}
+              onChange={(e) => setGroupId(e.target.value)}
+              error={idError}
+              placeholder="e.g. 42"
+              autoFocus={!prefilled}
+            />
+            <TextField
+              label="Password"
+              name="group-password"
+              type="password"
+              autoComplete="off"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              helper="Leave blank if the group has no password"
+              autoFocus={prefilled}
+            />
+            {formError && <FormAlert>{formError}</FormAlert>}
+            <Flex gap="3" justify="flex-end" wrap="wrap">
+              <Button asChild size="lg" variant="outline">
+                <Link to="/groups">Cancel</Link>
+              </Button>
+              <PrimaryButton type="submit" loading={join.isPending}>
+                Join Group
+              </PrimaryButton>
+            </Flex>
+          </Stack>
+        </form>
+      </Card>
+    </Page>
+  );
+}

@@ -1,0 +1,42 @@
+import { Stack, Text } from '@chakra-ui/react';
+import { Link } from 'react-router-dom';
+import { STALE_TIMES } from '@first-round/shared/constants';
+import { Card, Page } from '../components/page';
+import { RulesList } from '../components/rules';
+import { PrimaryButton } from '../components/form-bits';
+import { trpc } from '../lib/trpc';
+
+/** The deadline as players read it: "Thursday, April 29, 2027 at 8:00 PM EDT". */
+export function formatDeadline(iso: string): string {
+  const date = new Date(iso);
+  const day = date.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', timeZone: 'America/New_York' });
+  const time = date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', timeZone: 'America/New_York', timeZoneName: 'short' });
+  return `${day} at ${time}`;
+}
+
+export function HowToPlayPage() {
+  const draft = trpc.draft.status.useQuery(undefined, { staleTime: STALE_TIMES.draftStatus });
+  return (
+    <Page title="How to Win the NFL Draft Game" subtitle="Pick the players you think will be drafted in the 1st Round. No mistakes allowed.">
+      <Stack gap="5">
+        <Card>
+          <RulesList />
+        </Card>
+        <Card bg="navy.900" color="white" borderColor="navy.900">
+          <Text fontSize="sm" textTransform="uppercase" letterSpacing="wider" color="gold.400" fontWeight="bold">
+            Submission deadline
+          </Text>
+          <Text fontSize="lg" fontWeight="bold">
+            {draft.data ? formatDeadline(draft.data.deadline) : '…'}
+          </Text>
+          <Text fontSize="sm" color="navy.100">
+            Picks lock when the draft starts. Until then you can change them as often as you like.
+          </Text>
+        </Card>
+        <PrimaryButton asChild bg="gold.400" color="navy.900" _hover={{ bg: 'gold.500' }}>
+          <Link to="/select-players">Start Making Picks</Link>
+        </PrimaryButton>
+      </Stack>
+    </Page>
+  );
+}

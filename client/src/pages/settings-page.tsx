@@ -1,0 +1,79 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Button, Heading, Stack, Text } from '@chakra-ui/react';
+import { STALE_TIMES } from '@first-round/shared/constants';
+import { MESSAGES } from '@first-round/shared/messages';
+import { useAuth } from '../auth/auth-context';
+import { Card, Page } from '../components/page';
+import { PrimaryButton, TextField } from '../components/form-bits';
+import { notify } from '../lib/toaster';
+import { errorMessage, trpc } from '../lib/trpc';
+import { useSignOut } from '../lib/use-sign-out';
+
+export function SettingsPage() {
+  const auth = useAuth();
+  const signOut = useSignOut();
+  const utils = trpc.useUtils();
+  const me = trpc.auth.me.useQuery(undefined, { staleTime: STALE_TIMES.profile });
+  const [username, setUsername] = useState('');
+  const [signingOut, setSigningOut] = useState(false);
+  useEffect(() => {
+    if (me.data?.screen_name) setUsername(me.data.screen_name);
+  }, [me.data?.screen_name]);
+
+  const update = trpc.auth.updateScreenName.useMutation({
+    onSuccess(profile) {
+      utils.auth.me.setData(undefined, profile);
+      notify('success', MESSAGES.usernameUpdated);
+    },
+    onError(error) {
+      notify('error', errorMessage(error, MESSAGES.usernameUpdateFailed));
+    },
+  });
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    update.mutate({ screen_name: username });
+  }
+
+  return (
+    <Page title="Settings" subtitle="Your profile and account">
+      <Stack gap="5">
+        <Card as="section" aria-labelledby="profile-heading">
+          <Heading as="h2" id="profile-heading" size="lg" mb="4" color="navy.900">
+            Profile
+          </Heading>
+          <form onSubmit={submit}>
+            <Stack gap="4">
+              <TextField label="Username" name="username" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} helper="Shown on leaderboards." />
+              <PrimaryButton type="submit" loading={update.isPending} alignSelf="flex-start">
+                Update Username
+              </PrimaryButton>
+            </Stack>
+          </form>
+        </Card>
+        <Card as="section" aria-labelledby="account-heading">
+          <Heading as="h2" id="account-heading" size="lg" mb="4" color="navy.900">
+            Account
+          </Heading>
+          <Text fontSize="sm" color="gray.600">
+            E-mail
+          </Text>
+          <Text fontWeight="semibold" mb="5" wordBreak="break-all">
+            {me.data?.email ?? auth.email ?? '—'}
+          </Text>
+          <Button
+            variant="outline"
+            colorPalette="red"
+            loading={signingOut}
+            onClick={() => {
+              setSigningOut(true);
+              void signOut();
+            }}
+          >
+            Log Out
+          </Button>
+        </Card>
+      </Stack>
+    </Page>
+  );
+}

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, newPerson } from './support/browser';
+import { uniqueEmail, uniqueUsername } from './support/env';
+import { listPlayers } from './support/operator';
+import { acceptRules, expectNoHorizontalScroll, signUpThroughUi, toastText, waitForPath } from './support/ui';
+
+describe('routes, validation and limits', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('sends signed-out visitors from protected routes to /sign-in, and / to /sign-up', async () => {
+    const { page, context } = await newPerson(browser);
+    await page.goto('/my-picks');
+    await waitForPath(page, '/sign-in');
+    await page.getByRole('heading', { name: 'Welcome Back to First Round' }).waitFor();
+    await page.getByText(/\d+ DAYS? LEFT/).waitFor();
+    await page.goto('/');
+    await waitForPath(page, '/sign-up');
+    await context.close();
+  });
+
+  it('shows the 404 page with a way home', async () => {
+    const { page, context } = await newPerson(browser);
+    await page.goto('/no/such/page');
+    await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
+    await page.getByRole('link', { name: 'Go back home' }).click();
+    await waitForPath(page, '/sign-up');
+    await context.close();
+  });
+
+  it('validates the sign-in and sign-up forms', async () => {
+    const { page, context } = await newPerson(browser, { width: 375, height: 800 });
+    await page.goto('/sign-in');
+    await page.getByRole('button', { name: 'Send Code' }).click();
+    await page.getByText('Please enter your email').waitFor();
+    await page.getByRole('textbox', { name: 'Email' }).fill('nobody-here@example.com');
+    await page.getByRole('button', { name: 'Send Code' }).click();
+    await page.getByRole('alert').filter({ hasText: /account|found|sign up/i }).waitFor();
+
+    await page.getByRole('link', { name: "I don't have an account" }).click();
+    await page.getByRole('heading', { name: 'Join the First Round' }).waitFor();
+    await page.getByText('The game is simple. Pick the players you think will be drafted in the 1st Round. No mistakes allowed.').waitFor();
+    await page.getByRole('textbox', { name: 'Email' }).fill('someone@example.com');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await page.getByText('Please enter a username').waitFor();
+    await expectNoHorizontalScroll(page);
+
+    // The code step: an empty code, a wrong code, and the way back.
+    const email = uniqueEmail('validate');
+    await page.getByRole('textbox', { name: 'Email' }).fill(email);
+    await page.getByRole('textbox', { name: 'Username' }).fill(uniqueUsername('Val'));
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await page.getByRole('button', { name: 'Verify & Create Account' }).click();
+    await page.getByText('Please enter the verification code').waitFor();
+    await page.getByRole('textbox', { name: 'Verification code' }).fill('000000');
+    await page.getByRole('button', { name: 'Verify & Create Account' }).click();
+    await page.getByText('Invalid verification code').waitFor();
+    await page.getByRole('button', { name: 'Use a different email' }).click();
+    await page.getByRole('textbox', { name: 'Username' }).waitFor();
+    await context.close();
+  });
+
+  it('refuses 33 picks with the Too Many Picks toast, and an empty save', async () => {
+    const { page, context } = await newPerson(browser, { width: 375, height: 800 });
+    await signUpThroughUi(page, uniqueEmail('greedy'), uniqueUsername('Greedy'));
+    await acceptRules(page);
+    await expectNoHorizontalScroll(page);
+    await page.goto('/select-players');
+    await page.getByRole('heading', { name: 'Select Players', level: 1 }).waitFor();
+    await expectNoHorizontalScroll(page);
+
+    await page.getByRole('button', { name: 'Save Picks' }).click();
+    expect(await toastText(page)).toContain('No players selected');
+    expect(await toastText(page)).toContain('Please select at least one player');
+
+    const players = (await listPlayers()).slice(0, 33);
+    const rows = page.getByRole('list', { name: 'Players' }).getByRole('button');
+    for (let i = 0; i < players.length; i++) await rows.nth(i).click();
+    await page.getByText('33 selections').waitFor();
+    await page.getByRole('button', { name: 'Save Picks' }).click();
+    await page.locator('[data-scope="toast"][data-part="root"]', { hasText: 'Too Many Picks' }).waitFor();
+    expect(await toastText(page)).toContain('Cannot pick more than 32 players');
+
+    // F8 moves focus to the notifications.
+    await page.keyboard.press('F8');
+    expect(await page.evaluate(`document.activeElement?.closest('[data-scope="toast"]') != null`)).toBe(true);
+    await context.close();
+  });
+
+  it('highlights the right tab and reaches every nav control by keyboard', async () => {
+    const { page, context } = await newPerson(browser);
+    await signUpThroughUi(page, uniqueEmail('nav'), uniqueUsername('Nav'));
+    await acceptRules(page);
+    await page.goto('/select-players?groupId=5');
+    expect(await page.getByRole('link', { name: 'Groups' }).getAttribute('aria-current')).toBe('page');
+    await page.getByRole('link', { name: 'Back to group picks' }).waitFor();
+    await page.goto('/how-to-play');
+    await page.getByRole('heading', { name: 'How to Win the NFL Draft Game' }).waitFor();
+    await page.getByRole('link', { name: 'Start Making Picks' }).click();
+    await waitForPath(page, '/select-players');
+    // A fresh load, so the keyboard starts at the top of the document.
+    await page.goto('/select-players');
+    await page.getByRole('heading', { name: 'Select Players', level: 1 }).waitFor();
+    await page.keyboard.press('Tab');
+    const names: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      names.push(await page.evaluate<string>(`document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? ''`));
+      await page.keyboard.press('Tab');
+    }
+    expect(names).toEqual(['First Round home', 'Groups', 'My Picks', 'Leaderboard', 'Settings']);
+    await context.close();
+  });
+});

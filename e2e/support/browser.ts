@@ -1,0 +1,29 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { BASE_URL } from './env';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/**
+ * Debian's Chromium, headless, as root-safe as STACK.md says. Playwright's `launch` gives every run a
+ * fresh temporary profile (its own --user-data-dir), removed when the browser closes.
+ */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export interface Person {
+  context: BrowserContext;
+  page: Page;
+}
+
+/** One person = one browser context (own cookies and storage), desktop size unless told otherwise. */
+export async function newPerson(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<Person> {
+  const context = await browser.newContext({ baseURL: BASE_URL, viewport, reducedMotion: 'reduce' });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  return { context, page };
+}

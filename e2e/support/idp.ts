@@ -1,0 +1,60 @@
+import { BASE_URL } from './env';
+
+interface OutboxMail {
+  to: string;
+  subject: string;
+  code: string;
+  sent_at: string;
+}
+
+/** The newest code mailed to the address after `since` (the development outbox), waiting briefly. */
+export async function readCode(email: string, since = 0): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const res = await fetch(`${BASE_URL}/idp/dev/outbox?email=${encodeURIComponent(email)}`);
+    if (res.ok) {
+      const mails = (await res.json()) as OutboxMail[];
+      const fresh = mails.find((m) => new Date(m.sent_at).getTime() >= since - 1000);
+      if (fresh) return fresh.code;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`No code arrived for ${email}`);
+}
+
+async function post<T>(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; data: T; cookie?: string }> {
+  const res = await fetch(`${BASE_URL}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body ?? {}),
+  });
+  const data = (await res.json().catch(() => null)) as T;
+  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') || undefined;
+  return { status: res.status, data, cookie };
+}
+
+/** A session through the identity provider's HTTP interface (no browser): sign up, or sign in if taken. */
+export async function apiSession(email: string, username: string) {
+  const since = Date.now();
+  const up = await post<{ message?: string }>('/idp/sign-up', { email, username });
+  if (up.status >= 400) {
+    const inn = await post<{ message?: string }>('/idp/sign-in', { email });
+    if (inn.status >= 400) throw new Error(`Sign-in failed: ${inn.data?.message}`);
+  }
+  const code = await readCode(email, since);
+  const verified = await post<{ token: string; status: string }>('/idp/verify', { email, code, username });
+  if (verified.status >= 400 || verified.data.status !== 'complete') throw new Error(`Verify failed for ${email}`);
+  let token = verified.data.token;
+  let issued = Date.now();
+  const cookie = verified.cookie ?? '';
+  return {
+    /** A bearer token, refreshed with the session cookie before the 60-second JWT runs out. */
+    async token(): Promise<string> {
+      if (Date.now() - issued > 40_000) {
+        const fresh = await post<{ token: string }>('/idp/token', {}, { cookie });
+        token = fresh.data.token;
+        issued = Date.now();
+      }
+      return token;
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { readCode } from './idp';
+
+/** Waits until the page's path (and query) matches. */
+export async function waitForPath(page: Page, path: string | RegExp, timeout = 15_000) {
+  await page.waitForURL((url) => (typeof path === 'string' ? url.pathname + url.search === path || url.pathname === path : path.test(url.pathname + url.search)), { timeout });
+}
+
+/** Sign up through the UI with the code from the development outbox; ends on /groups. */
+export async function signUpThroughUi(page: Page, email: string, username: string) {
+  await page.goto('/sign-up');
+  await page.getByRole('heading', { name: 'Join the First Round' }).waitFor();
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Username' }).fill(username);
+  const since = Date.now();
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  const codeBox = page.getByRole('textbox', { name: 'Verification code' });
+  await codeBox.waitFor();
+  await codeBox.fill(await readCode(email, since));
+  await page.getByRole('button', { name: 'Verify & Create Account' }).click();
+  await waitForPath(page, '/groups');
+}
+
+/** Sign in through the UI; ends on /groups. */
+export async function signInThroughUi(page: Page, email: string) {
+  await page.goto('/sign-in');
+  await page.getByRole('heading', { name: 'Welcome Back to First Round' }).waitFor();
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  let since = Date.now();
+  await page.getByRole('button', { name: 'Send Code' }).click();
+  const codeBox = page.getByRole('textbox', { name: 'Verification code' });
+  const throttled = page.getByRole('alert').filter({ hasText: /Please wait \d+ seconds/ });
+  await codeBox.or(throttled).waitFor();
+  if (await throttled.isVisible()) {
+    // The provider sends at most one code a minute per address: wait as it asks, then ask again.
+    const seconds = Number((await throttled.innerText()).match(/wait (\d+) seconds/)?.[1] ?? 60);
+    await page.waitForTimeout(seconds * 1000 + 500);
+    since = Date.now();
+    await page.getByRole('button', { name: 'Send Code' }).click();
+    await codeBox.waitFor();
+  }
+  await codeBox.fill(await readCode(email, since));
+  await page.getByRole('button', { name: 'Verify & Sign In' }).click();
+  await waitForPath(page, '/groups');
+}
+
+/** Closes the first-login rules with its only button; ends on /my-picks. */
+export async function acceptRules(page: Page) {
+  const dialog = page.getByRole('alertdialog', { name: 'Rules of the Game' });
+  await dialog.waitFor();
+  await dialog.getByRole('button', { name: 'Play First Round' }).click();
+  await waitForPath(page, '/my-picks');
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+/** Toggles a player row on the selection screen by its name. */
+export async function togglePlayer(page: Page, name: string) {
+  await page.getByRole('button', { name }).click();
+}
+
+/** The text of the single toast on screen. */
+export async function toastText(page: Page): Promise<string> {
+  const toast = page.locator('[data-scope="toast"][data-part="root"]').first();
+  await toast.waitFor();
+  return (await toast.innerText()).replace(/\s+/g, ' ').trim();
+}
+
+export async function expectNoHorizontalScroll(page: Page) {
+  const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+  expect(overflow).toBeLessThanOrEqual(0);
+}
