@@ -1,0 +1,87 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importBoardCsv } from '../src/modules/players/board.service.js';
+import { createTestApp, type TestApp } from './support/test-app.js';
+
+let t: TestApp;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'board-import-'));
+const file = (name: string, text: string) => {
+  const p = path.join(tmp, name);
+  fs.writeFileSync(p, text);
+  return p;
+};
+const board = async () => t.db.query<{ id: number; rank: number; player_name: string }>(`select id, rank, player_name from player order by rank`);
+
+/** `npm run players:import -- FILE` as a user runs it, against this test's database. */
+function runImport(csvPath: string) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/players-import.ts', csvPath], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    env: { ...process.env, DATABASE_URL: t.db.url, DATA_DIR: tmp, LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+  });
+  return { code: result.status, out: `${result.stdout}${result.stderr}` };
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ seedBoard: false });
+});
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('board import', () => {
+  it('imports a valid file through the command', () => {
+    const ok = runImport(file('ok.csv', 'rank,player_name,position,school\n1,Alpha One,QB,Miami\n2,Beta Two,CB/WR,Colorado\n3,Gamma Three,OT,LSU\n'));
+    expect(ok.out).toMatch(/3 added, 0 updated, 0 removed/);
+    expect(ok.code).toBe(0);
+  });
+
+  it('reports every bad row by number and imports nothing', async () => {
+    const before = await board();
+    const bad = runImport(
+      file('bad.csv', 'rank,player_name,position,school\n1,Alpha One,QB,Miami\nx,Beta Two,CB,Colorado\n3,,OT,LSU\n4,Delta Four,XX,Texas\n'),
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.out).toMatch(/Nothing was imported/);
+    expect(bad.out).toMatch(/row 3: .*rank/);
+    expect(bad.out).toMatch(/row 4: .*player_name/);
+    expect(bad.out).toMatch(/row 5: .*"XX"/);
+    expect(await board()).toEqual(before);
+  });
+
+  it('re-ranks players in place, keeping their ids, picks and results', async () => {
+    const [alpha, beta] = await board();
+    await t.db.query(`insert into participant (id) values ('user_importer')`);
+    await t.db.query(`insert into pick (participant_id, group_id, player_id) values ('user_importer', 1, $1)`, [alpha!.id]);
+    await t.db.query(`update player set draft_round = 1, draft_pick = 1 where id = $1`, [beta!.id]);
+    const summary = await importBoardCsv(
+      t.orm().em.fork(),
+      'rank,player_name,position,school\n1,Beta Two,CB/WR,Colorado\n2,Alpha One,QB,Miami\n3,Gamma Three,OT,LSU\n4,Epsilon Five,S,Georgia\n',
+    );
+    expect(summary).toEqual({ inserted: 1, updated: 3, removed: 0 });
+    const after = await board();
+    expect(after.map((p) => p.player_name)).toEqual(['Beta Two', 'Alpha One', 'Gamma Three', 'Epsilon Five']);
+    expect(after.find((p) => p.player_name === 'Alpha One')?.id).toBe(alpha!.id);
+    const [kept] = await t.db.query<{ draft_pick: number }>(`select draft_pick from player where id = $1`, [beta!.id]);
+    expect(kept?.draft_pick).toBe(1);
+    expect(await t.db.query(`select 1 from pick where player_id = $1`, [alpha!.id])).toHaveLength(1);
+  });
+
+  it('refuses to drop a player someone picked, and changes nothing', async () => {
+    const before = await board();
+    const refused = runImport(file('drop.csv', 'rank,player_name,position,school\n1,Beta Two,CB/WR,Colorado\n2,Gamma Three,OT,LSU\n'));
+    expect(refused.code).toBe(1);
+    expect(refused.out).toMatch(/picked by someone.*Alpha One/);
+    expect(await board()).toEqual(before);
+  });
+
+  it('refuses to replace the board once the draft has started', async () => {
+    await t.db.query(`update draft_state set started_at = now()`);
+    await expect(importBoardCsv(t.orm().em.fork(), 'rank,player_name,position,school\n1,Zeta,QB,Miami\n')).rejects.toThrow(/draft has started/);
+    await t.db.query(`update draft_state set started_at = null`);
+  });
+});
