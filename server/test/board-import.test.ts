@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBoardCsv } from '../src/modules/players/board.service.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { runScript } from './support/run-script.js';
 
 let t: TestApp;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'board-import-'));
@@ -16,14 +16,7 @@ const file = (name: string, text: string) => {
 const board = async () => t.db.query<{ id: number; rank: number; player_name: string }>(`select id, rank, player_name from player order by rank`);
 
 /** `npm run players:import -- FILE` as a user runs it, against this test's database. */
-function runImport(csvPath: string) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/players-import.ts', csvPath], {
-    cwd: path.resolve(import.meta.dirname, '../..'),
-    env: { ...process.env, DATABASE_URL: t.db.url, DATA_DIR: tmp, LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-  });
-  return { code: result.status, out: `${result.stdout}${result.stderr}` };
-}
+const runImport = (csvPath: string) => runScript('players-import', [csvPath], { DATABASE_URL: t.db.url, DATA_DIR: tmp });
 
 beforeAll(async () => {
   t = await createTestApp({ seedBoard: false });

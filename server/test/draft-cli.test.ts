@@ -1,22 +1,16 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { runScript } from './support/run-script.js';
 
 let t: TestApp;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'draft-cli-'));
 
 /** `npm run draft -- …` as the operator runs it, against this test's database. */
-function draft(...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/draft.ts', ...args], {
-    cwd: path.resolve(import.meta.dirname, '../..'),
-    env: { ...process.env, DATABASE_URL: t.db.url, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DRAFT_DEADLINE: '2099-04-23T20:00:00-04:00' },
-    encoding: 'utf8',
-  });
-  return { code: result.status, out: `${result.stdout}${result.stderr}`.trim() };
-}
+const draft = (...args: string[]) =>
+  runScript('draft', args, { DATABASE_URL: t.db.url, DATA_DIR: dataDir, DRAFT_DEADLINE: '2099-04-23T20:00:00-04:00' });
 
 beforeAll(async () => {
   t = await createTestApp({ startEvents: true });

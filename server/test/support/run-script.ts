@@ -1,0 +1,14 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+
+/** Runs one of the project's commands (`scripts/<name>.ts`) as a user would, with extra environment. */
+export function runScript(script: string, args: string[], env: Record<string, string>): { code: number | null; out: string } {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    encoding: 'utf8',
+  });
+  return { code: result.status, out: `${result.stdout}${result.stderr}`.trim() };
+}
