@@ -25,7 +25,16 @@ function describeDbError(error: unknown, url: string): string {
 }
 
 async function main() {
-  const config = loadConfig();
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   const say = (line: string) => {
     if (config.LOG_LEVEL !== 'silent') process.stdout.write(`${line}\n`);
   };
