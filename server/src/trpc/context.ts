@@ -1,15 +1,15 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../deps.js';
 import type { BearerResult } from '../modules/auth/bearer.js';
 
-/** What every procedure sees. `auth` is null when no credentials were sent at all. */
+/**
+ * What every procedure sees. `auth` is null when no credentials were sent at all. The per-procedure
+ * middleware adds `em`, the procedure's own EntityManager.
+ */
 export interface Context {
   deps: AppDeps;
   auth: BearerResult | null;
   ip: string;
   headers: Record<string, string | string[] | undefined>;
-  /** Set by the per-procedure middleware: its own identity map and unit of work. */
-  em?: EntityManager;
 }
 
 /** The pure part, which tests call directly with a token of their choosing. */

@@ -19,17 +19,17 @@ const operatorChange = adminProcedure.use(async ({ ctx, next }) => {
 });
 
 export const draftRouter = router({
-  status: publicProcedure.output(draftStatusOutput).query(({ ctx }) => draft.getDraftStatus(ctx.em!, ctx.deps.draft)),
-  start: operatorChange.mutation(({ ctx }) => draft.startDraft(ctx.em!, ctx.deps.draft, actorOf(ctx))),
+  status: publicProcedure.output(draftStatusOutput).query(({ ctx }) => draft.getDraftStatus(ctx.em, ctx.deps.draft)),
+  start: operatorChange.mutation(({ ctx }) => draft.startDraft(ctx.em, ctx.deps.draft, actorOf(ctx))),
   recordPick: operatorChange
     .input(recordPickInput)
-    .mutation(({ ctx, input }) => draft.recordPick(ctx.em!, ctx.deps.draft, actorOf(ctx), input.slot, input.player_id)),
-  undo: operatorChange.mutation(({ ctx }) => draft.undoLast(ctx.em!, ctx.deps.draft, actorOf(ctx))),
-  completeRound: operatorChange.mutation(({ ctx }) => draft.completeRoundOne(ctx.em!, ctx.deps.draft, actorOf(ctx))),
-  reset: operatorChange.mutation(({ ctx }) => draft.resetDraft(ctx.em!, ctx.deps.draft, actorOf(ctx))),
+    .mutation(({ ctx, input }) => draft.recordPick(ctx.em, ctx.deps.draft, actorOf(ctx), input.slot, input.player_id)),
+  undo: operatorChange.mutation(({ ctx }) => draft.undoLast(ctx.em, ctx.deps.draft, actorOf(ctx))),
+  completeRound: operatorChange.mutation(({ ctx }) => draft.completeRoundOne(ctx.em, ctx.deps.draft, actorOf(ctx))),
+  reset: operatorChange.mutation(({ ctx }) => draft.resetDraft(ctx.em, ctx.deps.draft, actorOf(ctx))),
   /** Live draft changes over SSE (the browser passes its token in `connectionParams`). */
   changes: authedProcedure
     .input(z.object({ lastEventId: z.string().max(20).nullish() }).optional())
-    .subscription(({ ctx, input, signal }) => draftChangeStream(ctx.deps.events, ctx.em!, input?.lastEventId, signal)),
-  auditLog: adminProcedure.output(draftEventsOutput).query(({ ctx }) => draft.recentDraftEvents(ctx.em!)),
+    .subscription(({ ctx, input, signal }) => draftChangeStream(ctx.deps.events, ctx.em, input?.lastEventId, signal)),
+  auditLog: adminProcedure.output(draftEventsOutput).query(({ ctx }) => draft.recentDraftEvents(ctx.em)),
 });

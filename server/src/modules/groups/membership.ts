@@ -10,7 +10,7 @@ export interface MembershipRow {
 }
 
 /** The caller's membership; the global group has no rows and every participant takes part in it. */
-async function findMembershipImpl(em: EntityManager, groupId: number, participantId: string): Promise<MembershipRow | undefined> {
+export async function findMembership(em: EntityManager, groupId: number, participantId: string): Promise<MembershipRow | undefined> {
   if (groupId === GLOBAL_GROUP_ID) return { group_id: GLOBAL_GROUP_ID, participant_id: participantId, is_owner: false, use_global_picks: true };
   return sqlOne<MembershipRow>(
     em,
@@ -19,8 +19,7 @@ async function findMembershipImpl(em: EntityManager, groupId: number, participan
   );
 }
 
-async function groupExists(em: EntityManager, groupId: number): Promise<boolean> {
+export async function groupExists(em: EntityManager, groupId: number): Promise<boolean> {
   return Boolean(await sqlOne(em, `select 1 from groups where id = $1`, [groupId]));
 }
 
-export const findMembership = Object.assign(findMembershipImpl, { groupExists });

@@ -7,5 +7,5 @@ export const leaderboardRouter = router({
   group: groupMemberProcedure
     .input(leaderboardInput)
     .output(leaderboardOutput)
-    .query(({ ctx, input }) => getLeaderboard(ctx.em!, ctx.deps, input, ctx.participant.id)),
+    .query(({ ctx, input }) => getLeaderboard(ctx.em, ctx.deps, input, ctx.participant.id)),
 });

@@ -4,5 +4,5 @@ import { listPlayers } from './players.service.js';
 
 export const playersRouter = router({
   /** The big board, best first, with draft results once recorded. Public: the board is no secret. */
-  list: publicProcedure.output(playersOutput).query(({ ctx }) => listPlayers(ctx.em!)),
+  list: publicProcedure.output(playersOutput).query(({ ctx }) => listPlayers(ctx.em)),
 });
