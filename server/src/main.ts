@@ -67,6 +67,7 @@ async function main() {
     await deps.events.start();
     const app = await buildApp(deps);
     const stopWatcher = startDeadlineWatcher(deps);
+    const stopRefresh = deps.leaderboards.startBackgroundRefresh();
 
     let closing = false;
     const shutdown = async (signal: string) => {
@@ -79,6 +80,7 @@ async function main() {
       }, 10_000);
       force.unref();
       stopWatcher();
+      stopRefresh();
       await app.close().catch(() => {});
       await cleanup();
       clearTimeout(force);

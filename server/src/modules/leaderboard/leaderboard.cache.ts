@@ -19,6 +19,10 @@ const MAX_AGE_MS = 60_000;
  * Ranked standings per group, computed by the leaderboard SQL inside PostgreSQL and kept at most 60 s.
  * Any draft change (heard through LISTEN/NOTIFY, so also from the CLI or another instance) makes every
  * entry stale at once; membership changes drop their group. Concurrent readers share one computation.
+ *
+ * The global standings (every entry) are never ranked by a request: they are re-ranked in the
+ * background after each draft change and once a minute (for renamed players), and requests read the
+ * latest ranked copy.
  */
 export class LeaderboardCache {
   private readonly cache = new Map<number, { version: number; at: number; value: Standings }>();
@@ -43,7 +47,8 @@ export class LeaderboardCache {
   async get(groupId: number, em: EntityManager = this.orm.em.fork()): Promise<Standings> {
     const version = this.events.version;
     const hit = this.cache.get(groupId);
-    if (hit && hit.version === version && Date.now() - hit.at < MAX_AGE_MS) return hit.value;
+    const fresh = groupId === GLOBAL_GROUP_ID || Date.now() - (hit?.at ?? 0) < MAX_AGE_MS;
+    if (hit && hit.version === version && fresh) return hit.value;
     const running = this.inFlight.get(groupId);
     if (running && running.version === version) return running.promise;
     const promise = this.compute(em, groupId).then(
@@ -56,6 +61,22 @@ export class LeaderboardCache {
     });
     this.inFlight.set(groupId, { version, promise });
     return promise;
+  }
+
+  /** Ranks the global standings now and re-ranks them every minute in the background; returns the stopper. */
+  startBackgroundRefresh(): () => void {
+    this.get(GLOBAL_GROUP_ID).catch(() => {});
+    const timer = setInterval(() => {
+      const version = this.events.version;
+      this.compute(this.orm.em.fork(), GLOBAL_GROUP_ID).then(
+        (value) => {
+          if (this.events.version === version) this.cache.set(GLOBAL_GROUP_ID, { version, at: Date.now(), value });
+        },
+        () => {},
+      );
+    }, MAX_AGE_MS);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   invalidate(groupId: number) {
