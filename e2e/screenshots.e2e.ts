@@ -3,9 +3,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPerson } from './support/browser';
-import { uniqueEmail } from './support/env';
+import { BASE_URL, OPERATOR_EMAIL, uniqueEmail } from './support/env';
+import { apiSession } from './support/idp';
 import { operator } from './support/operator';
-import { acceptRules, signUpThroughUi, togglePlayer, waitForPath } from './support/ui';
+import { acceptRules, signInThroughUi, signUpThroughUi, togglePlayer, waitForPath } from './support/ui';
 
 /** `npm run screenshots`: the main screens at 1280 and 375 px into docs/screenshots/. */
 const OUT = path.resolve(import.meta.dirname, '..', 'docs', 'screenshots');
@@ -105,6 +106,24 @@ describe('screenshots', () => {
       await page.getByText('Backend analysis').waitFor();
       await page.getByText('Success', { exact: true }).waitFor();
       await shot(page, 'auth-test', width);
+    }
+  });
+
+  it('the operator console', async () => {
+    // Skip the operator's first-login rules (the account exists: operator() signed it up).
+    const session = await apiSession(OPERATOR_EMAIL, 'DraftOperator');
+    await fetch(`${BASE_URL}/api/users/me/status`, { method: 'PATCH', headers: { authorization: `Bearer ${await session.token()}` } });
+    for (const size of SIZES) {
+      const { page, context } = await newPerson(browser, size);
+      await signInThroughUi(page, OPERATOR_EMAIL);
+      await page.goto('/admin');
+      await page.getByRole('heading', { name: 'Draft control' }).waitFor();
+      await page.getByRole('list', { name: 'Audit log' }).waitFor();
+      await page.getByRole('textbox', { name: 'Player' }).fill('ohio state');
+      await page.getByRole('list', { name: 'Matching players' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({ path: path.join(OUT, `admin-${size.width}.png`), fullPage: true, animations: 'disabled' });
+      await context.close();
     }
   });
 });

@@ -8,6 +8,8 @@ import { createTrpcClient, trpc } from './lib/trpc';
 import { AppToaster } from './lib/toaster';
 import { AuthProvider, type ClientConfig } from './auth/auth-provider';
 import { AppShell, HomeRedirect, ProtectedRoute } from './components/layouts';
+import { FullPageMessage } from './components/full-page-message';
+import { STALE_TIMES } from '@first-round/shared/constants';
 
 /** Route-level code splitting: each page is its own chunk. */
 function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
@@ -32,6 +34,15 @@ const AuthTestPage = page(() => import('./pages/auth-test-page'), 'AuthTestPage'
 const AuthDebugPage = page(() => import('./pages/auth-debug-page'), 'AuthDebugPage');
 const AccountFixPage = page(() => import('./pages/account-fix-page'), 'AccountFixPage');
 const NotFoundPage = page(() => import('./pages/not-found-page'), 'NotFoundPage');
+// The operator console is its own chunk, downloaded only by admins.
+const AdminPage = page(() => import('./pages/admin-page'), 'AdminPage');
+
+/** /admin: the operator console for admins (ADMIN_EMAILS); everyone else gets the 404 page. */
+function AdminRoute() {
+  const me = trpc.auth.me.useQuery(undefined, { staleTime: STALE_TIMES.profile });
+  if (me.isPending) return <FullPageMessage>Loading...</FullPageMessage>;
+  return me.data?.is_admin ? <AdminPage /> : <NotFoundPage />;
+}
 
 export function AppRoutes() {
   return (
@@ -57,6 +68,7 @@ export function AppRoutes() {
           <Route path="/auth-test" element={<AuthTestPage />} />
           <Route path="/auth-debug" element={<AuthDebugPage />} />
           <Route path="/account-fix" element={<AccountFixPage />} />
+          <Route path="/admin" element={<AdminRoute />} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Route>

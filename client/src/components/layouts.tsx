@@ -5,6 +5,7 @@ import { useAuth } from '../auth/auth-context';
 import { TopNav } from './top-nav';
 import { FullPageMessage } from './full-page-message';
 import { FirstLoginModal } from './first-login-modal';
+import { DraftLive } from './draft-live';
 
 /** Header (with tabs once signed in) and the routed page below it. */
 export function AppShell() {
@@ -12,6 +13,7 @@ export function AppShell() {
   return (
     <Box minH="100dvh" display="flex" flexDirection="column">
       <TopNav signedIn={isSignedIn} />
+      {isSignedIn && <DraftLive />}
       <Box as="main" flex="1" width="100%" display="flex" flexDirection="column">
         <Suspense fallback={<FullPageMessage>Loading...</FullPageMessage>}>
           <Outlet />

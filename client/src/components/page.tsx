@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 /** A page's frame: the title (one h1 per page), an optional subtitle, then the content. */
 export function Page({ title, subtitle, before, children, maxW = '3xl' }: { title: ReactNode; subtitle?: ReactNode; before?: ReactNode; children?: ReactNode; maxW?: string }) {
   return (
-    <Box maxW={maxW} mx="auto" px={{ base: '4', md: '6' }} py={{ base: '5', md: '8' }}>
+    <Box width="100%" maxW={maxW} mx="auto" px={{ base: '4', md: '6' }} py={{ base: '5', md: '8' }}>
       <Stack gap="1" mb="5">
         {before}
         <Heading as="h1" size={{ base: '2xl', md: '3xl' }} fontWeight="black" color="navy.900" letterSpacing="tight">

@@ -1,18 +1,46 @@
 import { Box, Flex, Text } from '@chakra-ui/react';
+import type { PickOutcome } from '@first-round/shared/scoring';
 import type { PlayerDto } from '@first-round/shared/schemas';
 import { CheckIcon, XIcon } from './icons';
 
-export type PickState = 'hit' | 'miss' | 'pending';
+export type PickState = PickOutcome;
 
-/** A pick is a hit once its player goes in round one, a miss once taken later. */
-export function pickState(player: PlayerDto): PickState {
-  if (player.draft_round === null) return 'pending';
-  return player.draft_round === 1 ? 'hit' : 'miss';
+/** Row colours for a pick's outcome (the text and icons carry the meaning too). */
+export function outcomeStyle(outcome: PickOutcome | null | undefined) {
+  return {
+    bg: outcome === 'hit' ? 'turf.50' : outcome === 'miss' ? 'red.50' : 'white',
+    borderColor: outcome === 'hit' ? 'turf.500' : outcome === 'miss' ? 'red.300' : 'gray.200',
+  } as const;
 }
 
-/** Rank (or a check once drafted in round one), name, and 'position - school'. */
-export function PlayerRowContent({ player, selected = false, showDraft = false }: { player: PlayerDto; selected?: boolean; showDraft?: boolean }) {
-  const state = showDraft ? pickState(player) : 'pending';
+function OutcomeLabel({ player, outcome }: { player: PlayerDto; outcome: PickOutcome }) {
+  const where = player.draft_round === null ? '' : player.draft_round === 1 ? ` · Pick ${player.draft_pick}` : ` · Rd ${player.draft_round}`;
+  const text = outcome === 'hit' ? `✓ Hit${where}` : outcome === 'miss' ? `✗ Missed${where}` : 'Pending';
+  return (
+    <Text
+      flexShrink={0}
+      fontSize="xs"
+      fontWeight="bold"
+      textTransform="uppercase"
+      letterSpacing="wide"
+      px="2"
+      py="1"
+      borderRadius="full"
+      bg={outcome === 'hit' ? 'turf.100' : outcome === 'miss' ? 'red.100' : 'gray.100'}
+      color={outcome === 'hit' ? 'turf.700' : outcome === 'miss' ? 'red.700' : 'gray.700'}
+    >
+      {text}
+    </Text>
+  );
+}
+
+/**
+ * Rank, name and 'position - school'. With an `outcome` (once the draft has started) the rank gives way to
+ * a check (hit) or a cross (missed), and a label on the right says it in words: 'Hit · Pick 7', 'Pending',
+ * 'Missed'.
+ */
+export function PlayerRowContent({ player, selected = false, outcome }: { player: PlayerDto; selected?: boolean; outcome?: PickOutcome | null }) {
+  const state = outcome ?? 'pending';
   return (
     <Flex align="center" gap="3" minW="0" flex="1">
       <Flex
@@ -37,12 +65,7 @@ export function PlayerRowContent({ player, selected = false, showDraft = false }
           {player.position} - {player.school}
         </Text>
       </Box>
-      {showDraft && player.draft_round !== null && (
-        <Text flexShrink={0} fontSize="xs" fontWeight="bold" color={state === 'hit' ? 'turf.700' : 'red.600'} textTransform="uppercase">
-          Rd {player.draft_round}
-          {player.draft_pick !== null ? ` · #${player.draft_pick}` : ''}
-        </Text>
-      )}
+      {outcome && <OutcomeLabel player={player} outcome={outcome} />}
     </Flex>
   );
 }

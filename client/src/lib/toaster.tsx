@@ -15,7 +15,14 @@ export const toaster = createToaster({
 
 type ToastType = 'success' | 'error' | 'info' | 'warning';
 
+let last = { key: '', at: 0 };
+
 export function notify(type: ToastType, title: string, description?: string) {
+  // The same news twice in a row (the operator's own change, then its live echo) is shown once.
+  const key = `${title}\n${description ?? ''}`;
+  const now = Date.now();
+  if (key === last.key && now - last.at < 3000 && toaster.getVisibleToasts().length > 0) return;
+  last = { key, at: now };
   // Replace rather than queue: the spec shows one toast at a time, the latest one.
   toaster.remove();
   toaster.create({ type, title, description });

@@ -1,5 +1,5 @@
 import { createTRPCReact, type inferReactQueryProcedureOptions } from '@trpc/react-query';
-import { httpBatchLink, TRPCClientError } from '@trpc/client';
+import { httpBatchLink, httpSubscriptionLink, splitLink, TRPCClientError } from '@trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../../../server/src/trpc/root';
 
@@ -16,14 +16,26 @@ export function setTokenSource(source: () => Promise<string | null>) {
 export function createTrpcClient() {
   return trpc.createClient({
     links: [
-      httpBatchLink({
-        url: '/trpc',
-        maxItems: 10,
-        async headers() {
-          const token = await tokenSource();
-          return token ? { authorization: `Bearer ${token}` } : {};
-        },
-        fetch: (url, init) => fetch(url, { ...init, credentials: 'include' }),
+      splitLink({
+        condition: (op) => op.type === 'subscription',
+        // Server push (draft.changes) over SSE. A browser's EventSource cannot send headers, so the token
+        // travels in connectionParams, which the link evaluates on every (re)connect: always a fresh token.
+        true: httpSubscriptionLink({
+          url: '/trpc',
+          async connectionParams() {
+            const token = await tokenSource();
+            return token ? { token } : {};
+          },
+        }),
+        false: httpBatchLink({
+          url: '/trpc',
+          maxItems: 10,
+          async headers() {
+            const token = await tokenSource();
+            return token ? { authorization: `Bearer ${token}` } : {};
+          },
+          fetch: (url, init) => fetch(url, { ...init, credentials: 'include' }),
+        }),
       }),
     ],
   });

@@ -1,77 +1,57 @@
-import { Badge, Box, Flex, Stack, Text } from '@chakra-ui/react';
+import { useState } from 'react';
+import { keepPreviousData } from '@tanstack/react-query';
+import { Box, Button, Text } from '@chakra-ui/react';
 import { GLOBAL_GROUP_ID, LEADERBOARD_RETRIES, STALE_TIMES } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
-import type { LeaderboardRow } from '@first-round/shared/schemas';
 import { EmptyState, Page } from '../components/page';
 import { FullPageMessage } from '../components/full-page-message';
+import { StandingsTable } from '../components/standings-table';
 import { shouldRetry } from '../lib/query-client';
 import { trpc } from '../lib/trpc';
 
-export function LeaderboardTable({ rows, me }: { rows: LeaderboardRow[]; me?: string }) {
-  return (
-    <Box bg="white" borderRadius="xl" borderWidth="1px" borderColor="gray.200" overflow="hidden" boxShadow="sm">
-      <Flex px="4" py="2" bg="navy.900" color="navy.100" fontSize="xs" fontWeight="bold" textTransform="uppercase" letterSpacing="wider" aria-hidden>
-        <Text w="12">Rank</Text>
-        <Text flex="1">Player</Text>
-        <Text textAlign="right">Correct</Text>
-      </Flex>
-      <Stack as="ol" gap="0" listStyleType="none" aria-label="Rankings">
-        {rows.map((row) => (
-          <Flex as="li" key={row.participant_id} px="4" py="3" align="center" borderTopWidth="1px" borderColor="gray.100" bg={row.participant_id === me ? 'navy.50' : row.rank === 1 && !row.busted ? 'gold.400/15' : undefined}>
-            <Text w="12" fontWeight="black" fontSize="lg" color="navy.900">
-              <span aria-label={`Rank ${row.rank}`}>{row.rank}</span>
-            </Text>
-            <Flex flex="1" minW="0" align="center" gap="2">
-              <Text fontWeight="semibold" truncate>
-                {row.participant_name}
-              </Text>
-              {row.participant_id === me && (
-                <Badge bg="navy.900" color="white" size="sm" flexShrink={0}>
-                  You
-                </Badge>
-              )}
-              {row.busted && (
-                <Badge colorPalette="red" variant="solid" size="sm" flexShrink={0}>
-                  Busted
-                </Badge>
-              )}
-            </Flex>
-            <Text fontWeight="black" fontSize="lg" color={row.busted ? 'gray.400' : 'turf.600'} textAlign="right" aria-label={`${row.correct_picks} correct picks`}>
-              {row.correct_picks}
-            </Text>
-          </Flex>
-        ))}
-      </Stack>
-    </Box>
-  );
-}
+/** Rows per page of the global standings (it can hold many thousands of entries). */
+const PAGE_SIZE = 100;
 
 export function LeaderboardPage() {
-  const me = trpc.auth.me.useQuery(undefined, { staleTime: STALE_TIMES.profile });
+  const [limit, setLimit] = useState(PAGE_SIZE);
   const board = trpc.leaderboard.group.useQuery(
-    { group_id: GLOBAL_GROUP_ID },
-    { staleTime: STALE_TIMES.leaderboard, retry: shouldRetry(LEADERBOARD_RETRIES) },
+    { group_id: GLOBAL_GROUP_ID, limit },
+    { staleTime: STALE_TIMES.leaderboard, retry: shouldRetry(LEADERBOARD_RETRIES), placeholderData: keepPreviousData },
   );
+  const data = board.data;
+  let content;
+  if (board.isPending) content = <FullPageMessage>Loading the leaderboard...</FullPageMessage>;
+  else if (!data)
+    content = (
+      <EmptyState>
+        <Text role="alert">{MESSAGES.leaderboardLoadFailed}</Text>
+      </EmptyState>
+    );
+  else if (!data.draft_started) content = <EmptyState>{MESSAGES.leaderboardBeforeStart}</EmptyState>;
+  else if (data.rankings.length === 0) content = <EmptyState>{MESSAGES.leaderboardEmpty}</EmptyState>;
+  else {
+    const more = data.entries - data.rankings.length;
+    content = (
+      <StandingsTable
+        rows={data.rankings}
+        me={data.me}
+        entries={data.entries}
+        alive={data.alive}
+        footer={
+          more > 0 && (
+            <Box borderTopWidth="1px" borderColor="gray.100" p="3" textAlign="center">
+              <Button variant="ghost" color="navy.700" loading={board.isFetching && board.isPlaceholderData} onClick={() => setLimit((n) => n + PAGE_SIZE)}>
+                Show more ({more} more)
+              </Button>
+            </Box>
+          )
+        }
+      />
+    );
+  }
   return (
     <Page title="Global Leaderboard" subtitle="See how you stack up against all players">
-      {board.isPending ? (
-        <FullPageMessage>Loading the leaderboard...</FullPageMessage>
-      ) : board.isError ? (
-        <EmptyState>
-          <Text role="alert">{MESSAGES.leaderboardLoadFailed}</Text>
-        </EmptyState>
-      ) : !board.data.draft_started ? (
-        <EmptyState>{MESSAGES.leaderboardBeforeStart}</EmptyState>
-      ) : board.data.rankings.length === 0 ? (
-        <EmptyState>{MESSAGES.leaderboardEmpty}</EmptyState>
-      ) : (
-        <Stack gap="3">
-          <Text color="gray.600" fontSize="sm">
-            {board.data.entries} {board.data.entries === 1 ? 'entry' : 'entries'}, {board.data.alive} still alive
-          </Text>
-          <LeaderboardTable rows={board.data.rankings} me={me.data?.participant_id} />
-        </Stack>
-      )}
+      {content}
     </Page>
   );
 }

@@ -4,9 +4,10 @@ import { Link } from 'react-router-dom';
 import { STALE_TIMES } from '@first-round/shared/constants';
 import { compareByDraftOrder } from '@first-round/shared/player-filter';
 import { EmptyState, Page } from '../components/page';
-import { PlayerRowContent, pickState } from '../components/player-row';
+import { outcomeStyle, PlayerRowContent } from '../components/player-row';
 import { FullPageMessage } from '../components/full-page-message';
 import { PrimaryButton } from '../components/form-bits';
+import { draftSnapshot, outcomeOf } from '../lib/draft-snapshot';
 import { notify } from '../lib/toaster';
 import { trpc } from '../lib/trpc';
 
@@ -30,14 +31,19 @@ export function MyPicksPage() {
   }, [failed, players.data, picks.data, started]);
 
   if (!failed && (players.isPending || draft.isPending || picks.isPending)) return <FullPageMessage>Loading your picks...</FullPageMessage>;
-  const hits = mine.filter((p) => pickState(p) === 'hit').length;
+  const snapshot = started ? draftSnapshot(draft.data, players.data) : null;
+  const outcomes = new Map(mine.map((p) => [p.id, snapshot ? outcomeOf(p, snapshot) : null]));
+  const count = (o: string) => [...outcomes.values()].filter((v) => v === o).length;
+  const hits = count('hit');
+  const misses = count('miss');
+  const pending = count('pending');
 
   return (
     <Page
       title="Edit Picks"
       subtitle={
         started
-          ? 'The draft has started and your picks are locked. A check mark means the player went in the first round.'
+          ? 'The draft has started and your picks are locked. ✓ means the player went in the first round, ✗ that he did not; the rest are still pending.'
           : 'These are the players you think will be drafted in the 1st Round. They count for the global leaderboard and can be reused in your groups. You can change them until the draft starts.'
       }
     >
@@ -46,9 +52,19 @@ export function MyPicksPage() {
           {mine.length} selections
         </Badge>
         {started && mine.length > 0 && (
-          <Badge size="lg" bg="turf.500" color="white" px="3" py="1" borderRadius="full">
-            {hits} drafted in round one
-          </Badge>
+          <>
+            <Badge size="lg" bg="turf.500" color="white" px="3" py="1" borderRadius="full">
+              ✓ {hits} drafted in round one
+            </Badge>
+            <Badge size="lg" bg="gray.200" color="gray.800" px="3" py="1" borderRadius="full">
+              {pending} pending
+            </Badge>
+            {misses > 0 && (
+              <Badge size="lg" bg="red.600" color="white" px="3" py="1" borderRadius="full">
+                ✗ {misses} missed
+              </Badge>
+            )}
+          </>
         )}
       </HStack>
 
@@ -57,19 +73,10 @@ export function MyPicksPage() {
       ) : (
         <Stack as="ul" gap="2" listStyleType="none" aria-label="My picks">
           {mine.map((player) => {
-            const state = started ? pickState(player) : 'pending';
+            const outcome = outcomes.get(player.id) ?? null;
             return (
-              <Box
-                as="li"
-                key={player.id}
-                px="3"
-                py="2.5"
-                bg={state === 'hit' ? 'turf.50' : 'white'}
-                borderRadius="lg"
-                borderWidth="2px"
-                borderColor={state === 'hit' ? 'turf.500' : state === 'miss' ? 'red.300' : 'gray.200'}
-              >
-                <PlayerRowContent player={player} showDraft={started} />
+              <Box as="li" key={player.id} px="3" py="2.5" borderRadius="lg" borderWidth="2px" {...outcomeStyle(outcome)}>
+                <PlayerRowContent player={player} outcome={outcome} />
               </Box>
             );
           })}

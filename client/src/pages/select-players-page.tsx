@@ -5,7 +5,8 @@ import { STALE_TIMES } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { compareByDraftOrder, filterPlayers, POSITION_FILTERS } from '@first-round/shared/player-filter';
 import { Page, EmptyState } from '../components/page';
-import { PlayerRowContent, pickState } from '../components/player-row';
+import { outcomeStyle, PlayerRowContent } from '../components/player-row';
+import { draftSnapshot, outcomeOf } from '../lib/draft-snapshot';
 import { BackIcon, CheckIcon, SearchIcon } from '../components/icons';
 import { FullPageMessage } from '../components/full-page-message';
 import { PrimaryButton } from '../components/form-bits';
@@ -102,6 +103,7 @@ export function SelectPlayersPage() {
   }
 
   if (players.isPending || draft.isPending) return <FullPageMessage>Loading players...</FullPageMessage>;
+  const snapshot = started ? draftSnapshot(draft.data, players.data) : null;
 
   const back = backTo && (
     <IconButton asChild aria-label="Back to group picks" variant="ghost" size="sm" alignSelf="flex-start" ms="-2">
@@ -117,7 +119,7 @@ export function SelectPlayersPage() {
       before={back}
       subtitle={
         started
-          ? 'The draft has started: picks are locked. Green picks went in the first round.'
+          ? 'The draft has started: picks are locked. ✓ marks a pick that went in the first round, ✗ one that did not.'
           : 'Tap a player to add or remove him. Pick between 1 and 32 players you think go in the 1st Round.'
       }
     >
@@ -147,19 +149,10 @@ export function SelectPlayersPage() {
           {visible.map((player) => {
             const isSelected = selected.has(player.id);
             if (started) {
-              const state = pickState(player);
+              const outcome = snapshot ? outcomeOf(player, snapshot) : null;
               return (
-                <Box
-                  as="li"
-                  key={player.id}
-                  px="3"
-                  py="2.5"
-                  borderRadius="lg"
-                  bg={state === 'hit' ? 'turf.50' : 'white'}
-                  borderWidth="2px"
-                  borderColor={state === 'hit' ? 'turf.500' : state === 'miss' ? 'red.300' : 'gray.200'}
-                >
-                  <PlayerRowContent player={player} showDraft />
+                <Box as="li" key={player.id} px="3" py="2.5" borderRadius="lg" borderWidth="2px" {...outcomeStyle(outcome)}>
+                  <PlayerRowContent player={player} outcome={outcome} />
                 </Box>
               );
             }

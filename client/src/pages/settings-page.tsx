@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Button, Heading, Stack, Text } from '@chakra-ui/react';
+import { Link } from 'react-router-dom';
 import { STALE_TIMES } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { useAuth } from '../auth/auth-context';
@@ -51,6 +52,19 @@ export function SettingsPage() {
             </Stack>
           </form>
         </Card>
+        {me.data?.is_admin && (
+          <Card as="section" aria-labelledby="operator-heading">
+            <Heading as="h2" id="operator-heading" size="lg" mb="2" color="navy.900">
+              Draft operator
+            </Heading>
+            <Text color="gray.600" mb="4">
+              You run draft night: start the draft, record each round-one pick, undo, and follow the audit log.
+            </Text>
+            <PrimaryButton asChild alignSelf="flex-start">
+              <Link to="/admin">Open the draft console</Link>
+            </PrimaryButton>
+          </Card>
+        )}
         <Card as="section" aria-labelledby="account-heading">
           <Heading as="h2" id="account-heading" size="lg" mb="4" color="navy.900">
             Account

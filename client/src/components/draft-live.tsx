@@ -1,0 +1,165 @@
+import { useEffect } from 'react';
+import type { DraftChange } from '@first-round/shared/schemas';
+import { trpc } from '../lib/trpc';
+import { notify } from '../lib/toaster';
+import { describeChange, POLL_INTERVAL_MS, PUSH_GRACE_MS, PUSH_MAX_FAILURES, retryDelay, statusSignature } from '../lib/draft-live';
+
+type Utils = ReturnType<typeof trpc.useUtils>;
+
+/** Everything whose answer depends on the draft: refetched (when on screen) or marked stale. */
+function invalidateDraftData(utils: Utils) {
+  return Promise.all([
+    utils.draft.status.invalidate(),
+    utils.draft.auditLog.invalidate(),
+    utils.players.invalidate(),
+    utils.leaderboard.invalidate(),
+    utils.picks.invalidate(),
+    utils.groups.invalidate(),
+  ]);
+}
+
+/**
+ * Draft night, live. Mounted once for signed-in users: subscribes to `draft.changes` (SSE) and, on every
+ * change, refreshes what depends on the draft and announces it in a toast. A dropped stream reconnects
+ * and catches up from the last event id; when push is unavailable (it keeps failing, or is not up within
+ * PUSH_GRACE_MS) the app polls draft.status every POLL_INTERVAL_MS instead until push works again.
+ */
+export function DraftLive() {
+  const utils = trpc.useUtils();
+
+  useEffect(() => {
+    let disposed = false;
+    let lastEventId: string | null = null;
+    let subscription: { unsubscribe(): void } | null = null;
+    let generation = 0;
+    let pushUp = false;
+    let failures = 0;
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    let pollTimer: ReturnType<typeof setInterval> | undefined;
+    let flushTimer: ReturnType<typeof setTimeout> | undefined;
+    let stableTimer: ReturnType<typeof setTimeout> | undefined;
+    // The draft status as of the last time the cached answers were known to be current.
+    let known: string | null = null;
+
+    // A burst (a catch-up after a reconnect, a fast replay) refreshes once.
+    const refreshSoon = () => {
+      if (flushTimer) return;
+      flushTimer = setTimeout(() => {
+        flushTimer = undefined;
+        if (!disposed) void invalidateDraftData(utils);
+      }, 100);
+    };
+
+    /** One draft.status read; refreshes everything when the draft moved since the last look. */
+    const check = async () => {
+      try {
+        const status = await utils.client.draft.status.query();
+        if (disposed) return;
+        const now = statusSignature(status);
+        const before = known ?? statusSignature(utils.draft.status.getData());
+        known = now;
+        if (before !== null && before !== now) refreshSoon();
+      } catch {
+        // offline too: the next poll (or the push reconnecting) tries again
+      }
+    };
+
+    const startPolling = () => {
+      if (disposed || pushUp || pollTimer) return;
+      void check();
+      pollTimer = setInterval(() => void check(), POLL_INTERVAL_MS);
+    };
+    const stopPolling = () => {
+      if (pollTimer) clearInterval(pollTimer);
+      pollTimer = undefined;
+    };
+
+    const onPushDown = () => {
+      pushUp = false;
+      if (stableTimer) clearTimeout(stableTimer);
+      stableTimer = undefined;
+      if (failures >= PUSH_MAX_FAILURES) startPolling();
+      else if (!graceTimer && !pollTimer) graceTimer = setTimeout(() => ((graceTimer = undefined), startPolling()), PUSH_GRACE_MS);
+    };
+    const onPushUp = () => {
+      const wasDown = !pushUp;
+      pushUp = true;
+      // A stream can open and then be refused (an expired token): count it healthy only once it lasts.
+      if (wasDown) {
+        if (stableTimer) clearTimeout(stableTimer);
+        stableTimer = setTimeout(() => (failures = 0), 5000);
+      }
+      if (graceTimer) clearTimeout(graceTimer);
+      graceTimer = undefined;
+      stopPolling();
+      // Covers what no event id can: changes between the pages' first reads and this connection.
+      if (wasDown) void check();
+    };
+
+    const onChange = (change: DraftChange) => {
+      const { title, description } = describeChange(change);
+      notify('info', title, description);
+      known = null;
+      refreshSoon();
+    };
+
+    const subscribe = () => {
+      if (disposed) return;
+      // Callbacks of a stream this component already dropped must not act.
+      const mine = ++generation;
+      const current = () => !disposed && mine === generation;
+      subscription = utils.client.draft.changes.subscribe(
+        { lastEventId },
+        {
+          onStarted() {
+            if (current()) onPushUp();
+          },
+          onData(event) {
+            if (!current()) return;
+            failures = 0;
+            lastEventId = event.id;
+            onChange(event.data);
+          },
+          onConnectionStateChange(state) {
+            if (!current()) return;
+            if (state.state === 'pending') onPushUp();
+            else if (state.state === 'connecting' && state.error) {
+              failures += 1;
+              onPushDown();
+            }
+          },
+          // Unrecoverable for this stream (a refused token after the 60-second token expired, the server
+          // going away): subscribe again with a fresh token, from the last event seen.
+          onError() {
+            if (!current()) return;
+            failures += 1;
+            restart();
+          },
+          onComplete() {
+            if (current()) restart();
+          },
+        },
+      );
+    };
+    const restart = () => {
+      generation += 1;
+      subscription?.unsubscribe();
+      subscription = null;
+      onPushDown();
+      if (retryTimer) clearTimeout(retryTimer);
+      retryTimer = setTimeout(subscribe, retryDelay(failures));
+    };
+
+    graceTimer = setTimeout(() => ((graceTimer = undefined), startPolling()), PUSH_GRACE_MS);
+    subscribe();
+    return () => {
+      disposed = true;
+      subscription?.unsubscribe();
+      for (const t of [retryTimer, graceTimer, flushTimer, stableTimer]) if (t) clearTimeout(t);
+      stopPolling();
+    };
+  }, [utils]);
+
+  return null;
+}

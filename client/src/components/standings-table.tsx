@@ -1,0 +1,120 @@
+import type { ReactNode } from 'react';
+import { Badge, Box, Flex, Stack, Text } from '@chakra-ui/react';
+import type { LeaderboardRow } from '@first-round/shared/schemas';
+import { CheckIcon, XIcon } from './icons';
+
+/** 'Alive' or 'Busted', in words and colour (never colour alone). */
+export function EntryStateBadge({ busted }: { busted: boolean }) {
+  return busted ? (
+    <Badge colorPalette="red" variant="solid" size="sm" flexShrink={0} gap="1">
+      <XIcon size={12} />
+      Busted
+    </Badge>
+  ) : (
+    <Badge bg="turf.100" color="turf.700" size="sm" flexShrink={0} gap="1">
+      <CheckIcon size={12} />
+      Alive
+    </Badge>
+  );
+}
+
+/** 'N entries · M still alive', the line above a table of standings. */
+export function standingsSummary(entries: number, alive: number): string {
+  return `${entries} ${entries === 1 ? 'entry' : 'entries'} · ${alive} still alive`;
+}
+
+function StandingsRow({ row, highlighted, label }: { row: LeaderboardRow; highlighted: boolean; label?: ReactNode }) {
+  return (
+    <Flex
+      px={{ base: '3', md: '4' }}
+      py="3"
+      gap="3"
+      align="center"
+      bg={highlighted ? 'navy.50' : row.rank === 1 && !row.busted ? 'gold.400/15' : undefined}
+      boxShadow={highlighted ? 'inset 4px 0 0 var(--chakra-colors-navy-700)' : undefined}
+    >
+      <Text minW="9" flexShrink={0} fontWeight="black" fontSize="lg" color="navy.900" aria-label={`Rank ${row.rank}`}>
+        {label ?? row.rank}
+      </Text>
+      <Box flex="1" minW="0">
+        <Flex align="center" gap="2" minW="0" wrap="wrap" rowGap="1">
+          <Text fontWeight="semibold" truncate minW="0" maxW="100%">
+            {row.participant_name}
+          </Text>
+          {highlighted && (
+            <Badge bg="navy.900" color="white" size="sm" flexShrink={0}>
+              You
+            </Badge>
+          )}
+          <EntryStateBadge busted={row.busted} />
+        </Flex>
+        {row.tiebreak_rank !== null && (
+          <Text fontSize="xs" color="gray.600">
+            lowest-ranked hit: #{row.tiebreak_rank}
+          </Text>
+        )}
+      </Box>
+      <Text flexShrink={0} minW="8" fontWeight="black" fontSize="xl" color={row.busted ? 'gray.400' : 'turf.600'} textAlign="right" aria-label={`${row.correct_picks} correct ${row.correct_picks === 1 ? 'pick' : 'picks'}`}>
+        {row.correct_picks}
+      </Text>
+    </Flex>
+  );
+}
+
+/**
+ * Standings: rank (shared ranks as given), name, correct picks, alive or busted, and the tie-break (the
+ * entry's lowest-ranked hit). The caller's row is highlighted; when it is not among `rows` (another page
+ * of a big board) it is shown below the table as 'You: #1234'. With `entries`/`alive` a summary heads it.
+ */
+export function StandingsTable({
+  rows,
+  me,
+  highlightParticipantId,
+  entries,
+  alive,
+  label = 'Rankings',
+  footer,
+}: {
+  rows: LeaderboardRow[];
+  /** The caller's own row wherever it ranks (leaderboard `me`), or null without an entry. */
+  me: LeaderboardRow | null | undefined;
+  /** Whose row to highlight; defaults to `me`'s. */
+  highlightParticipantId?: string;
+  entries?: number;
+  alive?: number;
+  label?: string;
+  /** Below the rows, inside the card (a 'Show more' button, say). */
+  footer?: ReactNode;
+}) {
+  const highlight = highlightParticipantId ?? me?.participant_id;
+  const meShown = !me || rows.some((r) => r.participant_id === me.participant_id);
+  return (
+    <Stack gap="2">
+      {entries !== undefined && alive !== undefined && (
+        <Text color="gray.700" fontSize="sm" fontWeight="semibold" aria-live="polite">
+          {standingsSummary(entries, alive)}
+        </Text>
+      )}
+      <Box bg="white" borderRadius="xl" borderWidth="1px" borderColor="gray.200" overflow="hidden" boxShadow="sm">
+        <Flex px={{ base: '3', md: '4' }} py="2" gap="3" bg="navy.900" color="navy.100" fontSize="xs" fontWeight="bold" textTransform="uppercase" letterSpacing="wider" aria-hidden>
+          <Text minW="9">Rank</Text>
+          <Text flex="1">Player</Text>
+          <Text textAlign="right">Correct</Text>
+        </Flex>
+        <Stack as="ol" gap="0" listStyleType="none" aria-label={label}>
+          {rows.map((row) => (
+            <Box as="li" key={row.participant_id} borderTopWidth="1px" borderColor="gray.100" aria-current={row.participant_id === highlight ? 'true' : undefined}>
+              <StandingsRow row={row} highlighted={row.participant_id === highlight} />
+            </Box>
+          ))}
+        </Stack>
+        {!meShown && me && (
+          <Box borderTopWidth="3px" borderColor="gray.200" borderStyle="double" aria-label="Your entry" role="group">
+            <StandingsRow row={me} highlighted label={<Text as="span" fontSize="md">You: #{me.rank}</Text>} />
+          </Box>
+        )}
+        {footer}
+      </Box>
+    </Stack>
+  );
+}

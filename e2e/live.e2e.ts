@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newPerson } from './support/browser';
+import { BASE_URL, OPERATOR_EMAIL, uniqueEmail, uniqueUsername } from './support/env';
+import { apiSession } from './support/idp';
+import { operator } from './support/operator';
+import { acceptRules, signInThroughUi, signUpThroughUi, togglePlayer, waitForPath } from './support/ui';
+
+/**
+ * Issue 7, draft night live: a player keeps the leaderboard and My Picks open (no reload, no navigation)
+ * while the operator starts the draft and records picks, from the REST API and from the /admin console.
+ * A third tab has its push stream blocked and must catch up by polling.
+ */
+const LIVE_MS = 4000; // changes must show within ~2 s; allow CI jitter
+
+/** A toast with this text on the page. */
+function toast(page: Page, text: string) {
+  return page.locator('[data-scope="toast"][data-part="root"]').filter({ hasText: text }).first();
+}
+
+/** The player's row on the standings. */
+function myRow(page: Page, username: string) {
+  return page.getByRole('list', { name: 'Rankings' }).getByRole('listitem').filter({ hasText: username });
+}
+
+/** Waits for a locator and reports how long it took (ms). */
+async function timed(what: Promise<unknown>): Promise<number> {
+  const t0 = Date.now();
+  await what;
+  return Date.now() - t0;
+}
+
+describe('draft night, live', () => {
+  let browser: Browser;
+  let op: Awaited<ReturnType<typeof operator>>;
+  let board: Page; // /leaderboard, never reloaded
+  let picks: Page; // /my-picks, never reloaded
+  let polled: Page; // /leaderboard with the push stream blocked
+  let console_: Page; // the operator's /admin
+  let blockedStreams = 0;
+  const email = uniqueEmail('live');
+  const username = uniqueUsername('Live');
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    op = await operator();
+    await op.resetDraft();
+  });
+  afterAll(async () => {
+    await op?.resetDraft().catch(() => undefined);
+    await browser?.close();
+  });
+
+  it('a player with picks opens the leaderboard and My Picks', async () => {
+    const player = await newPerson(browser);
+    board = player.page;
+    await signUpThroughUi(board, email, username);
+    await acceptRules(board);
+    await board.getByRole('link', { name: 'Select Players' }).click();
+    const search = board.getByRole('textbox', { name: 'Search Players' });
+    for (const name of ['Cam Ward', 'Travis Hunter', 'Shedeur Sanders']) {
+      await search.fill(name);
+      await togglePlayer(board, name);
+    }
+    await board.getByRole('button', { name: 'Save Picks' }).click();
+    await waitForPath(board, '/my-picks');
+
+    picks = await player.context.newPage();
+    await picks.goto('/my-picks');
+    await picks.getByText('3 selections').waitFor();
+    await picks.getByRole('link', { name: 'Edit Picks' }).waitFor();
+
+    polled = await player.context.newPage();
+    await polled.route('**/trpc/draft.changes**', (route) => {
+      blockedStreams += 1;
+      return route.abort();
+    });
+    await polled.goto('/leaderboard');
+    await polled.getByText('The leaderboard will be available once the NFL Draft begins.').waitFor();
+
+    await board.getByRole('link', { name: 'Leaderboard' }).click();
+    await board.getByText('The leaderboard will be available once the NFL Draft begins.').waitFor();
+  });
+
+  it('the draft starting locks the picks and opens the standings, live', async () => {
+    await op.startDraft();
+    const shown = await timed(myRow(board, username).waitFor({ timeout: LIVE_MS }));
+    await toast(board, 'The draft has started').waitFor({ timeout: LIVE_MS });
+    await board.getByText('1 entry · 1 still alive').or(board.getByText(/entries · \d+ still alive/)).waitFor();
+    expect(await myRow(board, username).innerText()).toContain('Alive');
+    // My Picks loses its Edit Picks button without a reload.
+    await picks.getByRole('link', { name: 'Edit Picks' }).waitFor({ state: 'detached', timeout: LIVE_MS });
+    await picks.getByText('3 pending').waitFor();
+    console.log(`standings appeared ${shown} ms after the start`);
+  });
+
+  it('a recorded pick shows up as a toast, a score and a check mark', async () => {
+    await op.recordPick(1, 'Cam Ward');
+    const shown = await timed(toast(board, 'Pick 1: Cam Ward, QB, Miami').waitFor({ timeout: LIVE_MS }));
+    await myRow(board, username).getByLabel('1 correct pick').waitFor({ timeout: LIVE_MS });
+    expect(await myRow(board, username).innerText()).toContain('lowest-ranked hit: #');
+    const list = picks.getByRole('list', { name: 'My picks' });
+    await list.getByRole('img', { name: 'Drafted in round one' }).waitFor({ timeout: LIVE_MS });
+    expect(await list.getByRole('listitem').first().innerText()).toMatch(/Cam Ward[\s\S]*Hit · Pick 1/i);
+    expect(await list.getByText('Pending').count()).toBe(2);
+    console.log(`pick toast ${shown} ms after the REST call`);
+  });
+
+  it('the operator records a pick from the console by searching, undoes it, and sees the audit log', async () => {
+    // The operator's account exists (operator() signed it up); skip the first-login rules for the browser.
+    const session = await apiSession(OPERATOR_EMAIL, 'DraftOperator');
+    await fetch(`${BASE_URL}/api/users/me/status`, { method: 'PATCH', headers: { authorization: `Bearer ${await session.token()}` } });
+    console_ = (await newPerson(browser)).page;
+    await signInThroughUi(console_, OPERATOR_EMAIL);
+    await console_.getByRole('link', { name: 'Settings' }).click();
+    await console_.getByRole('link', { name: 'Open the draft console' }).click();
+    await waitForPath(console_, '/admin');
+    await console_.getByRole('heading', { name: 'Draft control' }).waitFor();
+    await console_.getByText('1 / 32').waitFor();
+
+    const slot = console_.getByRole('textbox', { name: 'Slot' });
+    expect(await slot.inputValue()).toBe('2');
+    await console_.getByRole('textbox', { name: 'Player' }).fill('colorado');
+    const matches = console_.getByRole('list', { name: 'Matching players' });
+    await matches.getByRole('button', { name: /Travis Hunter/ }).click();
+    await console_.getByRole('button', { name: 'Record pick 2: Travis Hunter' }).click();
+
+    await toast(board, 'Pick 2: Travis Hunter, CB/WR, Colorado').waitFor({ timeout: LIVE_MS });
+    await myRow(board, username).getByLabel('2 correct picks').waitFor({ timeout: LIVE_MS });
+    const log = console_.getByRole('list', { name: 'Audit log' });
+    await log.getByText('Pick 2: Travis Hunter').waitFor();
+    expect(await log.getByRole('listitem').first().innerText()).toContain(`by ${OPERATOR_EMAIL}`);
+    // Drafted players leave the search.
+    await console_.getByRole('textbox', { name: 'Player' }).fill('Travis Hunter');
+    await console_.getByText('No undrafted player matches.').waitFor();
+
+    await console_.getByRole('button', { name: 'Undo last pick' }).click();
+    const dialog = console_.getByRole('alertdialog', { name: 'Undo the last change?' });
+    await dialog.getByText('pick 2 (Travis Hunter)').waitFor();
+    await dialog.getByRole('button', { name: 'Undo' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await log.getByText('Undid pick 2 (Travis Hunter)').waitFor();
+    await toast(board, 'Pick 2 undone').waitFor({ timeout: LIVE_MS });
+    await myRow(board, username).getByLabel('1 correct pick').waitFor({ timeout: LIVE_MS });
+    expect(await slot.inputValue()).toBe('2');
+  });
+
+  it('marking round one complete busts the entry everywhere, also where push is blocked (polling)', async () => {
+    await console_.getByRole('button', { name: 'Mark round one complete' }).click();
+    const dialog = console_.getByRole('alertdialog', { name: 'Mark round one complete?' });
+    await dialog.getByRole('button', { name: 'Mark complete' }).click();
+    await console_.getByRole('list', { name: 'Audit log' }).getByText('Marked round one complete').waitFor();
+
+    await myRow(board, username).getByText('Busted').waitFor({ timeout: LIVE_MS });
+    await myRow(board, username).getByLabel('0 correct picks').waitFor();
+    const list = picks.getByRole('list', { name: 'My picks' });
+    await list.getByText(/✗ Missed/).nth(1).waitFor({ timeout: LIVE_MS });
+    await picks.getByText('✗ 2 missed').waitFor();
+
+    // The blocked tab never had a stream: it fell back to polling draft.status and caught up.
+    expect(blockedStreams).toBeGreaterThan(0);
+    await myRow(polled, username).getByText('Busted').waitFor({ timeout: 20_000 });
+    expect(await toast(polled, 'Pick 1: Cam Ward').count()).toBe(0);
+  }, 45_000);
+
+  it('the console is a 404 for everyone else', async () => {
+    // Only now does the player's tab navigate: every check above ran without a reload.
+    await picks.goto('/admin');
+    await picks.getByRole('heading', { name: 'Page Not Found' }).waitFor();
+    expect(await picks.getByRole('heading', { name: 'Draft control' }).count()).toBe(0);
+  });
+});
