@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['shared/src/**/*.test.ts', 'server/test/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['shared/src/**/*.test.ts', 'server/test/**/*.test.ts', 'scripts/**/*.test.ts', 'client/src/**/*.test.ts'],
     globalSetup: ['server/test/support/global-setup.ts'],
     // Two cores here: files run in parallel, each on its own database cloned from a migrated template.
     pool: 'forks',

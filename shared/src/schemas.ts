@@ -32,6 +32,8 @@ export const draftStatusOutput = z.object({
   picks_made: z.number(),
   round_one_complete: z.boolean(),
   round_one_picks: z.number(),
+  /** Id of the latest draft change (0 before any): changes whenever anything about the draft does. */
+  last_event_id: z.number(),
 });
 export type DraftStatus = z.infer<typeof draftStatusOutput>;
 

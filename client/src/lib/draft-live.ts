@@ -28,9 +28,12 @@ export function describeChange(change: DraftChange): { title: string; descriptio
 }
 
 /** What polling compares: any difference means the draft moved and cached answers are stale. */
-export function statusSignature(s: Pick<DraftStatus, 'draftHasStarted' | 'started_at' | 'picks_made' | 'round_one_complete'> | undefined): string | null {
+export function statusSignature(
+  s: Pick<DraftStatus, 'draftHasStarted' | 'started_at' | 'picks_made' | 'round_one_complete' | 'last_event_id'> | undefined,
+): string | null {
   if (!s) return null;
-  return [s.draftHasStarted, s.started_at ?? '', s.picks_made, s.round_one_complete].join('|');
+  // last_event_id moves on every change, so an undo followed by a new pick (same count) is seen too.
+  return [s.draftHasStarted, s.started_at ?? '', s.picks_made, s.round_one_complete, s.last_event_id].join('|');
 }
 
 /** Wait before re-subscribing after the n-th consecutive failure: 1 s, 2 s, 4 s, 8 s, then 15 s. */

@@ -13,6 +13,7 @@ export interface DraftSettings {
 export const DRAFT_CHANNEL = 'draft_changes';
 
 interface StateRow {
+  last_event_id: number;
   /** A string from the driver (MikroORM keeps timestamps as text); read through `new Date()`. */
   started_at: Date | string | null;
   round_one_complete: boolean;
@@ -23,7 +24,8 @@ async function readState(em: EntityManager, lock = false): Promise<StateRow> {
   const row = await sqlOne<StateRow>(
     em,
     `select s.started_at, s.round_one_complete,
-            (select count(*) from player where draft_round = 1)::int as picks_made
+            (select count(*) from player where draft_round = 1)::int as picks_made,
+            (select coalesce(max(id), 0) from draft_event)::int as last_event_id
        from draft_state s where s.id = 1 ${lock ? 'for update of s' : ''}`,
   );
   if (!row) throw new Error('draft_state row 1 is missing: migrations have not run');
@@ -44,6 +46,7 @@ export async function getDraftStatus(em: EntityManager, settings: DraftSettings)
     picks_made: state.picks_made,
     round_one_complete: state.round_one_complete || state.picks_made >= settings.roundOnePicks,
     round_one_picks: settings.roundOnePicks,
+    last_event_id: state.last_event_id,
   };
 }
 

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { DraftStatus, PlayerDto } from '@first-round/shared/schemas';
+import { describeChange, retryDelay, statusSignature } from './draft-live';
+import { draftSnapshot, outcomeOf } from './draft-snapshot';
+
+const status = (over: Partial<DraftStatus> = {}): DraftStatus => ({
+  draftHasStarted: true,
+  deadline: '2027-04-30T00:00:00.000Z',
+  started_at: '2027-04-30T00:00:00.000Z',
+  picks_made: 7,
+  round_one_complete: false,
+  round_one_picks: 32,
+  last_event_id: 8,
+  ...over,
+});
+const player = (over: Partial<PlayerDto>): PlayerDto => ({
+  id: 1,
+  rank: 5,
+  player_name: 'Armand Membou',
+  position: 'OT',
+  school: 'Missouri',
+  draft_round: null,
+  draft_pick: null,
+  ...over,
+});
+
+describe('live draft helpers', () => {
+  it('announces a pick the way the spec shows it', () => {
+    expect(describeChange({ event_id: 9, kind: 'pick', slot: 7, player: player({ draft_round: 1, draft_pick: 7 }), at: '' }).title).toBe(
+      'Pick 7: Armand Membou, OT, Missouri',
+    );
+    expect(describeChange({ event_id: 3, kind: 'auto_start', at: '' }).title).toBe('The draft has started');
+  });
+
+  it('sees an undo followed by a new pick as a change even when the count is the same', () => {
+    expect(statusSignature(status())).toBe(statusSignature(status()));
+    expect(statusSignature(status({ last_event_id: 10 }))).not.toBe(statusSignature(status()));
+    expect(statusSignature(undefined)).toBeNull();
+  });
+
+  it('backs off 1, 2, 4, 8, then 15 seconds between reconnects', () => {
+    expect([1, 2, 3, 4, 5, 9].map(retryDelay)).toEqual([1000, 2000, 4000, 8000, 15000, 15000]);
+  });
+
+  it('marks picks hit, missed or pending from the board and the draft status', () => {
+    const board = [player({ id: 1, draft_round: 1, draft_pick: 7 }), player({ id: 2, rank: 9, draft_round: 2, draft_pick: 40 }), player({ id: 3, rank: 12 })];
+    const open = draftSnapshot(status(), board)!;
+    expect(board.map((p) => outcomeOf(p, open))).toEqual(['hit', 'miss', 'pending']);
+    const closed = draftSnapshot(status({ round_one_complete: true }), board)!;
+    expect(outcomeOf(board[2]!, closed)).toBe('miss');
+    expect(draftSnapshot(undefined, board)).toBeNull();
+  });
+});
