@@ -84,7 +84,7 @@ describe('screenshots', () => {
       await shot(page, 'settings', size.width);
       await page.goto('/groups');
       await page.getByRole('heading', { name: 'My Groups' }).waitFor();
-      await shot(page, 'groups-placeholder', size.width);
+      await shot(page, 'groups-list', size.width);
     }
   });
 

@@ -151,10 +151,18 @@ export function DraftLive() {
       retryTimer = setTimeout(subscribe, retryDelay(failures));
     };
 
+    // A tab coming back into view looks at once instead of waiting for the next poll (browsers also
+    // slow timers down in background tabs).
+    const onVisible = () => {
+      if (document.visibilityState === 'visible' && !pushUp) void check();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+
     graceTimer = setTimeout(() => ((graceTimer = undefined), startPolling()), PUSH_GRACE_MS);
     subscribe();
     return () => {
       disposed = true;
+      document.removeEventListener('visibilitychange', onVisible);
       subscription?.unsubscribe();
       for (const t of [retryTimer, graceTimer, flushTimer, stableTimer]) if (t) clearTimeout(t);
       stopPolling();

@@ -41,6 +41,7 @@ export function GroupCard({ group, started }: { group: GroupDto; started: boolea
             fontSize="lg"
             color="navy.900"
             truncate
+            title={group.name}
             _focusVisible={{ outline: 'none' }}
             _after={{ content: '""', position: 'absolute', inset: '0', borderRadius: 'xl' }}
             css={{ '&:focus-visible::after': { outline: '3px solid', outlineColor: 'var(--chakra-colors-gold-400)', outlineOffset: '2px' } }}

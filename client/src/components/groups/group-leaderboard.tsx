@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Badge, Box, chakra, Flex, Stack, Text } from '@chakra-ui/react';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
+import { EntryStateBadge } from '../standings-table';
 import { ParticipantPicks } from './participant-picks';
 
 const RowButton = chakra('button');
@@ -30,7 +31,7 @@ export function GroupLeaderboard({ groupId, rows, me, picksVisible }: { groupId:
   return (
     <Box bg="white" borderRadius="xl" borderWidth="1px" borderColor="gray.200" overflow="hidden" boxShadow="sm">
       <Flex px="4" py="2" gap="3" bg="navy.900" color="navy.100" fontSize="xs" fontWeight="bold" textTransform="uppercase" letterSpacing="wider" aria-hidden>
-        <Text w="9">Rank</Text>
+        <Text w="12" flexShrink={0}>Rank</Text>
         <Text flex="1">Player</Text>
         <Text textAlign="right">Correct</Text>
         {picksVisible && <Box w="18px" />}
@@ -42,12 +43,12 @@ export function GroupLeaderboard({ groupId, rows, me, picksVisible }: { groupId:
           const panelId = `picks-${row.participant_id}`;
           const content = (
             <>
-              <Text w="9" flexShrink={0} fontWeight="black" fontSize="lg" color="navy.900" textAlign="left">
+              <Text w="12" flexShrink={0} fontWeight="black" fontSize="lg" color="navy.900" textAlign="left">
                 <span aria-label={`Rank ${row.rank}`}>{row.rank}</span>
               </Text>
               <Box flex="1" minW="0" textAlign="left">
-                <Flex align="center" gap="2" minW="0">
-                  <Text fontWeight="semibold" truncate>
+                <Flex align="center" gap="2" minW="0" wrap="wrap" rowGap="1">
+                  <Text fontWeight="semibold" truncate minW="0" maxW="100%">
                     {row.participant_name}
                   </Text>
                   {mine && (
@@ -55,11 +56,7 @@ export function GroupLeaderboard({ groupId, rows, me, picksVisible }: { groupId:
                       You
                     </Badge>
                   )}
-                  {row.busted && (
-                    <Badge colorPalette="red" variant="solid" size="sm" flexShrink={0}>
-                      Busted
-                    </Badge>
-                  )}
+                  <EntryStateBadge busted={row.busted} />
                 </Flex>
                 {row.tiebreak_rank !== null && (
                   <Text fontSize="xs" color="gray.600">
@@ -67,7 +64,7 @@ export function GroupLeaderboard({ groupId, rows, me, picksVisible }: { groupId:
                   </Text>
                 )}
               </Box>
-              <Text flexShrink={0} fontWeight="black" fontSize="lg" color={row.busted ? 'gray.400' : 'turf.600'} textAlign="right" aria-label={`${row.correct_picks} correct picks`}>
+              <Text flexShrink={0} fontWeight="black" fontSize="lg" color={row.busted ? 'gray.400' : 'turf.600'} textAlign="right" aria-label={`${row.correct_picks} correct ${row.correct_picks === 1 ? 'pick' : 'picks'}`}>
                 {row.correct_picks}
               </Text>
               {picksVisible && (
@@ -84,6 +81,8 @@ export function GroupLeaderboard({ groupId, rows, me, picksVisible }: { groupId:
             alignItems: 'center',
             width: '100%',
             bg: mine ? 'navy.50' : row.rank === 1 && !row.busted ? 'gold.400/15' : undefined,
+            // The caller's row as on the other standings: tinted, with a bar on the left.
+            boxShadow: mine ? 'inset 4px 0 0 var(--chakra-colors-navy-700)' : undefined,
           } as const;
           return (
             <Box as="li" key={row.participant_id} borderTopWidth="1px" borderColor="gray.100" aria-current={mine ? 'true' : undefined}>
@@ -95,7 +94,7 @@ export function GroupLeaderboard({ groupId, rows, me, picksVisible }: { groupId:
                   cursor="pointer"
                   aria-expanded={expanded}
                   aria-controls={panelId}
-                  aria-label={`${row.participant_name}, rank ${row.rank}, ${row.correct_picks} correct picks${row.busted ? ', busted' : ''}: ${expanded ? 'hide' : 'show'} picks`}
+                  aria-label={`${row.participant_name}, rank ${row.rank}, ${row.correct_picks} correct, ${row.busted ? 'busted' : 'alive'}: ${expanded ? 'hide' : 'show'} picks`}
                   onClick={() => toggle(row.participant_id)}
                   _hover={{ bg: mine ? 'navy.100' : 'gray.50' }}
                   _focusVisible={{ outline: '3px solid', outlineColor: 'gold.400', outlineOffset: '-3px' }}

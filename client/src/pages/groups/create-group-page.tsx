@@ -60,7 +60,10 @@ export function CreateGroupPage() {
               autoComplete="off"
               value={name}
               maxLength={GROUP_NAME_MAX}
-              onChange={(e) => setName(e.target.value)}
+              onChange={(e) => {
+                setName(e.target.value);
+                setNameError(null);
+              }}
               error={nameError}
               placeholder="e.g. Sunday Squad"
               autoFocus

@@ -142,7 +142,7 @@ function GroupDetails({ id }: { id: number }) {
           {hasGlobalPicks && (
             <Button
               size="lg"
-              flex="1"
+              flex={{ sm: '1' }}
               variant="outline"
               borderColor="navy.900"
               color="navy.900"
@@ -155,7 +155,7 @@ function GroupDetails({ id }: { id: number }) {
               Reuse Picks
             </Button>
           )}
-          <PrimaryButton flex="1" loading={busy === 'new'} disabled={busy !== null} onClick={() => void makeNewPicks()}>
+          <PrimaryButton flex={{ sm: '1' }} loading={busy === 'new'} disabled={busy !== null} onClick={() => void makeNewPicks()}>
             Make New Picks
           </PrimaryButton>
         </Flex>

@@ -9,6 +9,7 @@ import { FullPageMessage } from '../../components/full-page-message';
 import { PrimaryButton } from '../../components/form-bits';
 import { BackTo, GroupLoadError } from '../../components/groups/group-frame';
 import { GroupLeaderboard } from '../../components/groups/group-leaderboard';
+import { GroupInvite } from '../../components/groups/invite';
 import { MembersList } from '../../components/groups/members-list';
 import { membersLabel, useDraftStarted } from '../../components/groups/group-utils';
 import { shouldRetry } from '../../lib/query-client';
@@ -70,6 +71,14 @@ function GroupPicks({ id }: { id: number }) {
     return (
       <Page title={g.name} before={back} subtitle={subtitle}>
         <Stack gap="6" pb="4">
+          {membership.data.is_owner && (
+            <Card>
+              <Text fontWeight="bold" color="navy.900" mb="3">
+                Invite friends
+              </Text>
+              <GroupInvite groupId={id} />
+            </Card>
+          )}
           <Card>
             <Text fontWeight="bold" color="navy.900">
               {hasPicks ? 'Your picks for this group are in.' : 'You have no picks in this group yet.'}
@@ -107,7 +116,7 @@ function GroupPicks({ id }: { id: number }) {
           <>
             <Flex justify="space-between" align="baseline" gap="3" wrap="wrap">
               <Text color="gray.600" fontSize="sm">
-                {board.data.entries} {board.data.entries === 1 ? 'participant' : 'participants'}, {board.data.alive} still alive
+                {board.data.entries} {board.data.entries === 1 ? 'participant' : 'participants'} · {board.data.alive} still alive
               </Text>
               {g.picks_public && (
                 <Text color="gray.500" fontSize="xs">

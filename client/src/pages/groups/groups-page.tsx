@@ -92,7 +92,7 @@ function PublicGroupCard({ group }: { group: GroupDto }) {
     <Flex as="li" bg="white" borderRadius="xl" borderWidth="1px" borderColor="gray.200" boxShadow="sm" p="4" align="center" gap="3" minW="0">
       <Box flex="1" minW="0">
         <HStack gap="2" minW="0">
-          <Text fontWeight="bold" color="navy.900" truncate>
+          <Text fontWeight="bold" color="navy.900" truncate title={group.name}>
             {group.name}
           </Text>
           {group.has_password && (

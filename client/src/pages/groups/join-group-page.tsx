@@ -56,7 +56,10 @@ export function JoinGroupPage() {
               inputMode="numeric"
               autoComplete="off"
               value={groupId}
-              onChange={(e) => setGroupId(e.target.value)}
+              onChange={(e) => {
+                setGroupId(e.target.value);
+                setIdError(null);
+              }}
               error={idError}
               placeholder="e.g. 42"
               autoFocus={!prefilled}
