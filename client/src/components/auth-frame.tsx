@@ -1,6 +1,7 @@
-import { Box, Heading, Stack, Text } from '@chakra-ui/react';
+import { Box, Stack } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { CountdownBanner } from './countdown-banner';
+import { PageTitle } from './page';
 
 /** The sign-in and sign-up frame: navy stadium backdrop, countdown, then the form card. */
 export function AuthFrame({ title, tagline, children, footer }: { title: string; tagline?: string; children: ReactNode; footer: ReactNode }) {
@@ -10,10 +11,7 @@ export function AuthFrame({ title, tagline, children, footer }: { title: string;
         <CountdownBanner />
         <Box bg="white" borderRadius="2xl" boxShadow="xl" p={{ base: '5', md: '8' }}>
           <Stack gap="2" mb="6" textAlign="center">
-            <Heading as="h1" size={{ base: '2xl', md: '3xl' }} fontWeight="black" color="navy.900" letterSpacing="tight">
-              {title}
-            </Heading>
-            {tagline && <Text color="gray.600">{tagline}</Text>}
+            <PageTitle title={title} subtitle={tagline} />
           </Stack>
           {children}
         </Box>

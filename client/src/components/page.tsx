@@ -7,13 +7,22 @@ export function Page({ title, subtitle, before, children, maxW = '3xl' }: { titl
     <Box width="100%" maxW={maxW} mx="auto" px={{ base: '4', md: '6' }} py={{ base: '5', md: '8' }}>
       <Stack gap="1" mb="5">
         {before}
-        <Heading as="h1" size={{ base: '2xl', md: '3xl' }} fontWeight="black" color="navy.900" letterSpacing="tight">
-          {title}
-        </Heading>
-        {subtitle && <Text color="gray.600">{subtitle}</Text>}
+        <PageTitle title={title} subtitle={subtitle} />
       </Stack>
       {children}
     </Box>
+  );
+}
+
+/** The page's one h1 and, under it, its subtitle. */
+export function PageTitle({ title, subtitle }: { title: ReactNode; subtitle?: ReactNode }) {
+  return (
+    <>
+      <Heading as="h1" size={{ base: '2xl', md: '3xl' }} fontWeight="black" color="navy.900" letterSpacing="tight">
+        {title}
+      </Heading>
+      {subtitle && <Text color="gray.600">{subtitle}</Text>}
+    </>
   );
 }
 

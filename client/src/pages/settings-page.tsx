@@ -1,22 +1,20 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Button, Heading, Stack, Text } from '@chakra-ui/react';
+import { Heading, Stack, Text } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
 import { STALE_TIMES } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { useAuth } from '../auth/auth-context';
 import { Card, Page } from '../components/page';
 import { PrimaryButton, TextField } from '../components/form-bits';
+import { SignOutButton } from '../components/sign-out-button';
 import { notify } from '../lib/toaster';
 import { errorMessage, trpc } from '../lib/trpc';
-import { useSignOut } from '../lib/use-sign-out';
 
 export function SettingsPage() {
   const auth = useAuth();
-  const signOut = useSignOut();
   const utils = trpc.useUtils();
   const me = trpc.auth.me.useQuery(undefined, { staleTime: STALE_TIMES.profile });
   const [username, setUsername] = useState('');
-  const [signingOut, setSigningOut] = useState(false);
   useEffect(() => {
     if (me.data?.screen_name) setUsername(me.data.screen_name);
   }, [me.data?.screen_name]);
@@ -75,17 +73,7 @@ export function SettingsPage() {
           <Text fontWeight="semibold" mb="5" wordBreak="break-all">
             {me.data?.email ?? auth.email ?? '—'}
           </Text>
-          <Button
-            variant="outline"
-            colorPalette="red"
-            loading={signingOut}
-            onClick={() => {
-              setSigningOut(true);
-              void signOut();
-            }}
-          >
-            Log Out
-          </Button>
+          <SignOutButton>Log Out</SignOutButton>
         </Card>
       </Stack>
     </Page>

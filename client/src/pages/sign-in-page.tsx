@@ -1,114 +1,66 @@
-import { useState, type FormEvent } from 'react';
-import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react';
+import { useState } from 'react';
+import { Link as ChakraLink } from '@chakra-ui/react';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { MESSAGES } from '@first-round/shared/messages';
-import { useAuth } from '../auth/auth-context';
+import { useCodeFlow } from '../auth/use-code-flow';
 import { AuthFrame } from '../components/auth-frame';
-import { FormAlert, PrimaryButton, TextField } from '../components/form-bits';
-import { errorMessage } from '../lib/trpc';
+import { TextField } from '../components/form-bits';
+import { AuthForm, VerificationCodeStep } from '../components/verification-code-step';
 
 export function SignInPage() {
-  const auth = useAuth();
   const navigate = useNavigate();
-  const [step, setStep] = useState<'email' | 'code'>('email');
-  const [email, setEmail] = useState('');
-  const [code, setCode] = useState('');
+  const flow = useCodeFlow();
   const [fieldError, setFieldError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [completing, setCompleting] = useState(false);
 
-  if (auth.isLoaded && auth.isSignedIn && !completing) return <Navigate to="/groups" replace />;
+  if (flow.redirect) return <Navigate to="/groups" replace />;
+  const { auth, email, code } = flow;
 
-  async function sendCode(e: FormEvent) {
-    e.preventDefault();
-    setError(null);
-    if (!email.trim()) return setFieldError(MESSAGES.enterEmail);
-    setFieldError(null);
-    if (!auth.isLoaded) return setError(MESSAGES.authNotReady);
-    setBusy(true);
-    try {
+  /** Shows `message` under the field when `value` is blank; true when it is filled in. */
+  const required = (value: string, message: string) => {
+    setFieldError(value.trim() ? null : message);
+    return Boolean(value.trim());
+  };
+
+  const sendCode = flow.onSubmit(
+    () => required(email, MESSAGES.enterEmail),
+    async () => {
       await auth.sendSignInCode(email);
-      setStep('code');
-    } catch (err) {
-      setError(errorMessage(err, MESSAGES.sendCodeFailed));
-    } finally {
-      setBusy(false);
-    }
-  }
+      flow.setCodeSent(true);
+    },
+    MESSAGES.sendCodeFailed,
+  );
 
-  async function verify(e: FormEvent) {
-    e.preventDefault();
-    setError(null);
-    if (!code.trim()) return setFieldError(MESSAGES.enterCode);
-    setFieldError(null);
-    if (!auth.isLoaded) return setError(MESSAGES.authNotReady);
-    setBusy(true);
-    setCompleting(true);
-    try {
+  const verify = flow.onSubmit(
+    () => required(code, MESSAGES.enterCode),
+    async () => {
       await auth.verifySignInCode(email, code);
       navigate('/auth/callback');
-    } catch (err) {
-      setCompleting(false);
-      setError(errorMessage(err, MESSAGES.invalidCode));
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+    MESSAGES.invalidCode,
+    true,
+  );
 
   function differentEmail() {
-    auth.resetFlow();
-    setStep('email');
-    setCode('');
-    setError(null);
+    flow.restart();
     setFieldError(null);
   }
 
   return (
     <AuthFrame
       title="Welcome Back to First Round"
-      tagline={step === 'email' ? 'Sign in with your email. We will send you a one-time code.' : undefined}
+      tagline={flow.codeSent ? undefined : 'Sign in with your email. We will send you a one-time code.'}
       footer={
         <ChakraLink asChild color="white" fontWeight="semibold" textDecoration="underline">
           <Link to="/sign-up">I don't have an account</Link>
         </ChakraLink>
       }
     >
-      {step === 'email' ? (
-        <form onSubmit={sendCode} noValidate>
-          <Stack gap="4">
-            <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={fieldError} />
-            {error && <FormAlert>{error}</FormAlert>}
-            <PrimaryButton type="submit" loading={busy}>
-              Send Code
-            </PrimaryButton>
-          </Stack>
-        </form>
+      {flow.codeSent ? (
+        <VerificationCodeStep flow={flow} onSubmit={verify} submitLabel="Verify & Sign In" codeError={fieldError} onDifferentEmail={differentEmail} />
       ) : (
-        <form onSubmit={verify} noValidate>
-          <Stack gap="4">
-            <Text color="gray.700">
-              We sent a verification code to <strong>{email.trim()}</strong>.
-            </Text>
-            <TextField
-              label="Verification code"
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-              error={fieldError}
-              autoFocus
-            />
-            {error && <FormAlert>{error}</FormAlert>}
-            <PrimaryButton type="submit" loading={busy}>
-              Verify &amp; Sign In
-            </PrimaryButton>
-            <Button variant="ghost" onClick={differentEmail}>
-              Use a different email
-            </Button>
-          </Stack>
-        </form>
+        <AuthForm flow={flow} onSubmit={sendCode} submitLabel="Send Code">
+          <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => flow.setEmail(e.target.value)} error={fieldError} />
+        </AuthForm>
       )}
     </AuthFrame>
   );

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Badge, Box, chakra, Flex, Text } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
 import { STALE_TIMES } from '@first-round/shared/constants';
@@ -33,8 +34,8 @@ export function GroupCard({ group, started }: { group: GroupDto; started: boolea
       _hover={{ borderColor: 'navy.400', boxShadow: 'md' }}
       _focusWithin={{ borderColor: 'navy.400' }}
     >
-      <Box flex="1" minW="0">
-        <Flex align="center" gap="2" minW="0">
+      <GroupCardText
+        name={
           <CardLink
             to={`/groups/${group.group_id}`}
             fontWeight="bold"
@@ -48,27 +49,51 @@ export function GroupCard({ group, started }: { group: GroupDto; started: boolea
           >
             {group.name}
           </CardLink>
-          {isOwner && (
-            <Badge size="sm" bg="gold.400" color="navy.900" flexShrink={0}>
-              Owner
-            </Badge>
-          )}
-          {group.is_public && (
-            <Badge size="sm" variant="outline" colorPalette="gray" flexShrink={0}>
-              Public
-            </Badge>
-          )}
-        </Flex>
-        <Text fontSize="sm" color="gray.600">
-          {membersLabel(group.member_count)}
-        </Text>
+        }
+        badges={
+          <>
+            {isOwner && (
+              <Badge size="sm" bg="gold.400" color="navy.900" flexShrink={0}>
+                Owner
+              </Badge>
+            )}
+            {group.is_public && <GroupTag>Public</GroupTag>}
+          </>
+        }
+        memberCount={group.member_count}
+      >
         {membership.isError && (
           <Text role="alert" fontSize="sm" color="red.600" mt="1">
             Membership error: {errorMessage(membership.error, 'Unknown error')}
           </Text>
         )}
-      </Box>
+      </GroupCardText>
       {isOwner && !started && <CardInvite groupId={group.group_id} groupName={group.name} />}
     </Flex>
+  );
+}
+
+/** A grey outlined tag beside a group's name ('Public', 'Password'). */
+export function GroupTag({ children }: { children: ReactNode }) {
+  return (
+    <Badge size="sm" variant="outline" colorPalette="gray" flexShrink={0}>
+      {children}
+    </Badge>
+  );
+}
+
+/** A group card's text: the name with its badges, the member count, then `children`. */
+export function GroupCardText({ name, badges, memberCount, children }: { name: ReactNode; badges: ReactNode; memberCount: number; children?: ReactNode }) {
+  return (
+    <Box flex="1" minW="0">
+      <Flex align="center" gap="2" minW="0">
+        {name}
+        {badges}
+      </Flex>
+      <Text fontSize="sm" color="gray.600">
+        {membersLabel(memberCount)}
+      </Text>
+      {children}
+    </Box>
   );
 }

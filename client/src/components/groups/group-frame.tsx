@@ -1,8 +1,9 @@
+import type { FormEvent, ReactNode } from 'react';
 import { Button, Flex, IconButton, Stack, Text } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
 import { BackIcon } from '../icons';
 import { Card, Page } from '../page';
-import { PrimaryButton } from '../form-bits';
+import { FormAlert, PrimaryButton } from '../form-bits';
 
 /** The back arrow above a group's title. */
 export function BackTo({ to, label }: { to: string; label: string }) {
@@ -12,6 +13,51 @@ export function BackTo({ to, label }: { to: string; label: string }) {
         <BackIcon />
       </Link>
     </IconButton>
+  );
+}
+
+/** The create and join pages: a card holding `notice`, the fields, the form's error, then Cancel and the submit button. */
+export function GroupFormPage({
+  title,
+  subtitle,
+  notice,
+  onSubmit,
+  error,
+  submitLabel,
+  submitting,
+  disabled,
+  children,
+}: {
+  title: string;
+  subtitle: string;
+  notice?: ReactNode;
+  onSubmit: (e: FormEvent) => Promise<void>;
+  error: string | null;
+  submitLabel: string;
+  submitting: boolean;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Page title={title} subtitle={subtitle} maxW="xl">
+      <Card>
+        {notice}
+        <form onSubmit={(e) => void onSubmit(e)} noValidate>
+          <Stack gap="5">
+            {children}
+            {error && <FormAlert>{error}</FormAlert>}
+            <Flex gap="3" justify="flex-end" wrap="wrap">
+              <Button asChild size="lg" variant="outline">
+                <Link to="/groups">Cancel</Link>
+              </Button>
+              <PrimaryButton type="submit" loading={submitting} disabled={disabled}>
+                {submitLabel}
+              </PrimaryButton>
+            </Flex>
+          </Stack>
+        </form>
+      </Card>
+    </Page>
   );
 }
 

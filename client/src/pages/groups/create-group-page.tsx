@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Box, Button, chakra, Flex, Stack, Text } from '@chakra-ui/react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Box, chakra, Flex, Stack, Text } from '@chakra-ui/react';
+import { useNavigate } from 'react-router-dom';
 import { GROUP_NAME_MAX } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
-import { Card, Page } from '../../components/page';
-import { FormAlert, PrimaryButton, TextField } from '../../components/form-bits';
+import { FormAlert, TextField } from '../../components/form-bits';
+import { GroupFormPage } from '../../components/groups/group-frame';
 import { useDraftStarted, useRefreshGroups } from '../../components/groups/group-utils';
 import { errorMessage, trpc } from '../../lib/trpc';
 
@@ -45,72 +45,67 @@ export function CreateGroupPage() {
   }
 
   return (
-    <Page title="Create a Group" subtitle="Start a private group and invite your friends to compete on its own leaderboard." maxW="xl">
-      <Card>
-        {started && (
+    <GroupFormPage
+      title="Create a Group"
+      subtitle="Start a private group and invite your friends to compete on its own leaderboard."
+      notice={
+        started && (
           <Box mb="4">
             <FormAlert>The draft has started: groups can no longer be created.</FormAlert>
           </Box>
-        )}
-        <form onSubmit={(e) => void submit(e)} noValidate>
-          <Stack gap="5">
-            <TextField
-              label="Group Name"
-              name="group-name"
-              autoComplete="off"
-              value={name}
-              maxLength={GROUP_NAME_MAX}
-              onChange={(e) => {
-                setName(e.target.value);
-                setNameError(null);
-              }}
-              error={nameError}
-              placeholder="e.g. Sunday Squad"
-              autoFocus
-            />
-            <Details borderWidth="1px" borderColor="gray.200" borderRadius="lg" px="4" py="3">
-              <Summary cursor="pointer" fontWeight="semibold" color="navy.900" _focusVisible={{ outline: '2px solid', outlineColor: 'gold.400', outlineOffset: '2px' }}>
-                Advanced options
-              </Summary>
-              <Stack gap="4" mt="4">
-                <Option
-                  id="group-public"
-                  label="Public group"
-                  hint="Listed under Public Groups: anyone can join with one click."
-                  checked={isPublic}
-                  onChange={setIsPublic}
-                />
-                <Option
-                  id="group-picks-public"
-                  label="Members see each other's picks"
-                  hint="Once the draft starts, members can open each other's picks from the leaderboard."
-                  checked={picksPublic}
-                  onChange={setPicksPublic}
-                />
-                <TextField
-                  label="Password (optional)"
-                  name="group-password"
-                  type="password"
-                  autoComplete="new-password"
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                  helper="Needed to join by group ID. Invite links work without it."
-                />
-              </Stack>
-            </Details>
-            {formError && <FormAlert>{formError}</FormAlert>}
-            <Flex gap="3" justify="flex-end" wrap="wrap">
-              <Button asChild size="lg" variant="outline">
-                <Link to="/groups">Cancel</Link>
-              </Button>
-              <PrimaryButton type="submit" loading={create.isPending} disabled={started}>
-                Create Group
-              </PrimaryButton>
-            </Flex>
-          </Stack>
-        </form>
-      </Card>
-    </Page>
+        )
+      }
+      onSubmit={submit}
+      error={formError}
+      submitLabel="Create Group"
+      submitting={create.isPending}
+      disabled={started}
+    >
+      <TextField
+        label="Group Name"
+        name="group-name"
+        autoComplete="off"
+        value={name}
+        maxLength={GROUP_NAME_MAX}
+        onChange={(e) => {
+          setName(e.target.value);
+          setNameError(null);
+        }}
+        error={nameError}
+        placeholder="e.g. Sunday Squad"
+        autoFocus
+      />
+      <Details borderWidth="1px" borderColor="gray.200" borderRadius="lg" px="4" py="3">
+        <Summary cursor="pointer" fontWeight="semibold" color="navy.900" _focusVisible={{ outline: '2px solid', outlineColor: 'gold.400', outlineOffset: '2px' }}>
+          Advanced options
+        </Summary>
+        <Stack gap="4" mt="4">
+          <Option
+            id="group-public"
+            label="Public group"
+            hint="Listed under Public Groups: anyone can join with one click."
+            checked={isPublic}
+            onChange={setIsPublic}
+          />
+          <Option
+            id="group-picks-public"
+            label="Members see each other's picks"
+            hint="Once the draft starts, members can open each other's picks from the leaderboard."
+            checked={picksPublic}
+            onChange={setPicksPublic}
+          />
+          <TextField
+            label="Password (optional)"
+            name="group-password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            helper="Needed to join by group ID. Invite links work without it."
+          />
+        </Stack>
+      </Details>
+    </GroupFormPage>
   );
 }
 

@@ -89,11 +89,7 @@ function GroupPicks({ id }: { id: number }) {
           </Card>
           {members.isPending ? <Text color="gray.600">Loading members...</Text> : <MembersList members={members.data ?? []} me={me} />}
         </Stack>
-        <Box position="sticky" bottom="0" py="3" bg="gray.50">
-          <PrimaryButton asChild width="full">
-            <Link to={`/select-players?groupId=${id}`}>Edit Picks</Link>
-          </PrimaryButton>
-        </Box>
+        <PicksButton groupId={id}>Edit Picks</PicksButton>
       </Page>
     );
   }
@@ -134,12 +130,19 @@ function GroupPicks({ id }: { id: number }) {
         )}
       </Stack>
       {hasPicks && (
-        <Box position="sticky" bottom="0" py="3" bg="gray.50">
-          <PrimaryButton asChild width="full">
-            <Link to={`/select-players?groupId=${id}`}>View Picks</Link>
-          </PrimaryButton>
-        </Box>
+        <PicksButton groupId={id}>View Picks</PicksButton>
       )}
     </Page>
+  );
+}
+
+/** The sticky button under the group page that opens the user's picks for this group. */
+function PicksButton({ groupId, children }: { groupId: number; children: string }) {
+  return (
+    <Box position="sticky" bottom="0" py="3" bg="gray.50">
+      <PrimaryButton asChild width="full">
+        <Link to={`/select-players?groupId=${groupId}`}>{children}</Link>
+      </PrimaryButton>
+    </Box>
   );
 }

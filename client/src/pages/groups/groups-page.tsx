@@ -1,16 +1,15 @@
-import { useState } from 'react';
-import { Badge, Box, Button, Flex, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Flex, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { Link, useNavigate } from 'react-router-dom';
 import { STALE_TIMES } from '@first-round/shared/constants';
 import type { GroupDto } from '@first-round/shared/schemas';
 import { EmptyState, Page } from '../../components/page';
 import { FullPageMessage } from '../../components/full-page-message';
 import { PrimaryButton } from '../../components/form-bits';
-import { GroupCard } from '../../components/groups/group-card';
-import { membersLabel, useDraftStarted, useRefreshGroups } from '../../components/groups/group-utils';
+import { SignOutButton } from '../../components/sign-out-button';
+import { GroupCard, GroupCardText, GroupTag } from '../../components/groups/group-card';
+import { useDraftStarted, useRefreshGroups } from '../../components/groups/group-utils';
 import { notify } from '../../lib/toaster';
 import { errorMessage, httpStatusOf, trpc } from '../../lib/trpc';
-import { useSignOut } from '../../lib/use-sign-out';
 
 export function GroupsPage() {
   const groups = trpc.groups.mine.useQuery(undefined, { staleTime: STALE_TIMES.groupLists });
@@ -90,21 +89,15 @@ function PublicGroupCard({ group }: { group: GroupDto }) {
 
   return (
     <Flex as="li" bg="white" borderRadius="xl" borderWidth="1px" borderColor="gray.200" boxShadow="sm" p="4" align="center" gap="3" minW="0">
-      <Box flex="1" minW="0">
-        <HStack gap="2" minW="0">
+      <GroupCardText
+        name={
           <Text fontWeight="bold" color="navy.900" truncate title={group.name}>
             {group.name}
           </Text>
-          {group.has_password && (
-            <Badge size="sm" variant="outline" colorPalette="gray" flexShrink={0}>
-              Password
-            </Badge>
-          )}
-        </HStack>
-        <Text fontSize="sm" color="gray.600">
-          {membersLabel(group.member_count)}
-        </Text>
-      </Box>
+        }
+        badges={group.has_password && <GroupTag>Password</GroupTag>}
+        memberCount={group.member_count}
+      />
       <Button
         size="sm"
         bg="turf.600"
@@ -123,8 +116,6 @@ function PublicGroupCard({ group }: { group: GroupDto }) {
 }
 
 function GroupsError({ error, onRetry, retrying }: { error: unknown; onRetry: () => void; retrying: boolean }) {
-  const signOut = useSignOut();
-  const [signingOut, setSigningOut] = useState(false);
   const unauthenticated = httpStatusOf(error) === 401;
   return (
     <Page title="My Groups">
@@ -142,18 +133,7 @@ function GroupsError({ error, onRetry, retrying }: { error: unknown; onRetry: ()
           <Button asChild size="lg" variant="outline">
             <Link to="/auth-test">Test Authentication</Link>
           </Button>
-          <Button
-            size="lg"
-            variant="outline"
-            colorPalette="red"
-            loading={signingOut}
-            onClick={() => {
-              setSigningOut(true);
-              void signOut();
-            }}
-          >
-            Sign Out &amp; Reset
-          </Button>
+          <SignOutButton size="lg">Sign Out &amp; Reset</SignOutButton>
         </Flex>
       </Box>
     </Page>

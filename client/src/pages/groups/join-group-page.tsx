@@ -1,9 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Flex, Stack } from '@chakra-ui/react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { MESSAGES } from '@first-round/shared/messages';
-import { Card, Page } from '../../components/page';
-import { FormAlert, PrimaryButton, TextField } from '../../components/form-bits';
+import { TextField } from '../../components/form-bits';
+import { GroupFormPage } from '../../components/groups/group-frame';
 import { useRefreshGroups } from '../../components/groups/group-utils';
 import { notify } from '../../lib/toaster';
 import { trpc } from '../../lib/trpc';
@@ -46,46 +45,38 @@ export function JoinGroupPage() {
   }
 
   return (
-    <Page title="Join a Group" subtitle="Ask the group's owner for its ID (and its password, if it has one)." maxW="xl">
-      <Card>
-        <form onSubmit={(e) => void submit(e)} noValidate>
-          <Stack gap="5">
-            <TextField
-              label="Group ID"
-              name="group-id"
-              inputMode="numeric"
-              autoComplete="off"
-              value={groupId}
-              onChange={(e) => {
-                setGroupId(e.target.value);
-                setIdError(null);
-              }}
-              error={idError}
-              placeholder="e.g. 42"
-              autoFocus={!prefilled}
-            />
-            <TextField
-              label="Password"
-              name="group-password"
-              type="password"
-              autoComplete="off"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              helper="Leave blank if the group has no password"
-              autoFocus={prefilled}
-            />
-            {formError && <FormAlert>{formError}</FormAlert>}
-            <Flex gap="3" justify="flex-end" wrap="wrap">
-              <Button asChild size="lg" variant="outline">
-                <Link to="/groups">Cancel</Link>
-              </Button>
-              <PrimaryButton type="submit" loading={join.isPending}>
-                Join Group
-              </PrimaryButton>
-            </Flex>
-          </Stack>
-        </form>
-      </Card>
-    </Page>
+    <GroupFormPage
+      title="Join a Group"
+      subtitle="Ask the group's owner for its ID (and its password, if it has one)."
+      onSubmit={submit}
+      error={formError}
+      submitLabel="Join Group"
+      submitting={join.isPending}
+    >
+      <TextField
+        label="Group ID"
+        name="group-id"
+        inputMode="numeric"
+        autoComplete="off"
+        value={groupId}
+        onChange={(e) => {
+          setGroupId(e.target.value);
+          setIdError(null);
+        }}
+        error={idError}
+        placeholder="e.g. 42"
+        autoFocus={!prefilled}
+      />
+      <TextField
+        label="Password"
+        name="group-password"
+        type="password"
+        autoComplete="off"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        helper="Leave blank if the group has no password"
+        autoFocus={prefilled}
+      />
+    </GroupFormPage>
   );
 }
