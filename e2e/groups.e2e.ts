@@ -16,7 +16,11 @@ import { acceptRules, expectNoHorizontalScroll, signUpThroughUi, toastText, togg
  * operator starts the draft and records picks, and the group leaderboard ranks the entries.
  * Every group screen is also captured at 1280 and 375 px into docs/screenshots/.
  */
-const SHOTS = path.resolve(import.meta.dirname, '..', 'docs', 'screenshots');
+// `npm run screenshots` refreshes docs/screenshots; a plain test run keeps its pictures out of the tree.
+const SHOTS =
+  process.env.E2E_SCREENSHOTS === '1'
+    ? path.resolve(import.meta.dirname, '..', 'docs', 'screenshots')
+    : path.join(os.tmpdir(), 'first-round-e2e-shots');
 const PHONE = { width: 375, height: 760 };
 const DESKTOP = { width: 1280, height: 900 };
 

@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
-    include: process.env.E2E_SCREENSHOTS === '1' ? ['e2e/screenshots.e2e.ts'] : ['e2e/**/*.e2e.ts'],
+    include: process.env.E2E_SCREENSHOTS === '1' ? ['e2e/screenshots.e2e.ts', 'e2e/groups.e2e.ts'] : ['e2e/**/*.e2e.ts'],
     exclude: process.env.E2E_SCREENSHOTS === '1' ? [] : ['e2e/screenshots.e2e.ts'],
     fileParallelism: false,
     testTimeout: 60_000,
