@@ -1,11 +1,15 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
+// `npm run dev`: the API server listens on PORT (default 3000); Vite serves the app with hot reload and
+// forwards the API paths to it.
+const api = `http://localhost:${process.env.PORT ?? 3000}`;
+
 export default defineConfig({
   plugins: [react()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 700 },
   server: {
     port: 5173,
-    proxy: { '/trpc': 'http://localhost:3000', '/idp': 'http://localhost:3000', '/api': 'http://localhost:3000' },
+    proxy: { '/trpc': api, '/idp': api, '/api': api },
   },
 });
