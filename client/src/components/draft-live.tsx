@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import type { DraftChange } from '@first-round/shared/schemas';
 import { trpc } from '../lib/trpc';
 import { notify } from '../lib/toaster';
-import { describeChange, POLL_INTERVAL_MS, PUSH_GRACE_MS, PUSH_MAX_FAILURES, retryDelay, statusSignature } from '../lib/draft-live';
+import { describeChange, POLL_INTERVAL_MS, PUSH_GRACE_MS, PUSH_MAX_FAILURES, retryDelay, statusMoved, statusSignature } from '../lib/draft-live';
 
 type Utils = ReturnType<typeof trpc.useUtils>;
 
@@ -59,7 +59,7 @@ export function DraftLive() {
         const now = statusSignature(status);
         const before = known ?? statusSignature(utils.draft.status.getData());
         known = now;
-        if (before !== null && before !== now) refreshSoon();
+        if (statusMoved(before, now)) refreshSoon();
       } catch {
         // offline too: the next poll (or the push reconnecting) tries again
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DraftStatus, PlayerDto } from '@first-round/shared/schemas';
-import { describeChange, retryDelay, statusSignature } from './draft-live';
+import { describeChange, retryDelay, statusMoved, statusSignature } from './draft-live';
 import { draftSnapshot, outcomeOf } from './draft-snapshot';
 
 const status = (over: Partial<DraftStatus> = {}): DraftStatus => ({
@@ -36,6 +36,13 @@ describe('live draft helpers', () => {
     expect(statusSignature(status())).toBe(statusSignature(status()));
     expect(statusSignature(status({ last_event_id: 10 }))).not.toBe(statusSignature(status()));
     expect(statusSignature(undefined)).toBeNull();
+  });
+
+  it('refreshes when the status moved, and when there was no baseline to compare with', () => {
+    expect(statusMoved(statusSignature(status()), statusSignature(status()))).toBe(false);
+    expect(statusMoved(statusSignature(status()), statusSignature(status({ round_one_complete: true })))).toBe(true);
+    // A page that never read draft.status (the leaderboard) must not assume nothing changed.
+    expect(statusMoved(null, statusSignature(status({ round_one_complete: true })))).toBe(true);
   });
 
   it('backs off 1, 2, 4, 8, then 15 seconds between reconnects', () => {

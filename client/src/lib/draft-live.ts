@@ -36,6 +36,14 @@ export function statusSignature(
   return [s.draftHasStarted, s.started_at ?? '', s.picks_made, s.round_one_complete, s.last_event_id].join('|');
 }
 
+/**
+ * Whether cached answers must be refreshed after a status read. Without a baseline (the page never read
+ * draft.status, e.g. the leaderboard) the draft may have moved since its answers were fetched: refresh.
+ */
+export function statusMoved(before: string | null, now: string | null): boolean {
+  return before === null || before !== now;
+}
+
 /** Wait before re-subscribing after the n-th consecutive failure: 1 s, 2 s, 4 s, 8 s, then 15 s. */
 export function retryDelay(failures: number): number {
   return Math.min(15_000, 1000 * 2 ** Math.max(0, failures - 1));
