@@ -10,6 +10,15 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = '/usr/bin/chromium';
 const screenshots = process.argv.includes('--screenshots');
+
+/** The first draft night (last Thursday of April, 20:00 EDT) after `from`; as nextDraftNight in shared/src/constants.ts. */
+function draftNightAfter(from) {
+  for (let year = from.getUTCFullYear(); ; year++) {
+    const lastOfApril = new Date(Date.UTC(year, 3, 30));
+    const deadline = new Date(Date.UTC(year, 3, 30 - ((lastOfApril.getUTCDay() - 4 + 7) % 7), 24));
+    if (deadline > from) return deadline;
+  }
+}
 const extraArgs = process.argv.slice(2).filter((a) => a !== '--screenshots');
 
 if (!fs.existsSync(CHROMIUM)) {
@@ -75,6 +84,8 @@ const server = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')]
     DATABASE_URL: '',
     ADMIN_EMAILS: 'operator@example.com',
     IDP_IP_RATE_LIMIT: '100000',
+    // The journeys need the draft not to have started, whatever day the suite runs (draft night included).
+    DRAFT_DEADLINE: draftNightAfter(new Date(Date.now() + 86_400_000)).toISOString(),
     // Signing in again right after signing up should not wait out the one-minute resend throttle.
     IDP_CODE_RESEND_SECONDS: '0',
     LOG_LEVEL: 'warn',
