@@ -6,7 +6,7 @@ import { idSchema } from '@first-round/shared/schemas';
 import type { Context } from './context.js';
 import { DomainError, isUniqueViolation, type DomainErrorKind } from '../errors.js';
 import { ensureParticipant } from '../modules/users/participants.service.js';
-import { findMembership, groupExists } from '../modules/groups/membership.js';
+import { requireMembership } from '../modules/groups/membership.js';
 
 /** REST metadata: each procedure's documented paths live in rest/routes.ts, not here. */
 export interface Meta {
@@ -89,11 +89,7 @@ export const adminProcedure = authedProcedure.use(async ({ ctx, next }) => {
 
 /** Members of the group named by `group_id` (group 1, the global group, counts every signed-in user). */
 export const groupMemberProcedure = authedProcedure.input(z.object({ group_id: idSchema })).use(async ({ ctx, input, next }) => {
-  const membership = await findMembership(ctx.em, input.group_id, ctx.participant.id);
-  if (!membership) {
-    const exists = await groupExists(ctx.em, input.group_id);
-    throw new TRPCError({ code: exists ? 'FORBIDDEN' : 'NOT_FOUND', message: exists ? MESSAGES.notGroupMember : MESSAGES.groupNotFound });
-  }
+  const membership = await requireMembership(ctx.em, input.group_id, ctx.participant.id);
   return next({ ctx: { membership } });
 });
 

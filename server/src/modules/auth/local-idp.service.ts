@@ -225,7 +225,3 @@ export async function readOutbox(em: EntityManager, email: string) {
   );
   return rows.map((r) => ({ to: r.to_address, subject: r.subject, text: r.body, code: r.code, sent_at: new Date(r.sent_at).toISOString() }));
 }
-
-export async function idpUserProfile(em: EntityManager, userId: string) {
-  return sqlOne<{ email: string; username: string | null }>(em, `select email, username from idp_user where id = $1`, [userId]);
-}

@@ -6,6 +6,7 @@ import type { AppDeps } from '../../deps.js';
 import { badRequest, conflict, draftLocked, forbidden, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
 import { sql, sqlOne } from '../../db/sql.js';
 import { isDraftStarted } from '../draft/draft.service.js';
+import { findMembership } from './membership.js';
 import { hashPassword, verifyPassword } from './password.js';
 
 const GROUP_COLUMNS = `g.id, g.id as group_id, g.name, g.is_public, g.picks_public, g.password_hash is not null as has_password,
@@ -42,9 +43,7 @@ async function loadGroup(em: EntityManager, groupId: number): Promise<(GroupRow 
   return sqlOne(em, `select ${GROUP_COLUMNS}, g.password_hash from groups g where g.id = $1`, [groupId]);
 }
 
-async function isMember(em: EntityManager, groupId: number, participantId: string) {
-  return Boolean(await sqlOne(em, `select 1 from group_membership where group_id = $1 and participant_id = $2`, [groupId, participantId]));
-}
+const isMember = async (em: EntityManager, groupId: number, participantId: string) => Boolean(await findMembership(em, groupId, participantId));
 
 /** Members may open their group; public groups are open to every signed-in user. */
 export async function getVisibleGroup(em: EntityManager, groupId: number, participantId: string): Promise<GroupDto> {
@@ -154,11 +153,7 @@ export async function memberCount(em: EntityManager, groupId: number, participan
 
 export async function getMembership(em: EntityManager, groupId: number, participantId: string) {
   if (!(await loadGroup(em, groupId))) throw notFound(MESSAGES.groupNotFound);
-  const row = await sqlOne<{ is_owner: boolean; use_global_picks: boolean }>(
-    em,
-    `select is_owner, use_global_picks from group_membership where group_id = $1 and participant_id = $2`,
-    [groupId, participantId],
-  );
+  const row = await findMembership(em, groupId, participantId);
   return {
     group_id: groupId,
     participant_id: participantId,

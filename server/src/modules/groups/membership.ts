@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
+import { MESSAGES } from '@first-round/shared/messages';
 import { sqlOne } from '../../db/sql.js';
+import { forbidden, notFound } from '../../errors.js';
 
 export interface MembershipRow {
   group_id: number;
@@ -23,3 +25,10 @@ export async function groupExists(em: EntityManager, groupId: number): Promise<b
   return Boolean(await sqlOne(em, `select 1 from groups where id = $1`, [groupId]));
 }
 
+
+/** The caller's membership, or 404 'Group not found' / 403 'You are not a member of this group'. */
+export async function requireMembership(em: EntityManager, groupId: number, participantId: string): Promise<MembershipRow> {
+  const membership = await findMembership(em, groupId, participantId);
+  if (membership) return membership;
+  throw (await groupExists(em, groupId)) ? forbidden(MESSAGES.notGroupMember) : notFound(MESSAGES.groupNotFound);
+}

@@ -51,12 +51,7 @@ export class LeaderboardCache {
     if (hit && hit.version === version && fresh) return hit.value;
     const running = this.inFlight.get(groupId);
     if (running && running.version === version) return running.promise;
-    const promise = this.compute(em, groupId).then(
-      (value) => {
-        if (this.events.version === version) this.cache.set(groupId, { version, at: Date.now(), value });
-        return value;
-      },
-    ).finally(() => {
+    const promise = this.rank(em, groupId, version).finally(() => {
       if (this.inFlight.get(groupId)?.promise === promise) this.inFlight.delete(groupId);
     });
     this.inFlight.set(groupId, { version, promise });
@@ -67,13 +62,7 @@ export class LeaderboardCache {
   startBackgroundRefresh(): () => void {
     this.get(GLOBAL_GROUP_ID).catch(() => {});
     const timer = setInterval(() => {
-      const version = this.events.version;
-      this.compute(this.orm.em.fork(), GLOBAL_GROUP_ID).then(
-        (value) => {
-          if (this.events.version === version) this.cache.set(GLOBAL_GROUP_ID, { version, at: Date.now(), value });
-        },
-        () => {},
-      );
+      this.rank(this.orm.em.fork(), GLOBAL_GROUP_ID, this.events.version).catch(() => {});
     }, MAX_AGE_MS);
     timer.unref();
     return () => clearInterval(timer);
@@ -82,6 +71,13 @@ export class LeaderboardCache {
   invalidate(groupId: number) {
     this.cache.delete(groupId);
     this.inFlight.delete(groupId);
+  }
+
+  /** Ranks a group and keeps the result unless the draft moved meanwhile (then it is already stale). */
+  private async rank(em: EntityManager, groupId: number, version: number): Promise<Standings> {
+    const value = await this.compute(em, groupId);
+    if (this.events.version === version) this.cache.set(groupId, { version, at: Date.now(), value });
+    return value;
   }
 
   private async compute(em: EntityManager, groupId: number): Promise<Standings> {

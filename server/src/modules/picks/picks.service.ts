@@ -5,18 +5,7 @@ import type { AppDeps } from '../../deps.js';
 import { draftLocked, forbidden, notFound, unprocessable } from '../../errors.js';
 import { sql, sqlOne } from '../../db/sql.js';
 import { isDraftStarted } from '../draft/draft.service.js';
-
-async function membershipOf(em: EntityManager, groupId: number, participantId: string) {
-  if (groupId === GLOBAL_GROUP_ID) return { use_global_picks: true };
-  const group = await sqlOne(em, `select 1 from groups where id = $1`, [groupId]);
-  if (!group) throw notFound(MESSAGES.groupNotFound);
-  const m = await sqlOne<{ use_global_picks: boolean }>(em, `select use_global_picks from group_membership where group_id = $1 and participant_id = $2`, [
-    groupId,
-    participantId,
-  ]);
-  if (!m) throw forbidden(MESSAGES.notGroupMember);
-  return m;
-}
+import { requireMembership } from '../groups/membership.js';
 
 async function picksIn(em: EntityManager, participantId: string, groupId: number): Promise<number[]> {
   const rows = await sql<{ player_id: number }>(
@@ -29,7 +18,7 @@ async function picksIn(em: EntityManager, participantId: string, groupId: number
 
 /** The caller's entry in a group: the group's own picks, or the global ones while the membership reuses them. */
 export async function myPicks(em: EntityManager, participantId: string, groupId: number = GLOBAL_GROUP_ID) {
-  const m = await membershipOf(em, groupId, participantId);
+  const m = await requireMembership(em, groupId, participantId);
   const source = groupId === GLOBAL_GROUP_ID || m.use_global_picks ? GLOBAL_GROUP_ID : groupId;
   return { picks: await picksIn(em, participantId, source), group_id: groupId, use_global_picks: groupId !== GLOBAL_GROUP_ID && m.use_global_picks };
 }
@@ -42,7 +31,7 @@ export async function myPicks(em: EntityManager, participantId: string, groupId:
 export async function savePicks(em: EntityManager, deps: AppDeps, participantId: string, input: { picks: number[]; group_id?: number }) {
   const groupId = input.group_id ?? GLOBAL_GROUP_ID;
   // Who may save here comes first (as for every other group call), then the draft lock, then the picks.
-  await membershipOf(em, groupId, participantId);
+  await requireMembership(em, groupId, participantId);
   if (await isDraftStarted(em, deps.draft)) throw draftLocked(MESSAGES.picksLocked);
   if (input.picks.length < MIN_PICKS || input.picks.length > MAX_PICKS) {
     throw unprocessable(`Number of picks must be between ${MIN_PICKS} and ${MAX_PICKS} (got ${input.picks.length})`);
@@ -87,7 +76,7 @@ export async function participantPicks(em: EntityManager, deps: AppDeps, callerI
   if (input.group_id === GLOBAL_GROUP_ID) throw hidden;
   const group = await sqlOne<{ picks_public: boolean }>(em, `select picks_public from groups where id = $1`, [input.group_id]);
   if (!group) throw notFound(MESSAGES.groupNotFound);
-  await membershipOf(em, input.group_id, callerId);
+  await requireMembership(em, input.group_id, callerId);
   if (!group.picks_public) throw hidden;
   const theirs = await sqlOne(em, `select 1 from group_membership where group_id = $1 and participant_id = $2`, [input.group_id, input.participant_id]);
   if (!theirs) throw notFound('That participant is not a member of this group');
