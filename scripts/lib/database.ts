@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../../server/src/config.js';
-import { openDatabase } from '../../server/src/db/database.js';
-import { ensureDatabaseExists, migrate, openOrm, type Orm } from '../../server/src/db/orm.js';
+import { DatabaseUnavailableError, openAppDatabase } from '../../server/src/db/database.js';
+import type { Orm } from '../../server/src/db/orm.js';
 import { seedDefaultBoard } from '../../server/src/modules/players/board.service.js';
 
 export interface ScriptDatabase {
@@ -25,20 +25,13 @@ export async function openScriptDatabase(options: { seedBoard?: boolean } = {}):
     if (error instanceof ConfigError) fail(error.message);
     throw error;
   }
-  const db = await openDatabase(config, () => {});
-  await ensureDatabaseExists(db.url);
-  const orm = await openOrm(db.url, 4);
-  await migrate(orm);
+  const db = await openAppDatabase(config, { poolMax: 4 }).catch((error: unknown) => {
+    if (error instanceof DatabaseUnavailableError) fail(error.message);
+    throw error;
+  });
   // Like the server's first start: an empty board gets the shipped 2025 one.
-  if (options.seedBoard) await seedDefaultBoard(orm.em.fork());
-  return {
-    config,
-    orm,
-    async close() {
-      await orm.close(true);
-      await db.embedded?.stop();
-    },
-  };
+  if (options.seedBoard) await seedDefaultBoard(db.orm.em.fork());
+  return { config, orm: db.orm, close: () => db.close() };
 }
 
 export function fail(message: string): never {

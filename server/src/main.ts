@@ -1,7 +1,5 @@
 import { ConfigError, loadConfig } from './config.js';
-import type { RunningDatabase } from './db/embedded-postgres.js';
-import { openDatabase } from './db/database.js';
-import { ensureDatabaseExists, migrate, openOrm, type Orm } from './db/orm.js';
+import { DatabaseUnavailableError, openAppDatabase, type AppDatabase } from './db/database.js';
 import { buildApp } from './app.js';
 import { createDeps, type AppDeps } from './deps.js';
 import { seedDefaultBoard } from './modules/players/board.service.js';
@@ -10,19 +8,6 @@ import { startDeadlineWatcher } from './modules/draft/deadline.js';
 
 /** A failure the operator can fix: printed as one line, no stack trace. */
 class StartupError extends Error {}
-
-function describeDbError(error: unknown, url: string): string {
-  const e = error as { code?: string; message?: string };
-  const where = (() => {
-    try {
-      const u = new URL(url);
-      return `${u.hostname}:${u.port || 5432}${u.pathname}`;
-    } catch {
-      return 'the configured server';
-    }
-  })();
-  return `Database unreachable at ${where}: ${e.code ? `${e.code} ` : ''}${e.message ?? String(error)}`;
-}
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -38,29 +23,17 @@ async function main() {
   const say = (line: string) => {
     if (config.LOG_LEVEL !== 'silent') process.stdout.write(`${line}\n`);
   };
-  let embedded: RunningDatabase | undefined;
-  let orm: Orm | undefined;
+  let db: AppDatabase | undefined;
   let deps: AppDeps | undefined;
   const cleanup = async () => {
     await deps?.events.stop().catch(() => {});
-    await orm?.close(true).catch(() => {});
-    await embedded?.stop().catch(() => {});
+    await db?.close();
   };
 
   try {
-    const db = await openDatabase(config, say).catch((error: unknown) => {
-      throw new StartupError(`Could not start the embedded PostgreSQL: ${(error as Error)?.message ?? error}`);
-    });
-    embedded = db.embedded;
-    try {
-      await ensureDatabaseExists(db.url);
-      orm = await openOrm(db.url);
-      await migrate(orm);
-    } catch (error) {
-      throw new StartupError(describeDbError(error, db.url));
-    }
-    deps = await createDeps(config, orm);
-    const em = orm.em.fork();
+    db = await openAppDatabase(config, { log: say });
+    deps = await createDeps(config, db.orm);
+    const em = db.orm.em.fork();
     await syncDeadline(em, deps.draft);
     const seeded = await seedDefaultBoard(em);
     if (seeded) say(`Loaded the default 2025 big board (${seeded.inserted} players)`);
@@ -97,10 +70,10 @@ async function main() {
       if (e.code === 'EACCES') throw new StartupError(`Not allowed to listen on port ${config.PORT}: set PORT to a port above 1024`);
       throw error;
     }
-    say(`First Round is running at http://localhost:${config.PORT} (auth: ${config.authProvider}, database: ${embedded ? 'embedded' : 'DATABASE_URL'})`);
+    say(`First Round is running at http://localhost:${config.PORT} (auth: ${config.authProvider}, database: ${db.embedded ? 'embedded' : 'DATABASE_URL'})`);
   } catch (error) {
     await cleanup();
-    if (error instanceof ConfigError || error instanceof StartupError) {
+    if (error instanceof ConfigError || error instanceof StartupError || error instanceof DatabaseUnavailableError) {
       console.error(error.message);
       process.exit(1);
     }

@@ -1,6 +1,10 @@
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { startEmbeddedPostgres, withDatabase, APP_DATABASE, type RunningDatabase } from './embedded-postgres.js';
+import { ensureDatabaseExists, migrate, openOrm, type Orm } from './orm.js';
+
+/** The database could not be started or reached; the message is one line an operator can act on. */
+export class DatabaseUnavailableError extends Error {}
 
 /** DATABASE_URL when set; otherwise the embedded PostgreSQL under DATA_DIR (started, or joined if running). */
 export async function openDatabase(config: Config, log: (line: string) => void): Promise<{ url: string; embedded?: RunningDatabase }> {
@@ -11,3 +15,48 @@ export async function openDatabase(config: Config, log: (line: string) => void):
   return { url: withDatabase(embedded.serverUrl, APP_DATABASE), embedded };
 }
 
+function describeDbError(error: unknown, url: string): string {
+  const e = error as { code?: string; message?: string };
+  let where = 'the configured server';
+  try {
+    const u = new URL(url);
+    where = `${u.hostname}:${u.port || 5432}${u.pathname}`;
+  } catch {
+    // keep the generic description
+  }
+  return `Database unreachable at ${where}: ${e.code ? `${e.code} ` : ''}${e.message ?? String(error)}`;
+}
+
+export interface AppDatabase {
+  orm: Orm;
+  embedded?: RunningDatabase;
+  /** Closes the pool and stops the embedded cluster if this process started it. */
+  close(): Promise<void>;
+}
+
+/**
+ * The game's database, ready to use: started or reached, created when missing, migrated. The server and
+ * every operator command open it this one way.
+ */
+export async function openAppDatabase(config: Config, options: { log?: (line: string) => void; poolMax?: number } = {}): Promise<AppDatabase> {
+  const db = await openDatabase(config, options.log ?? (() => {})).catch((error: unknown) => {
+    throw new DatabaseUnavailableError(`Could not start the embedded PostgreSQL: ${(error as Error)?.message ?? error}`);
+  });
+  let orm: Orm;
+  try {
+    await ensureDatabaseExists(db.url);
+    orm = await openOrm(db.url, options.poolMax);
+    await migrate(orm);
+  } catch (error) {
+    await db.embedded?.stop().catch(() => {});
+    throw new DatabaseUnavailableError(describeDbError(error, db.url));
+  }
+  return {
+    orm,
+    embedded: db.embedded,
+    async close() {
+      await orm.close(true).catch(() => {});
+      await db.embedded?.stop().catch(() => {});
+    },
+  };
+}
