@@ -40,6 +40,8 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SMTP_URL', 'CLERK_SECRET_KEY', 'CLERK_JWT_KEY', 'LOCAL_IDP_PRIVATE_KEY']);
+
 export interface Config extends Env {
   dataDir: string;
   deadline: Date;
@@ -53,7 +55,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = issue?.path.join('.') ?? 'environment';
-    const value = typeof issue?.path[0] === 'string' ? env[issue.path[0]] : undefined;
+    const variable = typeof issue?.path[0] === 'string' ? issue.path[0] : undefined;
+    // Secrets (and URLs that may carry a password) are named, never printed: logs and terminals are shared.
+    const value = variable && !SECRET_VARIABLES.has(variable) ? env[variable] : undefined;
     throw new ConfigError(
       `Invalid configuration: ${name}${value === undefined ? '' : `=${JSON.stringify(value)}`}: ${issue?.message ?? 'invalid value'}`,
     );

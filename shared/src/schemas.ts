@@ -47,6 +47,17 @@ export const draftChange = z.object({
 });
 export type DraftChange = z.infer<typeof draftChange>;
 
+/** Resuming a live stream: the last event id seen (an audit-log id, a decimal safe integer). */
+export const draftChangesInput = z
+  .strictObject({
+    lastEventId: z
+      .string()
+      .regex(/^\d{1,16}$/, 'lastEventId must be an event id')
+      .refine((v) => Number.isSafeInteger(Number(v)), 'lastEventId must be an event id')
+      .nullish(),
+  })
+  .optional();
+
 export const recordPickInput = z.strictObject({ slot: idSchema, player_id: idSchema });
 export const draftEventOutput = z.object({
   id: z.number(),

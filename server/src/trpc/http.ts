@@ -4,10 +4,23 @@ import type { AppDeps } from '../deps.js';
 import { createContextInner } from './context.js';
 import { appRouter, type AppRouter } from './root.js';
 
-/** tRPC at /trpc (batching on; subscriptions over SSE read the token from `connectionParams`). */
+/**
+ * Browsers' EventSource cannot send headers, so the live-draft subscription alone may carry its token in
+ * `?connectionParams=`. Everywhere else a token in a URL is ignored: URLs end up in logs, histories and
+ * Referer headers, and a plain call can always send the Authorization header.
+ */
+const TOKEN_IN_URL_PROCEDURES = new Set(['draft.changes']);
+
+function tokenFromConnectionParams(info: CreateFastifyContextOptions['info']): string | undefined {
+  const token = info.connectionParams?.token;
+  if (!token || info.type !== 'subscription') return undefined;
+  return info.calls.length > 0 && info.calls.every((call) => TOKEN_IN_URL_PROCEDURES.has(call.path)) ? token : undefined;
+}
+
+/** tRPC at /trpc (batching on; the live subscription over SSE reads its token from `connectionParams`). */
 export async function registerTrpc(app: FastifyInstance, deps: AppDeps) {
   const createContext = ({ req, info }: CreateFastifyContextOptions) => {
-    const fromParams = info.connectionParams?.token;
+    const fromParams = tokenFromConnectionParams(info);
     const authorization = req.headers.authorization ?? (fromParams ? `Bearer ${fromParams}` : undefined);
     return createContextInner({ deps, authorization, ip: req.ip, headers: req.headers });
   };

@@ -70,8 +70,13 @@ describe('sessions', () => {
     const user = await t.signUp('origins');
     const ours = decodeJwt((((await refresh(user.cookie, { origin: 'http://127.0.0.1:3000' })).json()) as { token: string }).token);
     expect(ours.azp).toBe('http://127.0.0.1:3000');
-    const foreign = decodeJwt((((await refresh(user.cookie, { origin: 'https://evil.example' })).json()) as { token: string }).token);
-    expect(foreign.azp).toBe('http://localhost:3000');
+    // A foreign page gets no token at all (cross-site POSTs to /idp are refused).
+    const foreign = await refresh(user.cookie, { origin: 'https://evil.example' });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json()).not.toHaveProperty('token');
+    // A page of ours reached by another host name (a LAN address) is same-origin: its token names our main origin.
+    const lan = decodeJwt((((await refresh(user.cookie, { origin: 'http://192.168.1.5:3000', host: '192.168.1.5:3000' })).json()) as { token: string }).token);
+    expect(lan.azp).toBe('http://localhost:3000');
   });
 
   it('no cookie, or an unknown one, yields 401 and no token', async () => {

@@ -27,6 +27,28 @@ function authorizedParty(deps: AppDeps, req: FastifyRequest): string {
   return deps.config.appOrigins[0]!;
 }
 
+/** The TCP peer is this machine. Not `req.ip`: with TRUST_PROXY that follows X-Forwarded-For. */
+export function isLoopbackPeer(req: FastifyRequest): boolean {
+  const address = req.socket.remoteAddress ?? '';
+  return address === '::1' || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(address);
+}
+
+/**
+ * A browser's cross-site POST carries a foreign Origin: refused, so another site can neither sign a
+ * visitor out nor into an account of its choosing. Same-origin pages (whatever host name the game is
+ * reached by), the configured origins, and clients that send no Origin (REST, tests) pass.
+ */
+export function isAllowedOrigin(deps: AppDeps, req: FastifyRequest): boolean {
+  const origin = req.headers.origin;
+  if (!origin) return true;
+  if (deps.config.appOrigins.includes(origin)) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
+
 function setSessionCookie(req: FastifyRequest, reply: FastifyReply, secret: string) {
   reply.setCookie(SESSION_COOKIE, secret, {
     httpOnly: true,
@@ -67,6 +89,12 @@ export async function registerIdpRoutes(app: FastifyInstance, deps: AppDeps) {
       return reply.code(500).send({ message: 'Internal server error', detail: 'Internal server error' });
     });
 
+    scope.addHook('onRequest', async (req, reply) => {
+      if (req.method === 'POST' && !isAllowedOrigin(deps, req)) {
+        return reply.code(403).send({ message: 'Cross-site request refused', detail: 'Cross-site request refused' });
+      }
+    });
+
     const em = () => deps.orm.em.fork();
     const unlimited = { config: { rateLimit: false as const } };
 
@@ -88,7 +116,8 @@ export async function registerIdpRoutes(app: FastifyInstance, deps: AppDeps) {
       return { status: 'signed_out' };
     });
     scope.get('/idp/dev/outbox', unlimited, async (req, reply) => {
-      if (deps.config.NODE_ENV === 'production') return reply.code(404).send({ message: 'Not found', detail: 'Not found' });
+      // The codes sign anyone in: only for the machine itself, and never in production.
+      if (deps.config.NODE_ENV === 'production' || !isLoopbackPeer(req)) return reply.code(404).send({ message: 'Not found', detail: 'Not found' });
       const { email } = z.object({ email: emailSchema }).parse(req.query);
       return idp.readOutbox(em(), email);
     });

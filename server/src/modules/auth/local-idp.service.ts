@@ -45,10 +45,13 @@ async function issueCode(
   input: { email: string; purpose: 'sign_in' | 'sign_up'; username?: string; ip: string },
 ) {
   const now = deps.now();
-  const last = await sqlOne<{ created_at: Date; n: number }>(
+  // The resend wait applies while an unused code is outstanding (a code just used to sign up does not
+  // hold back the next sign-in); the hourly cap counts every code sent.
+  const last = await sqlOne<{ created_at: Date | null; n: number }>(
     em,
-    `select max(created_at) as created_at, count(*)::int as n from idp_code where lower(email) = $1 and created_at > $2`,
-    [input.email, new Date(now.getTime() - 3_600_000)],
+    `select max(created_at) filter (where consumed_at is null and expires_at > $3) as created_at, count(*)::int as n
+       from idp_code where lower(email) = $1 and created_at > $2`,
+    [input.email, new Date(now.getTime() - 3_600_000), now],
   );
   const resendMs = deps.limits.resendMs;
   if (last?.created_at && now.getTime() - new Date(last.created_at).getTime() < resendMs) {
@@ -125,20 +128,24 @@ export async function verify(
     `select * from idp_code where lower(email) = $1 and consumed_at is null order by created_at desc limit 1`,
     [email],
   );
-  if (!code || new Date(code.expires_at) <= now || code.attempts >= CODE_MAX_ATTEMPTS) {
-    throw badRequest(MESSAGES.invalidCode);
-  }
+  if (!code || new Date(code.expires_at) <= now) throw badRequest(MESSAGES.invalidCode);
+  // Claim a try before comparing, in one statement: however many guesses arrive at once, the row lock
+  // lets at most CODE_MAX_ATTEMPTS of them through to the comparison.
+  const claimed = await sqlOne(
+    em,
+    `update idp_code set attempts = attempts + 1 where id = $1 and attempts < $2 and consumed_at is null returning id`,
+    [code.id, CODE_MAX_ATTEMPTS],
+  );
+  if (!claimed) throw badRequest(MESSAGES.invalidCode);
   const expected = Buffer.from(code.code_hash, 'hex');
   const given = Buffer.from(hmac(deps.keys.hmacSecret, `${email}:${input.code.trim()}`), 'hex');
-  if (!crypto.timingSafeEqual(expected, given)) {
-    // Counted atomically, so parallel wrong guesses cannot exceed the limit.
-    await sql(em, `update idp_code set attempts = attempts + 1 where id = $1`, [code.id]);
-    throw badRequest(MESSAGES.invalidCode);
-  }
+  if (!crypto.timingSafeEqual(expected, given)) throw badRequest(MESSAGES.invalidCode);
 
   const username = input.username?.trim() || code.username || undefined;
   if (code.purpose === 'sign_up' && !username) {
-    // Like Clerk's sign-up: the code is right but a required field is missing; the code stays usable.
+    // Like Clerk's sign-up: the code is right but a required field is missing; the code stays usable,
+    // and a right answer gives its try back (only wrong guesses count against the code).
+    await sql(em, `update idp_code set attempts = attempts - 1 where id = $1 and attempts > 0`, [code.id]);
     return { status: 'missing_requirements', missing_fields: ['username'] };
   }
 

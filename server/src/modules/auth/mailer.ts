@@ -31,7 +31,14 @@ export function createMailer(options: { smtpUrl?: string; from: string; producti
     return {
       async sendCode(_em, mail) {
         const { subject, text } = render(mail);
-        await transport.sendMail({ from: options.from, to: mail.to, subject, text });
+        try {
+          await transport.sendMail({ from: options.from, to: mail.to, subject, text });
+        } catch (error) {
+          // The code and command say what went wrong; the error text may quote the server URL, password included.
+          const e = error as { code?: string; command?: string; responseCode?: number };
+          options.log.warn({ code: e.code, command: e.command, responseCode: e.responseCode }, 'could not send a sign-in code by SMTP');
+          throw error;
+        }
       },
     };
   }

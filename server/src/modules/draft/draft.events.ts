@@ -3,7 +3,11 @@ import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import { draftChange, type DraftChange } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
+import { tooManyRequests } from '../../errors.js';
 import { DRAFT_CHANNEL } from './draft.service.js';
+
+/** At most this many live streams per player on one instance: several tabs and devices, with room for reconnects. */
+export const MAX_STREAMS_PER_USER = 20;
 
 /**
  * Hears every draft change through PostgreSQL LISTEN/NOTIFY — from this process, another server instance,
@@ -16,6 +20,7 @@ export class DraftEventHub {
   private stopped = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private connected = false;
+  private readonly openStreams = new Map<string, number>();
   streamsClosed = false;
   /** Increases with every change heard or resync; caches compare it to know they are stale. */
   version = 0;
@@ -79,6 +84,26 @@ export class DraftEventHub {
       void this.connect(attempt);
     }, delay);
     this.retryTimer.unref();
+  }
+
+  /**
+   * Takes one of the player's live-stream places (429 once all are in use); returns the release, which
+   * may be called any number of times.
+   */
+  openStream(participantId: string): () => void {
+    const open = this.openStreams.get(participantId) ?? 0;
+    if (open >= MAX_STREAMS_PER_USER) {
+      throw tooManyRequests(`Too many live connections for this account (${MAX_STREAMS_PER_USER}). Close some tabs and try again.`);
+    }
+    this.openStreams.set(participantId, open + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.openStreams.get(participantId) ?? 1) - 1;
+      if (left > 0) this.openStreams.set(participantId, left);
+      else this.openStreams.delete(participantId);
+    };
   }
 
   onChange(listener: (change: DraftChange) => void): () => void {

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { draftEventsOutput, draftStatusOutput, recordPickInput } from '@first-round/shared/schemas';
+import { draftChangesInput, draftEventsOutput, draftStatusOutput, recordPickInput } from '@first-round/shared/schemas';
 import { adminProcedure, authedProcedure, publicProcedure, router } from '../../trpc/trpc.js';
 import * as draft from './draft.service.js';
 import { draftChangeStream } from './draft.stream.js';
@@ -29,7 +28,10 @@ export const draftRouter = router({
   reset: operatorChange.mutation(({ ctx }) => draft.resetDraft(ctx.em, ctx.deps.draft, actorOf(ctx))),
   /** Live draft changes over SSE (the browser passes its token in `connectionParams`). */
   changes: authedProcedure
-    .input(z.object({ lastEventId: z.string().max(20).nullish() }).optional())
-    .subscription(({ ctx, input, signal }) => draftChangeStream(ctx.deps.events, ctx.em, input?.lastEventId, signal)),
+    .input(draftChangesInput)
+    .subscription(({ ctx, input, signal }) => {
+      const release = ctx.deps.events.openStream(ctx.participant.id);
+      return draftChangeStream(ctx.deps.events, ctx.em, input?.lastEventId, signal, release);
+    }),
   auditLog: adminProcedure.output(draftEventsOutput).query(({ ctx }) => draft.recentDraftEvents(ctx.em)),
 });

@@ -42,7 +42,15 @@ export async function changesSince(em: EntityManager, afterId: number): Promise<
  * missed since `lastEventId` (tRPC's SSE link sends it on reconnect), then forwards live changes; each
  * event carries its audit-log id, so nothing is delivered twice and a dropped connection catches up.
  */
-export async function* draftChangeStream(hub: DraftEventHub, em: EntityManager, lastEventId: string | null | undefined, signal: AbortSignal | undefined) {
+export async function* draftChangeStream(
+  hub: DraftEventHub,
+  em: EntityManager,
+  lastEventId: string | null | undefined,
+  signal: AbortSignal | undefined,
+  release: () => void = () => {},
+) {
+  // The stream's place is given back when the client goes away, even if the stream never got to run.
+  signal?.addEventListener('abort', release, { once: true });
   const queue: DraftChange[] = [];
   let wake: (() => void) | undefined;
   const off = hub.onChange((change) => {
@@ -74,6 +82,7 @@ export async function* draftChangeStream(hub: DraftEventHub, em: EntityManager, 
       wake = undefined;
     }
   } finally {
+    release();
     off();
     offClose();
     signal?.removeEventListener('abort', onAbort);

@@ -1,0 +1,215 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventSource } from 'eventsource';
+import { createTRPCClient, httpSubscriptionLink } from '@trpc/client';
+import type { AppRouter } from '../../src/trpc/root.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { resetDraft, startDraft } from '../../src/modules/draft/draft.service.js';
+import { MAX_STREAMS_PER_USER } from '../../src/modules/draft/draft.events.js';
+import { createTestApp, latestOutboxCode, type TestApp } from '../support/test-app.js';
+
+/** Sign-in and session defects found by trying the game as an attacker (issue 10, items 0, 1, 9, 10). */
+
+let t: TestApp;
+let baseUrl: string;
+let n = 0;
+const fresh = (prefix: string) => {
+  const name = `${prefix}${++n}`;
+  return { email: `${name}@example.com`, username: name };
+};
+
+beforeAll(async () => {
+  t = await createTestApp({ startEvents: true, seedBoard: false });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+afterAll(async () => t.close());
+
+const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+describe('the development outbox', () => {
+  const outbox = (remoteAddress: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url: '/idp/dev/outbox?email=someone%40example.com', remoteAddress, headers });
+
+  it('answers requests from the machine itself', async () => {
+    for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) expect((await outbox(address)).statusCode, address).toBe(200);
+  });
+
+  it('is not there for anyone on the network, forwarded-for header or not', async () => {
+    for (const address of ['192.168.1.20', '10.0.0.5', '::ffff:192.168.1.20', 'fe80::1']) {
+      const res = await outbox(address);
+      expect(res.statusCode, address).toBe(404);
+      expect(res.json()).toEqual({ detail: 'Not found', message: 'Not found' });
+    }
+    const trusting = await createTestApp({ seedBoard: false, env: { TRUST_PROXY: '1' }, sameDatabaseAs: t });
+    try {
+      const res = await trusting.app.inject({
+        method: 'GET',
+        url: '/idp/dev/outbox?email=someone%40example.com',
+        remoteAddress: '192.168.1.20',
+        headers: { 'x-forwarded-for': '127.0.0.1' },
+      });
+      expect(res.statusCode).toBe(404);
+    } finally {
+      await trusting.close();
+    }
+  });
+});
+
+describe('sign-in codes under concurrency', () => {
+  it('25 simultaneous guesses evaluate at most 5: the right code among them cannot slip through late', async () => {
+    const u = fresh('burst');
+    expect((await postJson('/idp/sign-up', u)).status).toBe(200);
+    const code = await latestOutboxCode(t, u.email);
+    const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
+    // 24 wrong guesses and the right one last, all on the wire at once through real sockets.
+    const guesses = [...Array.from({ length: 24 }, (_, i) => wrong(i)), code];
+    const answers = await Promise.all(guesses.map((c) => postJson('/idp/verify', { email: u.email, code: c })));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(1);
+    for (const s of statuses) expect([200, 400]).toContain(s);
+    const [row] = await t.db.query<{ attempts: number }>(`select attempts from idp_code where lower(email) = $1 order by id desc limit 1`, [u.email]);
+    expect(row!.attempts).toBeLessThanOrEqual(5);
+    // Whatever happened, the code is spent now: it answers no more.
+    expect((await postJson('/idp/verify', { email: u.email, code })).status).toBe(400);
+  });
+
+  it('the right code that only lacks a username does not use up a try', async () => {
+    const u = fresh('nameless');
+    expect((await postJson('/idp/sign-up', { email: u.email })).status).toBe(200);
+    const code = await latestOutboxCode(t, u.email);
+    for (let i = 0; i < 6; i++) {
+      const res = await postJson('/idp/verify', { email: u.email, code });
+      expect(((await res.json()) as { status: string }).status).toBe('missing_requirements');
+    }
+    const done = await postJson('/idp/verify', { email: u.email, code, username: u.username });
+    expect(done.status).toBe(200);
+  });
+});
+
+describe('resend wait', () => {
+  it('applies only while an unused code is outstanding: signing in right after signing up is allowed', async () => {
+    const u = fresh('quick');
+    expect((await postJson('/idp/sign-up', u)).status).toBe(200);
+    expect((await postJson('/idp/verify', { email: u.email, code: await latestOutboxCode(t, u.email) })).status).toBe(200);
+    const again = await postJson('/idp/sign-in', { email: u.email });
+    expect(again.status, await again.clone().text()).toBe(200);
+    // With that code unused, a second request within the minute still waits.
+    const third = await postJson('/idp/sign-in', { email: u.email });
+    expect(third.status).toBe(429);
+  });
+});
+
+describe('tokens in the URL', () => {
+  it('are accepted only for the live draft subscription, not for plain tRPC calls', async () => {
+    const u = await t.signUp(fresh('urltoken').username);
+    const params = encodeURIComponent(JSON.stringify({ token: u.token }));
+    const viaUrl = await fetch(`${baseUrl}/trpc/auth.me?connectionParams=${params}`);
+    expect(viaUrl.status).toBe(401);
+    const viaHeader = await fetch(`${baseUrl}/trpc/auth.me`, { headers: { authorization: u.authorization } });
+    expect(viaHeader.status).toBe(200);
+  });
+});
+
+function subscribe(token: string, input?: { lastEventId?: string }) {
+  const client = createTRPCClient<AppRouter>({
+    links: [httpSubscriptionLink({ url: `${baseUrl}/trpc`, EventSource, connectionParams: async () => ({ token }) })],
+  });
+  // Settles on the first event replayed (a healthy stream) or on the refusal.
+  let settle!: (v: string) => void;
+  const outcome = new Promise<string>((r) => (settle = r));
+  const sub = client.draft.changes.subscribe(input, {
+    onData: () => settle('data'),
+    onError: (e) => settle(`error: ${(e.data as { httpStatus?: number } | undefined)?.httpStatus ?? ''} ${e.message}`),
+  });
+  return { outcome, stop: () => sub.unsubscribe() };
+}
+
+describe('live streams', () => {
+  // Two draft events, so a stream resuming after the first replays the second at once: a stream that
+  // delivers it is open and healthy.
+  let resumeFrom: string;
+  beforeAll(async () => {
+    const first = await startDraft(t.orm().em.fork(), t.deps.draft, 'test');
+    await resetDraft(t.orm().em.fork(), t.deps.draft, 'test');
+    resumeFrom = String(first.event_id);
+  });
+
+  // tRPC answers a subscription with an event stream whatever happens; a refusal arrives as its first
+  // event, carrying the HTTP status the client sees as `data.httpStatus`.
+  it('refuse a resume id beyond any event with 400, not an internal error', async () => {
+    const u = await t.signUp(fresh('bigid').username);
+    const s = subscribe(u.token, { lastEventId: '9223372036854775808' });
+    expect(await s.outcome).toMatch(/^error: 400 /);
+    s.stop();
+  });
+
+  it(`are capped at ${MAX_STREAMS_PER_USER} per player (429); a closed stream frees its place`, async () => {
+    const u = await t.signUp(fresh('streams').username);
+    const open = Array.from({ length: MAX_STREAMS_PER_USER }, () => subscribe(u.token, { lastEventId: resumeFrom }));
+    expect(await Promise.all(open.map((s) => s.outcome))).toEqual(open.map(() => 'data'));
+    const extra = subscribe(u.token, { lastEventId: resumeFrom });
+    expect(await extra.outcome).toMatch(/^error: 429 Too many live connections/);
+    extra.stop();
+    // Another player is not affected.
+    const other = subscribe((await t.signUp(fresh('neighbour').username)).token, { lastEventId: resumeFrom });
+    expect(await other.outcome).toBe('data');
+    other.stop();
+    open[0]!.stop();
+    // The place frees as soon as the server notices the closed stream.
+    let again = '';
+    for (let i = 0; i < 100 && again !== 'data'; i++) {
+      const s = subscribe(u.token, { lastEventId: resumeFrom });
+      again = await s.outcome;
+      s.stop();
+      if (again !== 'data') await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(again).toBe('data');
+    for (const s of open) s.stop();
+  });
+});
+
+describe('sign-out', () => {
+  it('refuses a cross-site request (foreign Origin) and ends nothing', async () => {
+    const u = await t.signUp(fresh('csrf').username);
+    const foreign = await postJson('/idp/sign-out', {}, { cookie: u.cookie, origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    const me = await fetch(`${baseUrl}/api/auth/me`, { headers: { authorization: u.authorization } });
+    expect(me.status).toBe(200);
+    const refreshed = await postJson('/idp/token', {}, { cookie: u.cookie });
+    expect(refreshed.status).toBe(200);
+    // From the app's own origin (and from clients that send none) it works.
+    const own = await postJson('/idp/sign-out', {}, { cookie: u.cookie, origin: 'http://localhost:3000' });
+    expect(own.status).toBe(200);
+    expect((await postJson('/idp/token', {}, { cookie: u.cookie })).status).toBe(401);
+  });
+});
+
+describe('configuration errors', () => {
+  const message = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+    throw new Error('no error');
+  };
+
+  it('name the variable and the problem, never the secret', () => {
+    const smtp = message({ SMTP_URL: 'http://mailer:hunter2secret@mail.example.com' });
+    expect(smtp).toMatch(/^Invalid configuration: SMTP_URL/);
+    expect(smtp).not.toContain('hunter2secret');
+    const clerk = message({ CLERK_SECRET_KEY: 'xk_live_supersecretvalue123' });
+    expect(clerk).toMatch(/^Invalid configuration: CLERK_SECRET_KEY/);
+    expect(clerk).not.toContain('supersecretvalue123');
+    const db = message({ DATABASE_URL: 'mysql://admin:s3cretpass@db:3306/x' });
+    expect(db).toMatch(/^Invalid configuration: DATABASE_URL/);
+    expect(db).not.toContain('s3cretpass');
+    const key = message({ LOCAL_IDP_PRIVATE_KEY: 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC' });
+    expect(key).not.toContain('MIIEvQIBADANBgkqhkiG9w0BAQEFAASC');
+    // Harmless values are still shown: they help.
+    expect(message({ PORT: 'abc' })).toMatch(/^Invalid configuration: PORT="abc"/);
+  });
+});
