@@ -87,9 +87,12 @@ async function main() {
     const groupCount = Math.max(1, Math.floor(PLAYERS / 12));
     await sql(
       tx,
-      `insert into groups (name, is_public, picks_public, created_by)
-       select ($2::text[])[1 + (n - 1) % array_length($2::text[], 1)] || ' #' || n, n % 3 = 0, n % 2 = 0, 'user_demo' || n
-         from generate_series(1, $1) n`,
+      // Random 8-digit ids, as the game gives every group (a collision just makes one group fewer).
+      `insert into groups (id, name, is_public, picks_public, created_by)
+       select 10000000 + floor(random() * 90000000)::int, ($2::text[])[1 + (n - 1) % array_length($2::text[], 1)] || ' #' || n,
+              n % 3 = 0, n % 2 = 0, 'user_demo' || n
+         from generate_series(1, $1) n
+       on conflict (id) do nothing`,
       [groupCount, TEAMS],
     );
     await sql(

@@ -20,6 +20,9 @@ export const MESSAGES = {
   notGroupMember: 'You are not a member of this group',
   notGroupOwner: 'Only the group owner can do this',
   wrongGroupPassword: 'Incorrect group password',
+  /** Group joins by id (N: minutes until the oldest counted failure ages out). */
+  tooManyWrongPasswords: (minutes: number) => `Too many wrong passwords for this group. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  tooManyFailedJoins: (minutes: number) => `Too many failed attempts to join groups. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
   joinLinkInvalid: 'This invite link is invalid or has expired',
   joinFailedById: 'Failed to join group. Please check the group ID and password.',
   noPlayersSelectedTitle: 'No players selected',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GROUP_NAME_MAX, MAX_INVITE_HOURS, USERNAME_MAX, USERNAME_MIN } from './constants.js';
-import { usernameRuleMessage } from './messages.js';
+import { MESSAGES, usernameRuleMessage } from './messages.js';
 
 /*
  * One schema per procedure input and output, named for what it is. The server validates with them, the
@@ -70,12 +70,39 @@ export const draftEventOutput = z.object({
 });
 export const draftEventsOutput = z.array(draftEventOutput);
 
+// ---------------------------------------------------------------- names and other text
+/**
+ * Control (Cc), format (Cf: zero-width joiners, soft hyphens, bidi overrides and isolates) and line or
+ * paragraph separators: invisible, or able to reorder what is shown, so one name could pass for another.
+ */
+const INVISIBLE_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+/**
+ * Every name people see (usernames, group names): NFC-normalised (stored that way, so the database's
+ * case-insensitive unique indexes compare one form), trimmed, free of invisible and control characters,
+ * then the length rules. Messages name the field.
+ */
+export function displayNameSchema(field: string, min: number, max: number, tooShort: string) {
+  return z
+    .string()
+    .normalize('NFC')
+    .trim()
+    .min(min, tooShort)
+    .max(max, `${field} must be at most ${max} characters`)
+    .refine((v) => !INVISIBLE_OR_CONTROL.test(v), `${field} must not contain invisible or control characters`);
+}
+
+/** Text that only travels (ids, tokens, passwords): never a NUL, which PostgreSQL text cannot hold. */
+export const NUL_MESSAGE = 'Text must not contain NUL characters';
+const hasNoNul = (v: string) => !v.includes('\u0000');
+export const safeText = (max: number) => z.string().max(max).refine(hasNoNul, NUL_MESSAGE);
+const requiredId = z.string().trim().min(1).max(200).refine(hasNoNul, NUL_MESSAGE);
+
+/** A participant id as the identity providers make them (`user_…`; `temp_…` for the account fix). */
+export const participantIdSchema = z.string().max(200).regex(/^[A-Za-z]+_[A-Za-z0-9_-]+$/, 'Not a participant id');
+
 // ---------------------------------------------------------------- users and auth
-export const usernameSchema = z
-  .string()
-  .trim()
-  .min(USERNAME_MIN, usernameRuleMessage.tooShort)
-  .max(USERNAME_MAX, usernameRuleMessage.tooLong);
+export const usernameSchema = displayNameSchema('Username', USERNAME_MIN, USERNAME_MAX, usernameRuleMessage.tooShort);
 
 export const profileOutput = z.object({
   id: z.string(),
@@ -91,8 +118,8 @@ export const updateScreenNameInput = z.strictObject({ screen_name: usernameSchem
 export const userStatusOutput = z.object({ is_first_login: z.boolean().nullable() });
 
 export const migrateParticipantInput = z.strictObject({
-  temp_id: z.string().trim().min(1).max(200),
-  clerk_id: z.string().trim().min(1).max(200),
+  temp_id: requiredId,
+  clerk_id: requiredId,
 });
 export const migrateParticipantOutput = z.object({
   success: z.boolean(),
@@ -127,7 +154,7 @@ export const jwtDebugOutput = z.object({
 });
 
 // ---------------------------------------------------------------- groups
-export const groupNameSchema = z.string().trim().min(1, 'Group name is required').max(GROUP_NAME_MAX);
+export const groupNameSchema = displayNameSchema('Group name', 1, GROUP_NAME_MAX, MESSAGES.groupNameRequired);
 export const groupOutput = z.object({
   id: z.number(),
   group_id: z.number(),
@@ -145,11 +172,11 @@ export const createGroupInput = z.strictObject({
   name: groupNameSchema,
   picks_public: z.boolean().default(false),
   is_public: z.boolean().default(false),
-  password: z.string().max(200).optional(),
+  password: safeText(200).optional(),
 });
 export const createSimpleGroupInput = z.strictObject({ name: groupNameSchema });
 export const groupIdInput = z.strictObject({ group_id: idSchema });
-export const joinGroupInput = z.strictObject({ group_id: idSchema, password: z.string().max(200).optional() });
+export const joinGroupInput = z.strictObject({ group_id: idSchema, password: safeText(200).optional() });
 export const joinResultOutput = z.object({ success: z.boolean(), group_id: z.number(), already_member: z.boolean(), message: z.string() });
 export const leaveResultOutput = z.object({ success: z.boolean(), group_deleted: z.boolean() });
 export const memberCountOutput = z.object({ group_id: z.number(), member_count: z.number() });
@@ -177,7 +204,8 @@ export const createJoinLinkInput = z.strictObject({
   expiration_hours: z.number().int().min(1).max(MAX_INVITE_HOURS).default(24),
 });
 export const joinLinkOutput = z.object({ token: z.string(), group_id: z.number(), expires_at: isoDate, expiration_hours: z.number() });
-export const joinLinkTokenInput = z.strictObject({ token: z.string().min(1).max(200) });
+/** Invite tokens are base64url; anything else cannot be one (and never reaches the database). */
+export const joinLinkTokenInput = z.strictObject({ token: z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'Not an invite token') });
 export const resolvedJoinLinkOutput = z.object({ group_id: z.number(), group_name: z.string(), expires_at: isoDate });
 
 // ---------------------------------------------------------------- picks
@@ -189,7 +217,7 @@ export const savePicksInput = z.strictObject({
   group_id: idSchema.optional(),
 });
 export const savePicksOutput = z.object({ success: z.boolean(), picks: z.array(z.number()), group_id: z.number() });
-export const participantPicksInput = z.strictObject({ group_id: idSchema, participant_id: z.string().min(1).max(200) });
+export const participantPicksInput = z.strictObject({ group_id: idSchema, participant_id: participantIdSchema });
 
 // ---------------------------------------------------------------- leaderboard
 export const leaderboardRowOutput = z.object({

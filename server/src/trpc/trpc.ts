@@ -2,7 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { RequestContext } from '@mikro-orm/core';
 import { z, ZodError } from 'zod';
 import { MESSAGES } from '@first-round/shared/messages';
-import { idSchema } from '@first-round/shared/schemas';
+import { idSchema, NUL_MESSAGE } from '@first-round/shared/schemas';
 import type { Context } from './context.js';
 import { DomainError, isUniqueViolation, type DomainErrorKind } from '../errors.js';
 import { ensureParticipant } from '../modules/users/participants.service.js';
@@ -71,7 +71,24 @@ const withEntityManager = t.middleware(async ({ ctx, next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(withEntityManager);
+/** Whether a NUL character hides anywhere in a decoded input (keys included). */
+function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (value === null || typeof value !== 'object' || depth > 32) return false;
+  if (Array.isArray(value)) return value.some((v) => containsNul(v, depth + 1));
+  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v, depth + 1));
+}
+
+/**
+ * PostgreSQL text cannot hold NUL: a NUL that reached a query would answer 500. Schemas refuse it field
+ * by field; this refuses it for every procedure, fields added later included, before anything runs.
+ */
+const refuseNul = t.middleware(async ({ getRawInput, next }) => {
+  if (containsNul(await getRawInput())) throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: NUL_MESSAGE });
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(refuseNul).use(withEntityManager);
 
 /** Signed-in callers only; narrows the context to their identity and participant row. */
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { GroupDto } from '@first-round/shared/schemas';
 import { restRoutes, type RestRoute } from '../../src/rest/routes.js';
+import { z } from 'zod';
+import { appRouter } from '../../src/trpc/root.js';
 import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
 import { boardIds, createGroup, joinGroup, operatorReset, operatorStart, tableCounts } from './helpers.js';
 
@@ -75,13 +77,13 @@ const HUGE = 99999999999;
 const WRONG: Record<FieldKind, unknown[]> = {
   id: [-1, 0, HUGE, 1.5, '1', 'abc', null, true, [], {}],
   int: [0, -5, 721, HUGE, 2.5, '24', null, false, {}],
-  string: [123, true, null, [], {}, 'x'.repeat(201)],
-  nonEmptyString: ['', '   ', 123, true, null, [], {}, 'x'.repeat(201)],
+  string: [123, true, null, [], {}, 'x'.repeat(201), 'a\u0000b'],
+  nonEmptyString: ['', '   ', 123, true, null, [], {}, 'x'.repeat(201), 'a\u0000b', '\u0000', 'Ad\u200bmin', 'evil\u202Egnp.exe'],
   boolean: ['true', 1, 0, null, [], {}],
   idArray: ['abc', 5, null, {}, [-1], [0], [HUGE], [1.5], ['1'], [null], Array.from({ length: 1001 }, (_, i) => i + 1)],
 };
 
-const BAD_IDS = ['-1', '0', String(HUGE), 'abc', '1.5', '1e3', '%20', '0x10'];
+const BAD_IDS = ['-1', '0', String(HUGE), 'abc', '1.5', '1e3', '%20', '0x10', '%00', '1%00', '%E2%80%8B1'];
 
 /** Who sends each row's requests: the caller the row would accept, so only the input is wrong. */
 const userFor = (route: RestRoute) => (route.path.startsWith('/draft') ? admin : route.path === '/groups/:id/use-global-picks' ? member : owner);
@@ -145,7 +147,7 @@ describe.each(restRoutes.map((r) => [key(r), r] as const))('%s', (_name, route) 
       expect(await tableCounts(t)).toEqual(before);
     }
     if (route.method === 'GET') {
-      const res = await t.request('GET', `${url}?x[]=1&x[]=2&group_id&%zz=1&${'q'.repeat(2000)}=1`, { user: user() });
+      const res = await t.request('GET', `${url}?x[]=1&x[]=2&group_id&%zz=1&${'q'.repeat(2000)}=1&nul=%00&%00=1`, { user: user() });
       expect(res.statusCode, res.body).toBeLessThan(500);
       if (res.statusCode >= 400) await expectRefused(res, 'junk query');
     }
@@ -170,6 +172,8 @@ describe.each(restRoutes.map((r) => [key(r), r] as const))('%s', (_name, route) 
       await refusedWithoutWrites(route, [
         { what: 'unknown token', send: () => t.request(route.method, `/api${concrete(route.path, { token: 'nope' })}`, { user: user() }) },
         { what: 'long token', send: () => t.request(route.method, `/api${concrete(route.path, { token: 'x'.repeat(300) })}`, { user: user() }) },
+        { what: 'NUL token', send: () => t.request(route.method, `/api${concrete(route.path, { token: 'ab%00cd' })}`, { user: user() }) },
+        { what: 'bidi token', send: () => t.request(route.method, `/api${concrete(route.path, { token: 'ab%E2%80%AEcd' })}`, { user: user() }) },
         { what: 'no token', send: () => t.request(route.method, `/api${concrete(route.path, { token: '' })}`, { user: user() }) },
       ]);
     });
@@ -180,6 +184,8 @@ describe.each(restRoutes.map((r) => [key(r), r] as const))('%s', (_name, route) 
       await refusedWithoutWrites(route, [
         { what: 'unknown participant', send: () => t.request(route.method, `/api${concrete(route.path, { participantId: 'user_nobody' })}`, { user: member }) },
         { what: 'long participant', send: () => t.request(route.method, `/api${concrete(route.path, { participantId: 'u'.repeat(300) })}`, { user: member }) },
+        { what: 'NUL participant', send: () => t.request(route.method, `/api${concrete(route.path, { participantId: 'user_%00x' })}`, { user: member }) },
+        { what: 'zero-width participant', send: () => t.request(route.method, `/api${concrete(route.path, { participantId: 'user_%E2%80%8Bx' })}`, { user: member }) },
       ]);
     });
   }
@@ -253,6 +259,121 @@ describe('bad input after the start', () => {
       expect(await tableCounts(t)).toEqual(before);
     } finally {
       await operatorReset(t);
+    }
+  });
+});
+
+/**
+ * The same hostility straight at tRPC: every procedure of the router, as its HTTP method wants. Inputs
+ * are built from each procedure's own input schema (every field it takes, with a plausible value), then
+ * each string field in turn carries NUL, invisible or bidi characters, and every field gets a wrong type.
+ * A NUL is always refused (422) with nothing written; nothing is ever a 5xx.
+ */
+describe('every tRPC procedure', () => {
+  type Def = { type: string; inputs: unknown[] };
+  const procedures = Object.entries((appRouter._def as unknown as { procedures: Record<string, { _def: Def }> }).procedures).filter(
+    ([, p]) => p._def.type !== 'subscription',
+  );
+  const sample = (): Record<string, unknown> => ({
+    group_id: group.id,
+    name: 'Sweep name',
+    screen_name: 'sweep_name',
+    password: 'secret',
+    token: 'sometoken',
+    participant_id: member.id,
+    temp_id: 'temp_sweep',
+    clerk_id: admin.id,
+    picks: [players[0]],
+    slot: 1,
+    player_id: players[0],
+    limit: 10,
+    offset: 0,
+    expiration_hours: 24,
+    use_global_picks: true,
+    is_public: false,
+    picks_public: false,
+    lastEventId: '1',
+  });
+  /** The fields a procedure takes and whether each is a string, from its zod input schemas. */
+  function fieldsOf(def: Def): Record<string, 'string' | 'other'> {
+    const fields: Record<string, 'string' | 'other'> = {};
+    for (const input of def.inputs) {
+      const schema = z.toJSONSchema(input as z.ZodType, { io: 'input', unrepresentable: 'any' }) as {
+        properties?: Record<string, { type?: string }>;
+        anyOf?: { properties?: Record<string, { type?: string }> }[];
+      };
+      const props = schema.properties ?? schema.anyOf?.find((a) => a.properties)?.properties ?? {};
+      for (const [name, prop] of Object.entries(props)) fields[name] = prop.type === 'string' ? 'string' : 'other';
+    }
+    return fields;
+  }
+  const call = (path: string, type: string, input: unknown) => {
+    const encoded = encodeURIComponent(JSON.stringify(input));
+    return type === 'query'
+      ? t.request('GET', `/trpc/${path}?input=${encoded}`, { user: admin })
+      : t.request('POST', `/trpc/${path}`, { user: admin, body: JSON.stringify(input), headers: { 'content-type': 'application/json' } });
+  };
+  const show = (path: string, input: unknown, res: LightMyRequestResponse) => `${path} ${JSON.stringify(input).slice(0, 100)} → ${res.statusCode} ${res.body.slice(0, 160)}`;
+
+  it.each(procedures.map(([path, p]) => [path, p._def] as const))('%s', async (path, def) => {
+    const fields = fieldsOf(def);
+    const base = Object.fromEntries(Object.keys(fields).map((f) => [f, sample()[f] ?? 'x']));
+    const before = await tableCounts(t);
+    for (const [field, kind] of Object.entries(fields)) {
+      const nulValue = kind === 'string' ? `a\u0000${String(base[field])}` : '\u0000';
+      for (const input of [{ ...base, [field]: nulValue }, { ...base, [field]: [nulValue] }, { ...base, [`${field}\u0000`]: 1 }]) {
+        const res = await call(path, def.type, input);
+        expect(res.statusCode, show(path, input, res)).toBeGreaterThanOrEqual(400);
+        expect(res.statusCode, show(path, input, res)).toBeLessThan(500);
+      }
+    }
+    for (const input of [null, 'text', 42, [], { [`k\u0000`]: 1 }, { a: { b: ['\u0000'] } }]) {
+      const res = await call(path, def.type, input);
+      expect(res.statusCode, show(path, input, res)).toBeLessThan(500);
+    }
+    if (def.inputs.length > 0) expect(await tableCounts(t), `${path} wrote something`).toEqual(before);
+    // Invisible and bidi characters, and oversized or wrong-typed values: refused or harmless, never a 5xx.
+    for (const [field, kind] of Object.entries(fields)) {
+      const variants = kind === 'string' ? ['Ad\u200bmin', 'evil\u202Egnp.exe', '\u2066x\u2069', 'x'.repeat(20_000), 12, true] : ['12', -1, 2 ** 53, 1.5, {}];
+      for (const value of variants) {
+        const input = { ...base, [field]: value };
+        const res = await call(path, def.type, input);
+        expect(res.statusCode, show(path, input, res)).toBeLessThan(500);
+      }
+    }
+    // Procedures without input (the operator's start, reset…) act whatever they are sent: put the draft back.
+    await operatorReset(t).catch(() => undefined);
+  });
+});
+
+describe('the identity provider', () => {
+  const bodies: unknown[] = [
+    null,
+    [],
+    'x',
+    { email: 'a\u0000@example.com' },
+    { email: 'nul@example.com', username: 'a\u0000b' },
+    { email: 'zw@example.com', username: 'Ad\u200bmin' },
+    { email: 'bidi@example.com', username: 'evil\u202Egnp' },
+    { email: 'nul@example.com', code: '12\u00003456' },
+    { email: 'nul@example.com', code: '123456', username: '\u0000' },
+    { email: 'x'.repeat(5000) + '@example.com' },
+    { email: 42, code: [], username: {} },
+  ];
+  it.each(['sign-up', 'sign-in', 'verify', 'token', 'sign-out'])('POST /idp/%s', async (route) => {
+    const before = await tableCounts(t);
+    for (const body of bodies) {
+      const res = await t.request('POST', `/idp/${route}`, { body: JSON.stringify(body), headers: { 'content-type': 'application/json', cookie: 'fr_session=a%00b' } });
+      expect(res.statusCode, `${route} ${JSON.stringify(body).slice(0, 80)} → ${res.body.slice(0, 200)}`).toBeLessThan(500);
+      expect(res.statusCode).toBeGreaterThanOrEqual(route === 'sign-out' || route === 'token' ? 200 : 400);
+    }
+    expect(await tableCounts(t)).toEqual(before);
+  });
+
+  it('GET /idp/dev/outbox', async () => {
+    for (const q of ['email=a%00b%40example.com', 'email=%E2%80%8B', 'email=', '']) {
+      const res = await t.request('GET', `/idp/dev/outbox?${q}`);
+      expect(res.statusCode, q).toBeLessThan(500);
     }
   });
 });

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
@@ -8,6 +9,7 @@ import { sql, sqlOne } from '../../db/sql.js';
 import { isDraftStarted } from '../draft/draft.service.js';
 import { findMembership } from './membership.js';
 import { hashPassword, verifyPassword } from './password.js';
+import { limitedJoin } from './join-limits.js';
 
 const GROUP_COLUMNS = `g.id, g.id as group_id, g.name, g.is_public, g.picks_public, g.password_hash is not null as has_password,
   (select count(*)::int from group_membership c where c.group_id = g.id) as member_count, g.created_at`;
@@ -66,21 +68,40 @@ export async function createGroup(em: EntityManager, deps: AppDeps, participantI
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   try {
     return await em.transactional(async (tx) => {
-      const created = await sqlOne<{ id: number }>(
-        tx,
-        `insert into groups (name, is_public, picks_public, password_hash, created_by) values ($1, $2, $3, $4, $5) returning id`,
-        [input.name, input.is_public, input.picks_public, passwordHash, participantId],
-      );
+      const id = await insertGroupWithRandomId(tx, { ...input, passwordHash, createdBy: participantId });
       // The creator owns the group; like every membership it starts without reusing global picks.
-      await sql(tx, `insert into group_membership (group_id, participant_id, is_owner, use_global_picks) values ($1, $2, true, false)`, [
-        created!.id,
-        participantId,
-      ]);
-      return getVisibleGroup(tx, created!.id, participantId);
+      await sql(tx, `insert into group_membership (group_id, participant_id, is_owner, use_global_picks) values ($1, $2, true, false)`, [id, participantId]);
+      return getVisibleGroup(tx, id, participantId);
     });
   } catch (error) {
     if (isUniqueViolation(error, 'groups_name_unique')) throw conflict(MESSAGES.groupExists);
     throw error;
+  }
+}
+
+/**
+ * Group ids are random 8-digit numbers (easy to type on the join screen), never a count: an outsider
+ * cannot walk through ids to find groups without a password. The global group keeps id 1.
+ */
+export const GROUP_ID_MIN = 10_000_000;
+export const GROUP_ID_MAX = 99_999_999;
+
+async function insertGroupWithRandomId(
+  tx: EntityManager,
+  g: { name: string; is_public: boolean; picks_public: boolean; passwordHash: string | null; createdBy: string },
+): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const id = crypto.randomInt(GROUP_ID_MIN, GROUP_ID_MAX + 1);
+    // `on conflict (id) do nothing`: a taken id returns no row (and keeps the transaction usable); a
+    // taken name still raises groups_name_unique.
+    const created = await sqlOne<{ id: number }>(
+      tx,
+      `insert into groups (id, name, is_public, picks_public, password_hash, created_by) values ($1, $2, $3, $4, $5, $6)
+       on conflict (id) do nothing returning id`,
+      [id, g.name, g.is_public, g.picks_public, g.passwordHash, g.createdBy],
+    );
+    if (created) return created.id;
+    if (attempt >= 20) throw new Error('Could not find a free group id');
   }
 }
 
@@ -101,18 +122,28 @@ export async function addMember(em: EntityManager, groupId: number, participantI
   }
 }
 
+interface JoinResult {
+  success: boolean;
+  group_id: number;
+  already_member: boolean;
+  message: string;
+}
+
 export async function joinGroup(em: EntityManager, deps: AppDeps, participantId: string, input: { group_id: number; password?: string }) {
-  const group = await loadGroup(em, input.group_id);
-  if (!group) throw notFound(MESSAGES.groupNotFound);
-  if (await isMember(em, input.group_id, participantId)) {
-    return { success: true, group_id: input.group_id, already_member: true, message: 'You are already a member of this group' };
-  }
-  if (group.password_hash && !(input.password && (await verifyPassword(input.password, group.password_hash)))) {
-    throw forbidden(MESSAGES.wrongGroupPassword);
-  }
-  const added = await addMember(em, input.group_id, participantId);
+  const result = await limitedJoin<JoinResult>(em, participantId, input.group_id, deps.draft.now(), async (tx) => {
+    const group = await loadGroup(tx, input.group_id);
+    if (!group) return { failure: 'unknown_group', error: notFound(MESSAGES.groupNotFound) };
+    if (await isMember(tx, input.group_id, participantId)) {
+      return { ok: { success: true, group_id: input.group_id, already_member: true, message: 'You are already a member of this group' } };
+    }
+    if (group.password_hash && !(input.password && (await verifyPassword(input.password, group.password_hash)))) {
+      return { failure: 'wrong_password', error: forbidden(MESSAGES.wrongGroupPassword) };
+    }
+    const added = await addMember(tx, input.group_id, participantId);
+    return { ok: { success: true, group_id: input.group_id, already_member: !added, message: 'You have joined the group' } };
+  });
   deps.leaderboards.invalidate(input.group_id);
-  return { success: true, group_id: input.group_id, already_member: !added, message: 'You have joined the group' };
+  return result;
 }
 
 /**

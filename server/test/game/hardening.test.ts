@@ -1,0 +1,152 @@
+/**
+ * Groups and names tried as an attacker would (issue 10, items 2–4): guessing a group's password,
+ * counting through group ids, and strings that are invisible, reversed or carry NUL characters.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES } from '@first-round/shared/messages';
+import { createTestApp, latestOutboxCode, type TestApp, type TestUser } from '../support/test-app.js';
+import { createGroup, expectError, expectStatus, joinGroup, tableCounts, uniqueName } from './helpers.js';
+
+let t: TestApp;
+let owner: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp({ seedBoard: false });
+  owner = await t.signUp('hardowner');
+});
+afterAll(async () => t?.close());
+
+const join = (user: TestUser, body: Record<string, unknown>) => t.request('POST', '/api/groups/join', { user, body });
+const MINUTE = 60_000;
+
+describe('guessing a group password', () => {
+  it('allows 10 wrong passwords per player and group in 15 minutes, then 429 that says when, even for the right one', async () => {
+    const group = await createGroup(t, owner, { password: 'correct horse' });
+    const guesser = await t.signUp('guesser');
+    for (let i = 0; i < 10; i++) expectError(await join(guesser, { group_id: group.id, password: `guess ${i}` }), 403, MESSAGES.wrongGroupPassword);
+    expectError(await join(guesser, { group_id: group.id, password: 'correct horse' }), 429, /Too many wrong passwords for this group\. Try again in 15 minutes\./);
+    // Someone else is not held back by the guesser.
+    const friend = await t.signUp('friendly');
+    expect(expectStatus<{ success: boolean }>(await join(friend, { group_id: group.id, password: 'correct horse' }), 200).success).toBe(true);
+    t.clock.advance(10 * MINUTE);
+    expectError(await join(guesser, { group_id: group.id, password: 'correct horse' }), 429, /Try again in 5 minutes/);
+    t.clock.advance(5 * MINUTE + 1000);
+    expect(expectStatus<{ already_member: boolean }>(await join(guesser, { group_id: group.id, password: 'correct horse' }), 200).already_member).toBe(false);
+  });
+
+  it('evaluates no more than 10 of 40 simultaneous wrong guesses', async () => {
+    const group = await createGroup(t, owner, { password: 'p4ssw0rd' });
+    const guesser = await t.signUp('burstguesser');
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => join(guesser, { group_id: group.id, password: `try ${i}` })));
+    const statuses = answers.map((a) => a.statusCode);
+    expect(statuses.filter((s) => s === 403)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+  });
+
+  it('caps failed joins per player across groups and unknown ids (30 an hour), which also stops counting through ids', async () => {
+    const prober = await t.signUp('prober');
+    const groups = await Promise.all(Array.from({ length: 3 }, () => createGroup(t, owner, { password: 'locked' })));
+    let failures = 0;
+    for (const g of groups) {
+      for (let i = 0; i < 5; i++, failures++) expectError(await join(prober, { group_id: g.id, password: 'nope' }), 403);
+    }
+    for (let id = 11_000_000; failures < 30; id++, failures++) expectError(await join(prober, { group_id: id }), 404, MESSAGES.groupNotFound);
+    const open = await createGroup(t, owner);
+    expectError(await join(prober, { group_id: open.id }), 429, /Too many failed attempts to join groups\. Try again in \d+ minutes\./);
+    t.clock.advance(60 * MINUTE + 1000);
+    expectStatus(await join(prober, { group_id: open.id }), 200);
+  });
+
+  it('invite links are not limited: the link is the permission', async () => {
+    const group = await createGroup(t, owner, { password: 'linkonly' });
+    const invited = await t.signUp('invitedafter');
+    for (let i = 0; i < 10; i++) await join(invited, { group_id: group.id, password: 'wrong' });
+    expectError(await join(invited, { group_id: group.id, password: 'linkonly' }), 429);
+    const link = expectStatus<{ token: string }>(await t.request('POST', '/api/groups/join-links', { user: owner, body: { group_id: group.id, expiration_hours: 24 } }), 200);
+    expectStatus(await t.request('POST', `/api/groups/join-with-link/${link.token}`, { user: invited }), 200);
+  });
+});
+
+describe('group ids', () => {
+  it('are random 8-digit numbers, not a count; the global group stays 1 and joining by id still works', async () => {
+    const created = [];
+    for (let i = 0; i < 12; i++) created.push(await createGroup(t, owner));
+    const ids = created.map((g) => g.id);
+    for (const id of ids) {
+      expect(id).toBeGreaterThanOrEqual(10_000_000);
+      expect(id).toBeLessThanOrEqual(99_999_999);
+    }
+    const sorted = [...ids].sort((a, b) => a - b);
+    const steps = sorted.slice(1).map((id, i) => id - sorted[i]!);
+    expect(steps.filter((s) => s === 1).length).toBeLessThan(3);
+    const [global] = await t.db.query<{ id: number; name: string }>(`select id, name from groups where id = 1`);
+    expect(global).toEqual({ id: 1, name: 'Global' });
+    const joiner = await t.signUp('idjoiner');
+    expect((await joinGroup(t, joiner, ids[3]!)).success).toBe(true);
+  });
+});
+
+describe('hostile strings', () => {
+  const NUL = 'Ad\u0000min';
+
+  it('a NUL anywhere is refused with 422, signed out or in, and writes nothing', async () => {
+    const user = await t.signUp('nulsender');
+    const before = await tableCounts(t);
+    const cases: [string, string, unknown][] = [
+      ['POST', '/idp/sign-up', { email: 'nul@example.com', username: NUL }],
+      ['POST', '/api/groups', { name: NUL }],
+      ['POST', '/api/groups/create-simple', { name: NUL }],
+      ['POST', '/api/auth/update-screen-name', { screen_name: NUL }],
+      ['POST', '/api/auth/migrate-participant-id', { temp_id: 'temp_\u0000x', clerk_id: user.id }],
+      ['POST', '/api/groups/join', { group_id: 12_345_678, password: 'a\u0000b' }],
+    ];
+    for (const [method, url, body] of cases) {
+      const res = await t.request(method, url, { user, body });
+      expect(res.statusCode, `${url} ${res.body}`).toBe(422);
+    }
+    for (const url of [`/api/groups/12345678/picks/user_%00x`, `/api/groups/join-links/ab%00cd`]) {
+      const res = await t.request('GET', url, { user });
+      expect(res.statusCode, `${url} ${res.body}`).toBe(422);
+    }
+    // The verify step's username too, on a real code.
+    const email = 'nulverify@example.com';
+    expectStatus(await t.request('POST', '/idp/sign-up', { body: { email } }), 200);
+    const verify = await t.request('POST', '/idp/verify', { body: { email, code: await latestOutboxCode(t, email), username: NUL } });
+    expect(verify.statusCode, verify.body).toBe(422);
+    expect(await tableCounts(t)).toEqual(before);
+  });
+
+  it('tRPC callers get the same refusal', async () => {
+    const user = await t.signUp('nultrpc');
+    const caller = await t.caller(user);
+    await expect(caller.groups.createSimple({ name: NUL })).rejects.toMatchObject({ code: 'UNPROCESSABLE_CONTENT' });
+    await expect(caller.groups.create({ name: 'Fine\u202Egnp.exe', is_public: false, picks_public: false })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+  });
+
+  it('invisible and direction-changing characters cannot make one name look like another', async () => {
+    const user = await t.signUp('invisibles');
+    for (const name of ['Ad\u200bmin', 'evil\u202Egnp.exe', '\u2066Admin\u2069', 'Ad\u00admin', 'A\u2028B']) {
+      const screen = await t.request('POST', '/api/auth/update-screen-name', { user, body: { screen_name: name } });
+      expectError(screen, 422, /Username must not contain invisible or control characters/);
+      const group = await t.request('POST', '/api/groups', { user, body: { name } });
+      expectError(group, 422, /Group name must not contain invisible or control characters/);
+    }
+    const signUp = await t.request('POST', '/idp/sign-up', { body: { email: 'zw@example.com', username: 'Ad\u200bmin' } });
+    expect(signUp.statusCode).toBe(422);
+    expect((signUp.json() as { message: string }).message).toMatch(/Username must not contain invisible or control characters/);
+  });
+
+  it('names are compared in one normal form: a decomposed é is the same name as a composed one', async () => {
+    const composed = await t.signUp('cafe_owner');
+    const decomposed = await t.signUp('cafe_rival');
+    const name = uniqueName('Caf\u00e9');
+    const first = expectStatus<{ name: string }>(await t.request('POST', '/api/groups', { user: composed, body: { name } }), 200);
+    expect(first.name).toBe(name);
+    expectError(await t.request('POST', '/api/groups', { user: decomposed, body: { name: name.normalize('NFD') } }), 409, MESSAGES.groupExists);
+    const screen = expectStatus<{ screen_name: string }>(await t.request('POST', '/api/auth/update-screen-name', { user: composed, body: { screen_name: 'Jose\u0301' } }), 200);
+    expect(screen.screen_name).toBe('Jos\u00e9');
+    expectError(await t.request('POST', '/api/auth/update-screen-name', { user: decomposed, body: { screen_name: 'Jos\u00e9' } }), 409);
+  });
+});
