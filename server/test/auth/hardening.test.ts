@@ -36,6 +36,17 @@ describe('the development outbox', () => {
     for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) expect((await outbox(address)).statusCode, address).toBe(200);
   });
 
+  it('is not there for a web page that reaches this machine under a name of its own (DNS rebinding)', async () => {
+    // A page from evil.example whose name now resolves to 127.0.0.1: the browser connects from this machine,
+    // and the page may read the answer because, to the browser, it is its own origin.
+    for (const host of ['evil.example:3000', 'evil.example', '192.168.1.5:3000']) {
+      const res = await outbox('127.0.0.1', { host });
+      expect(res.statusCode, host).toBe(404);
+      expect(res.json()).toEqual({ detail: 'Not found', message: 'Not found' });
+    }
+    for (const host of ['localhost:3000', '127.0.0.1:3000', '[::1]:3000', 'localhost']) expect((await outbox('127.0.0.1', { host })).statusCode, host).toBe(200);
+  });
+
   it('is not there for anyone on the network, forwarded-for header or not', async () => {
     for (const address of ['192.168.1.20', '10.0.0.5', '::ffff:192.168.1.20', 'fe80::1']) {
       const res = await outbox(address);

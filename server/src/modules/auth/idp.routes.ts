@@ -27,10 +27,23 @@ function authorizedParty(deps: AppDeps, req: FastifyRequest): string {
   return deps.config.appOrigins[0]!;
 }
 
-/** The TCP peer is this machine. Not `req.ip`: with TRUST_PROXY that follows X-Forwarded-For. */
-export function isLoopbackPeer(req: FastifyRequest): boolean {
-  const address = req.socket.remoteAddress ?? '';
-  return address === '::1' || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(address);
+const isLoopbackAddress = (address: string) => address === '::1' || address === '[::1]' || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(address);
+
+/**
+ * The request comes from this machine and was addressed to it by a loopback name. The TCP peer, not
+ * `req.ip`: with TRUST_PROXY that follows X-Forwarded-For. And the Host header too: a web page whose own
+ * name has been pointed at 127.0.0.1 (DNS rebinding) connects from this machine and may read the answer,
+ * but its requests carry its own name.
+ */
+export function isFromThisMachine(req: FastifyRequest): boolean {
+  if (!isLoopbackAddress(req.socket.remoteAddress ?? '')) return false;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${req.headers.host ?? ''}`).hostname;
+  } catch {
+    return false;
+  }
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || isLoopbackAddress(hostname);
 }
 
 /**
@@ -117,7 +130,7 @@ export async function registerIdpRoutes(app: FastifyInstance, deps: AppDeps) {
     });
     scope.get('/idp/dev/outbox', unlimited, async (req, reply) => {
       // The codes sign anyone in: only for the machine itself, and never in production.
-      if (deps.config.NODE_ENV === 'production' || !isLoopbackPeer(req)) return reply.code(404).send({ message: 'Not found', detail: 'Not found' });
+      if (deps.config.NODE_ENV === 'production' || !isFromThisMachine(req)) return reply.code(404).send({ message: 'Not found', detail: 'Not found' });
       const { email } = z.object({ email: emailSchema }).parse(req.query);
       return idp.readOutbox(em(), email);
     });
