@@ -28,6 +28,18 @@ afterAll(async () => t.close());
 const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
+/** Waits for a condition the server reaches on its own time (the machine is shared and busy). */
+async function until(check: () => boolean, ms = 5000) {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const attemptsOf = async (email: string) =>
+  (await t.db.query<{ attempts: number }>(`select attempts from idp_code where lower(email) = $1 order by id desc limit 1`, [email]))[0]!.attempts;
+
 describe('the development outbox', () => {
   const outbox = (remoteAddress: string, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'GET', url: '/idp/dev/outbox?email=someone%40example.com', remoteAddress, headers });
@@ -69,21 +81,54 @@ describe('the development outbox', () => {
 });
 
 describe('sign-in codes under concurrency', () => {
+  const wrongFor = (code: string) => (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
+
+  it('25 simultaneous wrong guesses: exactly 5 are counted, and then the right code is refused', async () => {
+    for (let round = 0; round < 3; round++) {
+      const u = fresh('wrongburst');
+      expect((await postJson('/idp/sign-up', u)).status).toBe(200);
+      const code = await latestOutboxCode(t, u.email);
+      const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => postJson('/idp/verify', { email: u.email, code: wrongFor(code)(i) })));
+      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 400));
+      expect(await attemptsOf(u.email)).toBe(5);
+      const right = await postJson('/idp/verify', { email: u.email, code });
+      expect(right.status).toBe(400);
+      expect(await right.json()).toMatchObject({ message: 'Invalid verification code' });
+    }
+  });
+
   it('25 simultaneous guesses evaluate at most 5: the right code among them cannot slip through late', async () => {
-    const u = fresh('burst');
+    // Several rounds: the old read-compare-increment let a burst through on almost every round.
+    for (let round = 0; round < 3; round++) {
+      const u = fresh('burst');
+      expect((await postJson('/idp/sign-up', u)).status).toBe(200);
+      const code = await latestOutboxCode(t, u.email);
+      // 24 wrong guesses and the right one last, all on the wire at once through real sockets.
+      const guesses = [...Array.from({ length: 24 }, (_, i) => wrongFor(code)(i)), code];
+      const answers = await Promise.all(guesses.map((c) => postJson('/idp/verify', { email: u.email, code: c })));
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(1);
+      for (const s of statuses) expect([200, 400]).toContain(s);
+      // At most 5 wrong guesses were compared (a right answer gives its try back).
+      expect(await attemptsOf(u.email)).toBeLessThanOrEqual(5);
+      // Whatever happened, the code is spent now: it answers no more.
+      expect((await postJson('/idp/verify', { email: u.email, code })).status).toBe(400);
+    }
+  });
+
+  it('the right code for a sign-up whose username was taken meanwhile does not use up a try', async () => {
+    const u = fresh('clash');
     expect((await postJson('/idp/sign-up', u)).status).toBe(200);
     const code = await latestOutboxCode(t, u.email);
-    const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
-    // 24 wrong guesses and the right one last, all on the wire at once through real sockets.
-    const guesses = [...Array.from({ length: 24 }, (_, i) => wrong(i)), code];
-    const answers = await Promise.all(guesses.map((c) => postJson('/idp/verify', { email: u.email, code: c })));
-    const statuses = answers.map((a) => a.status);
-    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(1);
-    for (const s of statuses) expect([200, 400]).toContain(s);
-    const [row] = await t.db.query<{ attempts: number }>(`select attempts from idp_code where lower(email) = $1 order by id desc limit 1`, [u.email]);
-    expect(row!.attempts).toBeLessThanOrEqual(5);
-    // Whatever happened, the code is spent now: it answers no more.
-    expect((await postJson('/idp/verify', { email: u.email, code })).status).toBe(400);
+    // Someone else finishes signing up with that name first.
+    await t.signUp(u.username, `other-${u.email}`);
+    for (let i = 0; i < 4; i++) expect((await postJson('/idp/verify', { email: u.email, code: wrongFor(code)(i) })).status).toBe(400);
+    const taken = await postJson('/idp/verify', { email: u.email, code });
+    expect(taken.status).toBe(409);
+    expect(await taken.json()).toMatchObject({ message: 'That username is already taken' });
+    // The player picks another name and retries with the same (right) code.
+    const retried = await postJson('/idp/verify', { email: u.email, code, username: `${u.username}b` });
+    expect(retried.status, await retried.clone().text()).toBe(200);
   });
 
   it('the right code that only lacks a username does not use up a try', async () => {

@@ -140,12 +140,13 @@ export async function verify(
   const expected = Buffer.from(code.code_hash, 'hex');
   const given = Buffer.from(hmac(deps.keys.hmacSecret, `${email}:${input.code.trim()}`), 'hex');
   if (!crypto.timingSafeEqual(expected, given)) throw badRequest(MESSAGES.invalidCode);
+  // Only wrong guesses count against the code: the right one gives its try back at once, so a sign-up
+  // that still lacks a username, or whose username was taken meanwhile, can be retried with it.
+  await sql(em, `update idp_code set attempts = attempts - 1 where id = $1 and attempts > 0`, [code.id]);
 
   const username = input.username?.trim() || code.username || undefined;
   if (code.purpose === 'sign_up' && !username) {
-    // Like Clerk's sign-up: the code is right but a required field is missing; the code stays usable,
-    // and a right answer gives its try back (only wrong guesses count against the code).
-    await sql(em, `update idp_code set attempts = attempts - 1 where id = $1 and attempts > 0`, [code.id]);
+    // Like Clerk's sign-up: the code is right but a required field is missing; the code stays usable.
     return { status: 'missing_requirements', missing_fields: ['username'] };
   }
 
