@@ -44,25 +44,32 @@ async function issueCode(
   deps: LocalIdpDeps,
   input: { email: string; purpose: 'sign_in' | 'sign_up'; username?: string; ip: string },
 ) {
-  const now = deps.now();
-  // The resend wait applies while an unused code is outstanding (a code just used to sign up does not
-  // hold back the next sign-in); the hourly cap counts every code sent.
-  const last = await sqlOne<{ created_at: Date | null; n: number }>(
-    em,
-    `select max(created_at) filter (where consumed_at is null and expires_at > $3) as created_at, count(*)::int as n
-       from idp_code where lower(email) = $1 and created_at > $2`,
-    [input.email, new Date(now.getTime() - 3_600_000), now],
-  );
-  const resendMs = deps.limits.resendMs;
-  if (last?.created_at && now.getTime() - new Date(last.created_at).getTime() < resendMs) {
-    const wait = Math.ceil((resendMs - (now.getTime() - new Date(last.created_at).getTime())) / 1000);
-    throw tooManyRequests(`A code was just sent to this address. Please wait ${wait} seconds before asking for a new one.`);
-  }
-  if ((last?.n ?? 0) >= deps.limits.codesPerAddressPerHour) {
-    throw tooManyRequests('Too many codes were requested for this address. Please try again in an hour.');
-  }
   const code = newCode();
+  const resendMs = deps.limits.resendMs;
+  const justSent = (waitMs: number) =>
+    tooManyRequests(`A code was just sent to this address. Please wait ${Math.max(1, Math.ceil(waitMs / 1000))} seconds before asking for a new one.`);
   await em.transactional(async (tx) => {
+    // One request per address at a time: the waits below are read and then written, so simultaneous
+    // requests would all pass them (and all send a code). A request that finds another one for the
+    // address under way is answered at once rather than queued (a queue would hold database
+    // connections for as long as a slow mail server takes).
+    const lock = await sqlOne<{ ok: boolean }>(tx, `select pg_try_advisory_xact_lock(hashtext('idp-code:' || $1)) as ok`, [input.email]);
+    if (!lock?.ok) throw justSent(resendMs);
+    const now = deps.now();
+    // The resend wait applies while an unused code is outstanding (a code just used to sign up does not
+    // hold back the next sign-in); the hourly cap counts every code sent.
+    const last = await sqlOne<{ created_at: Date | null; n: number }>(
+      tx,
+      `select max(created_at) filter (where consumed_at is null and expires_at > $3) as created_at, count(*)::int as n
+         from idp_code where lower(email) = $1 and created_at > $2`,
+      [input.email, new Date(now.getTime() - 3_600_000), now],
+    );
+    if (last?.created_at && now.getTime() - new Date(last.created_at).getTime() < resendMs) {
+      throw justSent(resendMs - (now.getTime() - new Date(last.created_at).getTime()));
+    }
+    if ((last?.n ?? 0) >= deps.limits.codesPerAddressPerHour) {
+      throw tooManyRequests('Too many codes were requested for this address. Please try again in an hour.');
+    }
     // A new code replaces any earlier one for the address.
     await sql(tx, `update idp_code set consumed_at = $2 where lower(email) = $1 and consumed_at is null`, [input.email, now]);
     await sql(
