@@ -234,6 +234,25 @@ describe('live streams', () => {
     expect(again).toBe('data');
     for (const s of open) s.stop();
   });
+
+  it('give a place back when the client leaves before its stream has started', async () => {
+    const u = await t.signUp(fresh('flaky').username);
+    const url = `${baseUrl}/trpc/draft.changes?connectionParams=${encodeURIComponent(JSON.stringify({ token: u.token }))}`;
+    // A flaky connection (or a page reloaded over and over): requests dropped a few milliseconds in,
+    // while the server is still checking the token or setting the stream up.
+    for (let i = 0; i < 2 * MAX_STREAMS_PER_USER; i++) {
+      const leave = new AbortController();
+      const request = fetch(url, { signal: leave.signal }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, i % 10));
+      leave.abort();
+      await request;
+    }
+    await until(() => t.deps.events.streamsOpenBy(u.id) === 0);
+    // The player still has all their places.
+    const open = Array.from({ length: MAX_STREAMS_PER_USER }, () => subscribe(u.token, { lastEventId: resumeFrom }));
+    expect(await Promise.all(open.map((s) => s.outcome))).toEqual(open.map(() => 'data'));
+    for (const s of open) s.stop();
+  });
 });
 
 describe('sign-out', () => {

@@ -88,22 +88,33 @@ export class DraftEventHub {
 
   /**
    * Takes one of the player's live-stream places (429 once all are in use); returns the release, which
-   * may be called any number of times.
+   * may be called any number of times. The place is also given back when `signal` aborts (the client went
+   * away), even if the stream itself never got to run: a client that leaves while the stream is still
+   * being set up must not keep its place until the server restarts.
    */
-  openStream(participantId: string): () => void {
+  openStream(participantId: string, signal?: AbortSignal): () => void {
     const open = this.openStreams.get(participantId) ?? 0;
     if (open >= MAX_STREAMS_PER_USER) {
       throw tooManyRequests(`Too many live connections for this account (${MAX_STREAMS_PER_USER}). Close some tabs and try again.`);
     }
     this.openStreams.set(participantId, open + 1);
     let released = false;
-    return () => {
+    const release = () => {
       if (released) return;
       released = true;
+      signal?.removeEventListener('abort', release);
       const left = (this.openStreams.get(participantId) ?? 1) - 1;
       if (left > 0) this.openStreams.set(participantId, left);
       else this.openStreams.delete(participantId);
     };
+    if (signal?.aborted) release();
+    else signal?.addEventListener('abort', release, { once: true });
+    return release;
+  }
+
+  /** How many live streams the player holds open on this instance. */
+  streamsOpenBy(participantId: string): number {
+    return this.openStreams.get(participantId) ?? 0;
   }
 
   onChange(listener: (change: DraftChange) => void): () => void {

@@ -30,7 +30,9 @@ export const draftRouter = router({
   changes: authedProcedure
     .input(draftChangesInput)
     .subscription(({ ctx, input, signal }) => {
-      const release = ctx.deps.events.openStream(ctx.participant.id);
+      // The place is tied to the request here, not inside the stream: a generator that never starts
+      // (the client left first) runs no code at all, not even its `finally`.
+      const release = ctx.deps.events.openStream(ctx.participant.id, signal);
       return draftChangeStream(ctx.deps.events, ctx.em, input?.lastEventId, signal, release);
     }),
   auditLog: adminProcedure.output(draftEventsOutput).query(({ ctx }) => draft.recentDraftEvents(ctx.em)),

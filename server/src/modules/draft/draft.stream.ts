@@ -49,8 +49,6 @@ export async function* draftChangeStream(
   signal: AbortSignal | undefined,
   release: () => void = () => {},
 ) {
-  // The stream's place is given back when the client goes away, even if the stream never got to run.
-  signal?.addEventListener('abort', release, { once: true });
   const queue: DraftChange[] = [];
   let wake: (() => void) | undefined;
   const off = hub.onChange((change) => {
@@ -82,6 +80,7 @@ export async function* draftChangeStream(
       wake = undefined;
     }
   } finally {
+    // The stream ended on its own (or the hub closed): give its place back.
     release();
     off();
     offClose();
