@@ -1,8 +1,14 @@
+import crypto from 'node:crypto';
+import net from 'node:net';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
+import pino from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
 import { createTRPCClient, httpSubscriptionLink } from '@trpc/client';
 import type { AppRouter } from '../../src/trpc/root.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { loadSigningKeys } from '../../src/modules/auth/keys.js';
 import { resetDraft, startDraft } from '../../src/modules/draft/draft.service.js';
 import { MAX_STREAMS_PER_USER } from '../../src/modules/draft/draft.events.js';
 import { createTestApp, latestOutboxCode, type TestApp } from '../support/test-app.js';
@@ -271,6 +277,59 @@ describe('sign-out', () => {
   });
 });
 
+/** An SMTP server that greets, offers AUTH and turns every login down. */
+async function refusingSmtpServer() {
+  const server = net.createServer((socket) => {
+    socket.write('220 mail.example.com ESMTP\r\n');
+    socket.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\r\n').filter(Boolean)) {
+        if (/^(EHLO|HELO)/i.test(line)) socket.write('250-mail.example.com\r\n250 AUTH PLAIN LOGIN\r\n');
+        else if (/^AUTH/i.test(line)) socket.write('535 5.7.8 Authentication credentials invalid\r\n');
+        else if (/^QUIT/i.test(line)) socket.end('221 bye\r\n');
+        else socket.write('502 not here\r\n');
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address();
+  return { port: typeof address === 'object' && address ? address.port : 0, close: () => new Promise((r) => server.close(r)) };
+}
+
+describe('SMTP failures', () => {
+  it('say what failed in the log, without the server URL or its password', async () => {
+    const smtp = await refusingSmtpServer();
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const mailing = await createTestApp({
+      seedBoard: false,
+      sameDatabaseAs: t,
+      env: { SMTP_URL: `smtp://mailer:hunter2secret@127.0.0.1:${smtp.port}` },
+      deps: { log: pino({ level: 'trace' }, sink) as unknown as FastifyBaseLogger },
+    });
+    try {
+      const res = await mailing.request('POST', '/idp/sign-up', { body: fresh('smtp') });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ message: 'Failed to send verification code' });
+      expect(res.body).not.toContain('hunter2secret');
+      const log = lines.join('');
+      // The operator learns why codes are not going out…
+      expect(log).toContain('could not send a sign-in code by SMTP');
+      expect(log).toContain('EAUTH');
+      // …and nobody reading the log learns the password.
+      expect(log).not.toContain('hunter2secret');
+      expect(log).not.toContain(Buffer.from('\u0000mailer\u0000hunter2secret').toString('base64'));
+    } finally {
+      await mailing.close();
+      await smtp.close();
+    }
+  });
+});
+
 describe('configuration errors', () => {
   const message = (env: Record<string, string>) => {
     try {
@@ -296,5 +355,18 @@ describe('configuration errors', () => {
     expect(key).not.toContain('MIIEvQIBADANBgkqhkiG9w0BAQEFAASC');
     // Harmless values are still shown: they help.
     expect(message({ PORT: 'abc' })).toMatch(/^Invalid configuration: PORT="abc"/);
+  });
+
+  it('name LOCAL_IDP_PRIVATE_KEY when it is not a usable key, without printing it', async () => {
+    const pem = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiGsecretbutbroken==\n-----END PRIVATE KEY-----';
+    const error = await loadSigningKeys({ privateKeyPem: pem, dataDir: '/nonexistent' }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(/^Invalid configuration: LOCAL_IDP_PRIVATE_KEY: /);
+    expect((error as Error).message).not.toContain('secretbutbroken');
+    // A readable key of the wrong kind is caught at start, not at the first sign-in.
+    const ec = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    await expect(loadSigningKeys({ privateKeyPem: ec, dataDir: '/nonexistent' })).rejects.toThrow(
+      new ConfigError('Invalid configuration: LOCAL_IDP_PRIVATE_KEY: must be an RSA private key (tokens are signed with RS256)'),
+    );
   });
 });

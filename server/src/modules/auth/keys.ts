@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { ConfigError } from '../../config.js';
 
 export interface SigningKeys {
   privateKey: crypto.KeyObject;
@@ -11,8 +12,15 @@ export interface SigningKeys {
   hmacSecret: Buffer;
 }
 
-function fromPrivatePem(pem: string): SigningKeys {
-  const privateKey = crypto.createPrivateKey(pem);
+function fromPrivatePem(pem: string, source: string): SigningKeys {
+  let privateKey: crypto.KeyObject;
+  try {
+    privateKey = crypto.createPrivateKey(pem);
+  } catch {
+    // Named, never printed: the value is the key that signs every session.
+    throw new ConfigError(`Invalid configuration: ${source}: not a readable PEM private key`);
+  }
+  if (privateKey.asymmetricKeyType !== 'rsa') throw new ConfigError(`Invalid configuration: ${source}: must be an RSA private key (tokens are signed with RS256)`);
   const publicKeyPem = crypto.createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
   const kid = `ins_${crypto.createHash('sha256').update(publicKeyPem).digest('hex').slice(0, 16)}`;
   const der = privateKey.export({ type: 'pkcs8', format: 'der' });
@@ -25,19 +33,19 @@ function fromPrivatePem(pem: string): SigningKeys {
  * created on first start (mode 0600) and reused afterwards, so sessions survive restarts.
  */
 export async function loadSigningKeys(options: { privateKeyPem?: string; dataDir: string }): Promise<SigningKeys> {
-  if (options.privateKeyPem) return fromPrivatePem(options.privateKeyPem);
+  if (options.privateKeyPem) return fromPrivatePem(options.privateKeyPem, 'LOCAL_IDP_PRIVATE_KEY');
   const file = path.join(options.dataDir, 'idp-private-key.pem');
   const existing = await fs.readFile(file, 'utf8').catch(() => undefined);
-  if (existing) return fromPrivatePem(existing);
+  if (existing) return fromPrivatePem(existing, file);
   const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   await fs.mkdir(options.dataDir, { recursive: true });
   try {
     await fs.writeFile(file, pem, { mode: 0o600, flag: 'wx' });
-    return fromPrivatePem(pem);
+    return fromPrivatePem(pem, file);
   } catch {
     // Another process created it first: use theirs.
-    return fromPrivatePem(await fs.readFile(file, 'utf8'));
+    return fromPrivatePem(await fs.readFile(file, 'utf8'), file);
   }
 }
 
