@@ -34,13 +34,50 @@ describe('guessing a group password', () => {
     expect(expectStatus<{ already_member: boolean }>(await join(guesser, { group_id: group.id, password: 'correct horse' }), 200).already_member).toBe(false);
   });
 
-  it('evaluates no more than 10 of 40 simultaneous wrong guesses', async () => {
+  it('evaluates no more than 10 of 50 simultaneous wrong guesses', async () => {
     const group = await createGroup(t, owner, { password: 'p4ssw0rd' });
     const guesser = await t.signUp('burstguesser');
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => join(guesser, { group_id: group.id, password: `try ${i}` })));
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => join(guesser, { group_id: group.id, password: `try ${i}` })));
     const statuses = answers.map((a) => a.statusCode);
     expect(statuses.filter((s) => s === 403)).toHaveLength(10);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40);
+    // tRPC callers meet the same count.
+    await expect((await t.caller(guesser)).groups.join({ group_id: group.id, password: 'p4ssw0rd' })).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS' });
+  });
+
+  it('counts on every instance: guesses spread over two servers share one limit', async () => {
+    const key = t.deps.keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const second = await createTestApp({ seedBoard: false, sameDatabaseAs: t, env: { LOCAL_IDP_PRIVATE_KEY: key } });
+    try {
+      second.clock.set(t.clock.now());
+      const group = await createGroup(t, owner, { password: 'two doors' });
+      const guesser = await t.signUp('twodoors');
+      const joinAt = (app: TestApp, password: string) => app.request('POST', '/api/groups/join', { user: guesser, body: { group_id: group.id, password } });
+      for (let i = 0; i < 5; i++) expectError(await joinAt(t, `first ${i}`), 403, MESSAGES.wrongGroupPassword);
+      for (let i = 0; i < 5; i++) expectError(await joinAt(second, `second ${i}`), 403, MESSAGES.wrongGroupPassword);
+      expectError(await joinAt(second, 'two doors'), 429, /Too many wrong passwords for this group/);
+      expectError(await joinAt(t, 'two doors'), 429, /Too many wrong passwords for this group/);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('a right password is not a failure, and a member is never locked out of their own group', async () => {
+    const group = await createGroup(t, owner, { password: 'let me in' });
+    const player = await t.signUp('ninetries');
+    for (let i = 0; i < 9; i++) expectError(await join(player, { group_id: group.id, password: `no ${i}` }), 403, MESSAGES.wrongGroupPassword);
+    expect(expectStatus<{ already_member: boolean }>(await join(player, { group_id: group.id, password: 'let me in' }), 200).already_member).toBe(false);
+    expectStatus(await t.request('POST', `/api/groups/${group.id}/leave`, { user: player }), 200);
+    // Nine failures so far, not ten: one more wrong password is still checked, the next is refused.
+    expectError(await join(player, { group_id: group.id, password: 'no 9' }), 403, MESSAGES.wrongGroupPassword);
+    expectError(await join(player, { group_id: group.id, password: 'let me in' }), 429, /Too many wrong passwords for this group/);
+
+    // Over the per-player limit, a member re-joining their own group is still told they are in it.
+    const member = await t.signUp('lockedmember');
+    await joinGroup(t, member, group.id, 'let me in');
+    for (let i = 0; i < 30; i++) expectError(await join(member, { group_id: 12_000_000 + i }), 404, MESSAGES.groupNotFound);
+    expectError(await join(member, { group_id: 12_000_030 }), 429, /Too many failed attempts to join groups/);
+    expect(expectStatus<{ already_member: boolean }>(await join(member, { group_id: group.id }), 200).already_member).toBe(true);
   });
 
   it('caps failed joins per player across groups and unknown ids (30 an hour), which also stops counting through ids', async () => {
