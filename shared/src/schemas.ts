@@ -96,10 +96,9 @@ export function displayNameSchema(field: string, min: number, max: number, tooSh
 export const NUL_MESSAGE = 'Text must not contain NUL characters';
 const hasNoNul = (v: string) => !v.includes('\u0000');
 export const safeText = (max: number) => z.string().max(max).refine(hasNoNul, NUL_MESSAGE);
-const requiredId = z.string().trim().min(1).max(200).refine(hasNoNul, NUL_MESSAGE);
 
 /** A participant id as the identity providers make them (`user_…`; `temp_…` for the account fix). */
-export const participantIdSchema = z.string().max(200).regex(/^[A-Za-z]+_[A-Za-z0-9_-]+$/, 'Not a participant id');
+export const participantIdSchema = z.string().max(200).regex(/^(user|temp)_[A-Za-z0-9_-]+$/, 'Not a participant id');
 
 // ---------------------------------------------------------------- users and auth
 export const usernameSchema = displayNameSchema('Username', USERNAME_MIN, USERNAME_MAX, usernameRuleMessage.tooShort);
@@ -118,8 +117,8 @@ export const updateScreenNameInput = z.strictObject({ screen_name: usernameSchem
 export const userStatusOutput = z.object({ is_first_login: z.boolean().nullable() });
 
 export const migrateParticipantInput = z.strictObject({
-  temp_id: requiredId,
-  clerk_id: requiredId,
+  temp_id: participantIdSchema,
+  clerk_id: participantIdSchema,
 });
 export const migrateParticipantOutput = z.object({
   success: z.boolean(),
