@@ -187,4 +187,29 @@ describe('hostile strings', () => {
     expect(screen.screen_name).toBe('Jos\u00e9');
     expectError(await t.request('POST', '/api/auth/update-screen-name', { user: decomposed, body: { screen_name: 'Jos\u00e9' } }), 409);
   });
+
+  it('names stored before the rule still read back: only inputs are checked', async () => {
+    const old = await t.signUp('oldtimer');
+    expectStatus(await t.request('GET', '/api/auth/me', { user: old }), 200);
+    const oldName = 'Old​Timer‮';
+    const oldGroup = `Legacy​ group ${old.id.slice(-6)}`;
+    await t.db.query(`update participant set screen_name = $2 where id = $1`, [old.id, oldName]);
+    await t.db.query(`update idp_user set username = $2 where id = $1`, [old.id, oldName]);
+    const [row] = await t.db.query<{ id: number }>(
+      `insert into groups (id, name, is_public, picks_public, created_by) values (23456789, $1, true, false, $2) returning id`,
+      [oldGroup, old.id],
+    );
+    await t.db.query(`insert into group_membership (group_id, participant_id, is_owner) values ($1, $2, true)`, [row!.id, old.id]);
+    expect(expectStatus<{ screen_name: string }>(await t.request('GET', '/api/auth/me', { user: old }), 200).screen_name).toBe(oldName);
+    expect(expectStatus<{ name: string }[]>(await t.request('GET', '/api/groups/user', { user: old }), 200).map((g) => g.name)).toContain(oldGroup);
+    expect(expectStatus<{ name: string }>(await t.request('GET', `/api/groups/${row!.id}`, { user: old }), 200).name).toBe(oldGroup);
+    const members = expectStatus<{ screen_name: string | null }[]>(await t.request('GET', `/api/groups/${row!.id}/members`, { user: old }), 200);
+    expect(members.map((m) => m.screen_name)).toEqual([oldName]);
+    expectStatus(await t.request('GET', `/api/groups/${row!.id}/leaderboard`, { user: old }), 200);
+    const visitor = await t.signUp('legacyvisitor');
+    expect(expectStatus<{ name: string }[]>(await t.request('GET', '/api/groups/public-groups', { user: visitor }), 200).map((g) => g.name)).toContain(oldGroup);
+    // Signing in again with the stored name works too (the name is not re-validated).
+    expectStatus(await t.request('POST', '/idp/sign-in', { body: { email: old.email } }), 200);
+    expectStatus(await t.request('POST', '/idp/verify', { body: { email: old.email, code: await latestOutboxCode(t, old.email) } }), 200);
+  });
 });
