@@ -193,8 +193,8 @@ describe('hostile strings', () => {
   it('names stored before the rule still read back: only inputs are checked', async () => {
     const old = await t.signUp('oldtimer');
     expectStatus(await t.request('GET', '/api/auth/me', { user: old }), 200);
-    const oldName = 'Old​Timer‮';
-    const oldGroup = `Legacy​ group ${old.id.slice(-6)}`;
+    const oldName = 'Old\u200bTimer\u202E';
+    const oldGroup = `Legacy\u200b group ${old.id.slice(-6)}`;
     await t.db.query(`update participant set screen_name = $2 where id = $1`, [old.id, oldName]);
     await t.db.query(`update idp_user set username = $2 where id = $1`, [old.id, oldName]);
     const [row] = await t.db.query<{ id: number }>(
