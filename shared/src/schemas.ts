@@ -72,10 +72,13 @@ export const draftEventsOutput = z.array(draftEventOutput);
 
 // ---------------------------------------------------------------- names and other text
 /**
- * Control (Cc), format (Cf: zero-width joiners, soft hyphens, bidi overrides and isolates) and line or
- * paragraph separators: invisible, or able to reorder what is shown, so one name could pass for another.
+ * Control (Cc), format (Cf: zero-width joiners, soft hyphens, bidi overrides and isolates), line or
+ * paragraph separators, lone surrogates (Cs) and private-use characters (Co), plus the letters that draw
+ * nothing (Hangul fillers, the braille blank, the combining grapheme joiner): invisible, or able to
+ * reorder what is shown, so one name could pass for another. (Unassigned code points are not refused:
+ * browsers and Node can disagree on which are assigned.)
  */
-const INVISIBLE_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const INVISIBLE_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\u034F\u115F\u1160\u3164\uFFA0\u2800]/u;
 
 /**
  * Every name people see (usernames, group names): NFC-normalised (stored that way, so the database's

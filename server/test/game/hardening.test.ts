@@ -167,7 +167,8 @@ describe('hostile strings', () => {
 
   it('invisible and direction-changing characters cannot make one name look like another', async () => {
     const user = await t.signUp('invisibles');
-    for (const name of ['Ad\u200bmin', 'evil\u202Egnp.exe', '\u2066Admin\u2069', 'Ad\u00admin', 'A\u2028B']) {
+    const blankLooking = ['Ad\u3164min', '\u3164\u3164', 'Ad\u2800min', 'Ad\u034Fmin', 'Ad\uE000min', 'Ad\uD800min'];
+    for (const name of ['Ad\u200bmin', 'evil\u202Egnp.exe', '\u2066Admin\u2069', 'Ad\u00admin', 'A\u2028B', ...blankLooking]) {
       const screen = await t.request('POST', '/api/auth/update-screen-name', { user, body: { screen_name: name } });
       expectError(screen, 422, /Username must not contain invisible or control characters/);
       const group = await t.request('POST', '/api/groups', { user, body: { name } });
