@@ -104,6 +104,19 @@ describe('guessing a group password', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('documents the join limit and the shapes path values must have', async () => {
+    const doc = expectStatus<{ paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters: { name: string; schema: object }[] }>> }>(
+      await t.request('GET', '/api/openapi.json'),
+      200,
+    );
+    expect(doc.paths['/api/groups/join']!.post!.responses['429']).toBeDefined();
+    const params = doc.paths['/api/groups/{id}/picks/{participantId}']!.get!.parameters;
+    expect(params.find((p) => p.name === 'participantId')?.schema).toMatchObject({ pattern: '^(user|temp)_[A-Za-z0-9_-]+$' });
+    expect(params.find((p) => p.name === 'id')?.schema).toMatchObject({ maximum: 2_147_483_647 });
+  });
+});
+
 describe('group ids', () => {
   it('are random 8-digit numbers, not a count; the global group stays 1 and joining by id still works', async () => {
     const created = [];
