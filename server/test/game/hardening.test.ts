@@ -169,6 +169,22 @@ describe('hostile strings', () => {
     expect(await tableCounts(t)).toEqual(afterSignUp);
   });
 
+  it('in production too: a signed-out sign-up with a NUL or invisible username is 422 and writes nothing', async () => {
+    const prod = await createTestApp({ seedBoard: false, env: { NODE_ENV: 'production' } });
+    try {
+      const before = await tableCounts(prod);
+      for (const username of [NUL, 'Ad\u200bmin', 'evil\u202Egnp.exe']) {
+        const res = await prod.request('POST', '/idp/sign-up', { body: { email: 'prodnul@example.com', username } });
+        expect(res.statusCode, res.body).toBe(422);
+        expect((res.json() as { message: string }).message).toMatch(/^username: Username must/);
+      }
+      expectError(await prod.request('GET', '/api/players?q=%00'), 422, 'Text must not contain NUL characters');
+      expect(await tableCounts(prod)).toEqual(before);
+    } finally {
+      await prod.close();
+    }
+  });
+
   it('tRPC callers get the same refusal', async () => {
     const user = await t.signUp('nultrpc');
     const caller = await t.caller(user);
