@@ -9,7 +9,7 @@ import { sql, sqlOne } from '../../db/sql.js';
 import { isDraftStarted } from '../draft/draft.service.js';
 import { findMembership } from './membership.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { checkJoinLimits, forgetJoinFailure, lockJoinAttempts, recordJoinFailure } from './join-limits.js';
+import { checkJoinLimits, lockJoinAttempts, recordJoinFailure } from './join-limits.js';
 
 const GROUP_COLUMNS = `g.id, g.id as group_id, g.name, g.is_public, g.picks_public, g.password_hash is not null as has_password,
   (select count(*)::int from group_membership c where c.group_id = g.id) as member_count, g.created_at`;
@@ -137,42 +137,33 @@ async function addJoiningMember(em: EntityManager, groupId: number, participantI
 }
 
 /**
- * Joining by id, with guessing limited (join-limits.ts). One short transaction, holding the player's
- * join lock, decides everything but the password: members pass, limited players get 429 (before any
- * hash), unknown ids count as failures, and a password try is counted before it is checked. The scrypt
- * check then runs with no lock and no database connection held; a right password gives its try back.
+ * Joining by id, with guessing limited (join-limits.ts). The whole attempt runs in one transaction holding
+ * the player's join lock, so simultaneous attempts are decided one after another: a member passes at
+ * once (nothing is guessed), a limited player gets 429 before any hash, and a wrong password or unknown
+ * id is recorded before the next attempt counts. (Counting a try before checking it, with the hash outside
+ * the lock, would refuse simultaneous RIGHT answers once ten were in flight.)
  */
 export async function joinGroup(em: EntityManager, deps: AppDeps, participantId: string, input: { group_id: number; password?: string }) {
   const now = deps.draft.now();
-  const decision = await em.transactional(
-    async (tx): Promise<{ done: JoinResult } | { refused: Error } | { check: { passwordHash: string; claim: string } }> => {
-      await lockJoinAttempts(tx, participantId);
-      const group = await loadGroup(tx, input.group_id);
-      if (group && (await isMember(tx, input.group_id, participantId))) return { done: alreadyMember(input.group_id) };
-      await checkJoinLimits(tx, participantId, input.group_id, now);
-      if (!group) {
-        await recordJoinFailure(tx, participantId, input.group_id, 'unknown_group', now);
-        return { refused: notFound(MESSAGES.groupNotFound) };
-      }
-      if (!group.password_hash) return { done: await addJoiningMember(tx, input.group_id, participantId) };
-      const claim = await recordJoinFailure(tx, participantId, input.group_id, 'wrong_password', now);
-      return { check: { passwordHash: group.password_hash, claim } };
-    },
-  );
-  // A refusal is thrown only now, so the failure it recorded is committed.
-  if ('refused' in decision) throw decision.refused;
-  let result: JoinResult;
-  if ('done' in decision) result = decision.done;
-  else {
-    const { passwordHash, claim } = decision.check;
-    if (!input.password || !(await verifyPassword(input.password, passwordHash))) throw forbidden(MESSAGES.wrongGroupPassword);
-    result = await em.transactional(async (tx) => {
-      await forgetJoinFailure(tx, claim);
-      return addJoiningMember(tx, input.group_id, participantId);
-    });
-  }
+  const outcome = await em.transactional(async (tx): Promise<{ ok: JoinResult } | { refused: Error }> => {
+    await lockJoinAttempts(tx, participantId);
+    const group = await loadGroup(tx, input.group_id);
+    if (group && (await isMember(tx, input.group_id, participantId))) return { ok: alreadyMember(input.group_id) };
+    await checkJoinLimits(tx, participantId, input.group_id, now);
+    if (!group) {
+      await recordJoinFailure(tx, participantId, input.group_id, 'unknown_group', now);
+      return { refused: notFound(MESSAGES.groupNotFound) };
+    }
+    if (group.password_hash && !(input.password && (await verifyPassword(input.password, group.password_hash)))) {
+      await recordJoinFailure(tx, participantId, input.group_id, 'wrong_password', now);
+      return { refused: forbidden(MESSAGES.wrongGroupPassword) };
+    }
+    return { ok: await addJoiningMember(tx, input.group_id, participantId) };
+  });
+  // A refusal is thrown only after the commit, so the failure it recorded counts.
+  if ('refused' in outcome) throw outcome.refused;
   deps.leaderboards.invalidate(input.group_id);
-  return result;
+  return outcome.ok;
 }
 
 /**

@@ -25,8 +25,7 @@ const minutesUntil = (oldest: Date, windowMs: number, now: Date) => Math.max(1, 
 
 /**
  * Serialises one player's join attempts until `tx` ends (a transaction-scoped advisory lock), so
- * simultaneous guesses are counted one after another: each sees the tries the ones before it claimed.
- * Hold it only for a few quick statements; never across a password hash.
+ * simultaneous guesses are counted one after another: each sees the failures the ones before it recorded.
  */
 export async function lockJoinAttempts(tx: EntityManager, participantId: string): Promise<void> {
   await sql(tx, `select pg_advisory_xact_lock(hashtext('group-join:' || $1))`, [participantId]);
@@ -50,25 +49,11 @@ export async function checkJoinLimits(tx: EntityManager, participantId: string, 
   }
 }
 
-/**
- * Records a failed join and returns its id. A password try is recorded BEFORE the password is checked
- * (a claimed try), so the hash can run outside the lock and any transaction; a right password gives
- * the try back with `forgetJoinFailure`. Rows that no longer count are pruned on the way.
- */
-export async function recordJoinFailure(tx: EntityManager, participantId: string, groupId: number, reason: JoinFailure, now: Date): Promise<string> {
+/** Records a failed join; rows that no longer count are pruned on the way. */
+export async function recordJoinFailure(tx: EntityManager, participantId: string, groupId: number, reason: JoinFailure, now: Date): Promise<void> {
   await sql(tx, `delete from group_join_failure where participant_id = $1 and created_at <= $2`, [
     participantId,
     new Date(now.getTime() - JOIN_LIMITS.failedJoinWindowMs),
   ]);
-  const row = await sqlOne<{ id: string }>(
-    tx,
-    `insert into group_join_failure (participant_id, group_id, reason, created_at) values ($1, $2, $3, $4) returning id::text`,
-    [participantId, groupId, reason, now],
-  );
-  return row!.id;
-}
-
-/** A claimed try whose password was right: it was not a failure. */
-export async function forgetJoinFailure(tx: EntityManager, id: string): Promise<void> {
-  await sql(tx, `delete from group_join_failure where id = $1`, [id]);
+  await sql(tx, `insert into group_join_failure (participant_id, group_id, reason, created_at) values ($1, $2, $3, $4)`, [participantId, groupId, reason, now]);
 }
