@@ -106,10 +106,18 @@ async function main() {
                    order by md5(p.id || pl.id::text) limit 8 + abs(hashtext(p.id)) % 25) c`),
     );
     await timed('groups and memberships', async () => {
-      await db.query(`insert into groups (name, is_public) select 'Bench group ' || n, n % 10 = 0 from generate_series(1, $1) n`, [GROUPS]);
+      // Distinct random 8-digit ids, as the game gives every group (never a count).
+      await db.query(
+        `insert into groups (id, name, is_public)
+         select id, 'Bench group ' || n, n % 10 = 0
+           from (select id, row_number() over (order by random()) as n
+                   from (select distinct 10000000 + floor(random() * 90000000)::int as id from generate_series(1, $1 * 2)) ids) r
+          where n <= $1`,
+        [GROUPS],
+      );
       await db.query(
         `insert into group_membership (group_id, participant_id, is_owner, use_global_picks)
-         select g.id, 'user_bench' || (1 + ((g.id * 7919 + m * 104729) % $2)), m = 0, m % 2 = 0
+         select g.id, 'user_bench' || (1 + ((g.id::bigint * 7919 + m * 104729) % $2)), m = 0, m % 2 = 0
            from groups g cross join generate_series(0, $1 - 1) m where g.id <> 1
          on conflict do nothing`,
         [MEMBERS, PARTICIPANTS],
@@ -173,7 +181,8 @@ async function main() {
       if (slot === 1) log(`  standings after pick 1: ${standings.rankings.length} ranked, ${standings.alive} alive`);
     }
     const groupTimes: number[] = [];
-    for (const g of [2, 500, 2500, 4999]) {
+    const groupIds = (await db.query<{ id: number }>(`select id from groups where id <> 1 order by id`)).rows.map((r) => r.id);
+    for (const g of [0, 499, 2499, 4998].map((i) => groupIds[Math.min(i, groupIds.length - 1)]!)) {
       deps.leaderboards.invalidate(g);
       const t0 = performance.now();
       await deps.leaderboards.get(g);

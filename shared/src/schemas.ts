@@ -72,10 +72,13 @@ export const draftEventsOutput = z.array(draftEventOutput);
 
 // ---------------------------------------------------------------- names and other text
 /**
- * Control (Cc), format (Cf: zero-width joiners, soft hyphens, bidi overrides and isolates) and line or
- * paragraph separators: invisible, or able to reorder what is shown, so one name could pass for another.
+ * Control (Cc), format (Cf: zero-width joiners, soft hyphens, bidi overrides and isolates), line or
+ * paragraph separators, lone surrogates (Cs) and private-use characters (Co), plus the letters that draw
+ * nothing (Hangul fillers, the braille blank, the combining grapheme joiner): invisible, or able to
+ * reorder what is shown, so one name could pass for another. (Unassigned code points are not refused:
+ * browsers and Node can disagree on which are assigned.)
  */
-const INVISIBLE_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const INVISIBLE_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\u034F\u115F\u1160\u3164\uFFA0\u2800]/u;
 
 /**
  * Every name people see (usernames, group names): NFC-normalised (stored that way, so the database's
@@ -96,10 +99,9 @@ export function displayNameSchema(field: string, min: number, max: number, tooSh
 export const NUL_MESSAGE = 'Text must not contain NUL characters';
 const hasNoNul = (v: string) => !v.includes('\u0000');
 export const safeText = (max: number) => z.string().max(max).refine(hasNoNul, NUL_MESSAGE);
-const requiredId = z.string().trim().min(1).max(200).refine(hasNoNul, NUL_MESSAGE);
 
 /** A participant id as the identity providers make them (`user_…`; `temp_…` for the account fix). */
-export const participantIdSchema = z.string().max(200).regex(/^[A-Za-z]+_[A-Za-z0-9_-]+$/, 'Not a participant id');
+export const participantIdSchema = z.string().max(200).regex(/^(user|temp)_[A-Za-z0-9_-]+$/, 'Not a participant id');
 
 // ---------------------------------------------------------------- users and auth
 export const usernameSchema = displayNameSchema('Username', USERNAME_MIN, USERNAME_MAX, usernameRuleMessage.tooShort);
@@ -118,8 +120,8 @@ export const updateScreenNameInput = z.strictObject({ screen_name: usernameSchem
 export const userStatusOutput = z.object({ is_first_login: z.boolean().nullable() });
 
 export const migrateParticipantInput = z.strictObject({
-  temp_id: requiredId,
-  clerk_id: requiredId,
+  temp_id: participantIdSchema,
+  clerk_id: participantIdSchema,
 });
 export const migrateParticipantOutput = z.object({
   success: z.boolean(),

@@ -5,8 +5,9 @@ import { ZodError } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { createContextInner } from '../trpc/context.js';
 import { createCaller } from '../trpc/root.js';
-import { zodMessage } from '../trpc/trpc.js';
-import { RestInputError } from './input.js';
+import { NUL_MESSAGE } from '@first-round/shared/schemas';
+import { containsNul, zodMessage } from '../trpc/trpc.js';
+import { badRequestInput, RestInputError } from './input.js';
 import { restRoutes, type RestRoute } from './routes.js';
 
 type Caller = ReturnType<typeof createCaller>;
@@ -40,6 +41,8 @@ export async function registerRestAdapter(app: FastifyInstance, deps: AppDeps) {
     const handle = (prefixed: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
       if (!prefixed && wantsPage(req)) return reply.sendSpa();
       try {
+        // Every part of the request, unknown query keys included, as the procedures' own guard does.
+        if (containsNul([req.params, req.query, req.body])) throw badRequestInput(NUL_MESSAGE);
         const ctx = await createContextInner({ deps, authorization: req.headers.authorization, ip: req.ip, headers: req.headers });
         const input = route.input?.({
           params: req.params as Record<string, string>,

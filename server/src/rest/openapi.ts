@@ -24,6 +24,13 @@ function jsonSchema(schema: unknown, io: 'input' | 'output') {
   }
 }
 
+/** Path values as the adapter accepts them (anything else is a 422 before the procedure runs). */
+const PATH_PARAM_SCHEMAS: Record<string, object> = {
+  id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
+  participantId: { type: 'string', maxLength: 200, pattern: '^(user|temp)_[A-Za-z0-9_-]+$' },
+  token: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' },
+};
+
 /** The OpenAPI document of the REST adapter, generated from the same zod schemas the procedures use. */
 export function buildOpenApiDocument() {
   const procedures = (appRouter._def as unknown as { procedures: Record<string, { _def: ProcedureDef }> }).procedures;
@@ -35,7 +42,7 @@ export function buildOpenApiDocument() {
       name: m[1],
       in: 'path',
       required: true,
-      schema: m[1] === 'id' ? { type: 'integer', minimum: 1 } : { type: 'string' },
+      schema: PATH_PARAM_SCHEMAS[m[1]!] ?? { type: 'string' },
     }));
     const inputSchema = def?.inputs.length ? jsonSchema(def.inputs[def.inputs.length - 1], 'input') : undefined;
     const operation: Record<string, unknown> = {
@@ -60,6 +67,9 @@ export function buildOpenApiDocument() {
         404: { description: 'Not found', content: { 'application/json': { schema: errorSchema } } },
         409: { description: 'Conflict (duplicate, or the draft has started)', content: { 'application/json': { schema: errorSchema } } },
         422: { description: 'Invalid input', content: { 'application/json': { schema: errorSchema } } },
+        ...(route.procedure === 'groups.join'
+          ? { 429: { description: 'Too many failed joins (wrong passwords for this group, or failed joins overall); the message says when to try again', content: { 'application/json': { schema: errorSchema } } } }
+          : {}),
       },
       security: route.procedure === 'joinLinks.resolve' || route.procedure.startsWith('players.') || route.procedure === 'draft.status' ? [] : [{ bearer: [] }],
     };

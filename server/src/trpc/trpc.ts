@@ -72,7 +72,7 @@ const withEntityManager = t.middleware(async ({ ctx, next }) => {
 });
 
 /** Whether a NUL character hides anywhere in a decoded input (keys included). */
-function containsNul(value: unknown, depth = 0): boolean {
+export function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (value === null || typeof value !== 'object' || depth > 32) return false;
   if (Array.isArray(value)) return value.some((v) => containsNul(v, depth + 1));

@@ -34,13 +34,50 @@ describe('guessing a group password', () => {
     expect(expectStatus<{ already_member: boolean }>(await join(guesser, { group_id: group.id, password: 'correct horse' }), 200).already_member).toBe(false);
   });
 
-  it('evaluates no more than 10 of 40 simultaneous wrong guesses', async () => {
+  it('evaluates no more than 10 of 50 simultaneous wrong guesses', async () => {
     const group = await createGroup(t, owner, { password: 'p4ssw0rd' });
     const guesser = await t.signUp('burstguesser');
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => join(guesser, { group_id: group.id, password: `try ${i}` })));
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => join(guesser, { group_id: group.id, password: `try ${i}` })));
     const statuses = answers.map((a) => a.statusCode);
     expect(statuses.filter((s) => s === 403)).toHaveLength(10);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40);
+    // tRPC callers meet the same count.
+    await expect((await t.caller(guesser)).groups.join({ group_id: group.id, password: 'p4ssw0rd' })).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS' });
+  });
+
+  it('counts on every instance: guesses spread over two servers share one limit', async () => {
+    const key = t.deps.keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const second = await createTestApp({ seedBoard: false, sameDatabaseAs: t, env: { LOCAL_IDP_PRIVATE_KEY: key } });
+    try {
+      second.clock.set(t.clock.now());
+      const group = await createGroup(t, owner, { password: 'two doors' });
+      const guesser = await t.signUp('twodoors');
+      const joinAt = (app: TestApp, password: string) => app.request('POST', '/api/groups/join', { user: guesser, body: { group_id: group.id, password } });
+      for (let i = 0; i < 5; i++) expectError(await joinAt(t, `first ${i}`), 403, MESSAGES.wrongGroupPassword);
+      for (let i = 0; i < 5; i++) expectError(await joinAt(second, `second ${i}`), 403, MESSAGES.wrongGroupPassword);
+      expectError(await joinAt(second, 'two doors'), 429, /Too many wrong passwords for this group/);
+      expectError(await joinAt(t, 'two doors'), 429, /Too many wrong passwords for this group/);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('a right password is not a failure, and a member is never locked out of their own group', async () => {
+    const group = await createGroup(t, owner, { password: 'let me in' });
+    const player = await t.signUp('ninetries');
+    for (let i = 0; i < 9; i++) expectError(await join(player, { group_id: group.id, password: `no ${i}` }), 403, MESSAGES.wrongGroupPassword);
+    expect(expectStatus<{ already_member: boolean }>(await join(player, { group_id: group.id, password: 'let me in' }), 200).already_member).toBe(false);
+    expectStatus(await t.request('POST', `/api/groups/${group.id}/leave`, { user: player }), 200);
+    // Nine failures so far, not ten: one more wrong password is still checked, the next is refused.
+    expectError(await join(player, { group_id: group.id, password: 'no 9' }), 403, MESSAGES.wrongGroupPassword);
+    expectError(await join(player, { group_id: group.id, password: 'let me in' }), 429, /Too many wrong passwords for this group/);
+
+    // Over the per-player limit, a member re-joining their own group is still told they are in it.
+    const member = await t.signUp('lockedmember');
+    await joinGroup(t, member, group.id, 'let me in');
+    for (let i = 0; i < 30; i++) expectError(await join(member, { group_id: 12_000_000 + i }), 404, MESSAGES.groupNotFound);
+    expectError(await join(member, { group_id: 12_000_030 }), 429, /Too many failed attempts to join groups/);
+    expect(expectStatus<{ already_member: boolean }>(await join(member, { group_id: group.id }), 200).already_member).toBe(true);
   });
 
   it('caps failed joins per player across groups and unknown ids (30 an hour), which also stops counting through ids', async () => {
@@ -64,6 +101,19 @@ describe('guessing a group password', () => {
     expectError(await join(invited, { group_id: group.id, password: 'linkonly' }), 429);
     const link = expectStatus<{ token: string }>(await t.request('POST', '/api/groups/join-links', { user: owner, body: { group_id: group.id, expiration_hours: 24 } }), 200);
     expectStatus(await t.request('POST', `/api/groups/join-with-link/${link.token}`, { user: invited }), 200);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('documents the join limit and the shapes path values must have', async () => {
+    const doc = expectStatus<{ paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters: { name: string; schema: object }[] }>> }>(
+      await t.request('GET', '/api/openapi.json'),
+      200,
+    );
+    expect(doc.paths['/api/groups/join']!.post!.responses['429']).toBeDefined();
+    const params = doc.paths['/api/groups/{id}/picks/{participantId}']!.get!.parameters;
+    expect(params.find((p) => p.name === 'participantId')?.schema).toMatchObject({ pattern: '^(user|temp)_[A-Za-z0-9_-]+$' });
+    expect(params.find((p) => p.name === 'id')?.schema).toMatchObject({ maximum: 2_147_483_647 });
   });
 });
 
@@ -104,16 +154,35 @@ describe('hostile strings', () => {
       const res = await t.request(method, url, { user, body });
       expect(res.statusCode, `${url} ${res.body}`).toBe(422);
     }
-    for (const url of [`/api/groups/12345678/picks/user_%00x`, `/api/groups/join-links/ab%00cd`]) {
+    // Path and query values, including query keys no route reads (the REST adapter scans them all).
+    for (const url of [`/api/groups/12345678/picks/user_%00x`, `/api/groups/join-links/ab%00cd`, '/api/groups/user?note=%00', '/api/players?%00=1']) {
       const res = await t.request('GET', url, { user });
-      expect(res.statusCode, `${url} ${res.body}`).toBe(422);
+      expectError(res, 422, 'Text must not contain NUL characters');
     }
-    // The verify step's username too, on a real code.
+    expect(await tableCounts(t)).toEqual(before);
+    // The verify step's username too, on a real code (the sign-up itself sends the code: a legitimate write).
     const email = 'nulverify@example.com';
     expectStatus(await t.request('POST', '/idp/sign-up', { body: { email } }), 200);
+    const afterSignUp = await tableCounts(t);
     const verify = await t.request('POST', '/idp/verify', { body: { email, code: await latestOutboxCode(t, email), username: NUL } });
     expect(verify.statusCode, verify.body).toBe(422);
-    expect(await tableCounts(t)).toEqual(before);
+    expect(await tableCounts(t)).toEqual(afterSignUp);
+  });
+
+  it('in production too: a signed-out sign-up with a NUL or invisible username is 422 and writes nothing', async () => {
+    const prod = await createTestApp({ seedBoard: false, env: { NODE_ENV: 'production' } });
+    try {
+      const before = await tableCounts(prod);
+      for (const username of [NUL, 'Ad\u200bmin', 'evil\u202Egnp.exe']) {
+        const res = await prod.request('POST', '/idp/sign-up', { body: { email: 'prodnul@example.com', username } });
+        expect(res.statusCode, res.body).toBe(422);
+        expect((res.json() as { message: string }).message).toMatch(/^username: Username must/);
+      }
+      expectError(await prod.request('GET', '/api/players?q=%00'), 422, 'Text must not contain NUL characters');
+      expect(await tableCounts(prod)).toEqual(before);
+    } finally {
+      await prod.close();
+    }
   });
 
   it('tRPC callers get the same refusal', async () => {
@@ -127,7 +196,8 @@ describe('hostile strings', () => {
 
   it('invisible and direction-changing characters cannot make one name look like another', async () => {
     const user = await t.signUp('invisibles');
-    for (const name of ['Ad\u200bmin', 'evil\u202Egnp.exe', '\u2066Admin\u2069', 'Ad\u00admin', 'A\u2028B']) {
+    const blankLooking = ['Ad\u3164min', '\u3164\u3164', 'Ad\u2800min', 'Ad\u034Fmin', 'Ad\uE000min', 'Ad\uD800min'];
+    for (const name of ['Ad\u200bmin', 'evil\u202Egnp.exe', '\u2066Admin\u2069', 'Ad\u00admin', 'A\u2028B', ...blankLooking]) {
       const screen = await t.request('POST', '/api/auth/update-screen-name', { user, body: { screen_name: name } });
       expectError(screen, 422, /Username must not contain invisible or control characters/);
       const group = await t.request('POST', '/api/groups', { user, body: { name } });
@@ -148,5 +218,30 @@ describe('hostile strings', () => {
     const screen = expectStatus<{ screen_name: string }>(await t.request('POST', '/api/auth/update-screen-name', { user: composed, body: { screen_name: 'Jose\u0301' } }), 200);
     expect(screen.screen_name).toBe('Jos\u00e9');
     expectError(await t.request('POST', '/api/auth/update-screen-name', { user: decomposed, body: { screen_name: 'Jos\u00e9' } }), 409);
+  });
+
+  it('names stored before the rule still read back: only inputs are checked', async () => {
+    const old = await t.signUp('oldtimer');
+    expectStatus(await t.request('GET', '/api/auth/me', { user: old }), 200);
+    const oldName = 'Old\u200bTimer\u202E';
+    const oldGroup = `Legacy\u200b group ${old.id.slice(-6)}`;
+    await t.db.query(`update participant set screen_name = $2 where id = $1`, [old.id, oldName]);
+    await t.db.query(`update idp_user set username = $2 where id = $1`, [old.id, oldName]);
+    const [row] = await t.db.query<{ id: number }>(
+      `insert into groups (id, name, is_public, picks_public, created_by) values (23456789, $1, true, false, $2) returning id`,
+      [oldGroup, old.id],
+    );
+    await t.db.query(`insert into group_membership (group_id, participant_id, is_owner) values ($1, $2, true)`, [row!.id, old.id]);
+    expect(expectStatus<{ screen_name: string }>(await t.request('GET', '/api/auth/me', { user: old }), 200).screen_name).toBe(oldName);
+    expect(expectStatus<{ name: string }[]>(await t.request('GET', '/api/groups/user', { user: old }), 200).map((g) => g.name)).toContain(oldGroup);
+    expect(expectStatus<{ name: string }>(await t.request('GET', `/api/groups/${row!.id}`, { user: old }), 200).name).toBe(oldGroup);
+    const members = expectStatus<{ screen_name: string | null }[]>(await t.request('GET', `/api/groups/${row!.id}/members`, { user: old }), 200);
+    expect(members.map((m) => m.screen_name)).toEqual([oldName]);
+    expectStatus(await t.request('GET', `/api/groups/${row!.id}/leaderboard`, { user: old }), 200);
+    const visitor = await t.signUp('legacyvisitor');
+    expect(expectStatus<{ name: string }[]>(await t.request('GET', '/api/groups/public-groups', { user: visitor }), 200).map((g) => g.name)).toContain(oldGroup);
+    // Signing in again with the stored name works too (the name is not re-validated).
+    expectStatus(await t.request('POST', '/idp/sign-in', { body: { email: old.email } }), 200);
+    expectStatus(await t.request('POST', '/idp/verify', { body: { email: old.email, code: await latestOutboxCode(t, old.email) } }), 200);
   });
 });

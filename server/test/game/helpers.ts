@@ -60,14 +60,17 @@ export async function savePicks(t: TestApp, user: TestUser, picks: number[], gro
 export const operatorStart = (t: TestApp) => startDraft(t.deps.orm.em.fork(), t.deps.draft, 'test');
 export const operatorReset = (t: TestApp) => resetDraft(t.deps.orm.em.fork(), t.deps.draft, 'test');
 
-/** Row counts of the tables user calls write to. */
+/** Row counts of the tables user calls write to (the identity provider's and the join-failure log included). */
 export async function tableCounts(t: TestApp) {
   const [row] = await t.db.query<Record<string, number>>(
     `select (select count(*) from groups)::int as groups, (select count(*) from pick)::int as pick,
             (select count(*) from group_membership)::int as group_membership, (select count(*) from join_link)::int as join_link,
             (select count(*) from participant)::int as participant, (select count(*) from draft_event)::int as draft_event,
             (select count(*) from player where draft_round is not null)::int as drafted,
-            (select count(*) from draft_state where started_at is not null)::int as started`,
+            (select count(*) from draft_state where started_at is not null)::int as started,
+            (select count(*) from group_join_failure)::int as group_join_failure, (select count(*) from idp_user)::int as idp_user,
+            (select count(*) from idp_code)::int as idp_code, (select count(*) from idp_session)::int as idp_session,
+            (select count(*) from idp_outbox)::int as idp_outbox`,
   );
   return row!;
 }

@@ -5,7 +5,7 @@ import { TextField } from '../../components/form-bits';
 import { GroupFormPage } from '../../components/groups/group-frame';
 import { useRefreshGroups } from '../../components/groups/group-utils';
 import { notify } from '../../lib/toaster';
-import { trpc } from '../../lib/trpc';
+import { errorMessage, httpStatusOf, trpc } from '../../lib/trpc';
 
 export function JoinGroupPage() {
   const [params] = useSearchParams();
@@ -39,8 +39,9 @@ export function JoinGroupPage() {
       notify('success', result.already_member ? 'You are already a member of this group' : 'You have joined the group');
       await refresh();
       navigate(`/groups/${result.group_id}`);
-    } catch {
-      setFormError(MESSAGES.joinFailedById);
+    } catch (err) {
+      // Past the guessing limit the server says when to try again; any other failure keeps the spec's message.
+      setFormError(httpStatusOf(err) === 429 ? errorMessage(err, MESSAGES.joinFailedById) : MESSAGES.joinFailedById);
     }
   }
 

@@ -9,7 +9,7 @@ import { sql, sqlOne } from '../../db/sql.js';
 import { isDraftStarted } from '../draft/draft.service.js';
 import { findMembership } from './membership.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { limitedJoin } from './join-limits.js';
+import { checkJoinLimits, lockJoinAttempts, recordJoinFailure } from './join-limits.js';
 
 const GROUP_COLUMNS = `g.id, g.id as group_id, g.name, g.is_public, g.picks_public, g.password_hash is not null as has_password,
   (select count(*)::int from group_membership c where c.group_id = g.id) as member_count, g.created_at`;
@@ -129,21 +129,41 @@ interface JoinResult {
   message: string;
 }
 
+const alreadyMember = (groupId: number): JoinResult => ({ success: true, group_id: groupId, already_member: true, message: 'You are already a member of this group' });
+
+async function addJoiningMember(em: EntityManager, groupId: number, participantId: string): Promise<JoinResult> {
+  const added = await addMember(em, groupId, participantId);
+  return { success: true, group_id: groupId, already_member: !added, message: 'You have joined the group' };
+}
+
+/**
+ * Joining by id, with guessing limited (join-limits.ts). The whole attempt runs in one transaction holding
+ * the player's join lock, so simultaneous attempts are decided one after another: a member passes at
+ * once (nothing is guessed), a limited player gets 429 before any hash, and a wrong password or unknown
+ * id is recorded before the next attempt counts. (Counting a try before checking it, with the hash outside
+ * the lock, would refuse simultaneous RIGHT answers once ten were in flight.)
+ */
 export async function joinGroup(em: EntityManager, deps: AppDeps, participantId: string, input: { group_id: number; password?: string }) {
-  const result = await limitedJoin<JoinResult>(em, participantId, input.group_id, deps.draft.now(), async (tx) => {
+  const now = deps.draft.now();
+  const outcome = await em.transactional(async (tx): Promise<{ ok: JoinResult } | { refused: Error }> => {
+    await lockJoinAttempts(tx, participantId);
     const group = await loadGroup(tx, input.group_id);
-    if (!group) return { failure: 'unknown_group', error: notFound(MESSAGES.groupNotFound) };
-    if (await isMember(tx, input.group_id, participantId)) {
-      return { ok: { success: true, group_id: input.group_id, already_member: true, message: 'You are already a member of this group' } };
+    if (group && (await isMember(tx, input.group_id, participantId))) return { ok: alreadyMember(input.group_id) };
+    await checkJoinLimits(tx, participantId, input.group_id, now);
+    if (!group) {
+      await recordJoinFailure(tx, participantId, input.group_id, 'unknown_group', now);
+      return { refused: notFound(MESSAGES.groupNotFound) };
     }
     if (group.password_hash && !(input.password && (await verifyPassword(input.password, group.password_hash)))) {
-      return { failure: 'wrong_password', error: forbidden(MESSAGES.wrongGroupPassword) };
+      await recordJoinFailure(tx, participantId, input.group_id, 'wrong_password', now);
+      return { refused: forbidden(MESSAGES.wrongGroupPassword) };
     }
-    const added = await addMember(tx, input.group_id, participantId);
-    return { ok: { success: true, group_id: input.group_id, already_member: !added, message: 'You have joined the group' } };
+    return { ok: await addJoiningMember(tx, input.group_id, participantId) };
   });
+  // A refusal is thrown only after the commit, so the failure it recorded counts.
+  if ('refused' in outcome) throw outcome.refused;
   deps.leaderboards.invalidate(input.group_id);
-  return result;
+  return outcome.ok;
 }
 
 /**

@@ -20,52 +20,40 @@ export const JOIN_LIMITS = {
 } as const;
 
 export type JoinFailure = 'wrong_password' | 'unknown_group';
-export type JoinAttempt<T> = { failure: JoinFailure; error: Error } | { ok: T };
 
 const minutesUntil = (oldest: Date, windowMs: number, now: Date) => Math.max(1, Math.ceil((oldest.getTime() + windowMs - now.getTime()) / 60_000));
 
 /**
- * Runs `attempt` with the player's join attempts serialised (a transaction-scoped advisory lock on the
- * player), so simultaneous guesses are counted one after another and never evaluated past the limit.
- * `attempt` reports a failure instead of throwing it, so the failure is recorded before the refusal.
+ * Serialises one player's join attempts until `tx` ends (a transaction-scoped advisory lock), so
+ * simultaneous guesses are counted one after another: each sees the failures the ones before it recorded.
  */
-export async function limitedJoin<T>(
-  em: EntityManager,
-  participantId: string,
-  groupId: number,
-  now: Date,
-  attempt: (tx: EntityManager) => Promise<JoinAttempt<T>>,
-): Promise<T> {
-  const outcome = await em.transactional(async (tx) => {
-    await sql(tx, `select pg_advisory_xact_lock(hashtext('group-join:' || $1))`, [participantId]);
-    const counts = await sqlOne<{ all_failures: number; all_oldest: Date | null; group_failures: number; group_oldest: Date | null }>(
-      tx,
-      `select count(*)::int as all_failures, min(created_at) as all_oldest,
-              (count(*) filter (where group_id = $2 and reason = 'wrong_password' and created_at > $4))::int as group_failures,
-              min(created_at) filter (where group_id = $2 and reason = 'wrong_password' and created_at > $4) as group_oldest
-         from group_join_failure where participant_id = $1 and created_at > $3`,
-      [participantId, groupId, new Date(now.getTime() - JOIN_LIMITS.failedJoinWindowMs), new Date(now.getTime() - JOIN_LIMITS.wrongPasswordWindowMs)],
-    );
-    if (counts && counts.all_failures >= JOIN_LIMITS.failedJoinsPerPlayer) {
-      return { error: tooManyRequests(MESSAGES.tooManyFailedJoins(minutesUntil(new Date(counts.all_oldest!), JOIN_LIMITS.failedJoinWindowMs, now))) };
-    }
-    if (counts && counts.group_failures >= JOIN_LIMITS.wrongPasswordsPerGroup) {
-      return { error: tooManyRequests(MESSAGES.tooManyWrongPasswords(minutesUntil(new Date(counts.group_oldest!), JOIN_LIMITS.wrongPasswordWindowMs, now))) };
-    }
-    const result = await attempt(tx);
-    if ('ok' in result) return { ok: result.ok };
-    await sql(tx, `delete from group_join_failure where participant_id = $1 and created_at <= $2`, [
-      participantId,
-      new Date(now.getTime() - JOIN_LIMITS.failedJoinWindowMs),
-    ]);
-    await sql(tx, `insert into group_join_failure (participant_id, group_id, reason, created_at) values ($1, $2, $3, $4)`, [
-      participantId,
-      groupId,
-      result.failure,
-      now,
-    ]);
-    return { error: result.error };
-  });
-  if ('error' in outcome) throw outcome.error;
-  return outcome.ok;
+export async function lockJoinAttempts(tx: EntityManager, participantId: string): Promise<void> {
+  await sql(tx, `select pg_advisory_xact_lock(hashtext('group-join:' || $1))`, [participantId]);
+}
+
+/** Throws 429 (saying when to come back) if the player may not try joining this group now. */
+export async function checkJoinLimits(tx: EntityManager, participantId: string, groupId: number, now: Date): Promise<void> {
+  const counts = await sqlOne<{ all_failures: number; all_oldest: Date | null; group_failures: number; group_oldest: Date | null }>(
+    tx,
+    `select count(*)::int as all_failures, min(created_at) as all_oldest,
+            (count(*) filter (where group_id = $2 and reason = 'wrong_password' and created_at > $4))::int as group_failures,
+            min(created_at) filter (where group_id = $2 and reason = 'wrong_password' and created_at > $4) as group_oldest
+       from group_join_failure where participant_id = $1 and created_at > $3`,
+    [participantId, groupId, new Date(now.getTime() - JOIN_LIMITS.failedJoinWindowMs), new Date(now.getTime() - JOIN_LIMITS.wrongPasswordWindowMs)],
+  );
+  if (counts && counts.all_failures >= JOIN_LIMITS.failedJoinsPerPlayer) {
+    throw tooManyRequests(MESSAGES.tooManyFailedJoins(minutesUntil(new Date(counts.all_oldest!), JOIN_LIMITS.failedJoinWindowMs, now)));
+  }
+  if (counts && counts.group_failures >= JOIN_LIMITS.wrongPasswordsPerGroup) {
+    throw tooManyRequests(MESSAGES.tooManyWrongPasswords(minutesUntil(new Date(counts.group_oldest!), JOIN_LIMITS.wrongPasswordWindowMs, now)));
+  }
+}
+
+/** Records a failed join; rows that no longer count are pruned on the way. */
+export async function recordJoinFailure(tx: EntityManager, participantId: string, groupId: number, reason: JoinFailure, now: Date): Promise<void> {
+  await sql(tx, `delete from group_join_failure where participant_id = $1 and created_at <= $2`, [
+    participantId,
+    new Date(now.getTime() - JOIN_LIMITS.failedJoinWindowMs),
+  ]);
+  await sql(tx, `insert into group_join_failure (participant_id, group_id, reason, created_at) values ($1, $2, $3, $4)`, [participantId, groupId, reason, now]);
 }

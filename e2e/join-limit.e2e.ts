@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newPerson } from './support/browser';
+import { BASE_URL, uniqueEmail, uniqueUsername } from './support/env';
+import { apiSession } from './support/idp';
+import { acceptRules, signUpThroughUi } from './support/ui';
+
+/**
+ * Guessing a group's password from the Join a Group screen (issue 10, item 2): wrong passwords keep the
+ * spec's message, and once the limit is reached the player is told when to try again, not merely that
+ * the id or password is wrong (which would send them guessing on).
+ */
+describe('join by id, past the wrong-password limit', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** Submits the form and waits for the server's answer to the join. */
+  async function submitJoin(page: Page, password: string) {
+    await page.getByLabel('Password').fill(password);
+    const answered = page.waitForResponse((r) => r.url().includes('groups.join'));
+    await page.getByRole('button', { name: 'Join Group' }).click();
+    return (await answered).status();
+  }
+
+  it('says when to try again instead of "check the group ID and password"', async () => {
+    const host = await apiSession(uniqueEmail('vaulthost'), uniqueUsername('Vault'));
+    const res = await fetch(`${BASE_URL}/api/groups`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await host.token()}` },
+      body: JSON.stringify({ name: `Vault ${Date.now()}`, password: 'open sesame' }),
+    });
+    const { group_id } = (await res.json()) as { group_id: number };
+    expect(group_id).toBeGreaterThanOrEqual(10_000_000);
+
+    const { page, context } = await newPerson(browser);
+    await signUpThroughUi(page, uniqueEmail('guesser'), uniqueUsername('Guess'));
+    await acceptRules(page);
+    await page.goto('/groups/join');
+    await page.getByRole('textbox', { name: 'Group ID' }).fill(String(group_id));
+    for (let i = 0; i < 10; i++) {
+      expect(await submitJoin(page, `guess ${i}`)).toBe(403);
+      await page.getByText('Failed to join group. Please check the group ID and password.').waitFor();
+    }
+    // The eleventh try, even with the right password, is refused and says when to come back.
+    expect(await submitJoin(page, 'open sesame')).toBe(429);
+    await page.getByText('Too many wrong passwords for this group. Try again in 15 minutes.').waitFor();
+    expect(await page.getByText('Please check the group ID and password').count()).toBe(0);
+    await context.close();
+  });
+});
