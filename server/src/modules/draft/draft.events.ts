@@ -31,6 +31,8 @@ export class DraftEventHub {
   private everConnected = false;
   /** The newest audit-log id delivered, or existing when listening began: where a catch-up starts. */
   private lastEventId = 0;
+  /** Ids delivered on the current connection: a change both notified and read back is delivered once. */
+  private heard = new Set<number>();
   private readonly openStreams = new Map<string, number>();
   streamsClosed = false;
   /** Increases with every change heard or resync; caches compare it to know they are stale. */
@@ -53,6 +55,7 @@ export class DraftEventHub {
   }
 
   private deliver(change: DraftChange) {
+    this.heard.add(change.event_id);
     this.lastEventId = Math.max(this.lastEventId, change.event_id);
     this.version++;
     this.emitter.emit('change', change);
@@ -60,6 +63,7 @@ export class DraftEventHub {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
+    this.heard = new Set();
     const client = new pg.Client({
       connectionString: this.orm.config.get('clientUrl'),
       connectionTimeoutMillis: 10_000,
@@ -86,15 +90,17 @@ export class DraftEventHub {
         const newest = await client.query<{ id: string | null }>('select max(id) as id from draft_event');
         this.lastEventId = Math.max(this.lastEventId, Number(newest.rows[0]?.id ?? 0));
       }
+      // After a drop, or a first connection that took several tries: what was read meanwhile may be stale.
+      const resync = this.everConnected || this.failures > 0;
       this.client = client;
       this.connected = true;
       this.failures = 0;
-      if (this.everConnected) {
-        for (const change of missed) if (change.event_id > this.lastEventId) this.deliver(change);
+      this.everConnected = true;
+      for (const change of missed) if (!this.heard.has(change.event_id)) this.deliver(change);
+      if (resync) {
         this.version++;
         this.emitter.emit('resync');
       }
-      this.everConnected = true;
     } catch (error) {
       this.log.warn({ err: (error as Error).message }, 'draft event listener could not connect; retrying');
       this.reconnect(client);
