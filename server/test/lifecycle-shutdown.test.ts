@@ -106,6 +106,42 @@ async function shutdownWithSavesInFlight(signal: (server: ServerProcess) => void
   expect(postgresProcessesIn(dataDir)).toEqual([]);
 }
 
+/** A request that cannot finish (its row stays locked) is cut off after the 10 s drain: exit 1, no postgres left. */
+async function shutdownWithStuckRequest() {
+  const dataDir = makeDataDir();
+  cleanups.push(() => removeDataDir(dataDir));
+  const server = await startServer({ dataDir });
+  cleanups.push(() => server.kill());
+  const db = await connectEmbedded(dataDir);
+  cleanups.push(() => db.end());
+  const user = await signUpOverHttp(server.baseUrl, db, 'stuck');
+  expect((await fetch(`${server.baseUrl}/api/picks/my-picks`, { headers: { authorization: user.authorization } })).status).toBe(200);
+  await db.query('begin');
+  await db.query('select id from participant for update');
+  const save = fetch(`${server.baseUrl}/api/picks/`, {
+    method: 'POST',
+    headers: { authorization: user.authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ picks: [1] }),
+  }).then(
+    (res) => res.status,
+    () => 'cut off',
+  );
+  await until(
+    async () => Number((await db.query(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and datname = 'first_round'`)).rows[0].n) > 0,
+    20_000,
+    'the save waiting for the lock',
+  );
+  const signalled = Date.now();
+  process.kill(server.child.pid!, 'SIGTERM');
+  expect(await server.exited).toEqual({ code: 1, signal: null });
+  const seconds = (Date.now() - signalled) / 1000;
+  expect(seconds).toBeGreaterThanOrEqual(10);
+  expect(seconds).toBeLessThan(25);
+  expect(await save).toBe('cut off');
+  expect(server.lines).toContain('Requests still running after 10 s were cut off');
+  expect(postgresProcessesIn(dataDir)).toEqual([]);
+}
+
 describe('graceful shutdown of npm start', () => {
   it('SIGTERM to the node process: in-flight saves finish, exit 0, no postgres left', async () => {
     await shutdownWithSavesInFlight((server) => process.kill(server.child.pid!, 'SIGTERM'));
@@ -114,4 +150,6 @@ describe('graceful shutdown of npm start', () => {
   it('Ctrl-C (SIGINT to the whole process group): in-flight saves finish, exit 0, no postgres left', async () => {
     await shutdownWithSavesInFlight((server) => process.kill(-server.child.pid!, 'SIGINT'));
   }, 90_000);
+
+  it('a request still running after 10 s is cut off: exit 1, no postgres left', shutdownWithStuckRequest, 90_000);
 });

@@ -86,14 +86,14 @@ export async function startServer(options: { dataDir: string; env?: Record<strin
       for (const wake of waiters) wake();
     });
   }
+  let exitedYet = false;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => {
+      exitedYet = true;
       resolve({ code, signal });
       for (const wake of waiters) wake();
     }),
   );
-  let exitedYet = false;
-  void exited.then(() => (exitedYet = true));
 
   const waitForLine = (pattern: RegExp, ms = 30_000) =>
     new Promise<string>((resolve, reject) => {
