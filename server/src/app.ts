@@ -8,6 +8,7 @@ import fastifyCors from '@fastify/cors';
 import fastifyHelmet from '@fastify/helmet';
 import type { AppDeps } from './deps.js';
 import { sql } from './db/sql.js';
+import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from './errors.js';
 import { registerTrpc } from './trpc/http.js';
 import { registerRestAdapter } from './rest/adapter.js';
 import { registerIdpRoutes } from './modules/auth/idp.routes.js';
@@ -83,6 +84,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    // The database out of reach is no fault of the request: the client may retry in a moment.
+    if (status === 500 && isDatabaseUnavailable(error)) return reply.code(503).send({ detail: UNAVAILABLE_MESSAGE, message: UNAVAILABLE_MESSAGE });
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     // 5xx details stay in the log; clients get a generic message.
     const message = status >= 500 ? 'Internal server error' : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'Request body is too large' : error.message;

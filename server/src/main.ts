@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config.js';
 import { DatabaseUnavailableError, openAppDatabase, type AppDatabase } from './db/database.js';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { createDeps, type AppDeps } from './deps.js';
 import { seedDefaultBoard } from './modules/players/board.service.js';
@@ -8,6 +9,27 @@ import { startDeadlineWatcher } from './modules/draft/deadline.js';
 
 /** A failure the operator can fix: printed as one line, no stack trace. */
 class StartupError extends Error {}
+
+/** How long requests in flight at a shutdown signal may take to finish before they are cut off. */
+const DRAIN_MS = 10_000;
+/** Ctrl-C in a terminal (the whole process group), a supervisor's stop, a closed terminal. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** Stops accepting, ends live streams, lets requests in flight finish; after `ms` cuts the rest off. */
+async function drain(app: FastifyInstance, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const closed = app.close().then(
+    () => true,
+    () => true,
+  );
+  const drained = await Promise.race([closed, new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+  clearTimeout(timer);
+  if (!drained) {
+    app.server.closeAllConnections();
+    await closed;
+  }
+  return drained;
+}
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -29,9 +51,17 @@ async function main() {
     await deps?.events.stop().catch(() => {});
     await db?.close();
   };
+  // Until the server runs, a stop signal just ends the process: nothing is in flight yet, and an embedded
+  // PostgreSQL already started gets its fast shutdown on the way out (embedded-postgres.ts).
+  let stop: (signal: NodeJS.Signals) => void = (signal) => {
+    console.error(`${signal} received while starting: stopping`);
+    process.exit(1);
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, (s: NodeJS.Signals) => stop(s));
 
   try {
-    db = await openAppDatabase(config, { log: say });
+    // The server restarts its embedded PostgreSQL by itself should it die (db/supervisor.ts).
+    db = await openAppDatabase(config, { log: say, supervise: true });
     deps = await createDeps(config, db.orm);
     const em = db.orm.em.fork();
     await syncDeadline(em, deps.draft);
@@ -43,24 +73,29 @@ async function main() {
     const stopRefresh = deps.leaderboards.startBackgroundRefresh();
 
     let closing = false;
-    const shutdown = async (signal: string) => {
+    // Answers sent while draining close their connection, or idle keep-alive sockets would hold it open.
+    app.addHook('onSend', async (_request, reply) => {
+      if (closing) reply.header('connection', 'close');
+    });
+    const shutdown = async (signal: NodeJS.Signals) => {
+      // Once is enough: npm forwards the terminal's Ctrl-C as a second SIGINT, and the drain is bounded.
       if (closing) return;
       closing = true;
       say(`${signal} received: finishing requests and shutting down`);
-      const force = setTimeout(() => {
-        console.error('Shutdown took too long; exiting');
-        void cleanup().finally(() => process.exit(1));
-      }, 10_000);
-      force.unref();
       stopWatcher();
       stopRefresh();
-      await app.close().catch(() => {});
+      const drained = await drain(app, DRAIN_MS);
+      if (!drained) console.error(`Requests still running after ${DRAIN_MS / 1000} s were cut off`);
       await cleanup();
-      clearTimeout(force);
-      process.exit(0);
+      say('First Round stopped');
+      process.exit(drained ? 0 : 1);
     };
-    process.on('SIGINT', () => void shutdown('SIGINT'));
-    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    stop = (signal) => {
+      shutdown(signal).catch((error: unknown) => {
+        console.error(`Shutdown failed: ${(error as Error)?.message ?? error}`);
+        process.exit(1);
+      });
+    };
 
     try {
       await app.listen({ port: config.PORT, host: config.HOST });

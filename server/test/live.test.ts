@@ -5,6 +5,7 @@ import type { DraftChange } from '@first-round/shared/schemas';
 import type { AppRouter } from '../src/trpc/root.js';
 import { recordPick, startDraft, undoLast } from '../src/modules/draft/draft.service.js';
 import { startDeadlineWatcher } from '../src/modules/draft/deadline.js';
+import { LISTENER_NAME } from '../src/modules/draft/draft.events.js';
 import { createTestApp, type TestApp, type TestUser } from './support/test-app.js';
 
 let a: TestApp;
@@ -89,6 +90,22 @@ describe('live draft changes over SSE', () => {
     await undoLast(a.orm().em.fork(), a.deps.draft, 'test');
     await until(() => late.received.some((c) => c.kind === 'undo'));
     late.stop();
+  });
+
+  it('catches open streams up on changes made while the listener was reconnecting', async () => {
+    const open = collect(baseUrls[0]!, user.token);
+    await open.ready;
+    // A change logged while this instance's listener is away (another instance, the operator's command):
+    // its notification never reaches this instance.
+    const [missed] = await a.db.query<{ id: string }>(`insert into draft_event (kind, actor) values ('reopen_round', 'elsewhere') returning id`);
+    const dropped = await a.db.query<{ ok: boolean }>(
+      `select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = current_database() and application_name = $1`,
+      [LISTENER_NAME],
+    );
+    expect(dropped.length).toBeGreaterThan(0);
+    await until(() => open.received.some((c) => c.event_id === Number(missed!.id)), 10_000);
+    expect(open.received.filter((c) => c.event_id === Number(missed!.id))).toHaveLength(1);
+    open.stop();
   });
 
   it('refuses a subscription without a valid token', async () => {

@@ -6,12 +6,19 @@ import { ensureDatabaseExists, migrate, openOrm, type Orm } from './orm.js';
 /** The database could not be started or reached; the message is one line an operator can act on. */
 export class DatabaseUnavailableError extends Error {}
 
-/** DATABASE_URL when set; otherwise the embedded PostgreSQL under DATA_DIR (started, or joined if running). */
-export async function openDatabase(config: Config, log: (line: string) => void): Promise<{ url: string; embedded?: RunningDatabase }> {
+/**
+ * DATABASE_URL when set; otherwise the embedded PostgreSQL under DATA_DIR (started, or joined if running).
+ * `supervise`: the embedded cluster is started again by itself whenever it dies (the server).
+ */
+export async function openDatabase(
+  config: Config,
+  log: (line: string) => void,
+  supervise = false,
+): Promise<{ url: string; embedded?: RunningDatabase }> {
   if (config.DATABASE_URL) return { url: config.DATABASE_URL };
   const dir = path.join(config.dataDir, 'pg');
   log(`Starting embedded PostgreSQL in ${dir}`);
-  const embedded = await startEmbeddedPostgres(dir);
+  const embedded = await startEmbeddedPostgres(dir, { log, supervise });
   return { url: withDatabase(embedded.serverUrl, APP_DATABASE), embedded };
 }
 
@@ -38,8 +45,11 @@ export interface AppDatabase {
  * The game's database, ready to use: started or reached, created when missing, migrated. The server and
  * every operator command open it this one way.
  */
-export async function openAppDatabase(config: Config, options: { log?: (line: string) => void; poolMax?: number } = {}): Promise<AppDatabase> {
-  const db = await openDatabase(config, options.log ?? (() => {})).catch((error: unknown) => {
+export async function openAppDatabase(
+  config: Config,
+  options: { log?: (line: string) => void; poolMax?: number; supervise?: boolean } = {},
+): Promise<AppDatabase> {
+  const db = await openDatabase(config, options.log ?? (() => {}), options.supervise).catch((error: unknown) => {
     throw new DatabaseUnavailableError(`Could not start the embedded PostgreSQL: ${(error as Error)?.message ?? error}`);
   });
   let orm: Orm;
@@ -55,7 +65,11 @@ export async function openAppDatabase(config: Config, options: { log?: (line: st
     orm,
     embedded: db.embedded,
     async close() {
-      await orm.close(true).catch(() => {});
+      // A connection still busy (a request cut off after the drain) must not keep PostgreSQL running:
+      // its fast shutdown ends such sessions anyway.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([orm.close(true).catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, 5000)))]);
+      clearTimeout(timer);
       await db.embedded?.stop().catch(() => {});
     },
   };

@@ -13,6 +13,9 @@ export function ormOptions(clientUrl: string, poolMax = 10): Options {
     extensions: [Migrator],
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     pool: { min: 0, max: poolMax },
+    // A database host that stops answering (not even refusing) fails a new connection within 10 s, so
+    // requests answer 503 instead of hanging for the pool's 60 s acquire timeout.
+    driverOptions: { connection: { connectionTimeoutMillis: 10_000 } },
     // Identity map per procedure (RequestContext), never shared between requests.
     allowGlobalContext: false,
     discovery: { warnWhenNoEntities: false },

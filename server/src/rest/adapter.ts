@@ -7,6 +7,7 @@ import { createContextInner } from '../trpc/context.js';
 import { createCaller } from '../trpc/root.js';
 import { NUL_MESSAGE } from '@first-round/shared/schemas';
 import { containsNul, zodMessage } from '../trpc/trpc.js';
+import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '../errors.js';
 import { badRequestInput, RestInputError } from './input.js';
 import { restRoutes, type RestRoute } from './routes.js';
 
@@ -24,8 +25,10 @@ export function restError(error: unknown): { status: number; message: string } {
   if (error instanceof TRPCError) {
     if (error.cause instanceof ZodError) return { status: 422, message: zodMessage(error.cause) };
     const status = getHTTPStatusCodeFromError(error);
+    if (status === 503) return { status, message: UNAVAILABLE_MESSAGE };
     return { status, message: status >= 500 ? 'Internal server error' : error.message };
   }
+  if (isDatabaseUnavailable(error)) return { status: 503, message: UNAVAILABLE_MESSAGE };
   return { status: 500, message: 'Internal server error' };
 }
 
@@ -53,7 +56,7 @@ export async function registerRestAdapter(app: FastifyInstance, deps: AppDeps) {
         return reply.send(result ?? { success: true });
       } catch (error) {
         const { status, message } = restError(error);
-        if (status >= 500) req.log.error({ err: error }, 'REST call failed');
+        if (status >= 500 && status !== 503) req.log.error({ err: error }, 'REST call failed');
         return reply.code(status).send({ detail: message, message });
       }
     };

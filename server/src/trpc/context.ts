@@ -1,4 +1,6 @@
+import { TRPCError } from '@trpc/server';
 import type { AppDeps } from '../deps.js';
+import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '../errors.js';
 import type { BearerResult } from '../modules/auth/bearer.js';
 
 /**
@@ -19,6 +21,16 @@ export async function createContextInner(opts: {
   ip?: string;
   headers?: Context['headers'];
 }): Promise<Context> {
-  const auth = opts.authorization ? await opts.deps.bearer.verify(opts.deps.orm.em.fork(), opts.authorization) : null;
+  const auth = opts.authorization ? await verify(opts.deps, opts.authorization) : null;
   return { deps: opts.deps, auth, ip: opts.ip ?? '127.0.0.1', headers: opts.headers ?? {} };
+}
+
+/** Checking a session needs the database: while it is unreachable the caller gets a 503, not a 500. */
+async function verify(deps: AppDeps, authorization: string): Promise<BearerResult> {
+  try {
+    return await deps.bearer.verify(deps.orm.em.fork(), authorization);
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE_MESSAGE, cause: error });
+    throw error;
+  }
 }

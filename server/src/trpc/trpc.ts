@@ -4,7 +4,7 @@ import { z, ZodError } from 'zod';
 import { MESSAGES } from '@first-round/shared/messages';
 import { idSchema, NUL_MESSAGE } from '@first-round/shared/schemas';
 import type { Context } from './context.js';
-import { DomainError, isUniqueViolation, type DomainErrorKind } from '../errors.js';
+import { DomainError, isDatabaseUnavailable, isUniqueViolation, UNAVAILABLE_MESSAGE, type DomainErrorKind } from '../errors.js';
 import { ensureParticipant } from '../modules/users/participants.service.js';
 import { requireMembership } from '../modules/groups/membership.js';
 
@@ -56,6 +56,7 @@ export const createCallerFactory = t.createCallerFactory;
 function toTrpcError(cause: unknown): TRPCError | undefined {
   if (cause instanceof DomainError) return new TRPCError({ code: trpcCodeOfKind[cause.kind], message: cause.message, cause });
   if (isUniqueViolation(cause)) return new TRPCError({ code: 'CONFLICT', message: 'That already exists', cause: cause as Error });
+  if (isDatabaseUnavailable(cause)) return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE_MESSAGE, cause: cause as Error });
   return undefined;
 }
 

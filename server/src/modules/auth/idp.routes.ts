@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { MESSAGES } from '@first-round/shared/messages';
 import { usernameSchema } from '@first-round/shared/schemas';
 import type { AppDeps } from '../../deps.js';
-import { DomainError, statusOfKind } from '../../errors.js';
+import { DomainError, isDatabaseUnavailable, statusOfKind, UNAVAILABLE_MESSAGE } from '../../errors.js';
 import { zodMessage } from '../../trpc/trpc.js';
 import * as idp from './local-idp.service.js';
 
@@ -98,6 +98,7 @@ export async function registerIdpRoutes(app: FastifyInstance, deps: AppDeps) {
         return reply.code(422).send({ message, detail: message });
       }
       if (error.statusCode && error.statusCode < 500) return reply.code(error.statusCode).send({ message: error.message, detail: error.message });
+      if (isDatabaseUnavailable(error)) return reply.code(503).send({ message: UNAVAILABLE_MESSAGE, detail: UNAVAILABLE_MESSAGE });
       req.log.error({ err: error }, 'identity provider failed');
       return reply.code(500).send({ message: 'Internal server error', detail: 'Internal server error' });
     });

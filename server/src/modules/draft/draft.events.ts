@@ -5,14 +5,20 @@ import { draftChange, type DraftChange } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
 import { tooManyRequests } from '../../errors.js';
 import { DRAFT_CHANNEL } from './draft.service.js';
+import { changesSince } from './draft.stream.js';
+
+/** The listening connection's `application_name`. */
+export const LISTENER_NAME = 'first-round draft events';
 
 /** At most this many live streams per player on one instance: several tabs and devices, with room for reconnects. */
 export const MAX_STREAMS_PER_USER = 20;
 
 /**
  * Hears every draft change through PostgreSQL LISTEN/NOTIFY — from this process, another server instance,
- * or the operator's command line — and fans it out in process. A dropped connection is re-established
- * with backoff; after a reconnect listeners get a `resync` so they re-read state they may have missed.
+ * or the operator's command line — and fans it out in process. A dropped connection (the database
+ * restarting, say) is re-established with backoff; then the changes logged meanwhile, whose notifications
+ * never arrived, are read from the audit log and delivered like live ones, and listeners get a `resync`
+ * so they re-read state they may have missed.
  */
 export class DraftEventHub {
   private readonly emitter = new EventEmitter();
@@ -20,6 +26,13 @@ export class DraftEventHub {
   private stopped = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private connected = false;
+  /** Connection attempts failed in a row: the backoff grows with it and starts over after a success. */
+  private failures = 0;
+  private everConnected = false;
+  /** The newest audit-log id delivered, or existing when listening began: where a catch-up starts. */
+  private lastEventId = 0;
+  /** Ids delivered on the current connection: a change both notified and read back is delivered once. */
+  private heard = new Set<number>();
   private readonly openStreams = new Map<string, number>();
   streamsClosed = false;
   /** Increases with every change heard or resync; caches compare it to know they are stale. */
@@ -38,50 +51,74 @@ export class DraftEventHub {
 
   async start(): Promise<void> {
     this.stopped = false;
-    await this.connect(0);
+    await this.connect();
   }
 
-  private async connect(attempt: number): Promise<void> {
+  private deliver(change: DraftChange) {
+    this.heard.add(change.event_id);
+    this.lastEventId = Math.max(this.lastEventId, change.event_id);
+    this.version++;
+    this.emitter.emit('change', change);
+  }
+
+  private async connect(): Promise<void> {
     if (this.stopped) return;
-    const client = new pg.Client({ connectionString: this.orm.config.get('clientUrl') });
+    this.heard = new Set();
+    const client = new pg.Client({
+      connectionString: this.orm.config.get('clientUrl'),
+      connectionTimeoutMillis: 10_000,
+      // Named in pg_stat_activity, for operators (and tests) looking for it.
+      application_name: LISTENER_NAME,
+    });
     client.on('error', (error) => {
       this.log.warn({ err: error.message }, 'draft event listener lost its connection');
-      this.reconnect(client, attempt + 1);
+      this.reconnect(client);
     });
-    client.on('end', () => this.reconnect(client, attempt + 1));
+    client.on('end', () => this.reconnect(client));
     client.on('notification', (message) => {
       if (message.channel !== DRAFT_CHANNEL || !message.payload) return;
       const parsed = draftChange.safeParse(JSON.parse(message.payload));
-      if (!parsed.success) return;
-      this.version++;
-      this.emitter.emit('change', parsed.data);
+      if (parsed.success) this.deliver(parsed.data);
     });
     try {
       await client.connect();
+      // Listening first, then reading the log: nothing falls between the two (a change in both is
+      // delivered once, see below).
       await client.query(`listen ${DRAFT_CHANNEL}`);
+      const missed = this.everConnected ? await changesSince(this.orm.em.fork(), this.lastEventId) : [];
+      if (!this.everConnected) {
+        const newest = await client.query<{ id: string | null }>('select max(id) as id from draft_event');
+        this.lastEventId = Math.max(this.lastEventId, Number(newest.rows[0]?.id ?? 0));
+      }
+      // After a drop, or a first connection that took several tries: what was read meanwhile may be stale.
+      const resync = this.everConnected || this.failures > 0;
       this.client = client;
-      const wasReconnect = attempt > 0;
       this.connected = true;
-      if (wasReconnect) {
+      this.failures = 0;
+      this.everConnected = true;
+      for (const change of missed) if (!this.heard.has(change.event_id)) this.deliver(change);
+      if (resync) {
         this.version++;
         this.emitter.emit('resync');
       }
     } catch (error) {
       this.log.warn({ err: (error as Error).message }, 'draft event listener could not connect; retrying');
-      this.reconnect(client, attempt + 1);
+      this.reconnect(client);
     }
   }
 
-  private reconnect(client: pg.Client, attempt: number) {
-    if (this.client === client) this.client = undefined;
-    this.connected = false;
+  private reconnect(client: pg.Client) {
     client.removeAllListeners('end');
     client.end().catch(() => {});
+    if (this.client && this.client !== client) return; // a late event of a connection already replaced
+    this.client = undefined;
+    this.connected = false;
     if (this.stopped || this.retryTimer) return;
-    const delay = Math.min(5000, 100 * 2 ** Math.min(attempt, 6));
+    this.failures++;
+    const delay = Math.min(5000, 100 * 2 ** Math.min(this.failures, 6));
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
-      void this.connect(attempt);
+      void this.connect();
     }, delay);
     this.retryTimer.unref();
   }
