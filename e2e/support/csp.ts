@@ -53,10 +53,5 @@ export async function watchCsp(context: BrowserContext) {
  * returns the violations the page holds.
  */
 export async function settledViolations(page: Page): Promise<CspViolation[]> {
-  return page.evaluate(
-    () =>
-      new Promise<CspViolation[]>((resolve) =>
-        requestAnimationFrame(() => setTimeout(() => resolve((window as unknown as { __cspViolations?: CspViolation[] }).__cspViolations ?? []), 0)),
-      ),
-  );
+  return page.evaluate<CspViolation[]>('new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(window.__cspViolations ?? []), 0)))');
 }
