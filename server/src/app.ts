@@ -13,6 +13,7 @@ import { registerTrpc } from './trpc/http.js';
 import { registerRestAdapter } from './rest/adapter.js';
 import { registerIdpRoutes } from './modules/auth/idp.routes.js';
 import { registerOpenApi } from './rest/openapi.js';
+import { contentSecurityPolicy } from './content-security-policy.js';
 
 export const CLIENT_DIST = fileURLToPath(new URL('../../client/dist', import.meta.url));
 const PLACEHOLDER_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>First Round</title></head>
@@ -50,7 +51,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
 
   await app.register(fastifyHelmet, {
     // The SPA loads only its own bundle; Clerk's frontend API is allowed when Clerk is configured.
-    contentSecurityPolicy: false,
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(deps.config) },
+    frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
   });
   await app.register(fastifyCors, { origin: deps.config.appOrigins, credentials: true });

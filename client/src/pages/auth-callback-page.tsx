@@ -9,6 +9,8 @@ import {
   STORAGE_KEYS,
 } from '@first-round/shared/constants';
 import { useAuth } from '../auth/auth-context';
+import { useAfterJoin } from '../components/groups/group-utils';
+import { notify } from '../lib/toaster';
 import { errorMessage, trpc } from '../lib/trpc';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -21,6 +23,7 @@ export function AuthCallbackPage() {
   const navigate = useNavigate();
   const utils = trpc.useUtils();
   const joinWithLink = trpc.joinLinks.join.useMutation();
+  const afterJoin = useAfterJoin();
   const [status, setStatus] = useState('Checking your sign-in...');
   const started = useRef(false);
 
@@ -65,7 +68,12 @@ export function AuthCallbackPage() {
             member = false;
           }
         }
-        if (!member) await joinWithLink.mutateAsync({ token });
+        if (!member) {
+          const joined = await joinWithLink.mutateAsync({ token });
+          // The membership answer fetched above says "not a member": the group page must not show it.
+          await afterJoin(joined.group_id);
+          notify('success', 'You have joined the group');
+        }
         clear();
         navigate(redirect || '/groups', { replace: true });
       } catch (err) {
@@ -76,7 +84,7 @@ export function AuthCallbackPage() {
         navigate('/groups', { replace: true });
       }
     })();
-  }, [navigate, utils, joinWithLink]);
+  }, [navigate, utils, joinWithLink, afterJoin]);
 
   return (
     <Box px="4" py="16">

@@ -42,3 +42,35 @@ export function useRefreshGroups() {
   const utils = trpc.useUtils();
   return () => Promise.all([utils.groups.invalidate(), utils.picks.invalidate(), utils.leaderboard.invalidate()]);
 }
+
+/**
+ * After joining a group. Every answer cached before the join about it ('not a member', a 403, picks it
+ * refused) is wrong now, and marking it stale is not enough: a screen shows stale data until the refetch
+ * lands. So the group's own answers are dropped (data and errors) and fetched afresh, and the caller
+ * navigates only then: the group page opens as a member at once. Lists with member counts refetch too.
+ */
+export function useAfterJoin() {
+  const utils = trpc.useUtils();
+  return async (groupId: number) => {
+    const input = { group_id: groupId };
+    // Reset refetches the ones on screen; the others are fetched below, before the group page needs them.
+    await Promise.all([
+      utils.groups.get.reset(input),
+      utils.groups.membership.reset(input),
+      utils.groups.members.reset(input),
+      utils.groups.memberCount.reset(input),
+      utils.picks.mine.reset(input),
+    ]);
+    // prefetch never throws: on a failure the page loads (and reports) the answer itself.
+    const fresh = { staleTime: STALE_TIMES.groupPage };
+    await Promise.all([
+      utils.groups.get.prefetch(input, fresh),
+      utils.groups.membership.prefetch(input, fresh),
+      utils.groups.members.prefetch(input, fresh),
+      utils.picks.mine.prefetch(input, fresh),
+      utils.groups.mine.invalidate(),
+      utils.groups.publicGroups.invalidate(),
+      utils.leaderboard.invalidate(),
+    ]);
+  };
+}

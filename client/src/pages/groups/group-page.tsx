@@ -10,7 +10,7 @@ import { PrimaryButton } from '../../components/form-bits';
 import { BackTo, GroupLoadError } from '../../components/groups/group-frame';
 import { GroupInvite } from '../../components/groups/invite';
 import { MembersList } from '../../components/groups/members-list';
-import { membersLabel, useDraftStarted, useRefreshGroups } from '../../components/groups/group-utils';
+import { membersLabel, useAfterJoin, useDraftStarted, useRefreshGroups } from '../../components/groups/group-utils';
 import { parseId } from '../../lib/select-title';
 import { notify } from '../../lib/toaster';
 import { errorMessage, trpc } from '../../lib/trpc';
@@ -167,13 +167,13 @@ function GroupDetails({ id }: { id: number }) {
 /** A signed-in visitor who is not in the group: a public group can be joined from here. */
 function NotAMember({ id, name, isPublic }: { id: number; name: string; isPublic: boolean }) {
   const navigate = useNavigate();
-  const refresh = useRefreshGroups();
+  const afterJoin = useAfterJoin();
   const join = trpc.groups.join.useMutation();
   async function onJoin() {
     try {
       await join.mutateAsync({ group_id: id });
+      await afterJoin(id);
       notify('success', 'You have joined the group');
-      await refresh();
     } catch (err) {
       notify('error', errorMessage(err, 'Failed to join group'));
     }

@@ -7,7 +7,7 @@ import { FullPageMessage } from '../../components/full-page-message';
 import { PrimaryButton } from '../../components/form-bits';
 import { SignOutButton } from '../../components/sign-out-button';
 import { GroupCard, GroupCardText, GroupTag } from '../../components/groups/group-card';
-import { useDraftStarted, useRefreshGroups } from '../../components/groups/group-utils';
+import { useAfterJoin, useDraftStarted } from '../../components/groups/group-utils';
 import { notify } from '../../lib/toaster';
 import { errorMessage, httpStatusOf, trpc } from '../../lib/trpc';
 
@@ -71,7 +71,7 @@ export function GroupsPage() {
 
 function PublicGroupCard({ group }: { group: GroupDto }) {
   const join = trpc.groups.join.useMutation();
-  const refresh = useRefreshGroups();
+  const afterJoin = useAfterJoin();
   const navigate = useNavigate();
 
   async function onJoin() {
@@ -79,8 +79,8 @@ function PublicGroupCard({ group }: { group: GroupDto }) {
     if (group.has_password) return navigate(`/groups/join?groupId=${group.group_id}`);
     try {
       await join.mutateAsync({ group_id: group.group_id });
+      await afterJoin(group.group_id);
       notify('success', 'You have joined the group');
-      await refresh();
       navigate(`/groups/${group.group_id}`);
     } catch (err) {
       notify('error', errorMessage(err, 'Failed to join group'));

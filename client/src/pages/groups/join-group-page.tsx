@@ -3,14 +3,14 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { MESSAGES } from '@first-round/shared/messages';
 import { TextField } from '../../components/form-bits';
 import { GroupFormPage } from '../../components/groups/group-frame';
-import { useRefreshGroups } from '../../components/groups/group-utils';
+import { useAfterJoin } from '../../components/groups/group-utils';
 import { notify } from '../../lib/toaster';
 import { errorMessage, httpStatusOf, trpc } from '../../lib/trpc';
 
 export function JoinGroupPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const refresh = useRefreshGroups();
+  const afterJoin = useAfterJoin();
   const join = trpc.groups.join.useMutation();
   const [groupId, setGroupId] = useState(() => params.get('groupId') ?? '');
   // Arriving from a password-protected public group: the id is filled in, the password is next.
@@ -36,8 +36,8 @@ export function JoinGroupPage() {
     }
     try {
       const result = await join.mutateAsync({ group_id: id, ...(password ? { password } : {}) });
+      await afterJoin(result.group_id);
       notify('success', result.already_member ? 'You are already a member of this group' : 'You have joined the group');
-      await refresh();
       navigate(`/groups/${result.group_id}`);
     } catch (err) {
       // Past the guessing limit the server says when to try again; any other failure keeps the spec's message.

@@ -6,7 +6,7 @@ import { MESSAGES } from '@first-round/shared/messages';
 import { useAuth } from '../../auth/auth-context';
 import { Card, Page } from '../../components/page';
 import { PrimaryButton } from '../../components/form-bits';
-import { useRefreshGroups } from '../../components/groups/group-utils';
+import { useAfterJoin } from '../../components/groups/group-utils';
 import { notify } from '../../lib/toaster';
 import { errorMessage, trpc } from '../../lib/trpc';
 
@@ -16,7 +16,7 @@ export function JoinLinkPage() {
   const auth = useAuth();
   const navigate = useNavigate();
   const utils = trpc.useUtils();
-  const refresh = useRefreshGroups();
+  const afterJoin = useAfterJoin();
   const join = trpc.joinLinks.join.useMutation();
   const [error, setError] = useState<string | null>(null);
   const [groupName, setGroupName] = useState<string | null>(null);
@@ -46,8 +46,8 @@ export function JoinLinkPage() {
         const membership = await utils.groups.membership.fetch({ group_id: groupId }).catch(() => null);
         if (!membership?.is_member) {
           await join.mutateAsync({ token });
+          await afterJoin(groupId);
           notify('success', 'You have joined the group');
-          await refresh();
         }
         navigate(`/groups/${groupId}`, { replace: true });
       } catch (err) {
@@ -56,7 +56,7 @@ export function JoinLinkPage() {
         setError(message);
       }
     })();
-  }, [auth.isLoaded, auth.isSignedIn, token, utils, join, navigate, refresh]);
+  }, [auth.isLoaded, auth.isSignedIn, token, utils, join, navigate, afterJoin]);
 
   if (error) {
     return (
