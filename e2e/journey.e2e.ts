@@ -78,7 +78,10 @@ describe('a player’s draft night', () => {
     await page.getByRole('button', { name: 'Save Picks' }).click();
     await waitForPath(page, '/my-picks');
     await page.getByText('6 selections').waitFor();
-    expect(await page.getByRole('list', { name: 'My picks' }).getByRole('listitem').count()).toBe(6);
+    // The count comes with the picks, the rows also need the board: wait for the rows themselves.
+    const rows = page.getByRole('list', { name: 'My picks' }).getByRole('listitem');
+    await rows.nth(5).waitFor();
+    expect(await rows.count()).toBe(6);
   });
 
   it('shows the leaderboard’s before-start text', async () => {
