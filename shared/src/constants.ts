@@ -40,6 +40,12 @@ export const STALE_TIMES = {
   userStatus: Infinity,
 } as const;
 
+/**
+ * Draft night: after a live change every open page refetches what it shows that depends on the draft,
+ * each after a random delay in [0, this): thousands of pages spread over a second instead of one instant.
+ */
+export const LIVE_REFRESH_JITTER_MS = 1000;
+
 export const LEADERBOARD_RETRIES = 2;
 export const CALLBACK_AUTH_POLL_MS = 500;
 export const CALLBACK_AUTH_POLL_ATTEMPTS = 10;

@@ -1,33 +1,34 @@
 import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { getQueryKey } from '@trpc/react-query';
 import type { DraftChange } from '@first-round/shared/schemas';
 import { trpc } from '../lib/trpc';
 import { notify } from '../lib/toaster';
 import { describeChange, POLL_INTERVAL_MS, PUSH_GRACE_MS, PUSH_MAX_FAILURES, retryDelay, statusMoved, statusSignature } from '../lib/draft-live';
+import { LiveRefresh, type LiveKeys } from '../lib/live-refresh';
 
-type Utils = ReturnType<typeof trpc.useUtils>;
-
-/** Everything whose answer depends on the draft: refetched (when on screen) or marked stale. */
-function invalidateDraftData(utils: Utils) {
-  return Promise.all([
-    utils.draft.status.invalidate(),
-    utils.draft.auditLog.invalidate(),
-    utils.players.invalidate(),
-    utils.leaderboard.invalidate(),
-    utils.picks.invalidate(),
-    utils.groups.invalidate(),
-  ]);
+/** What a draft change touches: draft.status and the board (patched from the event), the rest (read again). */
+function draftKeys(): LiveKeys {
+  return {
+    status: getQueryKey(trpc.draft.status, undefined, 'query'),
+    players: getQueryKey(trpc.players.list, undefined, 'query'),
+    dependents: [getQueryKey(trpc.draft.auditLog), getQueryKey(trpc.leaderboard), getQueryKey(trpc.picks), getQueryKey(trpc.groups)],
+  };
 }
 
 /**
  * Draft night, live. Mounted once for signed-in users: subscribes to `draft.changes` (SSE) and, on every
- * change, refreshes what depends on the draft and announces it in a toast. A dropped stream reconnects
- * and catches up from the last event id; when push is unavailable (it keeps failing, or is not up within
+ * change, brings the cache up to date (lib/live-refresh: the status and the board from the event, what is
+ * on screen read again after a jitter) and announces it in a toast. A dropped stream reconnects and
+ * catches up from the last event id; when push is unavailable (it keeps failing, or is not up within
  * PUSH_GRACE_MS) the app polls draft.status every POLL_INTERVAL_MS instead until push works again.
  */
 export function DraftLive() {
   const utils = trpc.useUtils();
+  const queryClient = useQueryClient();
 
   useEffect(() => {
+    const live = new LiveRefresh(queryClient, draftKeys());
     let disposed = false;
     let lastEventId: string | null = null;
     let subscription: { unsubscribe(): void } | null = null;
@@ -37,19 +38,9 @@ export function DraftLive() {
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
     let pollTimer: ReturnType<typeof setInterval> | undefined;
-    let flushTimer: ReturnType<typeof setTimeout> | undefined;
     let stableTimer: ReturnType<typeof setTimeout> | undefined;
     // The draft status as of the last time the cached answers were known to be current.
     let known: string | null = null;
-
-    // A burst (a catch-up after a reconnect, a fast replay) refreshes once.
-    const refreshSoon = () => {
-      if (flushTimer) return;
-      flushTimer = setTimeout(() => {
-        flushTimer = undefined;
-        if (!disposed) void invalidateDraftData(utils);
-      }, 100);
-    };
 
     /** One draft.status read; refreshes everything when the draft moved since the last look. */
     const check = async () => {
@@ -59,7 +50,7 @@ export function DraftLive() {
         const now = statusSignature(status);
         const before = known ?? statusSignature(utils.draft.status.getData());
         known = now;
-        if (statusMoved(before, now)) refreshSoon();
+        if (statusMoved(before, now)) live.applyStatus(status);
       } catch {
         // offline too: the next poll (or the push reconnecting) tries again
       }
@@ -98,10 +89,11 @@ export function DraftLive() {
     };
 
     const onChange = (change: DraftChange) => {
+      // A replayed change the screen already shows (it was read since) is old news: no update, no toast.
+      if (!live.applyChange(change)) return;
       const { title, description } = describeChange(change);
       notify('info', title, description);
       known = null;
-      refreshSoon();
     };
 
     const subscribe = () => {
@@ -164,10 +156,11 @@ export function DraftLive() {
       disposed = true;
       document.removeEventListener('visibilitychange', onVisible);
       subscription?.unsubscribe();
-      for (const t of [retryTimer, graceTimer, flushTimer, stableTimer]) if (t) clearTimeout(t);
+      for (const t of [retryTimer, graceTimer, stableTimer]) if (t) clearTimeout(t);
       stopPolling();
+      live.dispose();
     };
-  }, [utils]);
+  }, [utils, queryClient]);
 
   return null;
 }
