@@ -1,11 +1,15 @@
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Box } from '@chakra-ui/react';
 import { Navigate, Outlet, useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context';
 import { TopNav } from './top-nav';
 import { FullPageMessage } from './full-page-message';
+
 import { FirstLoginModal } from './first-login-modal';
-import { DraftLive } from './draft-live';
+
+// The live layer draws nothing, so it is not in the initial bundle; its own empty Suspense boundary
+// means loading it never blanks the page.
+const DraftLive = lazy(async () => ({ default: (await import('./draft-live')).DraftLive }));
 
 /** Header (with tabs once signed in) and the routed page below it. */
 export function AppShell() {
@@ -13,7 +17,11 @@ export function AppShell() {
   return (
     <Box minH="100dvh" display="flex" flexDirection="column">
       <TopNav signedIn={isSignedIn} />
-      {isSignedIn && <DraftLive />}
+      {isSignedIn && (
+        <Suspense fallback={null}>
+          <DraftLive />
+        </Suspense>
+      )}
       <Box as="main" flex="1" width="100%" display="flex" flexDirection="column">
         <Suspense fallback={<FullPageMessage>Loading...</FullPageMessage>}>
           <Outlet />

@@ -1,0 +1,46 @@
+import { Button, Dialog, Portal, Text } from '@chakra-ui/react';
+import { useNavigate } from 'react-router-dom';
+import { trpc } from '../lib/trpc';
+import { RulesList } from './rules';
+
+/**
+ * The first-login 'Rules of the Game' dialog; only its button closes it. A lazy chunk (Chakra's dialog
+ * machinery is ~10 KB compressed) that components/first-login-modal.tsx loads only for a first login.
+ */
+export function RulesDialog({ open }: { open: boolean }) {
+  const utils = trpc.useUtils();
+  const navigate = useNavigate();
+  const done = trpc.users.markFirstLoginDone.useMutation({
+    onSuccess(data) {
+      utils.users.status.setData(undefined, data);
+      navigate('/my-picks');
+    },
+  });
+  return (
+    <Dialog.Root open={open} closeOnInteractOutside={false} closeOnEscape={false} placement="center" size={{ base: 'full', sm: 'md' }} role="alertdialog">
+      <Portal>
+        <Dialog.Backdrop bg="blackAlpha.700" />
+        <Dialog.Positioner>
+          <Dialog.Content borderRadius={{ base: '0', sm: 'xl' }} overflow="hidden">
+            <Dialog.Header bg="navy.900" color="white" py="5">
+              <Dialog.Title fontSize="2xl" fontWeight="black" textTransform="uppercase" letterSpacing="wide">
+                Rules of the Game
+              </Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body py="5">
+              <Text mb="4" fontWeight="semibold" color="navy.800">
+                Pick the players you think will be drafted in the 1st Round. No mistakes allowed.
+              </Text>
+              <RulesList />
+            </Dialog.Body>
+            <Dialog.Footer>
+              <Button width="full" size="lg" bg="gold.400" color="navy.900" fontWeight="black" _hover={{ bg: 'gold.500' }} loading={done.isPending} onClick={() => done.mutate()}>
+                Play First Round
+              </Button>
+            </Dialog.Footer>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
