@@ -8,6 +8,7 @@ import { createCaller } from '../trpc/root.js';
 import { NUL_MESSAGE } from '@first-round/shared/schemas';
 import { containsNul, zodMessage } from '../trpc/trpc.js';
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '../errors.js';
+import { etagMatches, jsonBody, type JsonBody } from '../cache/json-body.js';
 import { badRequestInput, RestInputError } from './input.js';
 import { restRoutes, type RestRoute } from './routes.js';
 
@@ -32,6 +33,17 @@ export function restError(error: unknown): { status: number; message: string } {
   return { status: 500, message: 'Internal server error' };
 }
 
+/**
+ * A read's answer with its ETag: `304 Not Modified` when the client already holds these bytes. `private,
+ * no-cache`: a browser may keep it but must ask each time (the answer depends on who asks and on the
+ * draft), and shared caches must not keep it at all.
+ */
+export function sendRead(req: FastifyRequest, reply: FastifyReply, body: JsonBody, etag = body.etag) {
+  reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'authorization');
+  if (etagMatches(req.headers['if-none-match'], etag)) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(body.json);
+}
+
 /** A browser navigating to an unprefixed path wants the page, not the JSON. */
 function wantsPage(req: FastifyRequest): boolean {
   const accept = req.headers.accept ?? '';
@@ -53,6 +65,7 @@ export async function registerRestAdapter(app: FastifyInstance, deps: AppDeps) {
           body: req.body,
         });
         const result = await procedureOf(createCaller(ctx), route.procedure)(input);
+        if (route.method === 'GET') return sendRead(req, reply, jsonBody(result));
         return reply.send(result ?? { success: true });
       } catch (error) {
         const { status, message } = restError(error);

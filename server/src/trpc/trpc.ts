@@ -11,6 +11,11 @@ import { requireMembership } from '../modules/groups/membership.js';
 /** REST metadata: each procedure's documented paths live in rest/routes.ts, not here. */
 export interface Meta {
   description?: string;
+  /**
+   * The documented output of a hot read whose answer a cache validates once per version (instead of
+   * `.output()`, which would validate and copy it on every call): used for the OpenAPI document.
+   */
+  output?: z.ZodType;
 }
 
 const trpcCodeOfKind: Record<DomainErrorKind, TRPCError['code']> = {
@@ -95,7 +100,7 @@ export const publicProcedure = t.procedure.use(refuseNul).use(withEntityManager)
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   if (!ctx.auth) throw new TRPCError({ code: 'UNAUTHORIZED', message: MESSAGES.authRequired });
   if (!ctx.auth.ok) throw new TRPCError({ code: 'UNAUTHORIZED', message: MESSAGES.authRequiredSignInAgain });
-  const participant = await ensureParticipant(ctx.em, ctx.auth.identity, ctx.deps.clerkLookup);
+  const participant = await ensureParticipant(ctx.em, ctx.auth.identity, ctx.deps.participants, ctx.deps.clerkLookup);
   const isAdmin = Boolean(participant.email && ctx.deps.config.ADMIN_EMAILS.includes(participant.email.toLowerCase()));
   return next({ ctx: { identity: ctx.auth.identity, participant, isAdmin } });
 });

@@ -27,9 +27,9 @@ export const authRouter = router({
   updateScreenName: authedProcedure
     .input(updateScreenNameInput)
     .output(profileOutput)
-    .mutation(async ({ ctx, input }) => toProfile(await updateScreenName(ctx.em, ctx.participant.id, input.screen_name), ctx.isAdmin)),
+    .mutation(async ({ ctx, input }) => toProfile(await updateScreenName(ctx.em, ctx.deps.events, ctx.participant.id, input.screen_name), ctx.isAdmin)),
   migrateParticipantId: authedProcedure
     .input(migrateParticipantInput)
     .output(migrateParticipantOutput)
-    .mutation(({ ctx, input }) => migrateParticipant(ctx.em, ctx.participant.id, input)),
+    .mutation(({ ctx, input }) => migrateParticipant(ctx.em, ctx.deps.events, ctx.participant.id, input)),
 });

@@ -18,7 +18,8 @@ const operatorChange = adminProcedure.use(async ({ ctx, next }) => {
 });
 
 export const draftRouter = router({
-  status: publicProcedure.output(draftStatusOutput).query(({ ctx }) => draft.getDraftStatus(ctx.em, ctx.deps.draft)),
+  /** Read by every open page: from the versioned cache, validated against its schema once per version. */
+  status: publicProcedure.meta({ output: draftStatusOutput }).query(({ ctx }) => ctx.deps.draftStatus.status()),
   start: operatorChange.mutation(({ ctx }) => draft.startDraft(ctx.em, ctx.deps.draft, actorOf(ctx))),
   recordPick: operatorChange
     .input(recordPickInput)

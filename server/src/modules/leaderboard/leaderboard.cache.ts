@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
-import type { LeaderboardRow } from '@first-round/shared/schemas';
+import { leaderboardRowOutput, type LeaderboardRow } from '@first-round/shared/schemas';
+import { prepareJson } from '../../cache/json-body.js';
 import type { Orm } from '../../db/orm.js';
 import { sql } from '../../db/sql.js';
 import type { DraftSettings } from '../draft/draft.service.js';
@@ -14,6 +15,8 @@ export interface Standings {
 }
 
 const MAX_AGE_MS = 60_000;
+/** Distinct pages (limit, offset) of one ranking kept serialised; other pages are sliced per request. */
+const MAX_PAGES = 64;
 
 /**
  * Ranked standings per group, computed by the leaderboard SQL inside PostgreSQL and kept at most 60 s.
@@ -27,6 +30,8 @@ const MAX_AGE_MS = 60_000;
 export class LeaderboardCache {
   private readonly cache = new Map<number, { version: number; at: number; value: Standings }>();
   private readonly inFlight = new Map<number, { version: number; promise: Promise<Standings> }>();
+  /** Pages of a ranking, validated and serialised once: every reader of that page shares the bytes. */
+  private readonly pages = new WeakMap<Standings, Map<string, LeaderboardRow[]>>();
 
   constructor(
     private readonly orm: Orm,
@@ -37,6 +42,25 @@ export class LeaderboardCache {
     // only ever read a ranked copy. Other groups are small and ranked on their first read.
     events.onChange(() => this.refresh());
     events.onResync(() => this.refresh());
+    events.onInvalidate((message) => {
+      // Names (a rename, a merged account) and the board (tie-break ranks) show in every ranking.
+      if (message.kind === 'participant' || message.kind === 'board') this.refresh();
+      if (message.kind === 'group') this.invalidate(message.group_id);
+    });
+  }
+
+  /** Rows `offset … offset + limit` of a ranking, the same (prepared) array for every reader of it. */
+  page(standings: Standings, limit: number, offset: number): LeaderboardRow[] {
+    let pages = this.pages.get(standings);
+    if (!pages) this.pages.set(standings, (pages = new Map()));
+    const key = `${limit}:${offset}`;
+    const hit = pages.get(key);
+    if (hit) return hit;
+    const rows = leaderboardRowOutput.array().parse(standings.rankings.slice(offset, offset + limit));
+    if (pages.size >= MAX_PAGES) return rows;
+    const page = prepareJson(rows);
+    pages.set(key, page);
+    return page;
   }
 
   private refresh() {

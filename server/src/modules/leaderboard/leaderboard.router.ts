@@ -6,6 +6,6 @@ export const leaderboardRouter = router({
   /** Any group's standings (1 = global, open to every signed-in user); members only otherwise. */
   group: groupMemberProcedure
     .input(leaderboardInput)
-    .output(leaderboardOutput)
+    .meta({ output: leaderboardOutput })
     .query(({ ctx, input }) => getLeaderboard(ctx.em, ctx.deps, input, ctx.participant.id)),
 });
