@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** A response body as sent, and its entity tag (a hash of exactly those bytes). */
 export interface JsonBody {
@@ -56,4 +57,20 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/** The same entity tag for another representation of the same answer (tRPC's envelope, a batch of one). */
+export function etagVariant(etag: string, variant: string): string {
+  return `${etag.slice(0, -1)}-${variant}"`;
+}
+
+/**
+ * A read's answer with its ETag: `304 Not Modified` when the client already holds these bytes. `private,
+ * no-cache`: a browser may keep it but must ask each time (the answer depends on who asks and on the
+ * draft), and shared caches must not keep it at all.
+ */
+export function sendRead(request: FastifyRequest, reply: FastifyReply, body: JsonBody) {
+  reply.header('etag', body.etag).header('cache-control', 'private, no-cache').header('vary', 'authorization');
+  if (etagMatches(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(body.json);
 }

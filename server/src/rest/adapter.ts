@@ -8,14 +8,14 @@ import { createCaller } from '../trpc/root.js';
 import { NUL_MESSAGE } from '@first-round/shared/schemas';
 import { containsNul, zodMessage } from '../trpc/trpc.js';
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '../errors.js';
-import { etagMatches, jsonBody, type JsonBody } from '../cache/json-body.js';
+import { jsonBody, sendRead } from '../cache/json-body.js';
 import { badRequestInput, RestInputError } from './input.js';
 import { restRoutes, type RestRoute } from './routes.js';
 
 type Caller = ReturnType<typeof createCaller>;
 type AnyProcedureCall = (input?: unknown) => Promise<unknown>;
 
-function procedureOf(caller: Caller, path: RestRoute['procedure']): AnyProcedureCall {
+export function procedureOf(caller: Caller, path: RestRoute['procedure']): AnyProcedureCall {
   const [ns, name] = path.split('.') as [keyof Caller, string];
   return (caller[ns] as unknown as Record<string, AnyProcedureCall>)[name]!;
 }
@@ -31,17 +31,6 @@ export function restError(error: unknown): { status: number; message: string } {
   }
   if (isDatabaseUnavailable(error)) return { status: 503, message: UNAVAILABLE_MESSAGE };
   return { status: 500, message: 'Internal server error' };
-}
-
-/**
- * A read's answer with its ETag: `304 Not Modified` when the client already holds these bytes. `private,
- * no-cache`: a browser may keep it but must ask each time (the answer depends on who asks and on the
- * draft), and shared caches must not keep it at all.
- */
-export function sendRead(req: FastifyRequest, reply: FastifyReply, body: JsonBody, etag = body.etag) {
-  reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'authorization');
-  if (etagMatches(req.headers['if-none-match'], etag)) return reply.code(304).send();
-  return reply.type('application/json; charset=utf-8').send(body.json);
 }
 
 /** A browser navigating to an unprefixed path wants the page, not the JSON. */

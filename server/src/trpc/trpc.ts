@@ -1,5 +1,4 @@
 import { initTRPC, TRPCError } from '@trpc/server';
-import { RequestContext } from '@mikro-orm/core';
 import { z, ZodError } from 'zod';
 import { MESSAGES } from '@first-round/shared/messages';
 import { idSchema, NUL_MESSAGE } from '@first-round/shared/schemas';
@@ -65,10 +64,14 @@ function toTrpcError(cause: unknown): TRPCError | undefined {
   return undefined;
 }
 
-/** A fresh EntityManager per procedure (not per HTTP request: batched calls would share and hang). */
+/**
+ * A fresh EntityManager per procedure (not per HTTP request: batched calls would share and hang), passed
+ * explicitly: no code reaches for an implicit request context (`allowGlobalContext` is off), so none is set
+ * up, which keeps hot reads that never touch the database from paying for one.
+ */
 const withEntityManager = t.middleware(async ({ ctx, next }) => {
   const em = ctx.deps.orm.em.fork();
-  const result = await RequestContext.create(em, () => next({ ctx: { em } }));
+  const result = await next({ ctx: { em } });
   if (!result.ok) {
     const mapped = toTrpcError(result.error.cause);
     if (mapped) throw mapped;
