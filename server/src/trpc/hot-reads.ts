@@ -3,20 +3,30 @@ import { getTRPCErrorFromUnknown, getTRPCErrorShape, TRPCError } from '@trpc/ser
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { AppDeps } from '../deps.js';
 import { etagVariant, jsonBody, sendRead } from '../cache/json-body.js';
-import { procedureOf } from '../rest/adapter.js';
 import type { ProcedurePath } from '../rest/routes.js';
+import { readProfile } from '../modules/auth/auth.router.js';
+import { readDraftStatus } from '../modules/draft/draft.router.js';
+import { readLeaderboard } from '../modules/leaderboard/leaderboard.router.js';
+import { readPlayers } from '../modules/players/players.router.js';
 import { createContextInner, type Context } from './context.js';
-import { appRouter, createCaller } from './root.js';
+import { runHotRead, type AnyHotRead } from './hot-read.js';
+import { appRouter } from './root.js';
 
 /**
- * The reads every open page repeats after each draft change. Over tRPC (an unbatched GET, as the web app
- * sends them, or a batch of one) they are answered here instead of by the tRPC adapter: the same context,
- * the same procedure through the same middleware (so the same checks), but the answer goes out as the
- * bytes its cache prepared, with an ETag and `304 Not Modified`, without the adapter's per-request
- * conversion to a web Request and back. The wire format is tRPC's own (`{"result":{"data":…}}`, errors
- * shaped by the router's error formatter), so any tRPC client reads it unchanged.
+ * The reads every open page repeats after each draft change (trpc/hot-read.ts). Over tRPC (an unbatched
+ * GET, as the web app sends them, or a batch of one) they are answered here instead of by the tRPC
+ * adapter: the same context and the same read function (so the same checks), but without tRPC's
+ * middleware chain and its conversion to a web Request and back, and the answer goes out as the bytes its
+ * cache prepared, with an ETag and `304 Not Modified`. The wire format is tRPC's own
+ * (`{"result":{"data":…}}`, errors shaped by the router's error formatter), so any tRPC client reads it
+ * unchanged. The REST rows of these procedures run the same functions (rest/adapter.ts).
  */
-export const HOT_READS = ['draft.status', 'players.list', 'leaderboard.group', 'auth.me'] as const satisfies readonly ProcedurePath[];
+export const HOT_READS: Partial<Record<ProcedurePath, AnyHotRead>> = {
+  'draft.status': readDraftStatus,
+  'players.list': readPlayers,
+  'leaderboard.group': readLeaderboard,
+  'auth.me': readProfile,
+};
 
 function parseInput(raw: string | undefined, batch: boolean): unknown {
   if (raw === undefined) return undefined;
@@ -29,7 +39,7 @@ function parseInput(raw: string | undefined, batch: boolean): unknown {
 }
 
 export function registerHotReads(app: FastifyInstance, deps: AppDeps) {
-  for (const path of HOT_READS) {
+  for (const [path, read] of Object.entries(HOT_READS)) {
     app.get(`/trpc/${path}`, async (request: FastifyRequest, reply: FastifyReply) => {
       const query = request.query as Record<string, string | undefined>;
       const batch = query.batch === '1';
@@ -39,7 +49,7 @@ export function registerHotReads(app: FastifyInstance, deps: AppDeps) {
       try {
         input = parseInput(query.input, batch);
         ctx = await createContextInner({ deps, authorization: request.headers.authorization, ip: request.ip, headers: request.headers });
-        const body = jsonBody(await procedureOf(createCaller(ctx), path)(input));
+        const body = jsonBody(await runHotRead(read, ctx, input));
         return sendRead(request, reply, { json: envelope(`{"result":{"data":${body.json}}}`), etag: etagVariant(body.etag, batch ? 'tb' : 't') });
       } catch (cause) {
         const error = getTRPCErrorFromUnknown(cause);
