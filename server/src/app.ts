@@ -40,6 +40,17 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   };
 }
 
+/** Hashed build output (`/assets/name-<hash>.js`): a new build has new names, so a copy never goes stale. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** The page names the current build's assets: always asked again (and revalidated by its ETag). */
+const HTML_CACHE = 'no-cache';
+
+/** Cache-Control of a file of the build (its precompressed copies included). */
+export function cacheControlOf(filePath: string): string {
+  if (/\.html(\.br|\.gz)?$/.test(filePath)) return HTML_CACHE;
+  return filePath.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : 'public, max-age=3600';
+}
+
 /** A request slower than this is logged at `info` level even when it succeeded. */
 export const SLOW_REQUEST_MS = 1000;
 
@@ -135,11 +146,19 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
 
   const hasClient = fs.existsSync(path.join(CLIENT_DIST, 'index.html'));
   if (hasClient) {
-    await app.register(fastifyStatic, { root: CLIENT_DIST, wildcard: false, index: false, maxAge: '1h' });
+    await app.register(fastifyStatic, {
+      root: CLIENT_DIST,
+      wildcard: false,
+      index: false,
+      // The build writes .br and .gz copies (client/vite-precompress.ts): sent as they are, per Accept-Encoding.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, filePath) => reply.header('cache-control', cacheControlOf(filePath)),
+    });
   }
   const sendSpa = (reply: FastifyReply) =>
     hasClient
-      ? reply.header('cache-control', 'no-cache').sendFile('index.html', CLIENT_DIST, { maxAge: 0 })
+      ? reply.header('cache-control', HTML_CACHE).sendFile('index.html', CLIENT_DIST, { cacheControl: false })
       : reply.type('text/html').send(PLACEHOLDER_PAGE);
   app.decorateReply('sendSpa', function (this: FastifyReply) {
     return sendSpa(this);
