@@ -10,6 +10,7 @@ import { sql } from './db/sql.js';
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from './errors.js';
 import { registerTrpc } from './trpc/http.js';
 import { registerHotReads } from './trpc/hot-reads.js';
+import { registerDraftChangesSse } from './modules/draft/draft.sse.js';
 import { registerRestAdapter } from './rest/adapter.js';
 import { registerIdpRoutes } from './modules/auth/idp.routes.js';
 import { registerOpenApi } from './rest/openapi.js';
@@ -141,6 +142,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
   await registerIdpRoutes(app, deps);
   await registerTrpc(app, deps);
   registerHotReads(app, deps);
+  registerDraftChangesSse(app, deps);
   await registerRestAdapter(app, deps);
   await registerOpenApi(app);
 
