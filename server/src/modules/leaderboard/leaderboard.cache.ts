@@ -21,11 +21,12 @@ const MAX_PAGES = 64;
 /**
  * Ranked standings per group, computed by the leaderboard SQL inside PostgreSQL and kept at most 60 s.
  * Any draft change (heard through LISTEN/NOTIFY, so also from the CLI or another instance) makes every
- * entry stale at once; membership changes drop their group. Concurrent readers share one computation.
+ * entry stale at once; membership changes drop their group, renames and board imports every ranking (all
+ * announced on the invalidation channel). Concurrent readers share one computation.
  *
  * The global standings (every entry) are never ranked by a request: they are re-ranked in the
- * background after each draft change and once a minute (for renamed players), and requests read the
- * latest ranked copy.
+ * background after each draft change or announcement (and once a minute while announcements cannot be
+ * heard), and requests read the latest ranked copy.
  */
 export class LeaderboardCache {
   private readonly cache = new Map<number, { version: number; at: number; value: Standings }>();
@@ -86,6 +87,9 @@ export class LeaderboardCache {
   startBackgroundRefresh(): () => void {
     this.get(GLOBAL_GROUP_ID).catch(() => {});
     const timer = setInterval(() => {
+      // Renames and joins are announced: while they can be heard, re-ranking on a timer would only stall
+      // readers (a big ranking holds the event loop). Without the listener, it bounds what may be missed.
+      if (this.events.isConnected) return;
       this.rank(this.orm.em.fork(), GLOBAL_GROUP_ID, this.events.version).catch(() => {});
     }, MAX_AGE_MS);
     timer.unref();
