@@ -107,17 +107,22 @@ export interface SignedIn {
   isAdmin: boolean;
 }
 
-/** Who a signed-in caller is (their participant row created or refreshed on first sight); 401 otherwise. */
-export async function signedIn(ctx: Context, em: EntityManager): Promise<SignedIn> {
+/**
+ * Who a signed-in caller is (their participant row created or refreshed on first sight); 401 otherwise.
+ * `ctx.em` is touched only when the row is not in memory (a hot read forks one only then).
+ */
+export async function signedIn(ctx: Context & { em: EntityManager }): Promise<SignedIn> {
   if (!ctx.auth) throw new TRPCError({ code: 'UNAUTHORIZED', message: MESSAGES.authRequired });
   if (!ctx.auth.ok) throw new TRPCError({ code: 'UNAUTHORIZED', message: MESSAGES.authRequiredSignInAgain });
-  const participant = await ensureParticipant(em, ctx.auth.identity, ctx.deps.participants, ctx.deps.clerkLookup);
+  const { identity } = ctx.auth;
+  const participant =
+    ctx.deps.participants.get(identity.userId) ?? (await ensureParticipant(ctx.em, identity, ctx.deps.participants, ctx.deps.clerkLookup));
   const isAdmin = Boolean(participant.email && ctx.deps.config.ADMIN_EMAILS.includes(participant.email.toLowerCase()));
-  return { identity: ctx.auth.identity, participant, isAdmin };
+  return { identity, participant, isAdmin };
 }
 
 /** Signed-in callers only; narrows the context to their identity and participant row. */
-export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => next({ ctx: await signedIn(ctx, ctx.em) }));
+export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => next({ ctx: await signedIn(ctx) }));
 
 export const adminProcedure = authedProcedure.use(async ({ ctx, next }) => {
   if (!ctx.isAdmin) throw new TRPCError({ code: 'FORBIDDEN', message: 'Only draft operators can do this' });

@@ -25,7 +25,7 @@ export const readProfile = hotRead({
   input: undefined,
   output: profileOutput,
   run: async (ctx) => {
-    const { participant, isAdmin } = await signedIn(ctx, ctx.em);
+    const { participant, isAdmin } = await signedIn(ctx);
     return toProfile(participant, isAdmin);
   },
 });

@@ -132,8 +132,7 @@ export function registerDraftChangesSse(app: FastifyInstance, deps: AppDeps) {
         ip: request.ip,
         headers: request.headers,
       });
-      const em = deps.orm.em.fork();
-      const { participant } = await signedIn(ctx, em);
+      const { participant } = await signedIn({ ...ctx, em: deps.orm.em.fork() });
       const parsed = draftChangesInput.safeParse(input);
       if (!parsed.success) throw new TRPCError({ code: 'BAD_REQUEST', message: parsed.error.message, cause: parsed.error });
       const release = deps.events.openStream(participant.id, left.signal);

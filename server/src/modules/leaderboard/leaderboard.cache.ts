@@ -69,7 +69,8 @@ export class LeaderboardCache {
     this.get(GLOBAL_GROUP_ID).catch(() => {});
   }
 
-  async get(groupId: number, em: EntityManager = this.orm.em.fork()): Promise<Standings> {
+  /** A group's ranking; `em` is used only when it must be computed (else a fork of its own). */
+  async get(groupId: number, em?: EntityManager): Promise<Standings> {
     const version = this.events.version;
     const hit = this.cache.get(groupId);
     const fresh = groupId === GLOBAL_GROUP_ID || Date.now() - (hit?.at ?? 0) < MAX_AGE_MS;
@@ -102,8 +103,8 @@ export class LeaderboardCache {
   }
 
   /** Ranks a group and keeps the result unless the draft moved meanwhile (then it is already stale). */
-  private async rank(em: EntityManager, groupId: number, version: number): Promise<Standings> {
-    const value = await this.compute(em, groupId);
+  private async rank(em: EntityManager | undefined, groupId: number, version: number): Promise<Standings> {
+    const value = await this.compute(em ?? this.orm.em.fork(), groupId);
     if (this.events.version === version) this.cache.set(groupId, { version, at: Date.now(), value });
     return value;
   }

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { leaderboardRowOutput, type Leaderboard } from '@first-round/shared/schemas';
 import type { AppDeps } from '../../deps.js';
 
@@ -7,15 +6,14 @@ import type { AppDeps } from '../../deps.js';
  * shared by every reader (validated and serialised once per version); only the caller's own row is theirs.
  */
 export async function getLeaderboard(
-  em: EntityManager,
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'draftStatus' | 'leaderboards'>,
   input: { group_id: number; limit: number; offset: number },
   participantId: string,
 ): Promise<Leaderboard> {
   if (!(await deps.draftStatus.hasStarted())) {
     return { group_id: input.group_id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null };
   }
-  const standings = await deps.leaderboards.get(input.group_id, em);
+  const standings = await deps.leaderboards.get(input.group_id);
   return {
     group_id: input.group_id,
     draft_started: true,
