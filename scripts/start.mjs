@@ -18,7 +18,7 @@ function newestMtime(entry) {
 }
 
 const built = path.join(root, 'client', 'dist', 'index.html');
-const sources = ['client/src', 'client/index.html', 'client/vite.config.ts', 'shared/src', 'client/package.json'].map((p) => path.join(root, p));
+const sources = ['client/src', 'client/index.html', 'client/vite.config.ts', 'client/vite-precompress.ts', 'shared/src', 'client/package.json'].map((p) => path.join(root, p));
 const builtAt = fs.existsSync(built) ? fs.statSync(built).mtimeMs : 0;
 if (process.env.SKIP_CLIENT_BUILD !== '1' && Math.max(...sources.map(newestMtime)) > builtAt) {
   console.log('Building the web app (first start or changed sources)…');

@@ -5,15 +5,17 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import fastifyStatic from '@fastify/static';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
-import fastifyHelmet from '@fastify/helmet';
 import type { AppDeps } from './deps.js';
 import { sql } from './db/sql.js';
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from './errors.js';
 import { registerTrpc } from './trpc/http.js';
+import { registerHotReads } from './trpc/hot-reads.js';
+import { registerDraftChangesSse } from './modules/draft/draft.sse.js';
 import { registerRestAdapter } from './rest/adapter.js';
 import { registerIdpRoutes } from './modules/auth/idp.routes.js';
 import { registerOpenApi } from './rest/openapi.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
+import { securityHeaders } from './security-headers.js';
 
 export const CLIENT_DIST = fileURLToPath(new URL('../../client/dist', import.meta.url));
 const PLACEHOLDER_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>First Round</title></head>
@@ -39,21 +41,61 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   };
 }
 
+/** Hashed build output (`/assets/name-<hash>.js`): a new build has new names, so a copy never goes stale. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** The page names the current build's assets: always asked again (and revalidated by its ETag). */
+const HTML_CACHE = 'no-cache';
+
+/** Cache-Control of a file of the build (its precompressed copies included). */
+export function cacheControlOf(filePath: string): string {
+  if (/\.html(\.br|\.gz)?$/.test(filePath)) return HTML_CACHE;
+  return filePath.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : 'public, max-age=3600';
+}
+
+/** A request slower than this is logged at `info` level even when it succeeded. */
+export const SLOW_REQUEST_MS = 1000;
+
+/**
+ * Request logs: at `debug` every request and its answer; at `info` (the default) only answers that failed
+ * on our side (5xx) and slow ones, which are what an operator looks for on draft night.
+ */
+function logRequests(app: FastifyInstance) {
+  app.addHook('onRequest', (request, _reply, done) => {
+    request.log.debug({ req: request }, 'incoming request'); // a no-op unless the level is debug
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    const responseTime = reply.elapsedTime;
+    if (reply.statusCode >= 500) request.log.warn({ req: request, res: reply, responseTime }, 'request failed');
+    else if (responseTime >= SLOW_REQUEST_MS) request.log.info({ req: request, res: reply, responseTime }, 'slow request');
+    else request.log.debug({ res: reply, responseTime }, 'request completed');
+    done();
+  });
+}
+
 /** Builds the Fastify app around already-open dependencies; tests call it directly and use `inject`. */
 export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? loggerOptions(deps.config.LOG_LEVEL),
+    // Two JSON lines per request cost about as much as serving a hot read: see logRequests below.
+    disableRequestLogging: true,
     bodyLimit: 100 * 1024,
     routerOptions: { maxParamLength: 5000 },
     // Only trust X-Forwarded-For from the configured number of proxy hops: per-IP limits depend on it.
     trustProxy: (_address: string, hop: number) => hop < deps.config.TRUST_PROXY,
   });
 
-  await app.register(fastifyHelmet, {
+  logRequests(app);
+
+  const headers = securityHeaders({
     // The SPA loads only its own bundle; Clerk's frontend API is allowed when Clerk is configured.
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(deps.config) },
     frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
   });
   await app.register(fastifyCors, { origin: deps.config.appOrigins, credentials: true });
   await app.register(fastifyCookie);
@@ -99,16 +141,26 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
 
   await registerIdpRoutes(app, deps);
   await registerTrpc(app, deps);
+  registerHotReads(app, deps);
+  registerDraftChangesSse(app, deps);
   await registerRestAdapter(app, deps);
   await registerOpenApi(app);
 
   const hasClient = fs.existsSync(path.join(CLIENT_DIST, 'index.html'));
   if (hasClient) {
-    await app.register(fastifyStatic, { root: CLIENT_DIST, wildcard: false, index: false, maxAge: '1h' });
+    await app.register(fastifyStatic, {
+      root: CLIENT_DIST,
+      wildcard: false,
+      index: false,
+      // The build writes .br and .gz copies (client/vite-precompress.ts): sent as they are, per Accept-Encoding.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, filePath) => reply.header('cache-control', cacheControlOf(filePath)),
+    });
   }
   const sendSpa = (reply: FastifyReply) =>
     hasClient
-      ? reply.header('cache-control', 'no-cache').sendFile('index.html', CLIENT_DIST, { maxAge: 0 })
+      ? reply.header('cache-control', HTML_CACHE).sendFile('index.html', CLIENT_DIST, { cacheControl: false })
       : reply.type('text/html').send(PLACEHOLDER_PAGE);
   app.decorateReply('sendSpa', function (this: FastifyReply) {
     return sendSpa(this);

@@ -11,6 +11,9 @@ import { DEFAULT_IDP_LIMITS, type IdpLimits, type LocalIdpDeps } from './modules
 import type { ClerkUserLookup } from './modules/users/participants.service.js';
 import { LeaderboardCache } from './modules/leaderboard/leaderboard.cache.js';
 import { DraftEventHub } from './modules/draft/draft.events.js';
+import { ParticipantCache } from './modules/users/participant.cache.js';
+import { DraftStatusCache } from './modules/draft/draft-status.cache.js';
+import { PlayersCache } from './modules/players/players.cache.js';
 
 /** Everything a request needs, built once at start (or once per test). No module-level singletons. */
 export interface AppDeps {
@@ -23,6 +26,9 @@ export interface AppDeps {
   idp: LocalIdpDeps;
   clerkLookup?: ClerkUserLookup;
   leaderboards: LeaderboardCache;
+  participants: ParticipantCache;
+  draftStatus: DraftStatusCache;
+  players: PlayersCache;
   events: DraftEventHub;
 }
 
@@ -41,6 +47,7 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
   const keys = await loadSigningKeys({ privateKeyPem: config.LOCAL_IDP_PRIVATE_KEY, dataDir: config.dataDir });
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.NODE_ENV === 'production', log });
   const draft: DraftSettings = { deadline: config.deadline, roundOnePicks: config.ROUND_ONE_PICKS, now };
+  const events = new DraftEventHub(orm, log);
   let clerkLookup: ClerkUserLookup | undefined;
   if (config.authProvider === 'clerk' && config.CLERK_SECRET_KEY) {
     const clerk = createClerkClient({ secretKey: config.CLERK_SECRET_KEY });
@@ -49,20 +56,22 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
       return { email: user.primaryEmailAddress?.emailAddress ?? null, username: user.username ?? null };
     };
   }
-  const events = new DraftEventHub(orm, log);
   return {
     config,
     orm,
     log,
     draft,
     keys,
-    bearer: createBearerVerifier(config, keys),
+    bearer: createBearerVerifier(config, keys, events),
     idp: {
       keys,
       mailer,
       limits: { ...DEFAULT_IDP_LIMITS, requestsPerIpPerMinute: config.IDP_IP_RATE_LIMIT, resendMs: config.IDP_CODE_RESEND_SECONDS * 1000, ...options.idpLimits }, now: options.idpNow ?? (() => new Date()) },
     clerkLookup,
     leaderboards: new LeaderboardCache(orm, draft, events),
+    participants: new ParticipantCache(events),
+    draftStatus: new DraftStatusCache(orm, draft, events),
+    players: new PlayersCache(orm, events),
     events,
   };
 }

@@ -38,7 +38,8 @@ const refusesConnections = (port: number) =>
 async function shutdownWithSavesInFlight(signal: (server: ServerProcess) => void) {
   const dataDir = makeDataDir();
   cleanups.push(() => removeDataDir(dataDir));
-  const server = await startServer({ dataDir });
+  // Request lines are logged at debug (not at info, where they would cost as much as a hot read).
+  const server = await startServer({ dataDir, env: { LOG_LEVEL: 'debug' } });
   cleanups.push(() => server.kill());
   const db = await connectEmbedded(dataDir);
   cleanups.push(() => db.end());

@@ -8,8 +8,11 @@ import { createCaller } from '../trpc/root.js';
 import { NUL_MESSAGE } from '@first-round/shared/schemas';
 import { containsNul, zodMessage } from '../trpc/trpc.js';
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '../errors.js';
+import { jsonBody, sendRead } from '../cache/json-body.js';
 import { badRequestInput, RestInputError } from './input.js';
 import { restRoutes, type RestRoute } from './routes.js';
+import { HOT_READS } from '../trpc/hot-reads.js';
+import { runHotRead } from '../trpc/hot-read.js';
 
 type Caller = ReturnType<typeof createCaller>;
 type AnyProcedureCall = (input?: unknown) => Promise<unknown>;
@@ -52,7 +55,9 @@ export async function registerRestAdapter(app: FastifyInstance, deps: AppDeps) {
           query: req.query as Record<string, string>,
           body: req.body,
         });
-        const result = await procedureOf(createCaller(ctx), route.procedure)(input);
+        const hot = HOT_READS[route.procedure];
+        const result = hot ? await runHotRead(hot, ctx, input) : await procedureOf(createCaller(ctx), route.procedure)(input);
+        if (route.method === 'GET') return sendRead(req, reply, jsonBody(result));
         return reply.send(result ?? { success: true });
       } catch (error) {
         const { status, message } = restError(error);

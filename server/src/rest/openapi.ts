@@ -7,6 +7,7 @@ interface ProcedureDef {
   type: 'query' | 'mutation' | 'subscription';
   inputs: unknown[];
   output?: unknown;
+  meta?: { output?: unknown };
 }
 
 const errorSchema = {
@@ -61,7 +62,7 @@ export function buildOpenApiDocument() {
           : []),
       ],
       responses: {
-        200: { description: 'Success', content: { 'application/json': { schema: jsonSchema(def?.output, 'output') ?? {} } } },
+        200: { description: 'Success', content: { 'application/json': { schema: jsonSchema(def?.output ?? def?.meta?.output, 'output') ?? {} } } },
         401: { description: 'Authentication required', content: { 'application/json': { schema: errorSchema } } },
         403: { description: 'Forbidden', content: { 'application/json': { schema: errorSchema } } },
         404: { description: 'Not found', content: { 'application/json': { schema: errorSchema } } },

@@ -1,16 +1,22 @@
 import { initTRPC, TRPCError } from '@trpc/server';
-import { RequestContext } from '@mikro-orm/core';
 import { z, ZodError } from 'zod';
 import { MESSAGES } from '@first-round/shared/messages';
 import { idSchema, NUL_MESSAGE } from '@first-round/shared/schemas';
 import type { Context } from './context.js';
 import { DomainError, isDatabaseUnavailable, isUniqueViolation, UNAVAILABLE_MESSAGE, type DomainErrorKind } from '../errors.js';
-import { ensureParticipant } from '../modules/users/participants.service.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ensureParticipant, type ParticipantRow } from '../modules/users/participants.service.js';
+import type { Identity } from '../modules/auth/bearer.js';
 import { requireMembership } from '../modules/groups/membership.js';
 
 /** REST metadata: each procedure's documented paths live in rest/routes.ts, not here. */
 export interface Meta {
   description?: string;
+  /**
+   * The documented output of a hot read whose answer a cache validates once per version (instead of
+   * `.output()`, which would validate and copy it on every call): used for the OpenAPI document.
+   */
+  output?: z.ZodType;
 }
 
 const trpcCodeOfKind: Record<DomainErrorKind, TRPCError['code']> = {
@@ -53,24 +59,12 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /** Turns domain errors and constraint violations into tRPC errors, in this one place. */
-function toTrpcError(cause: unknown): TRPCError | undefined {
+export function toTrpcError(cause: unknown): TRPCError | undefined {
   if (cause instanceof DomainError) return new TRPCError({ code: trpcCodeOfKind[cause.kind], message: cause.message, cause });
   if (isUniqueViolation(cause)) return new TRPCError({ code: 'CONFLICT', message: 'That already exists', cause: cause as Error });
   if (isDatabaseUnavailable(cause)) return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE_MESSAGE, cause: cause as Error });
   return undefined;
 }
-
-/** A fresh EntityManager per procedure (not per HTTP request: batched calls would share and hang). */
-const withEntityManager = t.middleware(async ({ ctx, next }) => {
-  const em = ctx.deps.orm.em.fork();
-  const result = await RequestContext.create(em, () => next({ ctx: { em } }));
-  if (!result.ok) {
-    const mapped = toTrpcError(result.error.cause);
-    if (mapped) throw mapped;
-    if (result.error.code === 'INTERNAL_SERVER_ERROR') ctx.deps.log.error({ err: result.error.cause ?? result.error }, 'procedure failed');
-  }
-  return result;
-});
 
 /** Whether a NUL character hides anywhere in a decoded input (keys included). */
 export function containsNul(value: unknown, depth = 0): boolean {
@@ -80,25 +74,55 @@ export function containsNul(value: unknown, depth = 0): boolean {
   return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v, depth + 1));
 }
 
+/** PostgreSQL text cannot hold NUL: a NUL that reached a query would answer 500. */
+export function refuseNulInput(input: unknown) {
+  if (containsNul(input)) throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: NUL_MESSAGE });
+}
+
 /**
- * PostgreSQL text cannot hold NUL: a NUL that reached a query would answer 500. Schemas refuse it field
- * by field; this refuses it for every procedure, fields added later included, before anything runs.
+ * Every procedure's first (and, for public ones, only) step, one middleware because each tRPC middleware
+ * level costs about as much as a hot read itself:
+ * - a NUL anywhere in the input is refused before anything runs (schemas refuse it field by field; this
+ *   covers every procedure, fields added later included);
+ * - a fresh EntityManager per procedure (not per HTTP request: batched calls would share and hang),
+ *   passed explicitly (`allowGlobalContext` is off and nothing reaches for an implicit one);
+ * - domain errors and constraint violations become tRPC errors, in this one place.
  */
-const refuseNul = t.middleware(async ({ getRawInput, next }) => {
-  if (containsNul(await getRawInput())) throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: NUL_MESSAGE });
-  return next();
+const base = t.middleware(async ({ ctx, getRawInput, next }) => {
+  refuseNulInput(await getRawInput());
+  const result = await next({ ctx: { em: ctx.deps.orm.em.fork() } });
+  if (!result.ok) {
+    const mapped = toTrpcError(result.error.cause);
+    if (mapped) throw mapped;
+    if (result.error.code === 'INTERNAL_SERVER_ERROR') ctx.deps.log.error({ err: result.error.cause ?? result.error }, 'procedure failed');
+  }
+  return result;
 });
 
-export const publicProcedure = t.procedure.use(refuseNul).use(withEntityManager);
+export const publicProcedure = t.procedure.use(base);
 
-/** Signed-in callers only; narrows the context to their identity and participant row. */
-export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+export interface SignedIn {
+  identity: Identity;
+  participant: ParticipantRow;
+  isAdmin: boolean;
+}
+
+/**
+ * Who a signed-in caller is (their participant row created or refreshed on first sight); 401 otherwise.
+ * `ctx.em` is touched only when the row is not in memory (a hot read forks one only then).
+ */
+export async function signedIn(ctx: Context & { em: EntityManager }): Promise<SignedIn> {
   if (!ctx.auth) throw new TRPCError({ code: 'UNAUTHORIZED', message: MESSAGES.authRequired });
   if (!ctx.auth.ok) throw new TRPCError({ code: 'UNAUTHORIZED', message: MESSAGES.authRequiredSignInAgain });
-  const participant = await ensureParticipant(ctx.em, ctx.auth.identity, ctx.deps.clerkLookup);
+  const { identity } = ctx.auth;
+  const participant =
+    ctx.deps.participants.get(identity.userId) ?? (await ensureParticipant(ctx.em, identity, ctx.deps.participants, ctx.deps.clerkLookup));
   const isAdmin = Boolean(participant.email && ctx.deps.config.ADMIN_EMAILS.includes(participant.email.toLowerCase()));
-  return next({ ctx: { identity: ctx.auth.identity, participant, isAdmin } });
-});
+  return { identity, participant, isAdmin };
+}
+
+/** Signed-in callers only; narrows the context to their identity and participant row. */
+export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => next({ ctx: await signedIn(ctx) }));
 
 export const adminProcedure = authedProcedure.use(async ({ ctx, next }) => {
   if (!ctx.isAdmin) throw new TRPCError({ code: 'FORBIDDEN', message: 'Only draft operators can do this' });

@@ -57,8 +57,23 @@ export async function savePicks(t: TestApp, user: TestUser, picks: number[], gro
   return expectStatus<{ success: boolean; picks: number[]; group_id: number }>(res, 200);
 }
 
-export const operatorStart = (t: TestApp) => startDraft(t.deps.orm.em.fork(), t.deps.draft, 'test');
-export const operatorReset = (t: TestApp) => resetDraft(t.deps.orm.em.fork(), t.deps.draft, 'test');
+/**
+ * The operator's command line: straight to the draft service, in the database. A running server learns of
+ * it through NOTIFY, as it would from another process, so these wait until the app has heard it (when its
+ * listener runs) before the test reads what the server answers.
+ */
+export const operatorStart = (t: TestApp) => heard(t, startDraft(t.deps.orm.em.fork(), t.deps.draft, 'test'));
+export const operatorReset = (t: TestApp) => heard(t, resetDraft(t.deps.orm.em.fork(), t.deps.draft, 'test'));
+
+async function heard<T extends { event_id: number }>(t: TestApp, change: Promise<T>): Promise<T> {
+  const done = await change;
+  const until = Date.now() + 5000;
+  while (t.deps.events.isConnected && t.deps.events.lastHeardEventId < done.event_id) {
+    if (Date.now() > until) throw new Error(`the app did not hear draft change ${done.event_id} within 5 s`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return done;
+}
 
 /** Row counts of the tables user calls write to (the identity provider's and the join-failure log included). */
 export async function tableCounts(t: TestApp) {

@@ -6,7 +6,8 @@ import {
   profileOutput,
   updateScreenNameInput,
 } from '@first-round/shared/schemas';
-import { authedProcedure, router } from '../../trpc/trpc.js';
+import { authedProcedure, router, signedIn } from '../../trpc/trpc.js';
+import { hotRead, hotReadProcedure } from '../../trpc/hot-read.js';
 import { migrateParticipant, updateScreenName, type ParticipantRow } from '../users/participants.service.js';
 import { authTestReport, jwtDebugReport } from './diagnostics.js';
 
@@ -19,17 +20,26 @@ const toProfile = (p: ParticipantRow, isAdmin: boolean) => ({
   is_admin: isAdmin,
 });
 
+/** Profile and account sync: the participant row is created (or refreshed) on the caller's first sight. */
+export const readProfile = hotRead({
+  input: undefined,
+  output: profileOutput,
+  run: async (ctx) => {
+    const { participant, isAdmin } = await signedIn(ctx);
+    return toProfile(participant, isAdmin);
+  },
+});
+
 export const authRouter = router({
-  /** Profile and account sync: the participant row is created or refreshed by the auth middleware. */
-  me: authedProcedure.output(profileOutput).query(({ ctx }) => toProfile(ctx.participant, ctx.isAdmin)),
+  me: hotReadProcedure(readProfile),
   authTest: authedProcedure.output(authTestOutput).query(({ ctx }) => authTestReport(ctx)),
   jwtDebug: authedProcedure.output(jwtDebugOutput).query(({ ctx }) => jwtDebugReport(ctx)),
   updateScreenName: authedProcedure
     .input(updateScreenNameInput)
     .output(profileOutput)
-    .mutation(async ({ ctx, input }) => toProfile(await updateScreenName(ctx.em, ctx.participant.id, input.screen_name), ctx.isAdmin)),
+    .mutation(async ({ ctx, input }) => toProfile(await updateScreenName(ctx.em, ctx.deps.events, ctx.participant.id, input.screen_name), ctx.isAdmin)),
   migrateParticipantId: authedProcedure
     .input(migrateParticipantInput)
     .output(migrateParticipantOutput)
-    .mutation(({ ctx, input }) => migrateParticipant(ctx.em, ctx.participant.id, input)),
+    .mutation(({ ctx, input }) => migrateParticipant(ctx.em, ctx.deps.events, ctx.participant.id, input)),
 });

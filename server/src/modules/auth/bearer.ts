@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config.js';
 import { isSessionActive, LOCAL_ISSUER } from './local-idp.service.js';
 import type { SigningKeys } from './keys.js';
+import type { Invalidation } from '../../cache/invalidation.js';
 
 export interface Identity {
   provider: 'local' | 'clerk';
@@ -18,12 +19,23 @@ export type BearerResult = { ok: true; identity: Identity } | { ok: false; reaso
 export interface BearerVerifier {
   provider: 'local' | 'clerk';
   verify(em: EntityManager, authorization: string | undefined): Promise<BearerResult>;
-  /** Drops sessions just signed out here from the active-session cache. */
+  /** Drops signed-out sessions (and every token of theirs) from this instance's caches. */
   forgetSessions(sessionIds: string[]): void;
+  /** Drops everything cached (the invalidation channel may have missed something). */
+  forgetAll(): void;
 }
 
-/** Active built-in sessions seen in the last few seconds, so most requests skip the session lookup. */
+/** Where the verifier hears of sessions ended on any instance, and whether it can trust what it holds. */
+export interface BearerCacheEvents {
+  readonly isConnected: boolean;
+  onInvalidate(listener: (message: Invalidation) => void): () => void;
+  onResync(listener: () => void): () => void;
+}
+
+/** Without the invalidation channel: active built-in sessions seen in the last few seconds skip the lookup. */
 const SESSION_CACHE_MS = 5000;
+/** Verified tokens kept at most; the oldest go first (a token lives 60 s, so this is a burst bound). */
+const MAX_CACHED_TOKENS = 100_000;
 
 /** `Bearer <jwt>` → the token, or undefined for anything else. */
 export function bearerToken(authorization: string | undefined): string | undefined {
@@ -35,8 +47,13 @@ export function bearerToken(authorization: string | undefined): string | undefin
  * The one bearer check, for tRPC and REST alike. Both providers' tokens go through `verifyToken` from
  * @clerk/backend (RS256 signature, exp/nbf with 5 s skew, `azp` against the app's origins, and the issuer).
  * Local tokens must also belong to a session that has not been signed out.
+ *
+ * A token that passed is remembered by its exact string until it expires, so the signature is checked
+ * once, not on every request. That is only safe while this instance hears sign-outs from every instance
+ * (`events.isConnected`): a sign-out anywhere drops the session's tokens here at once; while the channel
+ * is down nothing is served from the cache, and a resync drops it whole.
  */
-export function createBearerVerifier(config: Config, keys: SigningKeys): BearerVerifier {
+export function createBearerVerifier(config: Config, keys: SigningKeys, events?: BearerCacheEvents): BearerVerifier {
   const provider = config.authProvider;
   const options =
     provider === 'local'
@@ -47,6 +64,12 @@ export function createBearerVerifier(config: Config, keys: SigningKeys): BearerV
           issuer: config.CLERK_ISSUER,
         };
   const activeSessions = new Map<string, number>();
+  const tokens = new Map<string, { identity: Identity; expiresAt: number }>();
+  const tokensOfSession = new Map<string, Set<string>>();
+  const cacheLive = () => events?.isConnected === true;
+  // Bumped by every forget: a verification that began before a sign-out must not cache its answer after.
+  let forgets = 0;
+
   const sessionIsActive = async (em: EntityManager, sessionId: string) => {
     const seen = activeSessions.get(sessionId);
     if (seen && Date.now() - seen < SESSION_CACHE_MS) return true;
@@ -57,14 +80,57 @@ export function createBearerVerifier(config: Config, keys: SigningKeys): BearerV
     } else activeSessions.delete(sessionId);
     return active;
   };
+  const remember = (identity: Identity, forgetsAtStart: number) => {
+    const exp = identity.claims.exp;
+    if (typeof exp !== 'number' || !cacheLive() || forgets !== forgetsAtStart) return;
+    if (tokens.size >= MAX_CACHED_TOKENS) forgetToken(tokens.keys().next().value!);
+    tokens.set(identity.token, { identity, expiresAt: exp * 1000 });
+    if (identity.sessionId) {
+      const set = tokensOfSession.get(identity.sessionId) ?? new Set();
+      set.add(identity.token);
+      tokensOfSession.set(identity.sessionId, set);
+    }
+  };
+  const forgetToken = (token: string) => {
+    const sessionId = tokens.get(token)?.identity.sessionId;
+    tokens.delete(token);
+    if (!sessionId) return;
+    const set = tokensOfSession.get(sessionId);
+    set?.delete(token);
+    if (set?.size === 0) tokensOfSession.delete(sessionId);
+  };
+  const forgetSessions = (sessionIds: string[]) => {
+    forgets++;
+    for (const id of sessionIds) {
+      activeSessions.delete(id);
+      for (const token of tokensOfSession.get(id) ?? []) tokens.delete(token);
+      tokensOfSession.delete(id);
+    }
+  };
+  const forgetAll = () => {
+    forgets++;
+    activeSessions.clear();
+    tokens.clear();
+    tokensOfSession.clear();
+  };
+  events?.onInvalidate((message) => {
+    if (message.kind === 'sessions_ended') forgetSessions(message.session_ids);
+  });
+  events?.onResync(forgetAll);
+
   return {
     provider,
-    forgetSessions(sessionIds) {
-      for (const id of sessionIds) activeSessions.delete(id);
-    },
+    forgetSessions,
+    forgetAll,
     async verify(em, authorization) {
       const token = bearerToken(authorization);
       if (!token) return { ok: false, reason: authorization ? 'malformed authorization header' : 'no token' };
+      const forgetsAtStart = forgets;
+      const cached = tokens.get(token);
+      if (cached) {
+        if (cached.expiresAt > Date.now() && cacheLive()) return { ok: true, identity: cached.identity };
+        forgetToken(token);
+      }
       let claims: Record<string, unknown>;
       try {
         // The package's exported verifyToken returns the claims and throws on any defect.
@@ -78,7 +144,9 @@ export function createBearerVerifier(config: Config, keys: SigningKeys): BearerV
       if (provider === 'local' && (!sessionId || !(await sessionIsActive(em, sessionId)))) {
         return { ok: false, reason: 'session has ended' };
       }
-      return { ok: true, identity: { provider, userId, sessionId, claims, token } };
+      const identity: Identity = { provider, userId, sessionId, claims, token };
+      remember(identity, forgetsAtStart);
+      return { ok: true, identity };
     },
   };
 }

@@ -124,8 +124,7 @@ export async function registerIdpRoutes(app: FastifyInstance, deps: AppDeps) {
     scope.post('/idp/sign-out', unlimited, async (req, reply) => {
       // Ends the cookie's session, and the bearer token's session for clients without cookies.
       const auth = req.headers.authorization ? await deps.bearer.verify(em(), req.headers.authorization) : null;
-      const ended = await idp.signOut(em(), deps.idp, req.cookies[SESSION_COOKIE], auth?.ok ? (auth.identity.sessionId ?? undefined) : undefined);
-      deps.bearer.forgetSessions(ended);
+      await idp.signOut(em(), deps.idp, deps.events, req.cookies[SESSION_COOKIE], auth?.ok ? (auth.identity.sessionId ?? undefined) : undefined);
       reply.clearCookie(SESSION_COOKIE, { path: '/idp' });
       return { status: 'signed_out' };
     });

@@ -5,6 +5,7 @@ import { CODE_MAX_ATTEMPTS, CODE_TTL_MS, SESSION_TOKEN_TTL_S } from '@first-roun
 import { MESSAGES } from '@first-round/shared/messages';
 import { badRequest, conflict, DomainError, isUniqueViolation, notFound, tooManyRequests, unauthorized } from '../../errors.js';
 import { sql, sqlOne } from '../../db/sql.js';
+import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
 import { hmac, type SigningKeys } from './keys.js';
 import type { Mailer } from './mailer.js';
 
@@ -218,14 +219,27 @@ export async function refreshToken(em: EntityManager, deps: LocalIdpDeps, sessio
   return { token: await signSessionToken(deps, { userId: session.user_id, sessionId: session.id, azp }) };
 }
 
-/** Ends the session behind the cookie and/or the token; returns the ended session ids. */
-export async function signOut(em: EntityManager, deps: LocalIdpDeps, sessionSecret: string | undefined, sessionId?: string): Promise<string[]> {
-  const ended = await sql<{ id: string }>(
-    em,
-    `update idp_session set ended_at = $3 where ended_at is null and (secret_hash = $1 or id = $2) returning id`,
-    [sessionSecret ? hmac(deps.keys.hmacSecret, sessionSecret) : null, sessionId ?? null, deps.now()],
-  );
-  return ended.map((r) => r.id);
+/**
+ * Ends the session behind the cookie and/or the token; returns the ended session ids. Every instance
+ * hears of it in the same transaction, so a token cached anywhere stops working the moment this commits.
+ */
+export async function signOut(
+  em: EntityManager,
+  deps: LocalIdpDeps,
+  sink: InvalidationSink,
+  sessionSecret: string | undefined,
+  sessionId?: string,
+): Promise<string[]> {
+  return em.transactional(async (tx) => {
+    const ended = await sql<{ id: string }>(
+      tx,
+      `update idp_session set ended_at = $3 where ended_at is null and (secret_hash = $1 or id = $2) returning id`,
+      [sessionSecret ? hmac(deps.keys.hmacSecret, sessionSecret) : null, sessionId ?? null, deps.now()],
+    );
+    const ids = ended.map((r) => r.id);
+    if (ids.length > 0) await announceChange(tx, sink, { kind: 'sessions_ended', session_ids: ids });
+    return ids;
+  });
 }
 
 export async function isSessionActive(em: EntityManager, sessionId: string): Promise<boolean> {

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { draftChange, type DraftChange } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
 import { tooManyRequests } from '../../errors.js';
+import { CACHE_CHANNEL, invalidation, type Invalidation, type InvalidationSink } from '../../cache/invalidation.js';
 import { DRAFT_CHANNEL } from './draft.service.js';
 import { changesSince } from './draft.stream.js';
 
@@ -19,8 +20,12 @@ export const MAX_STREAMS_PER_USER = 20;
  * restarting, say) is re-established with backoff; then the changes logged meanwhile, whose notifications
  * never arrived, are read from the audit log and delivered like live ones, and listeners get a `resync`
  * so they re-read state they may have missed.
+ *
+ * It also hears cache invalidations (CACHE_CHANNEL): every instance's in-memory caches subscribe here.
+ * A cache may serve from memory only while `isConnected`: a missed invalidation would otherwise keep a
+ * wrong answer (a signed-out token, an old name) alive; a resync tells every cache to start over.
  */
-export class DraftEventHub {
+export class DraftEventHub implements InvalidationSink {
   private readonly emitter = new EventEmitter();
   private client: pg.Client | undefined;
   private stopped = false;
@@ -35,7 +40,7 @@ export class DraftEventHub {
   private heard = new Set<number>();
   private readonly openStreams = new Map<string, number>();
   streamsClosed = false;
-  /** Increases with every change heard or resync; caches compare it to know they are stale. */
+  /** Increases with every change heard, board change or resync; caches compare it to know they are stale. */
   version = 0;
 
   constructor(
@@ -47,6 +52,11 @@ export class DraftEventHub {
 
   get isConnected() {
     return this.connected;
+  }
+
+  /** The newest draft change this instance has delivered. */
+  get lastHeardEventId() {
+    return this.lastEventId;
   }
 
   async start(): Promise<void> {
@@ -76,15 +86,21 @@ export class DraftEventHub {
     });
     client.on('end', () => this.reconnect(client));
     client.on('notification', (message) => {
-      if (message.channel !== DRAFT_CHANNEL || !message.payload) return;
-      const parsed = draftChange.safeParse(JSON.parse(message.payload));
-      if (parsed.success) this.deliver(parsed.data);
+      if (!message.payload) return;
+      if (message.channel === DRAFT_CHANNEL) {
+        const parsed = draftChange.safeParse(JSON.parse(message.payload));
+        if (parsed.success) this.deliver(parsed.data);
+      } else if (message.channel === CACHE_CHANNEL) {
+        const parsed = invalidation.safeParse(JSON.parse(message.payload));
+        if (parsed.success) this.invalidate(parsed.data);
+      }
     });
     try {
       await client.connect();
       // Listening first, then reading the log: nothing falls between the two (a change in both is
       // delivered once, see below).
       await client.query(`listen ${DRAFT_CHANNEL}`);
+      await client.query(`listen ${CACHE_CHANNEL}`);
       const missed = this.everConnected ? await changesSince(this.orm.em.fork(), this.lastEventId) : [];
       if (!this.everConnected) {
         const newest = await client.query<{ id: string | null }>('select max(id) as id from draft_event');
@@ -168,6 +184,18 @@ export class DraftEventHub {
   onClose(listener: () => void): () => void {
     this.emitter.on('close', listener);
     return () => this.emitter.off('close', listener);
+  }
+
+  /** Applies an invalidation to this instance's caches (heard from the channel, or from a local write). */
+  invalidate(message: Invalidation) {
+    // The board is versioned with the draft: caches of the players and the draft state start over.
+    if (message.kind === 'board') this.version++;
+    this.emitter.emit('invalidate', message);
+  }
+
+  onInvalidate(listener: (message: Invalidation) => void): () => void {
+    this.emitter.on('invalidate', listener);
+    return () => this.emitter.off('invalidate', listener);
   }
 
   onResync(listener: () => void): () => void {

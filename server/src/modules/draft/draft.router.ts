@@ -1,5 +1,6 @@
 import { draftChangesInput, draftEventsOutput, draftStatusOutput, recordPickInput } from '@first-round/shared/schemas';
-import { adminProcedure, authedProcedure, publicProcedure, router } from '../../trpc/trpc.js';
+import { adminProcedure, authedProcedure, router } from '../../trpc/trpc.js';
+import { hotRead, hotReadProcedure } from '../../trpc/hot-read.js';
 import * as draft from './draft.service.js';
 import { draftChangeStream } from './draft.stream.js';
 
@@ -17,8 +18,11 @@ const operatorChange = adminProcedure.use(async ({ ctx, next }) => {
   return result;
 });
 
+/** Read by every open page: from the versioned cache, validated against its schema once per version. */
+export const readDraftStatus = hotRead({ input: undefined, output: draftStatusOutput, run: (ctx) => ctx.deps.draftStatus.status() });
+
 export const draftRouter = router({
-  status: publicProcedure.output(draftStatusOutput).query(({ ctx }) => draft.getDraftStatus(ctx.em, ctx.deps.draft)),
+  status: hotReadProcedure(readDraftStatus),
   start: operatorChange.mutation(({ ctx }) => draft.startDraft(ctx.em, ctx.deps.draft, actorOf(ctx))),
   recordPick: operatorChange
     .input(recordPickInput)

@@ -12,7 +12,7 @@ export interface DraftSettings {
 
 export const DRAFT_CHANNEL = 'draft_changes';
 
-interface StateRow {
+export interface StateRow {
   last_event_id: number;
   /** A string from the driver (MikroORM keeps timestamps as text); read through `new Date()`. */
   started_at: Date | string | null;
@@ -20,7 +20,7 @@ interface StateRow {
   picks_made: number;
 }
 
-async function readState(em: EntityManager, lock = false): Promise<StateRow> {
+export async function readState(em: EntityManager, lock = false): Promise<StateRow> {
   const row = await sqlOne<StateRow>(
     em,
     `select s.started_at, s.round_one_complete,
@@ -38,7 +38,10 @@ export function hasStarted(state: Pick<StateRow, 'started_at'>, settings: DraftS
 }
 
 export async function getDraftStatus(em: EntityManager, settings: DraftSettings): Promise<DraftStatus> {
-  const state = await readState(em);
+  return statusOf(await readState(em), settings);
+}
+
+export function statusOf(state: StateRow, settings: DraftSettings): DraftStatus {
   return {
     draftHasStarted: hasStarted(state, settings),
     deadline: settings.deadline.toISOString(),

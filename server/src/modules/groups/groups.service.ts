@@ -7,6 +7,7 @@ import type { AppDeps } from '../../deps.js';
 import { badRequest, conflict, draftLocked, forbidden, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
 import { sql, sqlOne } from '../../db/sql.js';
 import { isDraftStarted } from '../draft/draft.service.js';
+import { announceChange } from '../../cache/invalidation.js';
 import { findMembership } from './membership.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { checkJoinLimits, lockJoinAttempts, recordJoinFailure } from './join-limits.js';
@@ -158,11 +159,12 @@ export async function joinGroup(em: EntityManager, deps: AppDeps, participantId:
       await recordJoinFailure(tx, participantId, input.group_id, 'wrong_password', now);
       return { refused: forbidden(MESSAGES.wrongGroupPassword) };
     }
-    return { ok: await addJoiningMember(tx, input.group_id, participantId) };
+    const joined = await addJoiningMember(tx, input.group_id, participantId);
+    await announceChange(tx, deps.events, { kind: 'group', group_id: input.group_id });
+    return { ok: joined };
   });
   // A refusal is thrown only after the commit, so the failure it recorded counts.
   if ('refused' in outcome) throw outcome.refused;
-  deps.leaderboards.invalidate(input.group_id);
   return outcome.ok;
 }
 
@@ -185,6 +187,7 @@ export async function leaveGroup(em: EntityManager, deps: AppDeps, participantId
       participantId,
     ]);
     if (me.is_owner && (others?.n ?? 0) > 0) throw conflict('The owner cannot leave a group that still has other members');
+    await announceChange(tx, deps.events, { kind: 'group', group_id: groupId });
     if ((others?.n ?? 0) === 0) {
       await sql(tx, `delete from groups where id = $1`, [groupId]);
       return { success: true, group_deleted: true };
@@ -193,7 +196,6 @@ export async function leaveGroup(em: EntityManager, deps: AppDeps, participantId
     await sql(tx, `delete from group_membership where group_id = $1 and participant_id = $2`, [groupId, participantId]);
     return { success: true, group_deleted: false };
   });
-  deps.leaderboards.invalidate(groupId);
   return result;
 }
 
@@ -233,7 +235,9 @@ export async function listMembers(em: EntityManager, groupId: number) {
 /** Reuse (true) or stop reusing (false) global picks in a group; part of editing picks, so locked at the start. */
 export async function setUseGlobalPicks(em: EntityManager, deps: AppDeps, participantId: string, groupId: number, useGlobal: boolean) {
   if (await isDraftStarted(em, deps.draft)) throw draftLocked(MESSAGES.picksLocked);
-  await sql(em, `update group_membership set use_global_picks = $3 where group_id = $1 and participant_id = $2`, [groupId, participantId, useGlobal]);
-  deps.leaderboards.invalidate(groupId);
+  await em.transactional(async (tx) => {
+    await sql(tx, `update group_membership set use_global_picks = $3 where group_id = $1 and participant_id = $2`, [groupId, participantId, useGlobal]);
+    await announceChange(tx, deps.events, { kind: 'group', group_id: groupId });
+  });
   return getMembership(em, groupId, participantId);
 }

@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps.js';
 import { draftLocked, isForeignKeyViolation, notFound } from '../../errors.js';
 import { sqlOne } from '../../db/sql.js';
 import { isDraftStarted } from '../draft/draft.service.js';
+import { announceChange } from '../../cache/invalidation.js';
 import { addMember } from '../groups/groups.service.js';
 
 /** Only the hash is stored: a leaked database does not leak working invitations. */
@@ -43,8 +44,11 @@ export async function resolveJoinLink(em: EntityManager, deps: AppDeps, token: s
 /** The link stands in for the password; joining twice is a success. */
 export async function joinWithLink(em: EntityManager, deps: AppDeps, participantId: string, token: string) {
   const link = await resolveJoinLink(em, deps, token);
-  const added = await addMember(em, link.group_id, participantId);
-  deps.leaderboards.invalidate(link.group_id);
+  const added = await em.transactional(async (tx) => {
+    const inserted = await addMember(tx, link.group_id, participantId);
+    if (inserted) await announceChange(tx, deps.events, { kind: 'group', group_id: link.group_id });
+    return inserted;
+  });
   return {
     success: true,
     group_id: link.group_id,

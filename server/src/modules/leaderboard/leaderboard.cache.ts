@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
-import type { LeaderboardRow } from '@first-round/shared/schemas';
+import { leaderboardRowOutput, type LeaderboardRow } from '@first-round/shared/schemas';
+import { prepareJson } from '../../cache/json-body.js';
 import type { Orm } from '../../db/orm.js';
 import { sql } from '../../db/sql.js';
 import type { DraftSettings } from '../draft/draft.service.js';
@@ -14,19 +15,24 @@ export interface Standings {
 }
 
 const MAX_AGE_MS = 60_000;
+/** Distinct pages (limit, offset) of one ranking kept serialised; other pages are sliced per request. */
+const MAX_PAGES = 64;
 
 /**
  * Ranked standings per group, computed by the leaderboard SQL inside PostgreSQL and kept at most 60 s.
  * Any draft change (heard through LISTEN/NOTIFY, so also from the CLI or another instance) makes every
- * entry stale at once; membership changes drop their group. Concurrent readers share one computation.
+ * entry stale at once; membership changes drop their group, renames and board imports every ranking (all
+ * announced on the invalidation channel). Concurrent readers share one computation.
  *
  * The global standings (every entry) are never ranked by a request: they are re-ranked in the
- * background after each draft change and once a minute (for renamed players), and requests read the
- * latest ranked copy.
+ * background after each draft change or announcement (and once a minute while announcements cannot be
+ * heard), and requests read the latest ranked copy.
  */
 export class LeaderboardCache {
   private readonly cache = new Map<number, { version: number; at: number; value: Standings }>();
   private readonly inFlight = new Map<number, { version: number; promise: Promise<Standings> }>();
+  /** Pages of a ranking, validated and serialised once: every reader of that page shares the bytes. */
+  private readonly pages = new WeakMap<Standings, Map<string, LeaderboardRow[]>>();
 
   constructor(
     private readonly orm: Orm,
@@ -37,6 +43,25 @@ export class LeaderboardCache {
     // only ever read a ranked copy. Other groups are small and ranked on their first read.
     events.onChange(() => this.refresh());
     events.onResync(() => this.refresh());
+    events.onInvalidate((message) => {
+      // Names (a rename, a merged account) and the board (tie-break ranks) show in every ranking.
+      if (message.kind === 'participant' || message.kind === 'board') this.refresh();
+      if (message.kind === 'group') this.invalidate(message.group_id);
+    });
+  }
+
+  /** Rows `offset … offset + limit` of a ranking, the same (prepared) array for every reader of it. */
+  page(standings: Standings, limit: number, offset: number): LeaderboardRow[] {
+    let pages = this.pages.get(standings);
+    if (!pages) this.pages.set(standings, (pages = new Map()));
+    const key = `${limit}:${offset}`;
+    const hit = pages.get(key);
+    if (hit) return hit;
+    const rows = leaderboardRowOutput.array().parse(standings.rankings.slice(offset, offset + limit));
+    if (pages.size >= MAX_PAGES) return rows;
+    const page = prepareJson(rows);
+    pages.set(key, page);
+    return page;
   }
 
   private refresh() {
@@ -44,7 +69,8 @@ export class LeaderboardCache {
     this.get(GLOBAL_GROUP_ID).catch(() => {});
   }
 
-  async get(groupId: number, em: EntityManager = this.orm.em.fork()): Promise<Standings> {
+  /** A group's ranking; `em` is used only when it must be computed (else a fork of its own). */
+  async get(groupId: number, em?: EntityManager): Promise<Standings> {
     const version = this.events.version;
     const hit = this.cache.get(groupId);
     const fresh = groupId === GLOBAL_GROUP_ID || Date.now() - (hit?.at ?? 0) < MAX_AGE_MS;
@@ -62,6 +88,9 @@ export class LeaderboardCache {
   startBackgroundRefresh(): () => void {
     this.get(GLOBAL_GROUP_ID).catch(() => {});
     const timer = setInterval(() => {
+      // Renames and joins are announced: while they can be heard, re-ranking on a timer would only stall
+      // readers (a big ranking holds the event loop). Without the listener, it bounds what may be missed.
+      if (this.events.isConnected) return;
       this.rank(this.orm.em.fork(), GLOBAL_GROUP_ID, this.events.version).catch(() => {});
     }, MAX_AGE_MS);
     timer.unref();
@@ -74,8 +103,8 @@ export class LeaderboardCache {
   }
 
   /** Ranks a group and keeps the result unless the draft moved meanwhile (then it is already stale). */
-  private async rank(em: EntityManager, groupId: number, version: number): Promise<Standings> {
-    const value = await this.compute(em, groupId);
+  private async rank(em: EntityManager | undefined, groupId: number, version: number): Promise<Standings> {
+    const value = await this.compute(em ?? this.orm.em.fork(), groupId);
     if (this.events.version === version) this.cache.set(groupId, { version, at: Date.now(), value });
     return value;
   }

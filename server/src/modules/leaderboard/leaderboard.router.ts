@@ -1,11 +1,22 @@
+import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { leaderboardInput, leaderboardOutput } from '@first-round/shared/schemas';
-import { groupMemberProcedure, router } from '../../trpc/trpc.js';
+import { router, signedIn } from '../../trpc/trpc.js';
+import { hotRead, hotReadProcedureWithInput } from '../../trpc/hot-read.js';
+import { requireMembership } from '../groups/membership.js';
 import { getLeaderboard } from './leaderboard.service.js';
 
+/** Any group's standings (1 = global, open to every signed-in user); members only otherwise. */
+export const readLeaderboard = hotRead({
+  input: leaderboardInput,
+  output: leaderboardOutput,
+  run: async (ctx, input) => {
+    const { participant } = await signedIn(ctx);
+    // The global group has no membership rows (every signed-in player is in it): no database needed.
+    if (input.group_id !== GLOBAL_GROUP_ID) await requireMembership(ctx.em, input.group_id, participant.id);
+    return getLeaderboard(ctx.deps, input, participant.id);
+  },
+});
+
 export const leaderboardRouter = router({
-  /** Any group's standings (1 = global, open to every signed-in user); members only otherwise. */
-  group: groupMemberProcedure
-    .input(leaderboardInput)
-    .output(leaderboardOutput)
-    .query(({ ctx, input }) => getLeaderboard(ctx.em, ctx.deps, input, ctx.participant.id)),
+  group: hotReadProcedureWithInput(readLeaderboard),
 });

@@ -1,25 +1,25 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Leaderboard } from '@first-round/shared/schemas';
+import { leaderboardRowOutput, type Leaderboard } from '@first-round/shared/schemas';
 import type { AppDeps } from '../../deps.js';
-import { isDraftStarted } from '../draft/draft.service.js';
 
-/** Before the start nothing is revealed: no rankings, so nobody learns anybody's picks. */
+/**
+ * Before the start nothing is revealed: no rankings, so nobody learns anybody's picks. The page itself is
+ * shared by every reader (validated and serialised once per version); only the caller's own row is theirs.
+ */
 export async function getLeaderboard(
-  em: EntityManager,
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'draftStatus' | 'leaderboards'>,
   input: { group_id: number; limit: number; offset: number },
   participantId: string,
 ): Promise<Leaderboard> {
-  if (!(await isDraftStarted(em, deps.draft))) {
+  if (!(await deps.draftStatus.hasStarted())) {
     return { group_id: input.group_id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null };
   }
-  const standings = await deps.leaderboards.get(input.group_id, em);
+  const standings = await deps.leaderboards.get(input.group_id);
   return {
     group_id: input.group_id,
     draft_started: true,
     entries: standings.rankings.length,
     alive: standings.alive,
-    rankings: standings.rankings.slice(input.offset, input.offset + input.limit),
-    me: standings.byParticipant.get(participantId) ?? null,
+    rankings: deps.leaderboards.page(standings, input.limit, input.offset),
+    me: leaderboardRowOutput.nullable().parse(standings.byParticipant.get(participantId) ?? null),
   };
 }

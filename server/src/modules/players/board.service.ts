@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseBoardCsv, type BoardRow } from '@first-round/shared/players-csv';
 import { conflict, unprocessable } from '../../errors.js';
+import { announce } from '../../cache/invalidation.js';
 import { sql, sqlOne } from '../../db/sql.js';
 
 export const DEFAULT_BOARD_FILE = new URL('../../../../shared/data/players-2025.csv', import.meta.url);
@@ -58,6 +59,8 @@ export async function importBoard(em: EntityManager, rows: readonly BoardRow[]):
     if (stale.length > 0) await sql(tx, `delete from player where id = any($1::int[])`, [stale.map((s) => s.id)]);
     // Surfaces a rank clash now, inside the transaction, with a clear message instead of a commit failure.
     await sql(tx, `set constraints player_rank_unique immediate`);
+    // Imports come from the command line: running servers hear of the new board when this commits.
+    await announce(tx, { kind: 'board' });
     return { inserted: counts?.inserted ?? 0, updated: counts?.updated ?? 0, removed: stale.length };
   });
 }

@@ -1,8 +1,13 @@
 import { playersOutput } from '@first-round/shared/schemas';
-import { publicProcedure, router } from '../../trpc/trpc.js';
-import { listPlayers } from './players.service.js';
+import { router } from '../../trpc/trpc.js';
+import { hotRead, hotReadProcedure } from '../../trpc/hot-read.js';
+
+/**
+ * The big board, best first, with draft results once recorded. Public: the board is no secret. From the
+ * versioned cache, validated against its schema once per version.
+ */
+export const readPlayers = hotRead({ input: undefined, output: playersOutput, run: (ctx) => ctx.deps.players.list() });
 
 export const playersRouter = router({
-  /** The big board, best first, with draft results once recorded. Public: the board is no secret. */
-  list: publicProcedure.output(playersOutput).query(({ ctx }) => listPlayers(ctx.em)),
+  list: hotReadProcedure(readPlayers),
 });

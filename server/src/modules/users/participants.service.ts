@@ -3,6 +3,8 @@ import { MESSAGES } from '@first-round/shared/messages';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../errors.js';
 import { sql, sqlOne } from '../../db/sql.js';
 import type { Identity } from '../auth/bearer.js';
+import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
+import type { ParticipantCache } from './participant.cache.js';
 
 export interface ParticipantRow {
   id: string;
@@ -14,15 +16,23 @@ export interface ParticipantRow {
 /** Where a Clerk user's e-mail and username come from: Clerk's backend API, or the token's claims in tests. */
 export type ClerkUserLookup = (userId: string) => Promise<{ email: string | null; username: string | null }>;
 
-const refreshedThisProcess = new Set<string>();
-
 /**
  * The participant row for a verified identity, created (or refreshed) on its first authenticated call so
- * that picks and memberships always have a participant to point at.
+ * that picks and memberships always have a participant to point at; after that, from the cache.
  */
-export async function ensureParticipant(em: EntityManager, identity: Identity, clerkLookup?: ClerkUserLookup): Promise<ParticipantRow> {
+export async function ensureParticipant(
+  em: EntityManager,
+  identity: Identity,
+  cache: ParticipantCache,
+  clerkLookup?: ClerkUserLookup,
+): Promise<ParticipantRow> {
+  const cached = cache.get(identity.userId);
+  if (cached) return cached;
   const existing = await sqlOne<ParticipantRow>(em, `select id, email, screen_name, is_first_login from participant where id = $1`, [identity.userId]);
-  if (existing && refreshedThisProcess.has(identity.userId)) return existing;
+  if (existing && cache.wasRefreshed(identity.userId)) {
+    cache.remember(existing);
+    return existing;
+  }
 
   let profile: { email: string | null; username: string | null };
   if (identity.provider === 'local') {
@@ -57,11 +67,11 @@ export async function ensureParticipant(em: EntityManager, identity: Identity, c
     if (!profile.username || !isUniqueViolation(error, 'participant_screen_name_unique')) throw error;
     row = await upsert(null);
   }
-  refreshedThisProcess.add(identity.userId);
+  cache.remember(row!);
   return row!;
 }
 
-export async function updateScreenName(em: EntityManager, participantId: string, screenName: string): Promise<ParticipantRow> {
+export async function updateScreenName(em: EntityManager, sink: InvalidationSink, participantId: string, screenName: string): Promise<ParticipantRow> {
   try {
     return await em.transactional(async (tx) => {
       const taken = await sqlOne(tx, `select 1 from idp_user where lower(username) = lower($1) and id <> $2`, [screenName, participantId]);
@@ -74,6 +84,7 @@ export async function updateScreenName(em: EntityManager, participantId: string,
       if (!row) throw notFound('Participant not found');
       // The built-in provider's username and the screen name are one namespace: keep them equal.
       await sql(tx, `update idp_user set username = $2 where id = $1`, [participantId, screenName]);
+      await announceChange(tx, sink, { kind: 'participant', participant_id: participantId });
       return row;
     });
   } catch (error) {
@@ -87,8 +98,11 @@ export async function getFirstLoginStatus(em: EntityManager, participantId: stri
   return { is_first_login: row?.is_first_login ?? null };
 }
 
-export async function markFirstLoginDone(em: EntityManager, participantId: string) {
-  await sql(em, `update participant set is_first_login = false, updated_at = now() where id = $1`, [participantId]);
+export async function markFirstLoginDone(em: EntityManager, sink: InvalidationSink, participantId: string) {
+  await em.transactional(async (tx) => {
+    await sql(tx, `update participant set is_first_login = false, updated_at = now() where id = $1`, [participantId]);
+    await announceChange(tx, sink, { kind: 'participant', participant_id: participantId });
+  });
   return { is_first_login: false };
 }
 
@@ -96,7 +110,7 @@ export async function markFirstLoginDone(em: EntityManager, participantId: strin
  * Account fix: moves a temporary participant's picks, memberships and links onto the caller's own id, in
  * one transaction. Duplicates (the caller already has the same pick or membership) are merged, not doubled.
  */
-export async function migrateParticipant(em: EntityManager, callerId: string, input: { temp_id: string; clerk_id: string }) {
+export async function migrateParticipant(em: EntityManager, sink: InvalidationSink, callerId: string, input: { temp_id: string; clerk_id: string }) {
   if (input.clerk_id !== callerId) throw forbidden('You can only move an account onto your own user id');
   if (!input.temp_id.startsWith('temp_')) throw badRequest('The temporary id must start with temp_');
   return em.transactional(async (tx) => {
@@ -124,6 +138,9 @@ export async function migrateParticipant(em: EntityManager, callerId: string, in
     await sql(tx, `update join_link set created_by = $2 where created_by = $1`, [input.temp_id, callerId]);
     await sql(tx, `update groups set created_by = $2 where created_by = $1`, [input.temp_id, callerId]);
     await sql(tx, `delete from participant where id = $1`, [input.temp_id]);
+    // Entries moved between participants: every instance re-reads both and re-ranks.
+    await announceChange(tx, sink, { kind: 'participant', participant_id: input.temp_id });
+    await announceChange(tx, sink, { kind: 'participant', participant_id: callerId });
     return {
       success: true,
       message: `Moved ${picks?.n ?? 0} picks and ${memberships?.n ?? 0} group memberships to your account`,

@@ -4,5 +4,5 @@ import { getFirstLoginStatus, markFirstLoginDone } from './participants.service.
 
 export const usersRouter = router({
   status: authedProcedure.output(userStatusOutput).query(({ ctx }) => getFirstLoginStatus(ctx.em, ctx.participant.id)),
-  markFirstLoginDone: authedProcedure.output(userStatusOutput).mutation(({ ctx }) => markFirstLoginDone(ctx.em, ctx.participant.id)),
+  markFirstLoginDone: authedProcedure.output(userStatusOutput).mutation(({ ctx }) => markFirstLoginDone(ctx.em, ctx.deps.events, ctx.participant.id)),
 });

@@ -1,0 +1,221 @@
+// `npm run bench:reads`: what one instance can serve of the reads every open page makes, as a ratio of
+// what this machine can serve at all. Starts the game as `npm start` does (its own process, its own
+// throwaway embedded PostgreSQL), fills it (20,000 entries, draft running, 8 picks recorded), then, in
+// one run and from this process as the load generator (autocannon), measures each route beside a plain
+// Fastify process serving the very same bytes. Prints req/s, p50, p99 and the ratio to the plain process.
+// Options: --entries N (20000), --seconds N (10 per route), --connections N (50), --write (docs/benchmarks.md),
+//          --profile DIR (the game runs with --cpu-prof and leaves its profile in DIR)
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { loadConfig } from '../server/src/config.js';
+import { openAppDatabase } from '../server/src/db/database.js';
+import { sql } from '../server/src/db/sql.js';
+import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
+import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
+import { recordPick, startDraft, type DraftSettings } from '../server/src/modules/draft/draft.service.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const opt = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const ENTRIES = opt('entries', 20_000);
+const SECONDS = opt('seconds', 10);
+const CONNECTIONS = opt('connections', 50);
+const RECORDED = 8;
+const PAGE = 100;
+
+/** The targets of the crowd-reads issue: share of the plain process's req/s, and p99 at 50 connections. */
+const TARGETS: Record<string, number> = { 'leaderboard REST': 0.3, 'leaderboard tRPC': 0.2, 'draft.status REST': 0.35, 'auth.me REST': 0.35 };
+const P99_TARGET_MS = 25;
+
+const children: ChildProcess[] = [];
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'first-round-bench-reads-'));
+// When run as root the embedded PostgreSQL runs as another user, which must reach its directory.
+fs.chmodSync(dataDir, 0o755);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, ms = 120_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
+
+/** The game, started the way `npm start` starts it; its output goes to a log file beside its data. */
+async function startGame(env: NodeJS.ProcessEnv, port: number) {
+  const out = fs.openSync(path.join(dataDir, 'server.log'), 'a');
+  const profileDir = args.includes('--profile') ? path.resolve(args[args.indexOf('--profile') + 1]!) : undefined;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, path.join(root, 'scripts', 'start.mjs')], { cwd: root, env, stdio: ['ignore', out, out] });
+  children.push(child);
+  await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok, 'the game to be ready');
+}
+
+async function startPlain(routes: Record<string, { type: string; body: string }>): Promise<number> {
+  const file = path.join(dataDir, 'plain-routes.json');
+  fs.writeFileSync(file, JSON.stringify(routes));
+  const child = spawn(process.execPath, [path.join(root, 'scripts', 'lib', 'plain-server.mjs'), file], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const match = /listening (\d+)/.exec(chunk.toString());
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', () => reject(new Error('the plain Fastify process exited')));
+  });
+}
+
+async function fill(env: NodeJS.ProcessEnv) {
+  const config = loadConfig(env);
+  const db = await openAppDatabase(config, { poolMax: 2 });
+  const em = db.orm.em.fork();
+  const t0 = performance.now();
+  await sql(em, `insert into participant (id, screen_name) select 'user_bench' || n, 'Bench ' || n from generate_series(1, $1::int) n`, [ENTRIES]);
+  // 8–32 picks each, drawn mostly from the top of the board as real players would.
+  await sql(
+    em,
+    `insert into pick (participant_id, group_id, player_id)
+     select p.id, 1, c.id from participant p
+     cross join lateral (select pl.id from player pl where pl.rank <= 90
+                          order by md5(p.id || pl.id::text) limit 8 + abs(hashtext(p.id)) % 25) c
+     where p.id like 'user_bench%'`,
+  );
+  const readers = ['user_bench1', 'user_bench2', 'user_bench3'];
+  await sql(em, `insert into idp_user (id, email, username) select v, v || '@bench.local', null from unnest($1::text[]) v`, [readers]);
+  await sql(em, `insert into idp_session (id, user_id, secret_hash) select 'sess_' || v, v, md5(v) from unnest($1::text[]) v`, [readers]);
+  await sql(em, 'analyze');
+  const settings: DraftSettings = { deadline: config.deadline, roundOnePicks: config.ROUND_ONE_PICKS, now: () => new Date() };
+  await startDraft(em, settings, 'bench');
+  const board = await sql<{ id: number }>(em, `select id from player order by rank limit $1`, [RECORDED]);
+  for (const [i, player] of board.entries()) await recordPick(em, settings, 'bench', i + 1, player.id);
+  console.log(`  filled ${ENTRIES} entries, draft running with ${RECORDED} picks in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  await db.close();
+  const keys = await loadSigningKeys({ dataDir: config.dataDir });
+  const azp = config.appOrigins[0]!;
+  return (user: string) => signSessionToken({ keys }, { userId: user, sessionId: `sess_${user}`, azp });
+}
+
+interface Measured {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  bad: number;
+}
+
+async function load(name: string, url: string, headers: Record<string, string> = {}): Promise<Measured> {
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers }); // warm-up, not reported
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad: result.non2xx + result.errors + result.timeouts };
+}
+
+async function main() {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SKIP_CLIENT_BUILD: '1' };
+  // Always a throwaway embedded database: never fill the database a DATABASE_URL points at.
+  delete env.DATABASE_URL;
+  console.log(`Starting the game (npm start's way) on port ${port}, data in ${dataDir}…`);
+  await startGame(env, port);
+  console.log('Filling it…');
+  const tokenFor = await fill(env);
+  const base = `http://127.0.0.1:${port}`;
+  const auth = async () => ({ authorization: `Bearer ${await tokenFor('user_bench1')}` });
+  const routes = {
+    leaderboard: { rest: `/api/groups/1/leaderboard?limit=${PAGE}`, trpc: `/trpc/leaderboard.group?input=${encodeURIComponent(JSON.stringify({ group_id: 1, limit: PAGE }))}` },
+    'draft.status': { rest: '/api/draft/status', trpc: '/trpc/draft.status' },
+    'auth.me': { rest: '/api/auth/me', trpc: '/trpc/auth.me' },
+  };
+  // The game must be showing every entry before anything is measured.
+  await waitFor(async () => {
+    const body = (await (await fetch(base + routes.leaderboard.rest, { headers: await auth() })).json()) as { entries?: number };
+    return body.entries === ENTRIES;
+  }, 'the standings to count every entry');
+
+  // The plain process serves the very bytes the game answered, route for route.
+  const plainRoutes: Record<string, { type: string; body: string }> = {};
+  for (const [name, paths] of Object.entries(routes)) {
+    for (const [kind, p] of Object.entries(paths)) {
+      const res = await fetch(base + p, { headers: await auth() });
+      if (!res.ok) throw new Error(`${p} answered ${res.status}`);
+      plainRoutes[`/${name}/${kind}`] = { type: res.headers.get('content-type') ?? 'application/json', body: await res.text() };
+    }
+  }
+  const plainPort = await startPlain(plainRoutes);
+  const plain = `http://127.0.0.1:${plainPort}`;
+
+  const rows: Array<Measured & { ratio: number; bytes: number; target?: number }> = [];
+  for (const [name, paths] of Object.entries(routes)) {
+    for (const kind of ['rest', 'trpc'] as const) {
+      const label = `${name} ${kind === 'rest' ? 'REST' : 'tRPC'}`;
+      const yardstick = await load(`plain Fastify, same bytes as ${label}`, `${plain}/${name}/${kind}`);
+      const game = await load(label, base + paths[kind], await auth());
+      const bytes = plainRoutes[`/${name}/${kind}`]!.body.length;
+      rows.push({ ...yardstick, ratio: 1, bytes }, { ...game, ratio: game.rps / yardstick.rps, bytes, target: TARGETS[label] });
+      const verdict = TARGETS[label] === undefined ? '' : game.rps / yardstick.rps >= TARGETS[label]! && game.p99 <= P99_TARGET_MS ? ' ✓' : ' ✗ below target';
+      console.log(`  ${label}: ${game.rps.toFixed(0)} req/s (plain ${yardstick.rps.toFixed(0)}), ${((100 * game.rps) / yardstick.rps).toFixed(0)} %, p99 ${game.p99} ms${verdict}`);
+    }
+  }
+
+  const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB; Node ${process.version}`;
+  const table = [
+    `Run ${new Date().toISOString().slice(0, 10)} on ${machine}. ${ENTRIES.toLocaleString('en-US')} entries, draft running (${RECORDED} picks), ${CONNECTIONS} connections, ${SECONDS} s per route after a 2 s warm-up; load generator, game and plain process share the machine.`,
+    '',
+    '| Route | Bytes | req/s | p50 | p99 | Non-2xx | Share of plain | Target |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${r.bytes.toLocaleString('en-US')} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms | ${r.bad} | ${r.ratio === 1 ? '' : `${(100 * r.ratio).toFixed(0)} %`} | ${r.target === undefined ? '' : `≥ ${r.target * 100} %, p99 ≤ ${P99_TARGET_MS} ms`} |`,
+    ),
+  ].join('\n');
+  console.log(`\n${table}\n`);
+  if (args.includes('--write')) {
+    const file = path.join(root, 'docs', 'benchmarks.md');
+    const doc = fs.readFileSync(file, 'utf8');
+    const start = '<!-- bench:reads -->';
+    const end = '<!-- /bench:reads -->';
+    const from = doc.indexOf(start);
+    const to = doc.indexOf(end);
+    if (from < 0 || to < 0) throw new Error(`docs/benchmarks.md has no ${start} … ${end} section`);
+    fs.writeFileSync(file, `${doc.slice(0, from + start.length)}\n${table}\n${doc.slice(to)}`);
+    console.log('Written to docs/benchmarks.md');
+  }
+}
+
+async function stopAll(keepData = false) {
+  await Promise.all(
+    children.map((child) =>
+      child.exitCode !== null ? undefined : new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+    ),
+  );
+  if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+main()
+  .then(() => stopAll())
+  .catch(async (error: unknown) => {
+    console.error(error);
+    console.error(`(the game's log: ${path.join(dataDir, 'server.log')})`);
+    await stopAll(true);
+    process.exit(1);
+  });

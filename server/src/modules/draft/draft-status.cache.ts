@@ -1,0 +1,37 @@
+import { draftStatusOutput, type DraftStatus } from '@first-round/shared/schemas';
+import type { Orm } from '../../db/orm.js';
+import { prepareJson } from '../../cache/json-body.js';
+import { Versioned, type VersionSource } from '../../cache/versioned.js';
+import { hasStarted, readState, statusOf, type DraftSettings, type StateRow } from './draft.service.js';
+
+/**
+ * The draft's state for reads that every open page makes (draft.status, "has it started?" before the
+ * standings): read once per draft version, validated and serialised once. Writes never use it: the draft
+ * lock is checked inside each write's own transaction.
+ */
+export class DraftStatusCache {
+  private readonly state: Versioned<StateRow>;
+  private built: { state: StateRow; started: boolean; status: DraftStatus } | undefined;
+
+  constructor(
+    orm: Orm,
+    private readonly settings: DraftSettings,
+    events: VersionSource,
+  ) {
+    this.state = new Versioned(events, () => readState(orm.em.fork()));
+  }
+
+  async status(): Promise<DraftStatus> {
+    const state = await this.state.get();
+    // The deadline passing starts the draft without any change to the state: checked on every read.
+    const started = hasStarted(state, this.settings);
+    if (this.built?.state !== state || this.built.started !== started) {
+      this.built = { state, started, status: prepareJson(draftStatusOutput.parse(statusOf(state, this.settings))) };
+    }
+    return this.built.status;
+  }
+
+  async hasStarted(): Promise<boolean> {
+    return hasStarted(await this.state.get(), this.settings);
+  }
+}

@@ -1,0 +1,67 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { TRPCError } from '@trpc/server';
+import type { z } from 'zod';
+import type { Context } from './context.js';
+import { publicProcedure, refuseNulInput, toTrpcError } from './trpc.js';
+
+export type ReadContext = Context & { em: EntityManager };
+
+/**
+ * A read every open page repeats after each draft change (the draft status, the board, standings, the
+ * caller's profile). It is defined once, here, as a function that does its own checks (`signedIn`,
+ * `requireMembership`) and reads from the caches; the tRPC procedure and the fast HTTP path
+ * (trpc/hot-reads.ts, used for tRPC GETs and the REST rows) both run exactly this function, so they
+ * cannot disagree on who may read what. The fast path exists because each tRPC middleware level costs
+ * about as much as the read itself; `output` documents the answer, which its cache validated once.
+ */
+export interface HotRead<TSchema extends z.ZodType | undefined, TOutput> {
+  input: TSchema;
+  output: z.ZodType;
+  run(ctx: ReadContext, input: TSchema extends z.ZodType ? z.output<TSchema> : undefined): Promise<TOutput>;
+}
+
+/** Any hot read, whatever its input and output (for the fast path's table). */
+export interface AnyHotRead {
+  input: z.ZodType | undefined;
+  output: z.ZodType;
+  run(ctx: ReadContext, input: never): Promise<unknown>;
+}
+
+export function hotRead<TSchema extends z.ZodType | undefined, TOutput>(read: HotRead<TSchema, TOutput>) {
+  return read;
+}
+
+/** The tRPC procedure of a hot read without input. */
+export function hotReadProcedure<TOutput>(read: HotRead<undefined, TOutput>) {
+  return publicProcedure.meta({ output: read.output }).query(({ ctx }) => read.run(ctx, undefined));
+}
+
+/** The tRPC procedure of a hot read with input. */
+export function hotReadProcedureWithInput<TSchema extends z.ZodType, TOutput>(read: HotRead<TSchema, TOutput>) {
+  return publicProcedure
+    .input(read.input)
+    .meta({ output: read.output })
+    .query(({ ctx, input }) => read.run(ctx, input as Parameters<typeof read.run>[1]));
+}
+
+/**
+ * Runs a hot read outside tRPC's procedure chain, with what that chain would do: NUL refused, input
+ * parsed by the same schema (a failure is tRPC's BAD_REQUEST with the zod error), an EntityManager (made
+ * only if the read needs one), and domain errors turned into tRPC errors.
+ */
+export async function runHotRead(read: AnyHotRead, ctx: Context, rawInput: unknown): Promise<unknown> {
+  refuseNulInput(rawInput);
+  let input: unknown;
+  if (read.input) {
+    const parsed = read.input.safeParse(rawInput);
+    if (!parsed.success) throw new TRPCError({ code: 'BAD_REQUEST', message: parsed.error.message, cause: parsed.error });
+    input = parsed.data;
+  }
+  let em: EntityManager | undefined;
+  const readContext = Object.defineProperty({ ...ctx }, 'em', { get: () => (em ??= ctx.deps.orm.em.fork()) }) as ReadContext;
+  try {
+    return await read.run(readContext, input as never);
+  } catch (error) {
+    throw toTrpcError(error) ?? error;
+  }
+}

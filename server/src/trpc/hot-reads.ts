@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { getTRPCErrorFromUnknown, getTRPCErrorShape, TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import type { AppDeps } from '../deps.js';
+import { etagVariant, jsonBody, sendRead } from '../cache/json-body.js';
+import type { ProcedurePath } from '../rest/routes.js';
+import { readProfile } from '../modules/auth/auth.router.js';
+import { readDraftStatus } from '../modules/draft/draft.router.js';
+import { readLeaderboard } from '../modules/leaderboard/leaderboard.router.js';
+import { readPlayers } from '../modules/players/players.router.js';
+import { createContextInner, type Context } from './context.js';
+import { runHotRead, type AnyHotRead } from './hot-read.js';
+import { appRouter } from './root.js';
+
+/**
+ * The reads every open page repeats after each draft change (trpc/hot-read.ts). Over tRPC (an unbatched
+ * GET, as the web app sends them, or a batch of one) they are answered here instead of by the tRPC
+ * adapter: the same context and the same read function (so the same checks), but without tRPC's
+ * middleware chain and its conversion to a web Request and back, and the answer goes out as the bytes its
+ * cache prepared, with an ETag and `304 Not Modified`. The wire format is tRPC's own
+ * (`{"result":{"data":…}}`, errors shaped by the router's error formatter), so any tRPC client reads it
+ * unchanged. The REST rows of these procedures run the same functions (rest/adapter.ts).
+ */
+export const HOT_READS: Partial<Record<ProcedurePath, AnyHotRead>> = {
+  'draft.status': readDraftStatus,
+  'players.list': readPlayers,
+  'leaderboard.group': readLeaderboard,
+  'auth.me': readProfile,
+};
+
+function parseInput(raw: string | undefined, batch: boolean): unknown {
+  if (raw === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    return batch ? (parsed as Record<string, unknown> | null)?.['0'] : parsed;
+  } catch (cause) {
+    throw new TRPCError({ code: 'PARSE_ERROR', message: 'Input is not valid JSON', cause });
+  }
+}
+
+export function registerHotReads(app: FastifyInstance, deps: AppDeps) {
+  for (const [path, read] of Object.entries(HOT_READS)) {
+    app.get(`/trpc/${path}`, async (request: FastifyRequest, reply: FastifyReply) => {
+      const query = request.query as Record<string, string | undefined>;
+      const batch = query.batch === '1';
+      const envelope = (json: string) => (batch ? `[${json}]` : json);
+      let input: unknown;
+      let ctx: Context | undefined;
+      try {
+        input = parseInput(query.input, batch);
+        ctx = await createContextInner({ deps, authorization: request.headers.authorization, ip: request.ip, headers: request.headers });
+        const body = jsonBody(await runHotRead(read, ctx, input));
+        return sendRead(request, reply, { json: envelope(`{"result":{"data":${body.json}}}`), etag: etagVariant(body.etag, batch ? 'tb' : 't') });
+      } catch (cause) {
+        const error = getTRPCErrorFromUnknown(cause);
+        const shape = getTRPCErrorShape({ config: appRouter._def._config, error, type: 'query', path, input, ctx });
+        const status = getHTTPStatusCodeFromError(error);
+        if (status >= 500 && status !== 503) request.log.error({ err: cause }, 'hot read failed');
+        return reply.code(status).type('application/json').send(envelope(JSON.stringify({ error: shape })));
+      }
+    });
+  }
+}
