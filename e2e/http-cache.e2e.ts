@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { launchBrowser, newPerson } from './support/browser';
+import { BASE_URL, uniqueEmail, uniqueUsername } from './support/env';
+import { apiSession } from './support/idp';
+import { operator, playerId } from './support/operator';
+import { signInThroughUi } from './support/ui';
+
+/**
+ * Issue 11, draft night without a refetch storm, as a browser sees it. A player keeps their group's
+ * standings open while the operator records picks through the API:
+ * - the change itself updates draft.status and the board in the page's cache: no request for either;
+ * - the standings on screen are read again (once, within the jitter): unchanged standings revalidate
+ *   through the browser's HTTP cache (If-None-Match → 304), changed ones arrive as a 200 and show;
+ * - the toast announcing the pick leaves the updated standings visible.
+ */
+const LIVE_MS = 4000;
+
+interface Read {
+  path: string;
+  input: unknown;
+  status: number;
+  ifNoneMatch: string | undefined;
+  at: number;
+}
+
+/**
+ * The page's calls to the hot reads (unbatched tRPC GETs) as they went over the wire, from the DevTools
+ * protocol: Playwright's response events report a revalidated answer as the cached 200 the page gets,
+ * while the raw response (`responseReceivedExtraInfo`) has the server's status, 304.
+ */
+async function recordHotReads(page: Page): Promise<Read[]> {
+  const reads: Read[] = [];
+  const cdp = await page.context().newCDPSession(page);
+  const urls = new Map<string, string>();
+  const sentHeaders = new Map<string, Record<string, string>>();
+  cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
+  cdp.on('Network.requestWillBeSentExtraInfo', (e) => sentHeaders.set(e.requestId, e.headers as Record<string, string>));
+  cdp.on('Network.responseReceivedExtraInfo', (e) => {
+    const raw = urls.get(e.requestId);
+    if (!raw) return;
+    const url = new URL(raw);
+    const path = url.pathname.replace(/^\/trpc\//, '');
+    if (!url.pathname.startsWith('/trpc/') || path.includes(',') || path === 'draft.changes') return;
+    const input = url.searchParams.get('input');
+    const sent = Object.fromEntries(Object.entries(sentHeaders.get(e.requestId) ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+    reads.push({ path, input: input ? (JSON.parse(input) as unknown) : undefined, status: e.statusCode, ifNoneMatch: sent['if-none-match'], at: Date.now() });
+  });
+  await cdp.send('Network.enable');
+  return reads;
+}
+
+function toast(page: Page, text: string) {
+  return page.locator('[data-scope="toast"][data-part="root"]').filter({ hasText: text }).first();
+}
+
+/** Whether what is drawn at the centre of the locator's box is the locator itself (nothing covers it). */
+async function drawnOnTop(target: Locator): Promise<boolean> {
+  return target.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return top !== null && (el === top || el.contains(top));
+  });
+}
+
+describe('draft night: reads revalidate, the standings stay in view', () => {
+  let browser: Browser;
+  let op: Awaited<ReturnType<typeof operator>>;
+  let page: Page;
+  let reads: Read[];
+  let groupId = 0;
+  const email = uniqueEmail('etag');
+  const username = uniqueUsername('Etag');
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    op = await operator();
+    await op.resetDraft();
+  });
+  afterAll(async () => {
+    await op?.resetDraft().catch(() => undefined);
+    await browser?.close();
+  });
+
+  /** U's standings row in the group. */
+  const myRow = () => page.getByRole('list', { name: 'Rankings' }).getByRole('listitem').filter({ hasText: username });
+  /** Reads of this group's standings since `since`. */
+  const groupReads = (since: number) =>
+    reads.filter((r) => r.path === 'leaderboard.group' && (r.input as { group_id?: number } | undefined)?.group_id === groupId && r.at >= since);
+
+  it('a player has a private group with picks in it and opens its standings once the draft starts', async () => {
+    // Set up through the API: an account, a group of one, group picks, the rules already seen.
+    const session = await apiSession(email, username);
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${BASE_URL}/api${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${await session.token()}` },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+      return res.json() as Promise<Record<string, unknown>>;
+    };
+    groupId = Number((await call('POST', '/groups', { name: `Etag Club ${Date.now().toString(36)}` })).group_id);
+    expect(groupId).toBeGreaterThan(0);
+    await call('POST', '/picks', { picks: [await playerId('Cam Ward'), await playerId('Travis Hunter')], group_id: groupId });
+    await call('PATCH', '/users/me/status');
+
+    page = (await newPerson(browser)).page;
+    reads = await recordHotReads(page);
+    await signInThroughUi(page, email);
+    await op.startDraft();
+    await page.goto(`/groups/${groupId}/picks`);
+    await myRow().waitFor();
+    expect(await myRow().getByLabel('0 correct picks').count()).toBe(1);
+    // The first read of the standings: a 200 the browser keeps, with its ETag.
+    expect(groupReads(0).some((r) => r.status === 200)).toBe(true);
+  });
+
+  it('a pick nobody in the group made: the standings are read again and revalidate (304), draft.status and the board are not read', async () => {
+    const since = Date.now();
+    await op.recordPick(1, 'Abdul Carter');
+    await toast(page, 'Pick 1: Abdul Carter').waitFor({ timeout: LIVE_MS });
+    await expect.poll(() => groupReads(since).length, { timeout: LIVE_MS }).toBeGreaterThan(0);
+    const [read] = groupReads(since);
+    expect(read?.ifNoneMatch, 'the browser revalidated what it held').toBeTruthy();
+    expect(read?.status).toBe(304);
+    expect(await myRow().getByLabel('0 correct picks').count()).toBe(1);
+    // The change carried what they needed: the page's cache was updated from it.
+    expect(reads.filter((r) => r.at >= since && (r.path === 'draft.status' || r.path === 'players.list'))).toEqual([]);
+  });
+
+  it('a pick of theirs: the changed standings arrive as a 200 and show, in view, next to the toast', async () => {
+    const since = Date.now();
+    await op.recordPick(2, 'Cam Ward');
+    const announced = toast(page, 'Pick 2: Cam Ward');
+    await announced.waitFor({ timeout: LIVE_MS });
+    const score = myRow().getByLabel('1 correct pick');
+    await score.waitFor({ timeout: LIVE_MS });
+    const fresh = groupReads(since);
+    expect(fresh.map((r) => r.status)).toContain(200);
+    // One read per change (a burst refreshes once), not one per component or per event.
+    expect(fresh.length).toBe(1);
+    expect(reads.filter((r) => r.at >= since && (r.path === 'draft.status' || r.path === 'players.list'))).toEqual([]);
+
+    // The toast is up (5 s), and the updated row (its name and its score) is not under it, on a desktop
+    // and on a phone (where the toast spans the width below the header).
+    for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 800 }]) {
+      await page.setViewportSize(viewport);
+      expect(await announced.isVisible(), `toast at ${viewport.width} px`).toBe(true);
+      expect(await drawnOnTop(score), `the score is covered at ${viewport.width} px`).toBe(true);
+      expect(await drawnOnTop(myRow().getByText(username)), `the name is covered at ${viewport.width} px`).toBe(true);
+    }
+  });
+});
