@@ -58,7 +58,7 @@ function toast(page: Page, text: string) {
 async function drawnOnTop(target: Locator): Promise<boolean> {
   return target.evaluate((el) => {
     const box = el.getBoundingClientRect();
-    const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    const top = el.ownerDocument.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
     return top !== null && (el === top || el.contains(top));
   });
 }
