@@ -2,8 +2,10 @@
  * Pure scoring rules for First Round (no I/O).
  *
  * This module is the reference implementation of the leaderboard. The SQL in
- * server/src/leaderboard/leaderboard-sql.ts must produce exactly the same rows;
- * server/test/leaderboard-sql.test.ts checks that on randomized data.
+ * server/src/modules/leaderboard/leaderboard.sql.ts and the in-memory global
+ * standings (global-standings.ts, built on `scoreCounts` and `orderByScore`)
+ * must produce exactly the same rows; server/test/leaderboard-sql.test.ts and
+ * this module's tests check that on randomized data.
  *
  * Rules:
  * - A pick is a HIT when its player was taken in round one (draft_round = 1).
@@ -64,36 +66,57 @@ export interface EntryScore {
   tiebreakRank: number | null;
 }
 
-export function scoreEntry(picks: readonly PickedPlayer[], d: DraftSnapshot): EntryScore {
-  const complete = isRoundOneComplete(d);
-  const remaining = remainingSlots(d);
+/**
+ * What the rules need to know about one entry: the counts PostgreSQL keeps per pick set in `entry_stat`
+ * (picks, hits = taken in round one, later-round picks, largest big-board rank among the hits).
+ */
+export interface EntryCounts {
+  picks: number;
+  hits: number;
+  laterRound: number;
+  /** null without hits. */
+  maxHitRank: number | null;
+}
+
+export function countPicks(picks: readonly PickedPlayer[]): EntryCounts {
   let hits = 0;
-  let misses = 0;
-  let pending = 0;
+  let laterRound = 0;
   let maxHitRank: number | null = null;
   for (const p of picks) {
     if (p.draftRound === 1) {
       hits++;
       if (maxHitRank === null || p.rank > maxHitRank) maxHitRank = p.rank;
-    } else if ((p.draftRound !== null && p.draftRound > 1) || (p.draftRound === null && complete)) {
-      misses++;
-    } else {
-      pending++;
+    } else if (p.draftRound !== null && p.draftRound > 1) {
+      laterRound++;
     }
   }
-  const busted = misses > 0 || pending > remaining;
+  return { picks: picks.length, hits, laterRound, maxHitRank };
+}
+
+/** The rules applied to an entry's counts; `scoreEntry` is this applied to `countPicks`. */
+export function scoreCounts(c: EntryCounts, d: DraftSnapshot): EntryScore {
+  const complete = isRoundOneComplete(d);
+  const undrafted = c.picks - c.hits - c.laterRound;
+  // Once round one is complete an undrafted pick is a miss; until then it is pending.
+  const misses = c.laterRound + (complete ? undrafted : 0);
+  const pending = complete ? 0 : undrafted;
+  const busted = misses > 0 || pending > remainingSlots(d);
   return {
-    hits,
+    hits: c.hits,
     misses,
     pending,
     busted,
-    correctPicks: busted ? 0 : hits,
+    correctPicks: busted ? 0 : c.hits,
     // Decision: a busted entry's hits no longer count for anything — its score
     // is 0, and it gets no tie-break either (null, sorted last among entries
     // with the same score). Otherwise busted entries would be ordered among
     // the zero-score rows by hits that the rules say no longer count.
-    tiebreakRank: busted ? null : maxHitRank,
+    tiebreakRank: busted ? null : c.maxHitRank,
   };
+}
+
+export function scoreEntry(picks: readonly PickedPlayer[], d: DraftSnapshot): EntryScore {
+  return scoreCounts(countPicks(picks), d);
 }
 
 export interface Entry {
@@ -181,4 +204,54 @@ export function rankEntries(entries: readonly Entry[], d: DraftSnapshot): Ranked
     });
   }
   return rows;
+}
+
+/**
+ * Indexes of `ids` in `compareCodePoints` order (COLLATE "C"). Ids without surrogates (all real ones)
+ * sort with the engine's own string comparison, which is the same order and several times faster.
+ */
+export function codePointOrder(ids: readonly string[]): number[] {
+  const order = ids.map((_, i) => i);
+  const astral = ids.some((id) => /[\ud800-\udfff]/.test(id));
+  if (astral) order.sort((a, b) => compareCodePoints(ids[a]!, ids[b]!));
+  else order.sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+  return order;
+}
+
+export interface Standing {
+  /** Entry index, in leaderboard order. */
+  entry: number;
+  /** Competition rank (1, 2, 2, 4). */
+  rank: number;
+}
+
+/**
+ * The order and ranks of `rankEntries` for many scored entries at once, in linear time (the global
+ * standings re-rank 100,000 entries after every pick): entries are bucketed by (correct picks, tie-break)
+ * in descending order; `idOrder` (entry indexes by participant id, see `codePointOrder`) is walked once so
+ * each bucket keeps id order. Tie-break ranks are big-board ranks, whole numbers from 1.
+ */
+export function orderByScore(scores: readonly Pick<EntryScore, 'correctPicks' | 'tiebreakRank'>[], idOrder: readonly number[]): Standing[] {
+  let maxTiebreak = 0;
+  for (const s of scores) if (s.tiebreakRank !== null && s.tiebreakRank > maxTiebreak) maxTiebreak = s.tiebreakRank;
+  // One number per (score, tie-break) pair, larger = better; a null tie-break (0) sorts after any rank.
+  const width = maxTiebreak + 1;
+  const keys = scores.map((s) => s.correctPicks * width + (s.tiebreakRank ?? 0));
+  const sizes = new Map<number, number>();
+  for (const i of idOrder) sizes.set(keys[i]!, (sizes.get(keys[i]!) ?? 0) + 1);
+  const starts = new Map<number, number>();
+  let at = 0;
+  for (const k of [...sizes.keys()].sort((a, b) => b - a)) {
+    starts.set(k, at);
+    at += sizes.get(k)!;
+  }
+  const next = new Map(starts);
+  const out = new Array<Standing>(idOrder.length);
+  for (const i of idOrder) {
+    const k = keys[i]!;
+    const position = next.get(k)!;
+    next.set(k, position + 1);
+    out[position] = { entry: i, rank: starts.get(k)! + 1 };
+  }
+  return out;
 }
