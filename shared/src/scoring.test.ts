@@ -203,8 +203,9 @@ describe('scoreCounts and orderByScore agree with rankEntries', () => {
   const byCounts = (entries: Entry[], d: DraftSnapshot) => {
     const ranked = entries.filter((e) => e.picks.length > 0);
     const scores = ranked.map((e) => scoreCounts(countPicks(e.picks), d));
-    return orderByScore(scores, codePointOrder(ranked.map((e) => e.participantId))).map(({ entry, rank }) => ({
-      rank,
+    const { entries: order, ranks } = orderByScore(scores, codePointOrder(ranked.map((e) => e.participantId)));
+    return [...order].map((entry, p) => ({
+      rank: ranks[p],
       participant_id: ranked[entry]!.participantId,
       participant_name: ranked[entry]!.participantName,
       correct_picks: scores[entry]!.correctPicks,
@@ -213,15 +214,17 @@ describe('scoreCounts and orderByScore agree with rankEntries', () => {
     }));
   };
 
-  for (const [seed, filled, marked] of [
-    [1, 0, false],
-    [2, 5, false],
-    [3, 20, false],
-    [4, 29, false],
-    [5, 32, false],
-    [6, 18, true],
+  // `scale` spreads big-board ranks far apart: too many (score, tie-break) pairs for a slot each.
+  for (const [seed, filled, marked, scale] of [
+    [1, 0, false, 1],
+    [2, 5, false, 1],
+    [3, 20, false, 1],
+    [4, 29, false, 1],
+    [5, 32, false, 1],
+    [6, 18, true, 1],
+    [7, 12, false, 100_000],
   ] as const) {
-    it(`on 600 random entries, ${filled} slots filled${marked ? ', marked complete' : ''}`, () => {
+    it(`on 600 random entries, ${filled} slots filled${marked ? ', marked complete' : ''}${scale > 1 ? ', sparse ranks' : ''}`, () => {
       const next = random(seed);
       const int = (n: number) => Math.floor(next() * n);
       const rounds = new Map<number, number | null>();
@@ -237,7 +240,7 @@ describe('scoreCounts and orderByScore agree with rankEntries', () => {
         return {
           participantId: `${prefixes[int(prefixes.length)]!}${int(50)}_${i}`,
           participantName: `Player ${i}`,
-          picks: [...ranks].map((rank) => ({ rank, draftRound: rounds.get(rank)! })),
+          picks: [...ranks].map((rank) => ({ rank: rank * scale, draftRound: rounds.get(rank)! })),
         };
       });
       const d = snap(filled, marked);

@@ -218,27 +218,57 @@ export function codePointOrder(ids: readonly string[]): number[] {
   return order;
 }
 
-export interface Standing {
-  /** Entry index, in leaderboard order. */
-  entry: number;
-  /** Competition rank (1, 2, 2, 4). */
-  rank: number;
+/** Leaderboard positions: `entries[p]` is the entry index at position p, `ranks[p]` its competition rank. */
+export interface Positions {
+  entries: Int32Array;
+  ranks: Int32Array;
 }
 
 /**
  * The order and ranks of `rankEntries` for many scored entries at once, in linear time (the global
- * standings re-rank 100,000 entries after every pick): entries are bucketed by (correct picks, tie-break)
- * in descending order; `idOrder` (entry indexes by participant id, see `codePointOrder`) is walked once so
- * each bucket keeps id order. Tie-break ranks are big-board ranks, whole numbers from 1.
+ * standings re-rank 100,000 entries after every pick): a counting sort on (correct picks, tie-break),
+ * descending, that walks `idOrder` (entry indexes by participant id, see `codePointOrder`) so every
+ * bucket keeps id order. Only the entries in `idOrder` are placed.
  */
-export function orderByScore(scores: readonly Pick<EntryScore, 'correctPicks' | 'tiebreakRank'>[], idOrder: readonly number[]): Standing[] {
+export function orderByScore(scores: readonly Pick<EntryScore, 'correctPicks' | 'tiebreakRank'>[], idOrder: readonly number[]): Positions {
+  let maxCorrect = 0;
   let maxTiebreak = 0;
-  for (const s of scores) if (s.tiebreakRank !== null && s.tiebreakRank > maxTiebreak) maxTiebreak = s.tiebreakRank;
+  let whole = true;
+  for (const i of idOrder) {
+    const s = scores[i]!;
+    if (s.correctPicks > maxCorrect) maxCorrect = s.correctPicks;
+    if (s.tiebreakRank !== null && s.tiebreakRank > maxTiebreak) maxTiebreak = s.tiebreakRank;
+    whole &&= Number.isInteger(s.correctPicks) && s.correctPicks >= 0 && (s.tiebreakRank === null || (Number.isInteger(s.tiebreakRank) && s.tiebreakRank > 0));
+  }
   // One number per (score, tie-break) pair, larger = better; a null tie-break (0) sorts after any rank.
   const width = maxTiebreak + 1;
-  const keys = scores.map((s) => s.correctPicks * width + (s.tiebreakRank ?? 0));
+  const key = (i: number) => scores[i]!.correctPicks * width + (scores[i]!.tiebreakRank ?? 0);
+  const buckets = (maxCorrect + 1) * width;
+  const n = idOrder.length;
+  const entries = new Int32Array(n);
+  const ranks = new Int32Array(n);
+  if (whole && buckets <= 1 << 20) {
+    // Big-board ranks and pick counts are small: one slot per possible key.
+    const keys = new Int32Array(scores.length);
+    const starts = new Int32Array(buckets);
+    for (const i of idOrder) starts[(keys[i] = key(i))]!++;
+    let at = 0;
+    for (let k = buckets - 1; k >= 0; k--) {
+      const size = starts[k]!;
+      starts[k] = at;
+      at += size;
+    }
+    const next = starts.slice();
+    for (const i of idOrder) {
+      const k = keys[i]!;
+      const p = next[k]!++;
+      entries[p] = i;
+      ranks[p] = starts[k]! + 1;
+    }
+    return { entries, ranks };
+  }
   const sizes = new Map<number, number>();
-  for (const i of idOrder) sizes.set(keys[i]!, (sizes.get(keys[i]!) ?? 0) + 1);
+  for (const i of idOrder) sizes.set(key(i), (sizes.get(key(i)) ?? 0) + 1);
   const starts = new Map<number, number>();
   let at = 0;
   for (const k of [...sizes.keys()].sort((a, b) => b - a)) {
@@ -246,12 +276,12 @@ export function orderByScore(scores: readonly Pick<EntryScore, 'correctPicks' | 
     at += sizes.get(k)!;
   }
   const next = new Map(starts);
-  const out = new Array<Standing>(idOrder.length);
   for (const i of idOrder) {
-    const k = keys[i]!;
-    const position = next.get(k)!;
-    next.set(k, position + 1);
-    out[position] = { entry: i, rank: starts.get(k)! + 1 };
+    const k = key(i);
+    const p = next.get(k)!;
+    next.set(k, p + 1);
+    entries[p] = i;
+    ranks[p] = starts.get(k)! + 1;
   }
-  return out;
+  return { entries, ranks };
 }

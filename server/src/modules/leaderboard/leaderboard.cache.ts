@@ -5,6 +5,7 @@ import type { Orm } from '../../db/orm.js';
 import { sql } from '../../db/sql.js';
 import type { DraftSettings } from '../draft/draft.service.js';
 import type { DraftEventHub } from '../draft/draft.events.js';
+import { GlobalStandings } from './global-standings.js';
 import { groupLeaderboardSql } from './leaderboard.sql.js';
 
 export interface Standings {
@@ -21,22 +22,29 @@ const MAX_AGE_MS = 60_000;
  * entry stale at once; membership changes drop their group. Concurrent readers share one computation.
  *
  * The global standings (every entry) are never ranked by a request: they are re-ranked in the
- * background after each draft change and once a minute (for renamed players), and requests read the
- * latest ranked copy.
+ * background after each draft change and once a minute (for renames and entries changed without a draft
+ * change), and requests read the latest ranked copy. Each re-rank reads only what changed since the
+ * previous one (global-standings.ts).
  */
 export class LeaderboardCache {
   private readonly cache = new Map<number, { version: number; at: number; value: Standings }>();
   private readonly inFlight = new Map<number, { version: number; promise: Promise<Standings> }>();
+  /** The global group, ranked in Node from what changed since its last ranking (global-standings.ts). */
+  private readonly global: GlobalStandings;
 
   constructor(
     private readonly orm: Orm,
     private readonly draft: DraftSettings,
     private readonly events: DraftEventHub,
   ) {
+    this.global = new GlobalStandings(orm, draft);
     // After every draft change the global standings are ranked once, here, in the background: requests
     // only ever read a ranked copy. Other groups are small and ranked on their first read.
     events.onChange(() => this.refresh());
-    events.onResync(() => this.refresh());
+    events.onResync(() => {
+      this.global.reload();
+      this.refresh();
+    });
   }
 
   private refresh() {
@@ -73,6 +81,23 @@ export class LeaderboardCache {
     this.inFlight.delete(groupId);
   }
 
+  /**
+   * A participant's name changed (here, or heard from another instance): every group's next ranking shows
+   * it, the global one included. Each global ranking already reads the participants changed since the
+   * previous one; this re-ranks at once instead of at the next draft change or minute.
+   */
+  renamed(participantId: string) {
+    this.global.renamed(participantId);
+    this.cache.clear();
+    this.inFlight.clear();
+    this.refresh();
+  }
+
+  /** Every name is read again at the next global ranking (a safety net: renames are read as they happen). */
+  forgetNames() {
+    this.global.forgetNames();
+  }
+
   /** Ranks a group and keeps the result unless the draft moved meanwhile (then it is already stale). */
   private async rank(em: EntityManager, groupId: number, version: number): Promise<Standings> {
     const value = await this.compute(em, groupId);
@@ -81,6 +106,7 @@ export class LeaderboardCache {
   }
 
   private async compute(em: EntityManager, groupId: number): Promise<Standings> {
+    if (groupId === GLOBAL_GROUP_ID) return this.global.compute();
     const rankings = await sql<LeaderboardRow>(em, groupLeaderboardSql, [groupId, this.draft.roundOnePicks]);
     return {
       rankings,
