@@ -30,11 +30,12 @@ export interface RoundRecord {
   showing?: Showing;
 }
 
-export type ToWorker = { type: 'prepare' } | { type: 'round' } | { type: 'collect' } | { type: 'close' };
+export type ToWorker = { type: 'prepare' } | { type: 'round' } | { type: 'collect' } | { type: 'drain' } | { type: 'close' };
 export type FromWorker =
   | { type: 'ready'; connected: number; failed: string[] }
   | { type: 'prepared' }
   | { type: 'roundOpen' }
+  | { type: 'drained' }
   | { type: 'roundDone'; records: RoundRecord[] }
   | { type: 'log'; line: string };
 
@@ -84,8 +85,11 @@ function report() {
   send({ type: 'roundDone', records: clients.map((c) => c.record ?? { user: c.user }) });
 }
 
-/** GET the leaderboard page as the web app does after an event; resolves when the answer is in. */
-function fetchPage(client: Client): Promise<{ status: number; error?: string }> {
+/**
+ * GET the leaderboard page as the web app does after an event; resolves when the answer is in. A kept-alive
+ * connection the server closed while idle is retried once on a new one, as browsers do.
+ */
+function fetchPage(client: Client, retry = true): Promise<{ status: number; error?: string }> {
   return new Promise((resolve) => {
     const headers: Record<string, string> = { authorization: `Bearer ${client.token}`, accept: 'application/json' };
     if (client.etag) headers['if-none-match'] = client.etag;
@@ -110,14 +114,22 @@ function fetchPage(client: Client): Promise<{ status: number; error?: string }> 
       });
       res.on('error', (error) => resolve({ status: 0, error: error.message }));
     });
-    req.on('error', (error) => resolve({ status: 0, error: error.message }));
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (retry && req.reusedSocket && error.code === 'ECONNRESET') resolve(fetchPage(client, false));
+      else resolve({ status: 0, error: error.message });
+    });
   });
 }
+
+/** Refetches waiting or running, in any round; `drain` waits for none. */
+let busy = 0;
+let drained: (() => void) | undefined;
 
 function onChange(client: Client) {
   if (!roundOpen || !client.record || client.record.eventAt !== undefined) return;
   const record = client.record;
   record.eventAt = now();
+  busy++;
   setTimeout(async () => {
     record.sentAt = now();
     const answer = await fetchPage(client);
@@ -125,6 +137,7 @@ function onChange(client: Client) {
     record.status = answer.status;
     record.error = answer.error;
     record.showing = client.showing;
+    if (--busy === 0) drained?.();
     if (--waiting === 0) report();
   }, Math.random() * init.jitterMs);
 }
@@ -210,6 +223,13 @@ port.on('message', async (message: ToWorker) => {
     waiting = clients.filter((c) => c.connected).length;
     roundOpen = true;
     send({ type: 'roundOpen' });
+  } else if (message.type === 'drain') {
+    // Before the next round: no refetch of this one still queued at the server.
+    drained = () => {
+      drained = undefined;
+      send({ type: 'drained' });
+    };
+    if (busy === 0) drained();
   } else if (message.type === 'collect') {
     // The round's time is up: report what each client has (a refetch still running counts as not shown).
     report();

@@ -3,9 +3,10 @@
 // and the operator, who records picks through the server's tRPC API as the admin page does. For each
 // recorded pick it measures, from the operator's call returning, when every client got the event and when
 // its page showed the new standings; what a page should show comes from the leaderboard SQL run on the
-// database directly (the reference, independent of the server's caches). Prints `RESULT <json>` at the end.
+// database directly (the reference, independent of the server's caches). Writes the figures to
+// `resultFile`. Usage: node --import tsx scripts/bench-draft-load.ts <options.json>
+import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
@@ -28,6 +29,14 @@ export interface LoadOptions {
   workers: number;
   jitterMs: number;
   roundTimeoutMs: number;
+  resultFile: string;
+}
+
+export interface LoadResult {
+  clients: number;
+  connected: number;
+  failed: number;
+  rounds: RoundResult[];
 }
 
 export interface RoundResult {
@@ -48,7 +57,7 @@ export interface RoundResult {
   refetch: number[];
 }
 
-const options = JSON.parse(process.argv[2] ?? '{}') as LoadOptions;
+const options = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as LoadOptions;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const url = new URL(options.base);
 
@@ -168,6 +177,10 @@ async function main() {
         reports.push(...(await fromAll('roundDone', 10_000)));
       }
       const records: RoundRecord[] = reports.flatMap((r) => r.records);
+      // Refetches past the round's time still run: the next pick waits for them (rounds never overlap).
+      tell({ type: 'drain' });
+      const drainedAll = (await fromAll('drained', 300_000)).length === workers.length;
+      if (!drainedAll) log('  some refetches still unanswered after 5 minutes: the next round overlaps');
 
       // What every page should show now, from the leaderboard SQL (the draft does not move meanwhile).
       const all = (await db.query<LeaderboardRow>(groupLeaderboardSql, [1, options.roundOnePicks])).rows;
@@ -218,7 +231,8 @@ async function main() {
     await db.end();
     tell({ type: 'close' });
   }
-  process.stdout.write(`RESULT ${JSON.stringify({ clients: options.users.length, connected, failed: failed.length, cpus: os.cpus().length, rounds })}\n`);
+  const result: LoadResult = { clients: options.users.length, connected, failed: failed.length, rounds };
+  fs.writeFileSync(options.resultFile, JSON.stringify(result));
 }
 
 main().then(

@@ -140,6 +140,10 @@ describe('global standings ranked in Node', () => {
     expect(ranked.byParticipant.get('user_global_new')?.participant_name).toBe('Newcomer');
     await t.db.query(`begin; set constraints player_rank_unique deferred; update player set rank = 1000 + rank where id = ${players[4]}; commit;`);
     await expectMatchesSql(true);
+    // A rank too large for the packed counts: those rows come as plain columns.
+    await t.db.query(`update player set rank = 20000000 where id = $1`, [players[6]]);
+    const large = await expectMatchesSql(true);
+    expect(large.rankings.some((r) => r.tiebreak_rank === 20_000_000)).toBe(true);
   });
 
   it('read everything again when entries were removed, even with as many added', async () => {
