@@ -2,7 +2,8 @@
  * Equivalence test: the leaderboard SQL must return exactly the rows of the
  * pure reference implementation `rankEntries` (shared/src/scoring.ts), row for
  * row and in the same order, on randomized but seeded data covering every
- * phase of the draft, the global group and several other groups.
+ * phase of the draft, the global group and several other groups. The global
+ * group's in-memory ranking (global-standings.ts) must return them too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -13,6 +14,8 @@ import {
   type RankedRow,
 } from '@first-round/shared/scoring';
 import { groupLeaderboardSql } from '../src/modules/leaderboard/leaderboard.sql.js';
+import { GlobalStandings } from '../src/modules/leaderboard/global-standings.js';
+import { openOrm, type Orm } from '../src/db/orm.js';
 import { createTestDb, type TestDb } from './support/test-db.js';
 
 const ROUND_ONE_PICKS = 32;
@@ -351,14 +354,19 @@ async function loadWorld(db: TestDb, s: Scenario, world: World): Promise<Map<num
 
 describe('groupLeaderboardSql matches rankEntries', () => {
   let db: TestDb | undefined;
+  let orm: Orm | undefined;
+  let global: GlobalStandings | undefined;
   let total = 0;
   const seen = { aliveScoring: 0, busted: 0, sharedRanks: 0 };
 
   beforeAll(async () => {
     db = await createTestDb();
+    orm = await openOrm(db.url, 2);
+    global = new GlobalStandings(orm, { roundOnePicks: ROUND_ONE_PICKS, deadline: new Date(), now: () => new Date() });
   }, 120_000);
 
   afterAll(async () => {
+    await orm?.close(true);
     await db?.close();
     db = undefined;
   });
@@ -373,6 +381,7 @@ describe('groupLeaderboardSql matches rankEntries', () => {
         const expected: RankedRow[] = rankEntries(entriesFor(world, placeholder), world.snapshot);
         const actual = await db.query<RankedRow>(groupLeaderboardSql, [groupId, ROUND_ONE_PICKS]);
         expect(actual, `${s.name}, group ${String(groupId)}`).toEqual(expected);
+        if (groupId === GLOBAL_GROUP) expect((await global!.compute()).rankings, `${s.name}, in Node`).toEqual(expected);
 
         total += expected.length;
         seen.aliveScoring += expected.filter((r) => !r.busted && r.correct_picks > 0).length;

@@ -2,8 +2,10 @@
  * Pure scoring rules for First Round (no I/O).
  *
  * This module is the reference implementation of the leaderboard. The SQL in
- * server/src/leaderboard/leaderboard-sql.ts must produce exactly the same rows;
- * server/test/leaderboard-sql.test.ts checks that on randomized data.
+ * server/src/modules/leaderboard/leaderboard.sql.ts and the in-memory global
+ * standings (global-standings.ts, built on `scoreCounts` and `orderByScore`)
+ * must produce exactly the same rows; server/test/leaderboard-sql.test.ts and
+ * this module's tests check that on randomized data.
  *
  * Rules:
  * - A pick is a HIT when its player was taken in round one (draft_round = 1).
@@ -64,36 +66,57 @@ export interface EntryScore {
   tiebreakRank: number | null;
 }
 
-export function scoreEntry(picks: readonly PickedPlayer[], d: DraftSnapshot): EntryScore {
-  const complete = isRoundOneComplete(d);
-  const remaining = remainingSlots(d);
+/**
+ * What the rules need to know about one entry: the counts PostgreSQL keeps per pick set in `entry_stat`
+ * (picks, hits = taken in round one, later-round picks, largest big-board rank among the hits).
+ */
+export interface EntryCounts {
+  picks: number;
+  hits: number;
+  laterRound: number;
+  /** null without hits. */
+  maxHitRank: number | null;
+}
+
+export function countPicks(picks: readonly PickedPlayer[]): EntryCounts {
   let hits = 0;
-  let misses = 0;
-  let pending = 0;
+  let laterRound = 0;
   let maxHitRank: number | null = null;
   for (const p of picks) {
     if (p.draftRound === 1) {
       hits++;
       if (maxHitRank === null || p.rank > maxHitRank) maxHitRank = p.rank;
-    } else if ((p.draftRound !== null && p.draftRound > 1) || (p.draftRound === null && complete)) {
-      misses++;
-    } else {
-      pending++;
+    } else if (p.draftRound !== null && p.draftRound > 1) {
+      laterRound++;
     }
   }
-  const busted = misses > 0 || pending > remaining;
+  return { picks: picks.length, hits, laterRound, maxHitRank };
+}
+
+/** The rules applied to an entry's counts; `scoreEntry` is this applied to `countPicks`. */
+export function scoreCounts(c: EntryCounts, d: DraftSnapshot): EntryScore {
+  const complete = isRoundOneComplete(d);
+  const undrafted = c.picks - c.hits - c.laterRound;
+  // Once round one is complete an undrafted pick is a miss; until then it is pending.
+  const misses = c.laterRound + (complete ? undrafted : 0);
+  const pending = complete ? 0 : undrafted;
+  const busted = misses > 0 || pending > remainingSlots(d);
   return {
-    hits,
+    hits: c.hits,
     misses,
     pending,
     busted,
-    correctPicks: busted ? 0 : hits,
+    correctPicks: busted ? 0 : c.hits,
     // Decision: a busted entry's hits no longer count for anything — its score
     // is 0, and it gets no tie-break either (null, sorted last among entries
     // with the same score). Otherwise busted entries would be ordered among
     // the zero-score rows by hits that the rules say no longer count.
-    tiebreakRank: busted ? null : maxHitRank,
+    tiebreakRank: busted ? null : c.maxHitRank,
   };
+}
+
+export function scoreEntry(picks: readonly PickedPlayer[], d: DraftSnapshot): EntryScore {
+  return scoreCounts(countPicks(picks), d);
 }
 
 export interface Entry {
@@ -181,4 +204,84 @@ export function rankEntries(entries: readonly Entry[], d: DraftSnapshot): Ranked
     });
   }
   return rows;
+}
+
+/**
+ * Indexes of `ids` in `compareCodePoints` order (COLLATE "C"). Ids without surrogates (all real ones)
+ * sort with the engine's own string comparison, which is the same order and several times faster.
+ */
+export function codePointOrder(ids: readonly string[]): number[] {
+  const order = ids.map((_, i) => i);
+  const astral = ids.some((id) => /[\ud800-\udfff]/.test(id));
+  if (astral) order.sort((a, b) => compareCodePoints(ids[a]!, ids[b]!));
+  else order.sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+  return order;
+}
+
+/** Leaderboard positions: `entries[p]` is the entry index at position p, `ranks[p]` its competition rank. */
+export interface Positions {
+  entries: Int32Array;
+  ranks: Int32Array;
+}
+
+/**
+ * The order and ranks of `rankEntries` for many scored entries at once, in linear time (the global
+ * standings re-rank 100,000 entries after every pick): a counting sort on (correct picks, tie-break),
+ * descending, that walks `idOrder` (entry indexes by participant id, see `codePointOrder`) so every
+ * bucket keeps id order. Only the entries in `idOrder` are placed.
+ */
+export function orderByScore(scores: readonly Pick<EntryScore, 'correctPicks' | 'tiebreakRank'>[], idOrder: readonly number[]): Positions {
+  let maxCorrect = 0;
+  let maxTiebreak = 0;
+  let whole = true;
+  for (const i of idOrder) {
+    const s = scores[i]!;
+    if (s.correctPicks > maxCorrect) maxCorrect = s.correctPicks;
+    if (s.tiebreakRank !== null && s.tiebreakRank > maxTiebreak) maxTiebreak = s.tiebreakRank;
+    whole &&= Number.isInteger(s.correctPicks) && s.correctPicks >= 0 && (s.tiebreakRank === null || (Number.isInteger(s.tiebreakRank) && s.tiebreakRank > 0));
+  }
+  // One number per (score, tie-break) pair, larger = better; a null tie-break (0) sorts after any rank.
+  const width = maxTiebreak + 1;
+  const key = (i: number) => scores[i]!.correctPicks * width + (scores[i]!.tiebreakRank ?? 0);
+  const buckets = (maxCorrect + 1) * width;
+  const n = idOrder.length;
+  const entries = new Int32Array(n);
+  const ranks = new Int32Array(n);
+  if (whole && buckets <= 1 << 20) {
+    // Big-board ranks and pick counts are small: one slot per possible key.
+    const keys = new Int32Array(scores.length);
+    const starts = new Int32Array(buckets);
+    for (const i of idOrder) starts[(keys[i] = key(i))]!++;
+    let at = 0;
+    for (let k = buckets - 1; k >= 0; k--) {
+      const size = starts[k]!;
+      starts[k] = at;
+      at += size;
+    }
+    const next = starts.slice();
+    for (const i of idOrder) {
+      const k = keys[i]!;
+      const p = next[k]!++;
+      entries[p] = i;
+      ranks[p] = starts[k]! + 1;
+    }
+    return { entries, ranks };
+  }
+  const sizes = new Map<number, number>();
+  for (const i of idOrder) sizes.set(key(i), (sizes.get(key(i)) ?? 0) + 1);
+  const starts = new Map<number, number>();
+  let at = 0;
+  for (const k of [...sizes.keys()].sort((a, b) => b - a)) {
+    starts.set(k, at);
+    at += sizes.get(k)!;
+  }
+  const next = new Map(starts);
+  for (const i of idOrder) {
+    const k = key(i);
+    const p = next.get(k)!;
+    next.set(k, p + 1);
+    entries[p] = i;
+    ranks[p] = starts.get(k)! + 1;
+  }
+  return { entries, ranks };
 }

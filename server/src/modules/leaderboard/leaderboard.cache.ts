@@ -6,6 +6,7 @@ import type { Orm } from '../../db/orm.js';
 import { sql } from '../../db/sql.js';
 import type { DraftSettings } from '../draft/draft.service.js';
 import type { DraftEventHub } from '../draft/draft.events.js';
+import { GlobalStandings } from './global-standings.js';
 import { groupLeaderboardSql } from './leaderboard.sql.js';
 
 export interface Standings {
@@ -26,26 +27,36 @@ const MAX_PAGES = 64;
  *
  * The global standings (every entry) are never ranked by a request: they are re-ranked in the
  * background after each draft change or announcement (and once a minute while announcements cannot be
- * heard), and requests read the latest ranked copy.
+ * heard), and requests read the latest ranked copy. Each re-rank reads only what changed since the
+ * previous one (global-standings.ts).
  */
 export class LeaderboardCache {
   private readonly cache = new Map<number, { version: number; at: number; value: Standings }>();
   private readonly inFlight = new Map<number, { version: number; promise: Promise<Standings> }>();
   /** Pages of a ranking, validated and serialised once: every reader of that page shares the bytes. */
   private readonly pages = new WeakMap<Standings, Map<string, LeaderboardRow[]>>();
+  /** The global group, ranked in Node from what changed since its last ranking (global-standings.ts). */
+  private readonly global: GlobalStandings;
+  /** Moves when rankings go stale without a draft change (a rename, a join): older results are not kept. */
+  private generation = 0;
 
   constructor(
     private readonly orm: Orm,
     private readonly draft: DraftSettings,
     private readonly events: DraftEventHub,
   ) {
+    this.global = new GlobalStandings(orm, draft);
     // After every draft change the global standings are ranked once, here, in the background: requests
     // only ever read a ranked copy. Other groups are small and ranked on their first read.
     events.onChange(() => this.refresh());
-    events.onResync(() => this.refresh());
+    events.onResync(() => {
+      this.global.reload();
+      this.refresh();
+    });
     events.onInvalidate((message) => {
       // Names (a rename, a merged account) and the board (tie-break ranks) show in every ranking.
-      if (message.kind === 'participant' || message.kind === 'board') this.refresh();
+      if (message.kind === 'participant') this.renamed(message.participant_id);
+      if (message.kind === 'board') this.refresh();
       if (message.kind === 'group') this.invalidate(message.group_id);
     });
   }
@@ -98,18 +109,39 @@ export class LeaderboardCache {
   }
 
   invalidate(groupId: number) {
+    this.generation++;
     this.cache.delete(groupId);
     this.inFlight.delete(groupId);
   }
 
+  /**
+   * A participant's name changed (here, or heard from another instance): every group's next ranking shows
+   * it, the global one included. Each global ranking already reads the participants changed since the
+   * previous one; this re-ranks at once instead of at the next draft change or minute.
+   */
+  renamed(participantId: string) {
+    this.generation++;
+    this.global.renamed(participantId);
+    this.cache.clear();
+    this.inFlight.clear();
+    this.refresh();
+  }
+
+  /** Every name is read again at the next global ranking (a safety net: renames are read as they happen). */
+  forgetNames() {
+    this.global.forgetNames();
+  }
+
   /** Ranks a group and keeps the result unless the draft moved meanwhile (then it is already stale). */
   private async rank(em: EntityManager | undefined, groupId: number, version: number): Promise<Standings> {
+    const generation = this.generation;
     const value = await this.compute(em ?? this.orm.em.fork(), groupId);
-    if (this.events.version === version) this.cache.set(groupId, { version, at: Date.now(), value });
+    if (this.events.version === version && this.generation === generation) this.cache.set(groupId, { version, at: Date.now(), value });
     return value;
   }
 
   private async compute(em: EntityManager, groupId: number): Promise<Standings> {
+    if (groupId === GLOBAL_GROUP_ID) return this.global.compute();
     const rankings = await sql<LeaderboardRow>(em, groupLeaderboardSql, [groupId, this.draft.roundOnePicks]);
     return {
       rankings,

@@ -1,0 +1,243 @@
+// A worker thread of the draft-night load generator (bench-draft-load.ts): a share of the live clients,
+// each behaving like an open leaderboard page in a browser. It holds its user's SSE subscription to
+// `draft.changes`; on every change it waits a random delay in [0, 1000 ms) (the page's jitter, so 5,000
+// pages do not ask in the same millisecond), then GETs its leaderboard page with If-None-Match of the
+// last ETag, and records when the event came and when the answer was in, and what the page then shows.
+import http from 'node:http';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Leaderboard } from '@first-round/shared/schemas';
+import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
+import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
+import { changesPath, leaderboardPath, now, SseParser, showing, type Showing } from './lib/bench-live.js';
+
+export interface ClientsInit {
+  base: string;
+  dataDir: string;
+  azp: string;
+  users: string[];
+  /** Random delay before the refetch, as the web app waits after an event. */
+  jitterMs: number;
+}
+
+/** One client's part of a round: from the event to what its page shows after the refetch. */
+export interface RoundRecord {
+  user: string;
+  eventAt?: number;
+  sentAt?: number;
+  doneAt?: number;
+  status?: number;
+  error?: string;
+  showing?: Showing;
+}
+
+export type ToWorker = { type: 'prepare' } | { type: 'round' } | { type: 'collect' } | { type: 'drain' } | { type: 'close' };
+export type FromWorker =
+  | { type: 'ready'; connected: number; failed: string[] }
+  | { type: 'prepared' }
+  | { type: 'roundOpen' }
+  | { type: 'drained' }
+  | { type: 'roundDone'; records: RoundRecord[] }
+  | { type: 'log'; line: string };
+
+interface Client {
+  user: string;
+  token: string;
+  tokenAt: number;
+  agent: http.Agent;
+  sse?: http.ClientRequest;
+  connected: boolean;
+  etag?: string;
+  showing?: Showing;
+  record?: RoundRecord;
+}
+
+const init = workerData as ClientsInit;
+const port = parentPort!;
+const send = (message: FromWorker) => port.postMessage(message);
+const url = new URL(init.base);
+const keys = await loadSigningKeys({ dataDir: init.dataDir });
+/** Tokens live 60 s (SESSION_TOKEN_TTL_S): re-signed before a round when older than this. */
+const TOKEN_REFRESH_MS = 30_000;
+
+/** A token with at least half its minute left, as the web app keeps one (signing is not part of any figure). */
+const freshToken = async (client: Client) => {
+  if (Date.now() - client.tokenAt < TOKEN_REFRESH_MS) return;
+  client.token = await signSessionToken({ keys }, { userId: client.user, sessionId: `sess_${client.user}`, azp: init.azp });
+  client.tokenAt = Date.now();
+};
+
+const clients: Client[] = init.users.map((user) => ({
+  user,
+  token: '',
+  tokenAt: 0,
+  // A browser tab has its own connections: the SSE stream on one, requests on a kept-alive other.
+  agent: new http.Agent({ keepAlive: true, maxSockets: 1 }),
+  connected: false,
+}));
+
+let roundOpen = false;
+/** Connected clients whose refetch of this round is not in yet. */
+let waiting = 0;
+
+function report() {
+  if (!roundOpen) return;
+  roundOpen = false;
+  send({ type: 'roundDone', records: clients.map((c) => c.record ?? { user: c.user }) });
+}
+
+/**
+ * GET the leaderboard page as the web app does after an event; resolves when the answer is in. A kept-alive
+ * connection the server closed while idle is retried once on a new one, as browsers do.
+ */
+function fetchPage(client: Client, retry = true): Promise<{ status: number; error?: string }> {
+  return new Promise((resolve) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${client.token}`, accept: 'application/json' };
+    if (client.etag) headers['if-none-match'] = client.etag;
+    const req = http.get({ host: url.hostname, port: url.port, path: leaderboardPath, agent: client.agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        if (status === 200) {
+          try {
+            const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { result: { data: Leaderboard } };
+            client.showing = showing(body.result.data);
+            const etag = res.headers.etag;
+            client.etag = typeof etag === 'string' ? etag : undefined;
+          } catch (error) {
+            resolve({ status, error: `unreadable answer: ${(error as Error).message}` });
+            return;
+          }
+        }
+        // 304: the page stays as it was (what it shows is checked all the same).
+        resolve(status === 200 || status === 304 ? { status } : { status, error: `HTTP ${status}: ${Buffer.concat(chunks).toString('utf8').slice(0, 200)}` });
+      });
+      res.on('error', (error) => resolve({ status: 0, error: error.message }));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (retry && req.reusedSocket && error.code === 'ECONNRESET') resolve(fetchPage(client, false));
+      else resolve({ status: 0, error: error.message });
+    });
+  });
+}
+
+/** Refetches waiting or running, in any round; `drain` waits for none. */
+let busy = 0;
+let drained: (() => void) | undefined;
+
+function onChange(client: Client) {
+  if (!roundOpen || !client.record || client.record.eventAt !== undefined) return;
+  const record = client.record;
+  record.eventAt = now();
+  busy++;
+  setTimeout(async () => {
+    record.sentAt = now();
+    const answer = await fetchPage(client);
+    record.doneAt = now();
+    record.status = answer.status;
+    record.error = answer.error;
+    record.showing = client.showing;
+    if (--busy === 0) drained?.();
+    if (--waiting === 0) report();
+  }, Math.random() * init.jitterMs);
+}
+
+/** Opens the client's live subscription; resolves once the server sent `connected` (or it failed). */
+function subscribe(client: Client): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const parser = new SseParser();
+    let settled = false;
+    const settle = (error?: string) => {
+      if (settled) return;
+      settled = true;
+      resolve(error);
+    };
+    const req = http.get(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: changesPath(client.token),
+        agent: false,
+        headers: { accept: 'text/event-stream', 'cache-control': 'no-cache' },
+      },
+      (res) => {
+        if (res.statusCode !== 200) {
+          res.resume();
+          settle(`HTTP ${res.statusCode}`);
+          return;
+        }
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          for (const event of parser.push(chunk)) {
+            if (event.event === 'connected') {
+              client.connected = true;
+              settle();
+            } else if (event.event === 'serialized-error') {
+              settle(`stream error: ${event.data}`);
+            } else if (!event.event && event.data) {
+              onChange(client);
+            }
+          }
+        });
+        res.on('end', () => {
+          if (client.connected) send({ type: 'log', line: `stream of ${client.user} ended` });
+          client.connected = false;
+          settle('stream ended');
+        });
+      },
+    );
+    req.on('error', (error) => settle(error.message));
+    client.sse = req;
+  });
+}
+
+/** Runs `task` over `items`, `limit` at a time. */
+async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await task(items[next++]!);
+  }));
+}
+
+const failed: string[] = [];
+await pool(clients, 50, async (client) => {
+  await freshToken(client);
+  const error = await subscribe(client);
+  if (error) failed.push(`${client.user}: ${error}`);
+});
+// The page's first load: its content and ETag before any change.
+await pool(clients, 50, async (client) => {
+  if (!client.connected) return;
+  await freshToken(client);
+  const answer = await fetchPage(client);
+  if (answer.error) failed.push(`${client.user}: first load: ${answer.error}`);
+});
+send({ type: 'ready', connected: clients.filter((c) => c.connected).length, failed });
+
+port.on('message', async (message: ToWorker) => {
+  if (message.type === 'prepare') {
+    for (const client of clients) await freshToken(client);
+    send({ type: 'prepared' });
+  } else if (message.type === 'round') {
+    for (const client of clients) client.record = { user: client.user };
+    waiting = clients.filter((c) => c.connected).length;
+    roundOpen = true;
+    send({ type: 'roundOpen' });
+  } else if (message.type === 'drain') {
+    // Before the next round: no refetch of this one still queued at the server.
+    drained = () => {
+      drained = undefined;
+      send({ type: 'drained' });
+    };
+    if (busy === 0) drained();
+  } else if (message.type === 'collect') {
+    // The round's time is up: report what each client has (a refetch still running counts as not shown).
+    report();
+  } else if (message.type === 'close') {
+    for (const client of clients) {
+      client.sse?.destroy();
+      client.agent.destroy();
+    }
+    port.close();
+  }
+});

@@ -1,0 +1,244 @@
+// The draft-night load generator, a process of its own (started by bench-draft.ts): N live clients in
+// worker threads (bench-draft-clients.ts), each an open leaderboard page with its own user's SSE stream,
+// and the operator, who records picks through the server's tRPC API as the admin page does. For each
+// recorded pick it measures, from the operator's call returning, when every client got the event and when
+// its page showed the new standings; what a page should show comes from the leaderboard SQL run on the
+// database directly (the reference, independent of the server's caches). Writes the figures to
+// `resultFile`. Usage: node --import tsx scripts/bench-draft-load.ts <options.json>
+import fs from 'node:fs';
+import http from 'node:http';
+import { Worker } from 'node:worker_threads';
+import pg from 'pg';
+import type { LeaderboardRow } from '@first-round/shared/schemas';
+import { groupLeaderboardSql } from '../server/src/modules/leaderboard/leaderboard.sql.js';
+import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
+import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
+import { now, ownRow, PAGE_INPUT, showing, summary } from './lib/bench-live.js';
+import type { ClientsInit, FromWorker, RoundRecord, ToWorker } from './bench-draft-clients.js';
+
+export interface LoadOptions {
+  base: string;
+  databaseUrl: string;
+  dataDir: string;
+  azp: string;
+  /** The clients' user ids (each has an idp session `sess_<id>`). */
+  users: string[];
+  operator: string;
+  picks: number;
+  roundOnePicks: number;
+  workers: number;
+  jitterMs: number;
+  roundTimeoutMs: number;
+  resultFile: string;
+}
+
+export interface LoadResult {
+  clients: number;
+  connected: number;
+  failed: number;
+  rounds: RoundResult[];
+}
+
+export interface RoundResult {
+  slot: number;
+  player: string;
+  /** The operator's recordPick call, sent to answered. */
+  callMs: number;
+  clients: number;
+  events: number;
+  shown: number;
+  stale: number;
+  notModified: number;
+  errors: string[];
+  /** From the call's answer: the event at each client; the new standings on each client's page. */
+  toEvent: number[];
+  toShown: number[];
+  /** Each client's refetch, sent to answered (the server's read path under this load). */
+  refetch: number[];
+}
+
+const options = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as LoadOptions;
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const url = new URL(options.base);
+
+function call(method: 'GET' | 'POST', path: string, token: string, body?: unknown): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method,
+        agent: false,
+        headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function main() {
+  const workerCount = Math.max(1, Math.min(options.workers, options.users.length));
+  const workers: Worker[] = [];
+  const inbox = new Map<Worker, FromWorker[]>();
+  const waiters = new Set<() => void>();
+  const wake = () => waiters.forEach((w) => w());
+  /** Waits until every worker sent a message of `type` (taking it), or the deadline passes. */
+  const fromAll = async <T extends FromWorker['type']>(type: T, timeoutMs = Infinity): Promise<Extract<FromWorker, { type: T }>[]> => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const got = workers.map((w) => inbox.get(w)!.find((m) => m.type === type));
+      if (got.every(Boolean) || Date.now() >= until) {
+        for (const w of workers) {
+          const box = inbox.get(w)!;
+          const at = box.findIndex((m) => m.type === type);
+          if (at >= 0) box.splice(at, 1);
+        }
+        return got.filter(Boolean) as Extract<FromWorker, { type: T }>[];
+      }
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          waiters.delete(done);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.max(1, Math.min(1000, until - Date.now())));
+        waiters.add(done);
+      });
+    }
+  };
+  const tell = (message: ToWorker) => workers.forEach((w) => w.postMessage(message));
+
+  log(`  ${options.users.length} clients in ${workerCount} worker threads: opening their live streams and pages…`);
+  const openedAt = now();
+  for (let i = 0; i < workerCount; i++) {
+    const init: ClientsInit = {
+      base: options.base,
+      dataDir: options.dataDir,
+      azp: options.azp,
+      users: options.users.filter((_, j) => j % workerCount === i),
+      jitterMs: options.jitterMs,
+    };
+    const worker = new Worker(new URL('./lib/tsx-worker.mjs', import.meta.url), {
+      workerData: { ...init, module: new URL('./bench-draft-clients.ts', import.meta.url).href },
+    });
+    inbox.set(worker, []);
+    worker.on('message', (m: FromWorker) => {
+      if (m.type === 'log') log(`  ${m.line}`);
+      else inbox.get(worker)!.push(m);
+      wake();
+    });
+    worker.on('error', (error) => {
+      log(`worker failed: ${error.stack ?? error.message}`);
+      process.exit(1);
+    });
+    workers.push(worker);
+  }
+  const ready = await fromAll('ready');
+  const connected = ready.reduce((n, r) => n + r.connected, 0);
+  const failed = ready.flatMap((r) => r.failed);
+  log(`  ${connected}/${options.users.length} live streams open and pages loaded in ${((now() - openedAt) / 1000).toFixed(1)} s`);
+  for (const line of failed.slice(0, 5)) log(`    ${line}`);
+
+  const keys = await loadSigningKeys({ dataDir: options.dataDir });
+  const operatorToken = () => signSessionToken({ keys }, { userId: options.operator, sessionId: `sess_${options.operator}`, azp: options.azp });
+  // The operator's first call sets up their participant row: not part of any measured pick.
+  const warm = await call('GET', '/trpc/auth.me', await operatorToken());
+  if (warm.status !== 200) throw new Error(`operator sign-in failed: ${warm.status} ${warm.text}`);
+
+  const db = new pg.Client({ connectionString: options.databaseUrl });
+  await db.connect();
+  const rounds: RoundResult[] = [];
+  try {
+    for (let round = 1; round <= options.picks; round++) {
+      const [{ slot }] = (await db.query<{ slot: number }>(`select count(*)::int + 1 as slot from player where draft_round = 1`)).rows as [{ slot: number }];
+      // The best-ranked player still on the board: held by many entries, so the standings move.
+      const [player] = (await db.query<{ id: number; player_name: string }>(`select id, player_name from player where draft_round is null order by rank limit 1`)).rows;
+      if (!player || slot > options.roundOnePicks) throw new Error('no slot or player left for another pick');
+      tell({ type: 'prepare' });
+      await fromAll('prepared');
+      tell({ type: 'round' });
+      await fromAll('roundOpen');
+      const token = await operatorToken();
+      const sent = now();
+      const answer = await call('POST', '/trpc/draft.recordPick', token, { slot, player_id: player.id });
+      const answered = now();
+      if (answer.status !== 200) throw new Error(`recordPick failed: ${answer.status} ${answer.text}`);
+      const reports = await fromAll('roundDone', options.roundTimeoutMs);
+      if (reports.length < workers.length) {
+        tell({ type: 'collect' });
+        reports.push(...(await fromAll('roundDone', 10_000)));
+      }
+      const records: RoundRecord[] = reports.flatMap((r) => r.records);
+      // Refetches past the round's time still run: the next pick waits for them (rounds never overlap).
+      tell({ type: 'drain' });
+      const drainedAll = (await fromAll('drained', 300_000)).length === workers.length;
+      if (!drainedAll) log('  some refetches still unanswered after 5 minutes: the next round overlaps');
+
+      // What every page should show now, from the leaderboard SQL (the draft does not move meanwhile).
+      const all = (await db.query<LeaderboardRow>(groupLeaderboardSql, [1, options.roundOnePicks])).rows;
+      const byId = new Map(all.map((r) => [r.participant_id, r]));
+      const page = showing({ draft_started: true, entries: all.length, alive: all.filter((r) => !r.busted).length, rankings: all.slice(0, PAGE_INPUT.limit), me: null }).page;
+      const result: RoundResult = {
+        slot,
+        player: player.player_name,
+        callMs: answered - sent,
+        clients: records.length,
+        events: 0,
+        shown: 0,
+        stale: 0,
+        notModified: 0,
+        errors: [],
+        toEvent: [],
+        toShown: [],
+        refetch: [],
+      };
+      for (const r of records) {
+        if (r.eventAt === undefined) continue;
+        result.events++;
+        result.toEvent.push(r.eventAt - answered);
+        if (r.doneAt === undefined || r.sentAt === undefined) continue;
+        result.refetch.push(r.doneAt - r.sentAt);
+        if (r.status === 304) result.notModified++;
+        if (r.error) {
+          if (result.errors.length < 5) result.errors.push(`${r.user}: ${r.error}`);
+          continue;
+        }
+        const fresh = r.showing?.page === page && r.showing.me === ownRow(byId.get(r.user) ?? null);
+        if (fresh) {
+          result.shown++;
+          result.toShown.push(r.doneAt - answered);
+        } else result.stale++;
+      }
+      const e = summary(result.toEvent);
+      const s = summary(result.toShown);
+      log(
+        `  pick ${slot} (${player.player_name}): call ${result.callMs.toFixed(0)} ms; events ${result.events}/${result.clients} (p50 ${e.p50.toFixed(0)}, max ${e.max.toFixed(0)} ms); ` +
+          `new standings shown ${result.shown}/${result.clients} (p50 ${s.p50.toFixed(0)}, max ${s.max.toFixed(0)} ms); ${result.notModified} × 304, ${result.stale} stale, ${result.errors.length} errors`,
+      );
+      for (const line of result.errors) log(`    ${line}`);
+      rounds.push(result);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  } finally {
+    await db.end();
+    tell({ type: 'close' });
+  }
+  const result: LoadResult = { clients: options.users.length, connected, failed: failed.length, rounds };
+  fs.writeFileSync(options.resultFile, JSON.stringify(result));
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    log(`load generator failed: ${(error as Error)?.stack ?? error}`);
+    process.exit(1);
+  },
+);

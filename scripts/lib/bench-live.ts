@@ -1,0 +1,89 @@
+// What the draft-night benchmark's processes share: how a live client talks to the server (the same URLs
+// and wire format as the browser's tRPC links), how "showing the new standings" is decided, and figures.
+import crypto from 'node:crypto';
+import type { Leaderboard, LeaderboardRow } from '@first-round/shared/schemas';
+
+/** The leaderboard page the web app opens (client/src/pages/leaderboard-page.tsx: group 1, 100 rows). */
+export const PAGE_INPUT = { group_id: 1, limit: 100 } as const;
+
+/** tRPC 11 unbatched GET of a query, as `httpLink` sends it: `/trpc/<path>?input=<json>`. */
+export const leaderboardPath = `/trpc/leaderboard.group?input=${encodeURIComponent(JSON.stringify(PAGE_INPUT))}`;
+
+/**
+ * The live subscription exactly as `httpSubscriptionLink` opens it (EventSource GET): the token in
+ * `connectionParams` (an EventSource cannot send headers), then the input with the last event id seen.
+ */
+export function changesPath(token: string, lastEventId: string | null = null): string {
+  return `/trpc/draft.changes?connectionParams=${encodeURIComponent(JSON.stringify({ token }))}&input=${encodeURIComponent(JSON.stringify({ lastEventId }))}`;
+}
+
+export interface SseEvent {
+  event?: string;
+  id?: string;
+  data: string;
+}
+
+/**
+ * Server-sent events from a text stream (https://html.spec.whatwg.org/multipage/server-sent-events.html),
+ * as tRPC 11 writes them: `event: connected` first, then `data:` + `id:` per tracked item, `event: ping`.
+ */
+export class SseParser {
+  private buffer = '';
+
+  push(chunk: string): SseEvent[] {
+    this.buffer += chunk;
+    const events: SseEvent[] = [];
+    let end: number;
+    while ((end = this.buffer.search(/\r?\n\r?\n/)) >= 0) {
+      const block = this.buffer.slice(0, end);
+      this.buffer = this.buffer.slice(end).replace(/^\r?\n\r?\n/, '');
+      const event: SseEvent = { data: '' };
+      const data: string[] = [];
+      for (const line of block.split(/\r?\n/)) {
+        const colon = line.indexOf(':');
+        if (colon === 0) continue; // a comment
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+        if (field === 'data') data.push(value);
+        else if (field === 'event') event.event = value;
+        else if (field === 'id') event.id = value;
+      }
+      event.data = data.join('\n');
+      if (data.length > 0 || event.event) events.push(event);
+    }
+    return events;
+  }
+}
+
+const rowKey = (r: LeaderboardRow | null) => (r ? [r.rank, r.participant_id, r.participant_name, r.correct_picks, r.busted, r.tiebreak_rank] : null);
+
+/**
+ * What a client shows, reduced to compare: the page (counts and rows) as a hash, the caller's own row as
+ * text. Content, not bytes: key order or spacing may change with the server's serialisation.
+ */
+export function showing(board: Pick<Leaderboard, 'draft_started' | 'entries' | 'alive' | 'rankings' | 'me'>): Showing {
+  const page = JSON.stringify([board.draft_started, board.entries, board.alive, board.rankings.map(rowKey)]);
+  return { page: crypto.createHash('sha1').update(page).digest('base64'), me: ownRow(board.me) };
+}
+
+export interface Showing {
+  page: string;
+  me: string;
+}
+
+export const ownRow = (row: LeaderboardRow | null) => JSON.stringify(rowKey(row));
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export function summary(values: readonly number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { n: sorted.length, p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN };
+}
+
+export const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(n < 10 ? 1 : 0)} ms` : '–');
+
+/** Wall-clock milliseconds with sub-millisecond resolution, comparable between a process's threads. */
+export const now = () => performance.timeOrigin + performance.now();
