@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/postgresql';
-import { codePointOrder, orderByScore, scoreCounts, type DraftSnapshot, type EntryCounts, type EntryScore } from '@first-round/shared/scoring';
+import { codePointOrder, orderByScore, scoreCounts, type DraftSnapshot, type EntryScore } from '@first-round/shared/scoring';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
 import type { DraftSettings } from '../draft/draft.service.js';
