@@ -339,7 +339,7 @@ Data: ${globalEntries.toLocaleString('en-US')} global entries and ${(counts.entr
 | … the previous implementation (the leaderboard SQL ranks all entries), timed right after each re-rank | | p50 ${ms(sqlRank.p50)}, max ${ms(sqlRank.max)} |
 | Group standings, first read after a change (4 groups) | | max ${ms(Math.max(...groupTimes))} |
 | Recorded pick → ${CLIENTS.toLocaleString('en-US')} live clients showing the new standings (${rounds.length} picks; from the operator's call returning) | ≤ 1.5 s | ${shownCount}/${total} shown; p50 ${ms(toShown.p50)}, max ${ms(toShown.max)} (${verdict(allShown && toShown.max <= 1500)}) |
-| … recorded pick → the SSE event at each client | | ${rounds.reduce((n, r) => n + r.events, 0)}/${total} received; p50 ${ms(toEvent.p50)}, max ${ms(toEvent.max)} |
+| … recorded pick → the SSE event at each client (negative: before the operator's call was answered) | | ${rounds.reduce((n, r) => n + r.events, 0)}/${total} received; p50 ${ms(toEvent.p50)}, max ${ms(toEvent.max)} |
 | … each client's refetch, sent → answered (after its random 0–1 s wait) | | p50 ${ms(refetch.p50)}, p99 ${ms(refetch.p99)}, max ${ms(refetch.max)}; ${notModified} × 304, ${staleCount} stale, ${errorCount} errors |
 | … the operator's recordPick call under that load | | p50 ${ms(call.p50)}, max ${ms(call.max)} |
 
