@@ -83,7 +83,12 @@ export function summary(values: readonly number[]) {
   return { n: sorted.length, p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN };
 }
 
-export const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(n < 10 ? 1 : 0)} ms` : '–');
+/** A duration for people: "8.4 ms", "412 ms", "21.5 s". */
+export const ms = (n: number) => {
+  if (!Number.isFinite(n)) return '–';
+  if (Math.abs(n) >= 10_000) return `${(n / 1000).toFixed(1)} s`;
+  return `${n.toFixed(Math.abs(n) < 10 ? 1 : 0)} ms`;
+};
 
 /** Wall-clock milliseconds with sub-millisecond resolution, comparable between a process's threads. */
 export const now = () => performance.timeOrigin + performance.now();
