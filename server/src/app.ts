@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
@@ -78,7 +78,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
   const app = Fastify({
     logger: options.logger ?? loggerOptions(deps.config.LOG_LEVEL),
     // Two JSON lines per request cost about as much as serving a hot read: see logRequests below.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 100 * 1024,
     routerOptions: { maxParamLength: 5000 },
     // Only trust X-Forwarded-For from the configured number of proxy hops: per-IP limits depend on it.
