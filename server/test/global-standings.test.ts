@@ -11,22 +11,14 @@ import { completeRoundOne, recordPick, resetDraft, startDraft, undoLast } from '
 import { GlobalStandings, unseenFrom } from '../src/modules/leaderboard/global-standings.js';
 import { groupLeaderboardSql } from '../src/modules/leaderboard/leaderboard.sql.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { seededRandom } from '@first-round/shared/seeded-random';
 
 let t: TestApp;
 let standings: GlobalStandings;
 let players: number[] = [];
 const participants = Array.from({ length: 200 }, (_, i) => `user_global${String(i).padStart(3, '0')}`);
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), a | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(11);
+const random = seededRandom(11);
 
 async function addEntry(id: string, name: string | null, count: number) {
   await t.db.query(`insert into participant (id, screen_name) values ($1, $2) on conflict (id) do nothing`, [id, name]);

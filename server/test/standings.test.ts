@@ -7,20 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rankEntries, type Entry } from '@first-round/shared/scoring';
 import { completeRoundOne, recordPick, resetDraft, startDraft, undoLast } from '../src/modules/draft/draft.service.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { seededRandom } from '@first-round/shared/seeded-random';
 
 let t: TestApp;
 let groupIds: number[] = [];
 let playerIds: number[] = [];
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), a | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The pure ranking from raw picks and the board, as the rules define it. */
 async function expected(groupId: number) {
@@ -57,7 +49,7 @@ async function expectAllGroupsMatch() {
 
 beforeAll(async () => {
   t = await createTestApp();
-  const random = rng(2025);
+  const random = seededRandom(2025);
   playerIds = (await t.db.query<{ id: number }>(`select id from player order by rank limit 80`)).map((r) => r.id);
   const participants = Array.from({ length: 120 }, (_, i) => `user_standing${String(i).padStart(3, '0')}`);
   await t.db.query(`insert into participant (id, screen_name) select unnest($1::text[]), unnest($1::text[])`, [participants]);

@@ -14,6 +14,7 @@ import {
   type Entry,
   type PickedPlayer,
 } from './scoring.js';
+import { seededRandom } from './seeded-random';
 
 const snap = (filledSlots: number, roundOneCompleteMarked = false, roundOnePicks = 32): DraftSnapshot => ({
   roundOnePicks,
@@ -188,15 +189,6 @@ describe('compareCodePoints', () => {
 
 /** The counts path (what the in-memory global standings run) against the reference, on random entries. */
 describe('scoreCounts and orderByScore agree with rankEntries', () => {
-  const random = (seed: number) => {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = Math.imul(a ^ (a >>> 15), a | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  };
   // Mixed case, punctuation, a BMP letter above the surrogates and an astral one: every order trap.
   const prefixes = ['user_', 'User_', 'u', '_', 'a-', 'Zz', '\uFF21', '\u{1F600}', 'b'];
 
@@ -225,7 +217,7 @@ describe('scoreCounts and orderByScore agree with rankEntries', () => {
     [7, 12, false, 100_000],
   ] as const) {
     it(`on 600 random entries, ${filled} slots filled${marked ? ', marked complete' : ''}${scale > 1 ? ', sparse ranks' : ''}`, () => {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const int = (n: number) => Math.floor(next() * n);
       const rounds = new Map<number, number | null>();
       for (let rank = 1; rank <= 120; rank++) rounds.set(rank, null);

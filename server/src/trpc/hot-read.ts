@@ -44,6 +44,13 @@ export function hotReadProcedureWithInput<TSchema extends z.ZodType, TOutput>(re
     .query(({ ctx, input }) => read.run(ctx, input as Parameters<typeof read.run>[1]));
 }
 
+/** An input parsed as tRPC parses it: a failure is BAD_REQUEST carrying the zod error (for its formatter). */
+export function parseInputWith<T>(schema: z.ZodType<T>, rawInput: unknown): T {
+  const parsed = schema.safeParse(rawInput);
+  if (!parsed.success) throw new TRPCError({ code: 'BAD_REQUEST', message: parsed.error.message, cause: parsed.error });
+  return parsed.data;
+}
+
 /**
  * Runs a hot read outside tRPC's procedure chain, with what that chain would do: NUL refused, input
  * parsed by the same schema (a failure is tRPC's BAD_REQUEST with the zod error), an EntityManager (made
@@ -51,12 +58,7 @@ export function hotReadProcedureWithInput<TSchema extends z.ZodType, TOutput>(re
  */
 export async function runHotRead(read: AnyHotRead, ctx: Context, rawInput: unknown): Promise<unknown> {
   refuseNulInput(rawInput);
-  let input: unknown;
-  if (read.input) {
-    const parsed = read.input.safeParse(rawInput);
-    if (!parsed.success) throw new TRPCError({ code: 'BAD_REQUEST', message: parsed.error.message, cause: parsed.error });
-    input = parsed.data;
-  }
+  const input = read.input ? parseInputWith(read.input, rawInput) : undefined;
   let em: EntityManager | undefined;
   const readContext = Object.defineProperty({ ...ctx }, 'em', { get: () => (em ??= ctx.deps.orm.em.fork()) }) as ReadContext;
   try {

@@ -28,14 +28,21 @@ export const HOT_READS: Partial<Record<ProcedurePath, AnyHotRead>> = {
   'auth.me': readProfile,
 };
 
-function parseInput(raw: string | undefined, batch: boolean): unknown {
+/** A JSON query parameter as tRPC reads it (`input`, `connectionParams`): unparsable is PARSE_ERROR. */
+export function parseQueryJson(raw: string | undefined, what: string): unknown {
   if (raw === undefined) return undefined;
   try {
-    const parsed = JSON.parse(raw) as unknown;
-    return batch ? (parsed as Record<string, unknown> | null)?.['0'] : parsed;
+    return JSON.parse(raw) as unknown;
   } catch (cause) {
-    throw new TRPCError({ code: 'PARSE_ERROR', message: 'Input is not valid JSON', cause });
+    throw new TRPCError({ code: 'PARSE_ERROR', message: `${what} is not valid JSON`, cause });
   }
+}
+
+/** Any error as tRPC's HTTP adapter would answer it: its status and the router's formatted shape. */
+export function trpcErrorAnswer(cause: unknown, call: { type: 'query' | 'subscription'; path: string; input: unknown; ctx: Context | undefined }) {
+  const error = getTRPCErrorFromUnknown(cause);
+  const shape = getTRPCErrorShape({ config: appRouter._def._config, error, ...call });
+  return { status: getHTTPStatusCodeFromError(error), shape };
 }
 
 export function registerHotReads(app: FastifyInstance, deps: AppDeps) {
@@ -47,14 +54,13 @@ export function registerHotReads(app: FastifyInstance, deps: AppDeps) {
       let input: unknown;
       let ctx: Context | undefined;
       try {
-        input = parseInput(query.input, batch);
+        const parsed = parseQueryJson(query.input, 'Input');
+        input = batch ? (parsed as Record<string, unknown> | null)?.['0'] : parsed;
         ctx = await createContextInner({ deps, authorization: request.headers.authorization, ip: request.ip, headers: request.headers });
         const body = jsonBody(await runHotRead(read, ctx, input));
         return sendRead(request, reply, { json: envelope(`{"result":{"data":${body.json}}}`), etag: etagVariant(body.etag, batch ? 'tb' : 't') });
       } catch (cause) {
-        const error = getTRPCErrorFromUnknown(cause);
-        const shape = getTRPCErrorShape({ config: appRouter._def._config, error, type: 'query', path, input, ctx });
-        const status = getHTTPStatusCodeFromError(error);
+        const { status, shape } = trpcErrorAnswer(cause, { type: 'query', path, input, ctx });
         if (status >= 500 && status !== 503) request.log.error({ err: cause }, 'hot read failed');
         return reply.code(status).type('application/json').send(envelope(JSON.stringify({ error: shape })));
       }

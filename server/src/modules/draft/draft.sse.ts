@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
-import { getTRPCErrorFromUnknown, getTRPCErrorShape, TRPCError } from '@trpc/server';
 import { draftChangesInput, type DraftChange } from '@first-round/shared/schemas';
 import type { AppDeps } from '../../deps.js';
 import { createContextInner, type Context } from '../../trpc/context.js';
 import { refuseNulInput, signedIn, toTrpcError } from '../../trpc/trpc.js';
 import { appRouter } from '../../trpc/root.js';
+import { parseQueryJson, trpcErrorAnswer } from '../../trpc/hot-reads.js';
+import { parseInputWith } from '../../trpc/hot-read.js';
 import type { DraftEventHub } from './draft.events.js';
 import { changesSince } from './draft.stream.js';
 
@@ -91,15 +92,6 @@ export class DraftChangeFanOut {
   }
 }
 
-function parseJsonParam(raw: string | undefined, what: string): unknown {
-  if (raw === undefined) return undefined;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch (cause) {
-    throw new TRPCError({ code: 'PARSE_ERROR', message: `${what} is not valid JSON`, cause });
-  }
-}
-
 export function registerDraftChangesSse(app: FastifyInstance, deps: AppDeps) {
   const sse = appRouter._def._config.sse;
   const fanOut = new DraftChangeFanOut(deps.events, sse?.ping?.intervalMs ?? 15_000);
@@ -119,9 +111,9 @@ export function registerDraftChangesSse(app: FastifyInstance, deps: AppDeps) {
       reply.raw.write(connected);
     };
     try {
-      const params = parseJsonParam(query.connectionParams, 'connectionParams') as { token?: unknown } | undefined;
+      const params = parseQueryJson(query.connectionParams, 'connectionParams') as { token?: unknown } | undefined;
       const token = typeof params?.token === 'string' ? params.token : undefined;
-      const raw = parseJsonParam(query.input, 'input') as Record<string, unknown> | undefined;
+      const raw = parseQueryJson(query.input, 'Input') as Record<string, unknown> | undefined;
       // tRPC's rule: a Last-Event-ID (header, or query for EventSource polyfills) joins the input.
       const lastEventIdHeader = request.headers['last-event-id'] ?? query.lastEventId ?? query['Last-Event-Id'];
       input = lastEventIdHeader ? { ...raw, lastEventId: lastEventIdHeader } : raw;
@@ -133,15 +125,13 @@ export function registerDraftChangesSse(app: FastifyInstance, deps: AppDeps) {
         headers: request.headers,
       });
       const { participant } = await signedIn({ ...ctx, em: deps.orm.em.fork() });
-      const parsed = draftChangesInput.safeParse(input);
-      if (!parsed.success) throw new TRPCError({ code: 'BAD_REQUEST', message: parsed.error.message, cause: parsed.error });
+      const parsed = parseInputWith(draftChangesInput, input);
       const release = deps.events.openStream(participant.id, left.signal);
       if (left.signal.aborted) return reply.hijack();
       start();
-      await fanOut.open(reply.raw, deps, Number(parsed.data?.lastEventId ?? 0), release);
+      await fanOut.open(reply.raw, deps, Number(parsed?.lastEventId ?? 0), release);
     } catch (cause) {
-      const error = getTRPCErrorFromUnknown(toTrpcError(cause) ?? cause);
-      const shape = getTRPCErrorShape({ config: appRouter._def._config, error, type: 'subscription', path: PATH, input, ctx });
+      const { shape } = trpcErrorAnswer(toTrpcError(cause) ?? cause, { type: 'subscription', path: PATH, input, ctx });
       if (!reply.sent && !reply.raw.headersSent) start();
       reply.raw.end(frame([['event', 'serialized-error'], ['data', JSON.stringify(shape)]]));
     }

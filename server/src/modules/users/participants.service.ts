@@ -18,7 +18,8 @@ export type ClerkUserLookup = (userId: string) => Promise<{ email: string | null
 
 /**
  * The participant row for a verified identity, created (or refreshed) on its first authenticated call so
- * that picks and memberships always have a participant to point at; after that, from the cache.
+ * that picks and memberships always have a participant to point at. Callers look in the participant
+ * cache first (`signedIn`); this remembers the row there.
  */
 export async function ensureParticipant(
   em: EntityManager,
@@ -26,8 +27,6 @@ export async function ensureParticipant(
   cache: ParticipantCache,
   clerkLookup?: ClerkUserLookup,
 ): Promise<ParticipantRow> {
-  const cached = cache.get(identity.userId);
-  if (cached) return cached;
   const existing = await sqlOne<ParticipantRow>(em, `select id, email, screen_name, is_first_login from participant where id = $1`, [identity.userId]);
   if (existing && cache.wasRefreshed(identity.userId)) {
     cache.remember(existing);
