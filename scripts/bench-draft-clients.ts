@@ -1,11 +1,13 @@
 // A worker thread of the draft-night load generator (bench-draft-load.ts): a share of the live clients,
-// each behaving like an open leaderboard page in a browser. It holds its user's SSE subscription to
-// `draft.changes`; on every change it waits a random delay in [0, 1000 ms) (the page's jitter, so 5,000
-// pages do not ask in the same millisecond), then GETs its leaderboard page with If-None-Match of the
-// last ETag, and records when the event came and when the answer was in, and what the page then shows.
+// each behaving like an open leaderboard page in the web app (client/src/lib/live-refresh.ts). It holds
+// its user's SSE subscription to `draft.changes`, naming its standings page; after every change the
+// stream brings that page re-ranked. Only if it has not come within STANDINGS_PUSH_WAIT_MS does the page
+// wait its random jitter in [0, 1000 ms) and GET the page with If-None-Match of the last ETag. Records
+// when the event came, when the new page was in (and how), and what the page then shows.
 import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Leaderboard } from '@first-round/shared/schemas';
+import { STANDINGS_PUSH_WAIT_MS } from '@first-round/shared/constants';
+import type { Leaderboard, LiveMessage } from '@first-round/shared/schemas';
 import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
 import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
 import { changesPath, leaderboardPath, now, SseParser, showing, type Showing } from './lib/bench-live.js';
@@ -25,6 +27,8 @@ export interface RoundRecord {
   eventAt?: number;
   sentAt?: number;
   doneAt?: number;
+  /** How the page got its new standings: on the stream, or by reading them (no push in time). */
+  via?: 'push' | 'read';
   status?: number;
   error?: string;
   showing?: Showing;
@@ -49,6 +53,10 @@ interface Client {
   etag?: string;
   showing?: Showing;
   record?: RoundRecord;
+  /** The newest change heard: a pushed page older than it is not shown. */
+  lastChange: number;
+  /** The read made if the page does not come on the stream in time. */
+  fallback?: NodeJS.Timeout;
 }
 
 const init = workerData as ClientsInit;
@@ -73,6 +81,7 @@ const clients: Client[] = init.users.map((user) => ({
   // A browser tab has its own connections: the SSE stream on one, requests on a kept-alive other.
   agent: new http.Agent({ keepAlive: true, maxSockets: 1 }),
   connected: false,
+  lastChange: 0,
 }));
 
 let roundOpen = false;
@@ -125,21 +134,44 @@ function fetchPage(client: Client, retry = true): Promise<{ status: number; erro
 let busy = 0;
 let drained: (() => void) | undefined;
 
-function onChange(client: Client) {
+/** This round's page is in (pushed or read): one fewer to wait for. */
+function finish(client: Client) {
+  if (client.fallback) clearTimeout(client.fallback);
+  client.fallback = undefined;
+  if (--busy === 0) drained?.();
+  if (--waiting === 0) report();
+}
+
+function onChange(client: Client, eventId: number) {
+  client.lastChange = Math.max(client.lastChange, eventId);
   if (!roundOpen || !client.record || client.record.eventAt !== undefined) return;
   const record = client.record;
   record.eventAt = now();
   busy++;
-  setTimeout(async () => {
+  // No page on the stream in time: read it, after this page's jitter, as the web app does.
+  client.fallback = setTimeout(async () => {
+    client.fallback = undefined;
+    record.via = 'read';
     record.sentAt = now();
     const answer = await fetchPage(client);
+    if (record.doneAt !== undefined) return; // the push came while the read was under way
     record.doneAt = now();
     record.status = answer.status;
     record.error = answer.error;
     record.showing = client.showing;
-    if (--busy === 0) drained?.();
-    if (--waiting === 0) report();
-  }, Math.random() * init.jitterMs);
+    finish(client);
+  }, STANDINGS_PUSH_WAIT_MS + Math.random() * init.jitterMs);
+}
+
+function onStandings(client: Client, eventId: number, leaderboard: Leaderboard) {
+  if (eventId < client.lastChange) return;
+  client.showing = showing(leaderboard);
+  const record = client.record;
+  if (!record || record.eventAt === undefined || record.doneAt !== undefined) return;
+  record.via = 'push';
+  record.doneAt = now();
+  record.showing = client.showing;
+  finish(client);
 }
 
 /** Opens the client's live subscription; resolves once the server sent `connected` (or it failed). */
@@ -175,7 +207,9 @@ function subscribe(client: Client): Promise<string | undefined> {
             } else if (event.event === 'serialized-error') {
               settle(`stream error: ${event.data}`);
             } else if (!event.event && event.data) {
-              onChange(client);
+              const message = JSON.parse(event.data) as LiveMessage;
+              if (message.kind === 'standings') onStandings(client, message.event_id, message.leaderboard);
+              else onChange(client, message.event_id);
             }
           }
         });

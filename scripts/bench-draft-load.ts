@@ -49,11 +49,13 @@ export interface RoundResult {
   shown: number;
   stale: number;
   notModified: number;
+  /** Pages brought by the stream (the rest were read after the wait). */
+  pushed: number;
   errors: string[];
   /** From the call's answer: the event at each client; the new standings on each client's page. */
   toEvent: number[];
   toShown: number[];
-  /** Each client's refetch, sent to answered (the server's read path under this load). */
+  /** Each read made because no page came on the stream in time, sent to answered. */
   refetch: number[];
 }
 
@@ -195,6 +197,7 @@ async function main() {
         shown: 0,
         stale: 0,
         notModified: 0,
+        pushed: 0,
         errors: [],
         toEvent: [],
         toShown: [],
@@ -204,8 +207,9 @@ async function main() {
         if (r.eventAt === undefined) continue;
         result.events++;
         result.toEvent.push(r.eventAt - answered);
-        if (r.doneAt === undefined || r.sentAt === undefined) continue;
-        result.refetch.push(r.doneAt - r.sentAt);
+        if (r.doneAt === undefined) continue;
+        if (r.via === 'push') result.pushed++;
+        else if (r.sentAt !== undefined) result.refetch.push(r.doneAt - r.sentAt);
         if (r.status === 304) result.notModified++;
         if (r.error) {
           if (result.errors.length < 5) result.errors.push(`${r.user}: ${r.error}`);
@@ -221,7 +225,7 @@ async function main() {
       const s = summary(result.toShown);
       log(
         `  pick ${slot} (${player.player_name}): call ${result.callMs.toFixed(0)} ms; events ${result.events}/${result.clients} (p50 ${e.p50.toFixed(0)}, max ${e.max.toFixed(0)} ms); ` +
-          `new standings shown ${result.shown}/${result.clients} (p50 ${s.p50.toFixed(0)}, max ${s.max.toFixed(0)} ms); ${result.notModified} × 304, ${result.stale} stale, ${result.errors.length} errors`,
+          `new standings shown ${result.shown}/${result.clients} (p50 ${s.p50.toFixed(0)}, max ${s.max.toFixed(0)} ms; ${result.pushed} pushed); ${result.notModified} × 304, ${result.stale} stale, ${result.errors.length} errors`,
       );
       for (const line of result.errors) log(`    ${line}`);
       rounds.push(result);

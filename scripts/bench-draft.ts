@@ -3,8 +3,8 @@
 // 1. recorded pick → global standings re-ranked (in this process, the server's own LeaderboardCache);
 // 2. recorded pick → 5,000 live clients showing the new standings: the server runs in its own process,
 //    started as `npm start` starts it, and the clients in a load-generator process (bench-draft-load.ts):
-//    each holds its user's SSE stream, and on every change waits a random delay in [0, 1000 ms) and
-//    refetches its leaderboard page (If-None-Match), as the web app does.
+//    each holds its user's SSE stream naming its leaderboard page, and shows the page the stream brings
+//    after each change (reading it, after a random delay in [0, 1000 ms), only if none comes), as the web app does.
 // Leaderboard read throughput is measured by `npm run bench:reads` (autocannon, out of process).
 // Writes the "Draft night" section of docs/benchmarks.md.
 // Options: --participants N (default 100000), --groups N (5000), --members N (8 per group),
@@ -26,6 +26,7 @@ import { seedDefaultBoard } from '../server/src/modules/players/board.service.js
 import { recordPick, startDraft } from '../server/src/modules/draft/draft.service.js';
 import { groupLeaderboardSql } from '../server/src/modules/leaderboard/leaderboard.sql.js';
 import { sql } from '../server/src/db/sql.js';
+import { STANDINGS_PUSH_WAIT_MS } from '@first-round/shared/constants';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
 import { ms, summary } from './lib/bench-live.js';
 import type { LoadOptions, LoadResult } from './bench-draft-load.js';
@@ -309,6 +310,7 @@ async function main() {
     const shownCount = rounds.reduce((n, r) => n + r.shown, 0);
     const staleCount = rounds.reduce((n, r) => n + r.stale, 0);
     const notModified = rounds.reduce((n, r) => n + r.notModified, 0);
+    const pushed = rounds.reduce((n, r) => n + r.pushed, 0);
     const errorCount = rounds.reduce((n, r) => n + r.errors.length, 0);
     const toEvent = summary(rounds.flatMap((r) => r.toEvent));
     const toShown = summary(rounds.flatMap((r) => r.toShown));
@@ -340,19 +342,20 @@ Data: ${globalEntries.toLocaleString('en-US')} global entries and ${(counts.entr
 | Group standings, first read after a change (4 groups) | | max ${ms(Math.max(...groupTimes))} |
 | Recorded pick → ${CLIENTS.toLocaleString('en-US')} live clients showing the new standings (${rounds.length} picks; from the operator's call returning) | ≤ 1.5 s | ${shownCount}/${total} shown; p50 ${ms(toShown.p50)}, max ${ms(toShown.max)} (${verdict(allShown && toShown.max <= 1500)}) |
 | … recorded pick → the SSE event at each client (negative: before the operator's call was answered) | | ${rounds.reduce((n, r) => n + r.events, 0)}/${total} received; p50 ${ms(toEvent.p50)}, max ${ms(toEvent.max)} |
-| … each client's refetch, sent → answered (after its random 0–1 s wait) | | p50 ${ms(refetch.p50)}, p99 ${ms(refetch.p99)}, max ${ms(refetch.max)}; ${notModified} × 304, ${staleCount} stale, ${errorCount} errors |
+| … pages brought by the stream (no request) | | ${pushed}/${total}; ${staleCount} stale, ${errorCount} errors |
+| … pages read instead (no page on the stream within ${STANDINGS_PUSH_WAIT_MS / 1000} s), sent → answered | | ${refetch.n === 0 ? 'none' : `${refetch.n} read; p50 ${ms(refetch.p50)}, p99 ${ms(refetch.p99)}; ${notModified} × 304`} |
 | … the operator's recordPick call under that load | | p50 ${ms(call.p50)}, max ${ms(call.max)} |
 
 How it is measured:
 - Re-rank: the operator's change is recorded as the command line records it; the server's LeaderboardCache (in the benchmark's
   process) hears the NOTIFY and re-ranks; the time runs from the pick's commit to the ranked copy.
 - Live clients: each holds its own user's SSE stream to \`draft.changes\` exactly as the web app's \`httpSubscriptionLink\`
-  opens it, and on every change waits a random delay in [0, 1000 ms), then GETs its leaderboard page (\`leaderboard.group\`,
-  group 1, 100 rows; If-None-Match of its last ETag when the server sent one). A page counts as showing the new standings
-  when its content (counts, rows and the caller's own row, not bytes) equals the leaderboard SQL's answer read from the
-  database after the round; a 304 keeps the page as it was. The pick is recorded through the server's tRPC API by an admin.
-- Since each client waits up to 1 s by design, the last page can show the new standings at best ~1 s after its event: the
-  target leaves the event and the refetch ~0.5 s together.
+  opens it, naming its standings page (\`leaderboard.group\`, group 1, 100 rows), and behaves as the web app does
+  (client/src/lib/live-refresh.ts): the stream brings the page re-ranked after each change; only when it has not come within
+  ${STANDINGS_PUSH_WAIT_MS / 1000} s does the client wait a random delay in [0, 1000 ms) and GET the page (If-None-Match of its last ETag). A page
+  counts as showing the new standings when its content (counts, rows and the caller's own row, not bytes) equals the
+  leaderboard SQL's answer read from the database after the round; a 304 keeps the page as it was. The pick is recorded
+  through the server's tRPC API by an admin.
 - Leaderboard read throughput (REST, tRPC, plain Fastify) is \`npm run bench:reads\`.
 `;
     if (WRITE) {

@@ -17,7 +17,7 @@ import { openAppDatabase } from '../server/src/db/database.js';
 import { sql } from '../server/src/db/sql.js';
 import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
 import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
-import { recordPick, startDraft, type DraftSettings } from '../server/src/modules/draft/draft.service.js';
+import { draftSettings, recordPick, startDraft } from '../server/src/modules/draft/draft.service.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -102,7 +102,7 @@ async function fill(env: NodeJS.ProcessEnv) {
   await sql(em, `insert into idp_user (id, email, username) select v, v || '@bench.local', null from unnest($1::text[]) v`, [readers]);
   await sql(em, `insert into idp_session (id, user_id, secret_hash) select 'sess_' || v, v, md5(v) from unnest($1::text[]) v`, [readers]);
   await sql(em, 'analyze');
-  const settings: DraftSettings = { deadline: config.deadline, roundOnePicks: config.ROUND_ONE_PICKS, now: () => new Date() };
+  const settings = draftSettings(config);
   await startDraft(em, settings, 'bench');
   const board = await sql<{ id: number }>(em, `select id from player order by rank limit $1`, [RECORDED]);
   for (const [i, player] of board.entries()) await recordPick(em, settings, 'bench', i + 1, player.id);

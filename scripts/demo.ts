@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../server/src/config.js';
 import { sql } from '../server/src/db/sql.js';
-import { resetDraft, type DraftSettings } from '../server/src/modules/draft/draft.service.js';
+import { draftSettings, resetDraft } from '../server/src/modules/draft/draft.service.js';
 import { replayRoundOne2025 } from '../server/src/modules/draft/replay.js';
 import { fail, openScriptDatabase } from './lib/database.js';
 
@@ -61,7 +61,7 @@ async function main() {
 
   const db = await openScriptDatabase({ seedBoard: true });
   const em = db.orm.em.fork();
-  const settings: DraftSettings = { deadline: db.config.deadline, roundOnePicks: db.config.ROUND_ONE_PICKS, now: () => new Date() };
+  const settings = draftSettings(db.config);
 
   console.log(`Creating ${PLAYERS} demo players with picks …`);
   await em.transactional(async (tx) => {
@@ -118,7 +118,7 @@ async function main() {
   );
   console.log(`  ${PLAYERS} players, ${counts?.groups} groups, ${counts?.picks} picks`);
 
-  if (!args.includes('--keep-draft')) await resetDraft(em, settings, 'demo');
+  if (!args.includes('--keep-draft')) await resetDraft(em, 'demo');
   console.log(`Open http://localhost:${config.PORT}, sign up, and watch the leaderboards. Replaying 2025 round one, one pick every ${INTERVAL_S} s …`);
   await replayRoundOne2025(em, settings, 'demo', {
     intervalMs: INTERVAL_S * 1000,

@@ -1,11 +1,13 @@
 // The draft operator's command: `npm run draft -- <command>`. Works against the same database as a running
 // server (embedded or DATABASE_URL); every change is announced with NOTIFY, so open pages update at once.
 import os from 'node:os';
+import { parseWholeNumber } from '@first-round/shared/ids';
+import { describeDraftChange } from '@first-round/shared/draft-words';
 import type { DraftChange } from '@first-round/shared/schemas';
 import { DomainError } from '../server/src/errors.js';
-import { sql } from '../server/src/db/sql.js';
 import * as draft from '../server/src/modules/draft/draft.service.js';
 import { replayRoundOne2025 } from '../server/src/modules/draft/replay.js';
+import { roundOneSelections, searchPlayers } from '../server/src/modules/players/players.repository.js';
 import { fail, openScriptDatabase } from './lib/database.js';
 
 const USAGE = `Usage: npm run draft -- <command>
@@ -19,27 +21,13 @@ const USAGE = `Usage: npm run draft -- <command>
   log                          the audit log
   replay-2025 [--interval S]   replay the real 2025 round one, S seconds apart (default 0)`;
 
-function describe(change: DraftChange): string {
-  switch (change.kind) {
-    case 'pick':
-      return `Pick ${change.slot}: ${change.player?.player_name}, ${change.player?.position}, ${change.player?.school}`;
-    case 'undo':
-      return `Undid pick ${change.slot} (${change.player?.player_name})`;
-    case 'start':
-    case 'auto_start':
-      return 'The draft has started: picks are locked';
-    case 'complete_round':
-      return 'Round one is marked complete';
-    case 'reopen_round':
-      return 'Round one is open again';
-    case 'reset':
-      return 'The draft was reset';
-  }
-}
+/** What the operator reads: the same words as the console's audit log. */
+const describe = (change: DraftChange) => describeDraftChange(change, 'operator').title;
 
 function integer(value: string | undefined, name: string): number {
-  if (!value || !/^\d+$/.test(value)) fail(`${name} must be a whole number.\n\n${USAGE}`);
-  return Number(value);
+  const n = parseWholeNumber(value);
+  if (n === null) fail(`${name} must be a whole number.\n\n${USAGE}`);
+  return n;
 }
 
 async function main() {
@@ -53,7 +41,7 @@ async function main() {
 
   const db = await openScriptDatabase({ seedBoard: true });
   const em = db.orm.em.fork();
-  const settings: draft.DraftSettings = { deadline: db.config.deadline, roundOnePicks: db.config.ROUND_ONE_PICKS, now: () => new Date() };
+  const settings = draft.draftSettings(db.config);
   const actor = `cli:${os.userInfo().username}`;
   try {
     switch (command) {
@@ -62,11 +50,7 @@ async function main() {
         console.log(`Started: ${s.draftHasStarted ? `yes${s.started_at ? ` (at ${s.started_at})` : ' (deadline passed)'}` : 'no'}`);
         console.log(`Deadline: ${s.deadline}`);
         console.log(`Round one: ${s.picks_made} of ${s.round_one_picks} picks recorded${s.round_one_complete ? ', complete' : ''}`);
-        const recent = await sql<{ draft_pick: number; player_name: string; position: string; school: string }>(
-          em,
-          `select draft_pick, player_name, position, school from player where draft_round = 1 order by draft_pick`,
-        );
-        for (const r of recent) console.log(`  ${String(r.draft_pick).padStart(2)}. ${r.player_name}, ${r.position}, ${r.school}`);
+        for (const p of await roundOneSelections(em)) console.log(`  ${String(p.draftPick).padStart(2)}. ${p.playerName}, ${p.position}, ${p.school}`);
         break;
       }
       case 'start':
@@ -76,25 +60,20 @@ async function main() {
         console.log(describe(await draft.recordPick(em, settings, actor, integer(args[0], 'slot'), integer(args[1], 'player id'))));
         break;
       case 'undo':
-        console.log(describe(await draft.undoLast(em, settings, actor)));
+        console.log(describe(await draft.undoLast(em, actor)));
         break;
       case 'complete-round':
         console.log(describe(await draft.completeRoundOne(em, settings, actor)));
         break;
       case 'reset':
-        console.log(describe(await draft.resetDraft(em, settings, actor)));
+        console.log(describe(await draft.resetDraft(em, actor)));
         break;
       case 'find': {
         const text = args.join(' ').trim();
         if (!text) fail('Give part of a name or school, e.g. npm run draft -- find ward');
-        const rows = await sql<{ id: number; rank: number; player_name: string; position: string; school: string; draft_pick: number | null }>(
-          em,
-          `select id, rank, player_name, position, school, draft_pick from player
-            where player_name ilike $1 or school ilike $1 order by rank limit 25`,
-          [`%${text}%`],
-        );
-        if (rows.length === 0) console.log('No player matches.');
-        for (const r of rows) console.log(`id ${r.id}\t#${r.rank}\t${r.player_name}, ${r.position}, ${r.school}${r.draft_pick ? `\t(taken at ${r.draft_pick})` : ''}`);
+        const found = await searchPlayers(em, text);
+        if (found.length === 0) console.log('No player matches.');
+        for (const p of found) console.log(`id ${p.id}\t#${p.rank}\t${p.playerName}, ${p.position}, ${p.school}${p.draftPick ? `\t(taken at ${p.draftPick})` : ''}`);
         break;
       }
       case 'log':

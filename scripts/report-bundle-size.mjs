@@ -2,7 +2,8 @@
 // load of / downloads, compressed as the server sends it (brotli and gzip), and fails the build when it
 // passes the budget. A first load is the shell (the entry and its static imports, which index.html
 // preloads) plus the first screen's lazy chunks: / sends a visitor to /sign-up and a signed-in player
-// to /groups, where the live layer loads too (the first-login rules and the toasts load only when shown).
+// to /groups, where the live layer and its draft-night strip load too (the first-login rules and the
+// toasts load only when shown).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -37,7 +38,7 @@ for (const m of html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^
 const firstLoads = {
   'shell only': [],
   'a visitor (/ → /sign-up)': ['sign-up-page'],
-  'a player (/ → /groups)': ['groups-page', 'draft-live'],
+  'a player (/ → /groups)': ['groups-page', 'draft-live', 'draft-strip'],
 };
 
 const sizes = new Map();

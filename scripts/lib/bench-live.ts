@@ -11,10 +11,12 @@ export const leaderboardPath = `/trpc/leaderboard.group?input=${encodeURICompone
 
 /**
  * The live subscription exactly as `httpSubscriptionLink` opens it (EventSource GET): the token in
- * `connectionParams` (an EventSource cannot send headers), then the input with the last event id seen.
+ * `connectionParams` (an EventSource cannot send headers), then the input with the last event id seen and
+ * the standings page on screen, which the stream then brings after every change (as the web app asks).
  */
 export function changesPath(token: string, lastEventId: string | null = null): string {
-  return `/trpc/draft.changes?connectionParams=${encodeURIComponent(JSON.stringify({ token }))}&input=${encodeURIComponent(JSON.stringify({ lastEventId }))}`;
+  const input = { lastEventId, standings: PAGE_INPUT };
+  return `/trpc/draft.changes?connectionParams=${encodeURIComponent(JSON.stringify({ token }))}&input=${encodeURIComponent(JSON.stringify(input))}`;
 }
 
 export interface SseEvent {

@@ -7,7 +7,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import type { AppDeps } from './deps.js';
 import { sql } from './db/sql.js';
-import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from './errors.js';
+import { errorAnswer, notFound } from './errors.js';
 import { registerTrpc } from './trpc/http.js';
 import { registerHotReads } from './trpc/hot-reads.js';
 import { registerDraftChangesSse } from './modules/draft/draft.sse.js';
@@ -16,6 +16,8 @@ import { registerIdpRoutes } from './modules/auth/idp.routes.js';
 import { registerOpenApi } from './rest/openapi.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
 import { securityHeaders } from './security-headers.js';
+import { registerInvitePage } from './modules/join-links/invite-page.js';
+import { inviteDraft } from './modules/join-links/join-links.router.js';
 
 export const CLIENT_DIST = fileURLToPath(new URL('../../client/dist', import.meta.url));
 const PLACEHOLDER_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>First Round</title></head>
@@ -60,10 +62,13 @@ export const SLOW_REQUEST_MS = 1000;
  * on our side (5xx) and slow ones, which are what an operator looks for on draft night.
  */
 function logRequests(app: FastifyInstance) {
-  app.addHook('onRequest', (request, _reply, done) => {
-    request.log.debug({ req: request }, 'incoming request'); // a no-op unless the level is debug
-    done();
-  });
+  // Not even a hook to run per request unless its line would be written.
+  if (app.log.level === 'debug' || app.log.level === 'trace') {
+    app.addHook('onRequest', (request, _reply, done) => {
+      request.log.debug({ req: request }, 'incoming request');
+      done();
+    });
+  }
   app.addHook('onResponse', (request, reply, done) => {
     const responseTime = reply.elapsedTime;
     if (reply.statusCode >= 500) request.log.warn({ req: request, res: reply, responseTime }, 'request failed');
@@ -80,7 +85,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     // Two JSON lines per request cost about as much as serving a hot read: see logRequests below.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 100 * 1024,
-    routerOptions: { maxParamLength: 5000 },
+    // `/picks/` and `/picks` (SPEC §7 writes some paths with a trailing slash) are one route.
+    routerOptions: { maxParamLength: 5000, ignoreTrailingSlash: true },
     // Only trust X-Forwarded-For from the configured number of proxy hops: per-IP limits depend on it.
     trustProxy: (_address: string, hop: number) => hop < deps.config.TRUST_PROXY,
   });
@@ -126,14 +132,12 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     }
   });
 
-  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    // The database out of reach is no fault of the request: the client may retry in a moment.
-    if (status === 500 && isDatabaseUnavailable(error)) return reply.code(503).send({ detail: UNAVAILABLE_MESSAGE, message: UNAVAILABLE_MESSAGE });
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
-    // 5xx details stay in the log; clients get a generic message.
-    const message = status >= 500 ? 'Internal server error' : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'Request body is too large' : error.message;
-    return reply.code(status).send({ detail: message, message });
+  // Fastify's own refusals (unreadable or oversized bodies…) and anything a route threw: the one error
+  // model's answer (errors.ts); 5xx details stay in the log, the database out of reach is a 503.
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body, fault } = errorAnswer(error);
+    if (fault) request.log.error({ err: error }, 'request failed');
+    return reply.code(status).send(body);
   });
 
   // Live streams never finish on their own: end them first so closing drains instead of hanging.
@@ -165,12 +169,19 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
   app.decorateReply('sendSpa', function (this: FastifyReply) {
     return sendSpa(this);
   });
+  // Invite links answer the same page with the invitation's preview tags filled in. Read per request
+  // (a small file): a rebuilt client is served without a restart, as the static files are.
+  registerInvitePage(app, deps, {
+    html: () => (hasClient ? fs.promises.readFile(path.join(CLIENT_DIST, 'index.html'), 'utf8') : Promise.resolve(PLACEHOLDER_PAGE)),
+    draft: inviteDraft(deps),
+  });
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';
     const isApi = /^\/(api|trpc|idp)(\/|$)/.test(url);
     if (request.method === 'GET' && !isApi) return sendSpa(reply);
-    return reply.code(404).send({ detail: 'Not found', message: 'Not found' });
+    const { status, body } = errorAnswer(notFound('Not found'));
+    return reply.code(status).send(body);
   });
 
   return app;

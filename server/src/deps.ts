@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createClerkClient } from '@clerk/backend';
 import type { Config } from './config.js';
 import type { Orm } from './db/orm.js';
-import type { DraftSettings } from './modules/draft/draft.service.js';
+import { draftSettings, type DraftSettings } from './modules/draft/draft.service.js';
 import { createBearerVerifier, type BearerVerifier } from './modules/auth/bearer.js';
 import { loadSigningKeys, type SigningKeys } from './modules/auth/keys.js';
 import { createMailer } from './modules/auth/mailer.js';
@@ -14,6 +14,7 @@ import { DraftEventHub } from './modules/draft/draft.events.js';
 import { ParticipantCache } from './modules/users/participant.cache.js';
 import { DraftStatusCache } from './modules/draft/draft-status.cache.js';
 import { PlayersCache } from './modules/players/players.cache.js';
+import { PublicCountsCache } from './modules/groups/public-counts.js';
 
 /** Everything a request needs, built once at start (or once per test). No module-level singletons. */
 export interface AppDeps {
@@ -30,6 +31,8 @@ export interface AppDeps {
   draftStatus: DraftStatusCache;
   players: PlayersCache;
   events: DraftEventHub;
+  /** The landing page's entries and groups, counted at most once a minute. */
+  publicCounts: PublicCountsCache;
 }
 
 export interface DepsOptions {
@@ -46,7 +49,7 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
   const log = options.log ?? (pino({ level: config.LOG_LEVEL }) as unknown as FastifyBaseLogger);
   const keys = await loadSigningKeys({ privateKeyPem: config.LOCAL_IDP_PRIVATE_KEY, dataDir: config.dataDir });
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.NODE_ENV === 'production', log });
-  const draft: DraftSettings = { deadline: config.deadline, roundOnePicks: config.ROUND_ONE_PICKS, now };
+  const draft = draftSettings(config, now);
   const events = new DraftEventHub(orm, log);
   let clerkLookup: ClerkUserLookup | undefined;
   if (config.authProvider === 'clerk' && config.CLERK_SECRET_KEY) {
@@ -68,10 +71,11 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
       mailer,
       limits: { ...DEFAULT_IDP_LIMITS, requestsPerIpPerMinute: config.IDP_IP_RATE_LIMIT, resendMs: config.IDP_CODE_RESEND_SECONDS * 1000, ...options.idpLimits }, now: options.idpNow ?? (() => new Date()) },
     clerkLookup,
-    leaderboards: new LeaderboardCache(orm, draft, events),
+    leaderboards: new LeaderboardCache(orm, draft, events, log),
     participants: new ParticipantCache(events),
     draftStatus: new DraftStatusCache(orm, draft, events),
     players: new PlayersCache(orm, events),
     events,
+    publicCounts: new PublicCountsCache(orm),
   };
 }

@@ -1,20 +1,39 @@
+import { TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import { ZodError } from 'zod';
+import type { ErrorKind } from '@first-round/shared/errors';
+
+export type { ErrorKind } from '@first-round/shared/errors';
+
 /**
- * Domain errors thrown by services. One place (trpc/error-mapping.ts) turns them into tRPC codes, REST
- * statuses and the `{detail, message}` body; services never think about transport.
+ * The error model, in one place. Services throw DomainErrors naming a kind (shared/src/errors.ts); this
+ * table gives each kind its tRPC code and its HTTP status, and `errorAnswer` turns any error into the
+ * answer REST, the identity routes and Fastify's error handler send (`{detail, message, code}`). The tRPC
+ * error formatter (trpc/trpc.ts) adds the same kind as `data.kind`. Services never think about transport.
+ *
+ * The HTTP status is the one REST and /idp answer. Over tRPC the status follows the tRPC code, which
+ * differs once: input failing its schema is tRPC's own BAD_REQUEST (400), which REST answers 422.
+ * Where a tRPC code has several kinds, the first row is the one a bare tRPC error of that code is.
  */
-export type DomainErrorKind =
-  | 'BAD_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'UNPROCESSABLE'
-  | 'TOO_MANY_REQUESTS'
-  | 'DRAFT_LOCKED';
+export const ERROR_TABLE: Record<ErrorKind, { trpc: TRPC_ERROR_CODE_KEY; status: number }> = {
+  BAD_REQUEST: { trpc: 'BAD_REQUEST', status: 400 },
+  INVALID_INPUT: { trpc: 'BAD_REQUEST', status: 422 },
+  UNAUTHORIZED: { trpc: 'UNAUTHORIZED', status: 401 },
+  FORBIDDEN: { trpc: 'FORBIDDEN', status: 403 },
+  NOT_FOUND: { trpc: 'NOT_FOUND', status: 404 },
+  CONFLICT: { trpc: 'CONFLICT', status: 409 },
+  // A conflict with the game's state, told apart so a client can say "the draft has started".
+  DRAFT_LOCKED: { trpc: 'CONFLICT', status: 409 },
+  PAYLOAD_TOO_LARGE: { trpc: 'PAYLOAD_TOO_LARGE', status: 413 },
+  UNPROCESSABLE: { trpc: 'UNPROCESSABLE_CONTENT', status: 422 },
+  TOO_MANY_REQUESTS: { trpc: 'TOO_MANY_REQUESTS', status: 429 },
+  UNAVAILABLE: { trpc: 'SERVICE_UNAVAILABLE', status: 503 },
+  INTERNAL: { trpc: 'INTERNAL_SERVER_ERROR', status: 500 },
+};
 
 export class DomainError extends Error {
   constructor(
-    readonly kind: DomainErrorKind,
+    readonly kind: ErrorKind,
     message: string,
   ) {
     super(message);
@@ -23,6 +42,7 @@ export class DomainError extends Error {
 }
 
 export const badRequest = (m: string) => new DomainError('BAD_REQUEST', m);
+export const invalidInput = (m: string) => new DomainError('INVALID_INPUT', m);
 export const unauthorized = (m: string) => new DomainError('UNAUTHORIZED', m);
 export const forbidden = (m: string) => new DomainError('FORBIDDEN', m);
 export const notFound = (m: string) => new DomainError('NOT_FOUND', m);
@@ -31,17 +51,94 @@ export const unprocessable = (m: string) => new DomainError('UNPROCESSABLE', m);
 export const tooManyRequests = (m: string) => new DomainError('TOO_MANY_REQUESTS', m);
 export const draftLocked = (m: string) => new DomainError('DRAFT_LOCKED', m);
 
-/** HTTP status for each kind; the draft lock is a conflict with the game's state. */
-export const statusOfKind: Record<DomainErrorKind, number> = {
-  BAD_REQUEST: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  UNPROCESSABLE: 422,
-  TOO_MANY_REQUESTS: 429,
-  DRAFT_LOCKED: 409,
-};
+/** What a player sees while the database cannot be reached (HTTP 503): nothing is wrong with the request. */
+export const UNAVAILABLE_MESSAGE = 'The game is temporarily unavailable. Please try again in a moment.';
+/** Every other fault on our side: the details go to the log, never into an answer. */
+export const INTERNAL_MESSAGE = 'Internal server error';
+
+/** A readable one-line message for a zod failure: "picks: Expected array, received string". */
+export function zodMessage(error: ZodError): string {
+  return error.issues
+    .map((i) => {
+      const where = i.path.length ? `${i.path.join('.')}: ` : '';
+      const msg = i.code === 'unrecognized_keys' ? `Unknown field(s): ${i.keys.join(', ')}` : i.message;
+      return `${where}${msg}`;
+    })
+    .join('; ');
+}
+
+/** An error described for an answer: its kind, its HTTP status and the message a client may see. */
+export interface ErrorDescription {
+  kind: ErrorKind;
+  status: number;
+  message: string;
+}
+
+/** The kind of a bare tRPC error code (one not made from a DomainError): the table read backwards. */
+const KIND_OF_TRPC_CODE = new Map<string, ErrorKind>();
+for (const [kind, { trpc }] of Object.entries(ERROR_TABLE) as [ErrorKind, (typeof ERROR_TABLE)[ErrorKind]][]) {
+  if (!KIND_OF_TRPC_CODE.has(trpc)) KIND_OF_TRPC_CODE.set(trpc, kind);
+}
+
+/** The kind of an HTTP status from outside the table's errors (Fastify's own, the rate limiter's). */
+function kindOfStatus(status: number): ErrorKind {
+  for (const [kind, row] of Object.entries(ERROR_TABLE) as [ErrorKind, (typeof ERROR_TABLE)[ErrorKind]][]) {
+    if (row.status === status) return kind;
+  }
+  // Other 4xx (405, 415…) keep their status and are, for a client, a request to fix.
+  return status < 500 ? 'BAD_REQUEST' : 'INTERNAL';
+}
+
+const described = (kind: ErrorKind, message: string, status = ERROR_TABLE[kind].status): ErrorDescription => ({
+  kind,
+  status,
+  message: kind === 'UNAVAILABLE' ? UNAVAILABLE_MESSAGE : status >= 500 ? INTERNAL_MESSAGE : message,
+});
+
+/**
+ * Any error, described for an answer: a DomainError by its kind; a zod error (or tRPC's input failure
+ * carrying one) as INVALID_INPUT with its issues; other tRPC errors by their code; Fastify's and the rate
+ * limiter's 4xx by their status; a stray unique violation as CONFLICT; the database out of reach as UNAVAILABLE (503); anything else INTERNAL
+ * (500) with a generic message, whatever the error said.
+ */
+export function describeError(error: unknown): ErrorDescription {
+  if (error instanceof DomainError) return described(error.kind, error.message);
+  if (error instanceof ZodError) return described('INVALID_INPUT', zodMessage(error));
+  if (error instanceof TRPCError) {
+    if (error.cause instanceof DomainError) return describeError(error.cause);
+    if (error.code === 'BAD_REQUEST' && error.cause instanceof ZodError) return describeError(error.cause);
+    const kind = KIND_OF_TRPC_CODE.get(error.code);
+    if (kind) return described(kind, error.message);
+    const status = getHTTPStatusCodeFromError(error);
+    return described(kindOfStatus(status), error.message, status);
+  }
+  const e = error as { statusCode?: unknown; code?: unknown; message?: unknown } | undefined;
+  const status = typeof e?.statusCode === 'number' ? e.statusCode : 0;
+  if (status >= 400 && status < 500) {
+    const message = e?.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'Request body is too large' : typeof e?.message === 'string' ? e.message : '';
+    return described(kindOfStatus(status), message, status);
+  }
+  // A unique constraint no service turned into its own message (two requests racing to create the same row).
+  if (isUniqueViolation(error)) return described('CONFLICT', 'That already exists');
+  if (isDatabaseUnavailable(error)) return described('UNAVAILABLE', UNAVAILABLE_MESSAGE);
+  return described(status >= 500 ? kindOfStatus(status) : 'INTERNAL', '', status >= 500 ? status : 500);
+}
+
+/** The body of every REST and /idp error answer. `detail` and `message` are the same text (SPEC §8 reads either). */
+export interface ErrorBody {
+  detail: string;
+  message: string;
+  code: ErrorKind;
+}
+
+/**
+ * Any error as the answer REST, the identity routes and Fastify's error handler send. `fault`: the
+ * server's own failure, which the caller logs (the database being away is not one).
+ */
+export function errorAnswer(error: unknown): { status: number; body: ErrorBody; fault: boolean } {
+  const { kind, status, message } = describeError(error);
+  return { status, body: { detail: message, message, code: kind }, fault: status >= 500 && kind !== 'UNAVAILABLE' };
+}
 
 /** PostgreSQL unique violation (23505), optionally on a named constraint. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
@@ -54,9 +151,6 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
 export function isForeignKeyViolation(error: unknown): boolean {
   return (error as { code?: string } | undefined)?.code === '23503';
 }
-
-/** What a player sees while the database cannot be reached (HTTP 503): nothing is wrong with the request. */
-export const UNAVAILABLE_MESSAGE = 'The game is temporarily unavailable. Please try again in a moment.';
 
 /** Connection-level failures: the database is down, restarting or out of reach. */
 const UNREACHABLE_CODES = new Set([

@@ -32,7 +32,7 @@ describe('server skeleton', () => {
     expect(page.body).toMatch(/First Round/);
     const api = await t.request('GET', '/api/nothing-here');
     expect(api.statusCode).toBe(404);
-    expect(api.json()).toEqual({ detail: 'Not found', message: 'Not found' });
+    expect(api.json()).toEqual({ detail: 'Not found', message: 'Not found', code: 'NOT_FOUND' });
   });
 
   it('loads the default board once, sorted by rank, with draft columns', async () => {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBoardCsv } from '../src/modules/players/board.service.js';
+import { listBoard } from '../src/modules/players/players.repository.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { runScript } from './support/run-script.js';
 
@@ -70,6 +71,24 @@ describe('board import', () => {
     expect(refused.code).toBe(1);
     expect(refused.out).toMatch(/picked by someone.*Alpha One/);
     expect(await board()).toEqual(before);
+  });
+
+  it("serves each player's band: the one the board names, else the one its rank falls in", async () => {
+    const text = ['rank,player_name,position,school,band', '1,Beta Two,CB/WR,Colorado,', '2,Alpha One,QB,Miami,long shot', '3,Gamma Three,OT,LSU,', '4,Epsilon Five,S,Georgia,safe'];
+    const ranks = Array.from({ length: 40 }, (_, i) => `${i + 5},Filler ${i + 5},LB,Iowa,`);
+    const ok = runImport(file('bands.csv', [...text, ...ranks].join('\n')));
+    expect(ok.code).toBe(0);
+    // What players.list serves (its cache reads the board through listBoard).
+    const bandOf = async () => Object.fromEntries((await listBoard(t.orm().em.fork())).map((p) => [p.player_name, p.band]));
+    const bands = await bandOf();
+    expect([bands['Beta Two'], bands['Alpha One'], bands['Gamma Three'], bands['Epsilon Five']]).toEqual(['safe', 'long_shot', 'safe', 'safe']);
+    expect([bands['Filler 20'], bands['Filler 21'], bands['Filler 40'], bands['Filler 41']]).toEqual(['safe', 'bubble', 'bubble', 'long_shot']);
+
+    // Without the column a re-import hands every band back to the rank.
+    const plain = ['rank,player_name,position,school', '1,Beta Two,CB/WR,Colorado', '2,Alpha One,QB,Miami', '3,Gamma Three,OT,LSU', '4,Epsilon Five,S,Georgia'];
+    expect(runImport(file('plain.csv', [...plain, ...ranks.map((r) => r.slice(0, -1))].join('\n'))).code).toBe(0);
+    expect((await bandOf())['Alpha One']).toBe('safe');
+    expect(await t.db.query(`select 1 from player where band is not null`)).toHaveLength(0);
   });
 
   it('refuses to replace the board once the draft has started', async () => {

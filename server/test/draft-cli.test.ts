@@ -30,7 +30,7 @@ describe('npm run draft', () => {
   it('starts, records, and the running server hears it at once', async () => {
     const heard: string[] = [];
     t.deps.events.onChange((c) => heard.push(c.kind));
-    expect(draft('start')).toEqual({ code: 0, out: 'The draft has started: picks are locked' });
+    expect(draft('start')).toEqual({ code: 0, out: 'Started the draft: picks are locked' });
     const found = draft('find', 'cam ward');
     const id = /^id (\d+)/.exec(found.out)?.[1];
     expect(id).toBeDefined();
@@ -52,6 +52,6 @@ describe('npm run draft', () => {
     expect(status.out).toMatch(/Round one: 32 of 32 picks recorded, complete/);
     const log = draft('log').out.split('\n');
     expect(log[0]).toMatch(/cli:\S+\tpick 32 Josh Simmons/);
-    expect(draft('reset').out).toBe('The draft was reset');
+    expect(draft('reset').out).toBe('Reset the draft (all results cleared)');
   });
 });

@@ -88,11 +88,11 @@ describe('global standings ranked in Node', () => {
       expect(standings.lastRead?.entryRows).toBeGreaterThanOrEqual(holders!.n);
       expect(standings.lastRead?.entryRows).toBeLessThan(total);
     }
-    await undoLast(em(), t.deps.draft, 'test');
+    await undoLast(em(), 'test');
     await expectMatchesSql(true);
     await completeRoundOne(em(), t.deps.draft, 'test');
     await expectMatchesSql(true);
-    await undoLast(em(), t.deps.draft, 'test');
+    await undoLast(em(), 'test');
     await expectMatchesSql(true);
   });
 
@@ -194,7 +194,7 @@ describe('global standings ranked in Node', () => {
   });
 
   it('follow a reset and a new start, and a reload', async () => {
-    await resetDraft(em(), t.deps.draft, 'test');
+    await resetDraft(em(), 'test');
     await expectMatchesSql(true);
     await startDraft(em(), t.deps.draft, 'test');
     await recordPick(em(), t.deps.draft, 'test', 1, players[0]!);

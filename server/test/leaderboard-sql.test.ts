@@ -382,6 +382,12 @@ describe('groupLeaderboardSql matches rankEntries', () => {
         const actual = await db.query<RankedRow>(groupLeaderboardSql, [groupId, ROUND_ONE_PICKS]);
         expect(actual, `${s.name}, group ${String(groupId)}`).toEqual(expected);
         if (groupId === GLOBAL_GROUP) expect((await global!.compute()).rankings, `${s.name}, in Node`).toEqual(expected);
+        // The pick count (the Pending column is counted from it) is each entry's picks as loaded, and an
+        // alive entry has no miss: every pick of it is a hit or pending.
+        const loaded = new Map(entriesFor(world, placeholder).map((e) => [e.participantId, e.picks]));
+        expect(actual.map((r) => r.picks), `${s.name}, pick counts`).toEqual(actual.map((r) => loaded.get(r.participant_id)?.length));
+        const undrafted = (r: RankedRow) => loaded.get(r.participant_id)!.filter((p) => p.draftRound === null).length;
+        for (const r of actual.filter((row) => !row.busted)) expect(r.picks - r.correct_picks, `${s.name}, pending`).toBe(undrafted(r));
 
         total += expected.length;
         seen.aliveScoring += expected.filter((r) => !r.busted && r.correct_picks > 0).length;

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { EventSource } from 'eventsource';
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DraftChange } from '@first-round/shared/schemas';
+import type { LiveMessage } from '@first-round/shared/schemas';
 import type { AppRouter } from '../src/trpc/root.js';
 import { startEmbeddedPostgres, withDatabase } from '../src/db/embedded-postgres.js';
 import {
@@ -34,14 +34,16 @@ interface Observed {
   what: string;
   status: number;
   message?: string;
+  /** The error's kind: `code` of a REST or /idp body, `error.data.kind` over tRPC. */
+  code?: string;
 }
 
 /** One round of the calls a player's browser makes (as `user`): REST, tRPC, the identity provider, and the probes. */
 async function probe(server: ServerProcess, user: HttpUser): Promise<{ api: Observed[]; ready: number; health: number }> {
   const call = async (what: string, url: string, init?: RequestInit): Promise<Observed> => {
     const res = await fetch(`${server.baseUrl}${url}`, init);
-    const body = (await res.json().catch(() => ({}))) as { message?: string; error?: { message?: string } };
-    return { what, status: res.status, message: body.message ?? body.error?.message };
+    const body = (await res.json().catch(() => ({}))) as { message?: string; code?: string; error?: { message?: string; data?: { kind?: string } } };
+    return { what, status: res.status, message: body.message ?? body.error?.message, code: body.code ?? body.error?.data?.kind };
   };
   const json = { 'content-type': 'application/json' };
   const api = await Promise.all([
@@ -68,6 +70,7 @@ async function probeUntilReady(server: ServerProcess, user: HttpUser, ms: number
     for (const o of api) {
       if (o.status === 503) {
         expect(o.message, o.what).toBe(UNAVAILABLE);
+        expect(o.code, o.what).toBe('UNAVAILABLE');
         unavailable.add(o.what);
       } else {
         expect(o.status, `${o.what}: ${o.message}`).toBeLessThan(500);
@@ -82,7 +85,7 @@ async function probeUntilReady(server: ServerProcess, user: HttpUser, ms: number
 }
 
 function liveChanges(baseUrl: string, token: string) {
-  const received: DraftChange[] = [];
+  const received: LiveMessage[] = [];
   const client = createTRPCClient<AppRouter>({
     links: [
       splitLink({
@@ -166,7 +169,7 @@ describe('a database that dies', () => {
       expect(health).toBe(200);
       expect(ready).toBe(503);
       for (const o of api) {
-        expect({ what: o.what, status: o.status, message: o.message }).toEqual({ what: o.what, status: 503, message: UNAVAILABLE });
+        expect({ what: o.what, status: o.status, message: o.message, code: o.code }).toEqual({ what: o.what, status: 503, message: UNAVAILABLE, code: 'UNAVAILABLE' });
         seen.add(o.what);
       }
     }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
-import type { DraftChange } from '@first-round/shared/schemas';
+import { isStandingsUpdate, type DraftChange, type LiveMessage, type StandingsUpdate } from '@first-round/shared/schemas';
 import type { AppRouter } from '../src/trpc/root.js';
 import { recordPick, startDraft, undoLast } from '../src/modules/draft/draft.service.js';
 import { startDeadlineWatcher } from '../src/modules/draft/deadline.js';
@@ -27,7 +27,7 @@ function clientFor(baseUrl: string, token: string) {
 
 /** Subscribes and collects changes; resolves `ready` once the stream is open. */
 function collect(baseUrl: string, token: string, lastEventId?: string) {
-  const received: DraftChange[] = [];
+  const received: LiveMessage[] = [];
   let opened!: () => void;
   const ready = new Promise<void>((r) => (opened = r));
   const sub = clientFor(baseUrl, token).draft.changes.subscribe(lastEventId ? { lastEventId } : undefined, {
@@ -87,7 +87,7 @@ describe('live draft changes over SSE', () => {
     await late.ready;
     await until(() => late.received.length >= events.length - 1);
     expect(late.received.map((c) => c.event_id)).toEqual(events.slice(1).map((e) => Number(e.id)));
-    await undoLast(a.orm().em.fork(), a.deps.draft, 'test');
+    await undoLast(a.orm().em.fork(), 'test');
     await until(() => late.received.some((c) => c.kind === 'undo'));
     late.stop();
   });
@@ -136,6 +136,110 @@ describe('deadline', () => {
       expect(((await t.request('GET', '/api/draft/status')).json() as { draftHasStarted: boolean }).draftHasStarted).toBe(true);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('the standings page on the live stream', () => {
+  let t: TestApp;
+  let url: string;
+  let alice: TestUser;
+  let carol: TestUser;
+  let group: { id: number };
+  beforeAll(async () => {
+    t = await createTestApp({ startEvents: true });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** Subscribes with a watched page and collects everything the stream carries. */
+  function watching(token: string, standings: { group_id: number; limit?: number }) {
+    const received: LiveMessage[] = [];
+    let opened!: () => void;
+    const ready = new Promise<void>((r) => (opened = r));
+    const sub = clientFor(url, token).draft.changes.subscribe({ standings: { offset: 0, limit: 500, ...standings } }, {
+      onStarted: () => opened(),
+      onData: (envelope) => received.push(envelope.data),
+    });
+    return { received, ready, stop: () => sub.unsubscribe() };
+  }
+
+  it('follows each change with the re-ranked page, equal to what leaderboard.group answers, and only for a group the caller may read', async () => {
+    const players = await t.db.query<{ id: number }>(`select id from player order by rank limit 3`);
+    const bob = await t.signUp('bob');
+    [alice, carol] = [await t.signUp('alice'), await t.signUp('carol')];
+    for (const [user, picks] of [[alice, [players[0]!.id, players[1]!.id]], [bob, [players[2]!.id]]] as const) {
+      expect((await t.request('POST', '/api/picks/', { user, body: { picks } })).statusCode).toBe(200);
+    }
+    group = (await t.request('POST', '/api/groups/create-simple', { user: alice, body: { name: 'Stream group' } })).json() as { id: number };
+    await startDraft(t.orm().em.fork(), t.deps.draft, 'test');
+
+    const global = watching(alice.token, { group_id: 1, limit: 100 });
+    const own = watching(alice.token, { group_id: group.id });
+    const outsider = watching(carol.token, { group_id: group.id });
+    await Promise.all([global.ready, own.ready, outsider.ready]);
+
+    await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 1, players[0]!.id);
+    const [event] = await t.db.query<{ id: string }>(`select id from draft_event order by id desc limit 1`);
+    const eventId = Number(event!.id);
+    const standingsIn = (stream: { received: LiveMessage[] }) => stream.received.filter(isStandingsUpdate);
+    await until(() => standingsIn(global).length > 0 && standingsIn(own).length > 0, 5000);
+
+    // Each change comes first, then the page as of that change: what a read gives now, the caller's row included.
+    expect(global.received.map((m) => [m.kind, m.event_id])).toEqual([['pick', eventId], ['standings', eventId]]);
+    const client = clientFor(url, alice.token);
+    expect(standingsIn(global)[0]!.leaderboard).toEqual(await client.leaderboard.group.query({ group_id: 1, limit: 100 }));
+    expect(standingsIn(global)[0]!.leaderboard.me).toMatchObject({ participant_id: alice.id, correct_picks: 1, rank: 1 });
+    expect(standingsIn(own)[0]!.leaderboard).toEqual(await client.leaderboard.group.query({ group_id: group.id, limit: 500 }));
+
+    // Not a member: the change, never the group's standings.
+    await until(() => outsider.received.length > 0);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(outsider.received.map((m) => m.kind)).toEqual(['pick']);
+
+    // A reconnect that catches up gets the page as of the last change it missed.
+    const late = clientFor(url, bob.token);
+    const caughtUp: LiveMessage[] = [];
+    const sub = late.draft.changes.subscribe({ lastEventId: String(eventId - 1), standings: { group_id: 1, limit: 100, offset: 0 } }, {
+      onData: (envelope) => caughtUp.push(envelope.data),
+    });
+    await until(() => caughtUp.some(isStandingsUpdate), 5000);
+    expect(caughtUp.map((m) => [m.kind, m.event_id])).toEqual([['pick', eventId], ['standings', eventId]]);
+    expect((caughtUp[1] as StandingsUpdate).leaderboard.me).toMatchObject({ correct_picks: 0 });
+    for (const s of [global, own, outsider]) s.stop();
+    sub.unsubscribe();
+  });
+
+  it('the procedure called in process follows the same rules: the change, then the page, and no page for a non-member', async () => {
+    const [latest] = await t.db.query<{ id: string }>(`select id from draft_event order by id desc limit 1`);
+    const after = String(Number(latest!.id) - 1);
+    const member = (await (await t.caller(alice)).draft.changes({ lastEventId: after, standings: { group_id: group.id, limit: 10, offset: 0 } }))[Symbol.asyncIterator]();
+    const outsider = (await (await t.caller(carol)).draft.changes({ lastEventId: after, standings: { group_id: group.id, limit: 10, offset: 0 } }))[Symbol.asyncIterator]();
+    // In process, each item is tRPC's tracked envelope: [id, data].
+    const data = async (stream: AsyncIterator<unknown>) => ((await stream.next()).value as [string, LiveMessage])[1];
+    try {
+      const first = await data(member);
+      const second = await data(member);
+      expect([first.kind, second.kind]).toEqual(['pick', 'standings']);
+      const read = await (await t.caller(alice)).leaderboard.group({ group_id: group.id, limit: 10, offset: 0 });
+      expect((second as StandingsUpdate).leaderboard).toEqual(read);
+      expect((await data(outsider)).kind).toBe('pick');
+      // The outsider's next message is the next change, never the group's standings.
+      const next = data(outsider);
+      const [player] = await t.db.query<{ id: number }>(`select id from player where draft_pick is null order by rank limit 1`);
+      await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 2, player!.id);
+      expect((await next).kind).toBe('pick');
+      const third = await data(member);
+      const fourth = await data(member);
+      expect([third.kind, fourth.kind]).toEqual(['pick', 'standings']);
+      expect(fourth.event_id).toBe(third.event_id);
+    } finally {
+      await member.return?.(undefined);
+      await outsider.return?.(undefined);
     }
   });
 });

@@ -101,19 +101,19 @@ describe('standings follow every operator change', () => {
     const before = await actual(1);
     await recordPick(em(), s, 'test', 21, order[20]!);
     expect(await actual(1)).not.toEqual(before);
-    await undoLast(em(), s, 'test');
+    await undoLast(em(), 'test');
     expect(await actual(1)).toEqual(before);
     for (const g of groupIds) expect(await actual(g)).toEqual(await expected(g));
 
     await completeRoundOne(em(), s, 'test');
     await expectAllGroupsMatch();
-    await undoLast(em(), s, 'test'); // reopens round one
+    await undoLast(em(), 'test'); // reopens round one
     await expectAllGroupsMatch();
     for (let slot = 21; slot <= 32; slot++) await recordPick(em(), s, 'test', slot, order[slot - 1]!);
     await expectAllGroupsMatch();
     const alive = (await actual(1)).filter((r) => !r.busted).length;
     expect(alive).toBeGreaterThan(0);
-    await resetDraft(em(), s, 'test');
+    await resetDraft(em(), 'test');
     await expectAllGroupsMatch();
   });
 

@@ -9,9 +9,10 @@ export const GLOBAL_GROUP_ID = 1;
 export const INVITE_HOURS_FROM_CARD = 24;
 export const INVITE_HOURS_FROM_GROUP_PAGE = 720;
 export const MAX_INVITE_HOURS = 720;
-
-/** The spec's countdown deadline, 2025-04-24 20:00 Eastern (EDT), as shown in .env.example. */
-export const SPEC_DRAFT_DEADLINE = '2025-04-24T20:00:00-04:00';
+/** Member names an invitation card shows (the signed-out view of a link reveals no more). */
+export const INVITE_CARD_NAMES = 6;
+/** How long the landing page's public counts are reused before they are counted again. */
+export const PUBLIC_COUNTS_TTL_MS = 60_000;
 
 /**
  * The default deadline when none is configured: the next NFL draft night (the last Thursday of April,
@@ -45,6 +46,11 @@ export const STALE_TIMES = {
  * each after a random delay in [0, this): thousands of pages spread over a second instead of one instant.
  */
 export const LIVE_REFRESH_JITTER_MS = 1000;
+/**
+ * The standings page on screen is brought by the live stream after each change; a page reads it itself
+ * (after its jitter) only when it has not come within this long (a lost frame, a server without it).
+ */
+export const STANDINGS_PUSH_WAIT_MS = 3000;
 
 export const LEADERBOARD_RETRIES = 2;
 export const CALLBACK_AUTH_POLL_MS = 500;
@@ -64,6 +70,12 @@ export const GROUP_NAME_MAX = 64;
 export const CODE_TTL_MS = 10 * MINUTE;
 export const CODE_MAX_ATTEMPTS = 5;
 export const SESSION_TOKEN_TTL_S = 60;
+/**
+ * How long the code step waits before offering 'Resend code': the built-in provider's default wait
+ * between two codes for one address (IDP_CODE_RESEND_SECONDS); a provider that wants longer answers
+ * 'Please wait N seconds', which the form shows.
+ */
+export const CODE_RESEND_WAIT_S = 60;
 
 export const STORAGE_KEYS = {
   pendingJoinToken: 'pendingJoinToken',

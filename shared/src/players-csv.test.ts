@@ -152,6 +152,20 @@ describe('parseBoardCsv: format handling', () => {
     ]);
   });
 
+  it('reads an optional band column: named bands kept, blank ones left to the rank', () => {
+    const text = `${HEADER},band\n1,Cam Ward,QB,Miami,\n2,Travis Hunter,CB/WR,Colorado,Long shot\n3,Abdul Carter,EDGE,Penn State,bubble\n`;
+    expect(expectOk(parseBoardCsv(text))).toEqual([
+      { rank: 1, player_name: 'Cam Ward', position: 'QB', school: 'Miami' },
+      { rank: 2, player_name: 'Travis Hunter', position: 'CB/WR', school: 'Colorado', band: 'long_shot' },
+      { rank: 3, player_name: 'Abdul Carter', position: 'EDGE', school: 'Penn State', band: 'bubble' },
+    ]);
+  });
+
+  it('rejects an unknown band and names it', () => {
+    const errors = expectErrors(parseBoardCsv(`band,${HEADER}\nrisky,1,Cam Ward,QB,Miami\n`));
+    expect(errors).toEqual([{ row: 2, message: expect.stringContaining('band "risky"') }]);
+  });
+
   it('exports the position list', () => {
     expect(PLAYER_POSITIONS).toEqual(['QB', 'WR', 'RB', 'TE', 'OT', 'OL', 'IOL', 'DL', 'EDGE', 'LB', 'CB', 'S']);
   });

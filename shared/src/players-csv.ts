@@ -1,9 +1,11 @@
 /**
  * Pure parser/validator for "big board" CSV files (no I/O).
  *
- * Expected header (any column order): rank,player_name,position,school
+ * Expected header (any column order): rank,player_name,position,school, optionally band.
  * See shared/data/README.md for the file format.
  */
+
+import { parseBand, type RiskBand } from './risk-bands.js';
 
 export const PLAYER_POSITIONS = [
   'QB',
@@ -23,6 +25,8 @@ export const PLAYER_POSITIONS = [
 export type PlayerPosition = (typeof PLAYER_POSITIONS)[number];
 
 export const BOARD_CSV_COLUMNS = ['rank', 'player_name', 'position', 'school'] as const;
+/** Columns a board may add: `band` sets a player's risk band (blank: by rank). */
+export const OPTIONAL_BOARD_CSV_COLUMNS = ['band'] as const;
 
 export const MAX_PLAYER_NAME_LENGTH = 100;
 export const MAX_SCHOOL_LENGTH = 100;
@@ -32,6 +36,8 @@ export interface BoardRow {
   player_name: string;
   position: string;
   school: string;
+  /** Only when the file names it; otherwise the band follows the rank. */
+  band?: RiskBand;
 }
 
 export interface CsvRowError {
@@ -192,11 +198,12 @@ export function parseBoardCsv(text: string): ParseBoardResult {
   // --- header ---
   const headerNames = header.fields.map((f) => f.trim().toLowerCase());
   const expected: readonly string[] = BOARD_CSV_COLUMNS;
+  const allowed: readonly string[] = [...BOARD_CSV_COLUMNS, ...OPTIONAL_BOARD_CSV_COLUMNS];
   const missing = expected.filter((c) => !headerNames.includes(c));
   const extra: string[] = [];
   const seenHeader = new Set<string>();
   for (const name of headerNames) {
-    if (!expected.includes(name) || seenHeader.has(name)) extra.push(name === '' ? '(empty)' : name);
+    if (!allowed.includes(name) || seenHeader.has(name)) extra.push(name === '' ? '(empty)' : name);
     seenHeader.add(name);
   }
   if (missing.length > 0 || extra.length > 0) {
@@ -205,7 +212,7 @@ export function parseBoardCsv(text: string): ParseBoardResult {
     if (extra.length > 0) parts.push(`unexpected column(s): ${extra.join(', ')}`);
     errors.unshift({
       row: 1,
-      message: `invalid header (${parts.join('; ')}); expected exactly ${BOARD_CSV_COLUMNS.join(', ')}`,
+      message: `invalid header (${parts.join('; ')}); expected exactly ${BOARD_CSV_COLUMNS.join(', ')} (and optionally ${OPTIONAL_BOARD_CSV_COLUMNS.join(', ')})`,
     });
     return { ok: false, errors };
   }
@@ -214,6 +221,7 @@ export function parseBoardCsv(text: string): ParseBoardResult {
     player_name: headerNames.indexOf('player_name'),
     position: headerNames.indexOf('position'),
     school: headerNames.indexOf('school'),
+    band: headerNames.indexOf('band'),
   };
 
   // --- data rows ---
@@ -236,6 +244,7 @@ export function parseBoardCsv(text: string): ParseBoardResult {
     const name = get(col.player_name);
     const positionRaw = get(col.position);
     const school = get(col.school);
+    const bandRaw = col.band < 0 ? '' : get(col.band);
     let valid = true;
 
     let rank = 0;
@@ -290,8 +299,14 @@ export function parseBoardCsv(text: string): ParseBoardResult {
       valid = false;
     }
 
+    const band = bandRaw === '' ? undefined : parseBand(bandRaw);
+    if (band === null) {
+      errors.push({ row, message: `band "${bandRaw}" is not one of safe, bubble, long shot (or blank for the rank's band)` });
+      valid = false;
+    }
+
     if (valid && 'value' in pos) {
-      rows.push({ rank, player_name: name, position: pos.value, school });
+      rows.push({ rank, player_name: name, position: pos.value, school, ...(band ? { band } : {}) });
     }
   }
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { GROUP_NAME_MAX, MAX_INVITE_HOURS, USERNAME_MAX, USERNAME_MIN } from './constants.js';
+import { GROUP_NAME_MAX, MAX_INVITE_HOURS, MAX_PICKS, MIN_PICKS, USERNAME_MAX, USERNAME_MIN } from './constants.js';
+import { MAX_ID } from './ids.js';
 import { MESSAGES, usernameRuleMessage } from './messages.js';
+import { RISK_BANDS } from './risk-bands.js';
 
 /*
  * One schema per procedure input and output, named for what it is. The server validates with them, the
@@ -8,8 +10,8 @@ import { MESSAGES, usernameRuleMessage } from './messages.js';
  * Inputs are strict: unknown fields are refused, not silently dropped.
  */
 
-/** A database id: a positive 32-bit integer (numeric strings from REST paths are coerced by the adapter). */
-export const idSchema = z.number().int().positive().max(2_147_483_647);
+/** A database id: a positive 32-bit integer (ids written in REST paths and queries are read by `parseId`, shared/src/ids.ts). */
+export const idSchema = z.number().int().positive().max(MAX_ID);
 const isoDate = z.string();
 
 // ---------------------------------------------------------------- players and draft
@@ -21,6 +23,8 @@ export const playerOutput = z.object({
   school: z.string(),
   draft_round: z.number().nullable(),
   draft_pick: z.number().nullable(),
+  /** The risk band the selection screen shows: the board's own, else by rank (shared/src/risk-bands.ts). */
+  band: z.enum(RISK_BANDS),
 });
 export type PlayerDto = z.infer<typeof playerOutput>;
 export const playersOutput = z.array(playerOutput);
@@ -47,21 +51,12 @@ export const draftChange = z.object({
 });
 export type DraftChange = z.infer<typeof draftChange>;
 
-/** Resuming a live stream: the last event id seen (an audit-log id, a decimal safe integer). */
-export const draftChangesInput = z
-  .strictObject({
-    lastEventId: z
-      .string()
-      .regex(/^\d{1,16}$/, 'lastEventId must be an event id')
-      .refine((v) => Number.isSafeInteger(Number(v)), 'lastEventId must be an event id')
-      .nullish(),
-  })
-  .optional();
 
 export const recordPickInput = z.strictObject({ slot: idSchema, player_id: idSchema });
 export const draftEventOutput = z.object({
   id: z.number(),
-  kind: z.string(),
+  /** The same kinds as a live change (the audit log is what changes are read back from). */
+  kind: draftChangeKind,
   slot: z.number().nullable(),
   player_id: z.number().nullable(),
   player_name: z.string().nullable(),
@@ -199,6 +194,12 @@ export const memberOutput = z.object({
 });
 export const membersOutput = z.array(memberOutput);
 export const useGlobalPicksInput = z.strictObject({ group_id: idSchema, use_global_picks: z.boolean() });
+/** A group's new password, or null to remove it (joining by id then needs none). */
+export const groupPasswordSchema = safeText(200).refine((v) => v.trim().length > 0, MESSAGES.groupPasswordBlank);
+export const setGroupPasswordInput = z.strictObject({ group_id: idSchema, password: groupPasswordSchema.nullable() });
+/** The landing page's live counts: entries on the global leaderboard (players with picks) and groups. */
+export const publicCountsOutput = z.object({ entries: z.number(), groups: z.number() });
+export type PublicCounts = z.infer<typeof publicCountsOutput>;
 
 // ---------------------------------------------------------------- join links
 export const createJoinLinkInput = z.strictObject({
@@ -208,14 +209,35 @@ export const createJoinLinkInput = z.strictObject({
 export const joinLinkOutput = z.object({ token: z.string(), group_id: z.number(), expires_at: isoDate, expiration_hours: z.number() });
 /** Invite tokens are base64url; anything else cannot be one (and never reaches the database). */
 export const joinLinkTokenInput = z.strictObject({ token: z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'Not an invite token') });
-export const resolvedJoinLinkOutput = z.object({ group_id: z.number(), group_name: z.string(), expires_at: isoDate });
+/**
+ * Where a link leads, as the signed-out invitation card shows it: no sign-in needed, so nothing beyond the
+ * card: screen names only (never e-mails, never picks), at most INVITE_CARD_NAMES of them.
+ */
+export const resolvedJoinLinkOutput = z.object({
+  group_id: z.number(),
+  group_name: z.string(),
+  expires_at: isoDate,
+  /** The screen name of whoever made the link (the owner), null when they have none. */
+  invited_by: z.string().nullable(),
+  member_count: z.number(),
+  /** Screen names of the first members (owner first, then by joining), at most INVITE_CARD_NAMES. */
+  member_names: z.array(z.string()),
+  /** When picks lock (the draft's deadline), and whether the draft has started already. */
+  pick_deadline: isoDate,
+  draft_started: z.boolean(),
+});
+export type ResolvedJoinLink = z.infer<typeof resolvedJoinLinkOutput>;
 
 // ---------------------------------------------------------------- picks
 export const myPicksInput = z.strictObject({ group_id: idSchema.optional() }).optional();
 export const picksOutput = z.object({ picks: z.array(z.number()), group_id: z.number(), use_global_picks: z.boolean() });
+/**
+ * A set of picks, 1 to 32 players, with the spec's message (SPEC §5: the server enforces the bound; the
+ * selection screen shows Too Many Picks for the INVALID_INPUT kind this answers).
+ */
+export const picksSchema = z.array(idSchema).min(MIN_PICKS, MESSAGES.picksCountOutOfRange).max(MAX_PICKS, MESSAGES.picksCountOutOfRange);
 export const savePicksInput = z.strictObject({
-  // Bounds are checked by the service so its message ('Number of picks must be between …') reaches the user.
-  picks: z.array(idSchema).max(1000),
+  picks: picksSchema,
   group_id: idSchema.optional(),
 });
 export const savePicksOutput = z.object({ success: z.boolean(), picks: z.array(z.number()), group_id: z.number() });
@@ -229,14 +251,26 @@ export const leaderboardRowOutput = z.object({
   correct_picks: z.number(),
   busted: z.boolean(),
   tiebreak_rank: z.number().nullable(),
+  /** The entry's number of picks. An alive entry has no miss: `picks - correct_picks` of its picks are pending. */
+  picks: z.number(),
 });
 export type LeaderboardRow = z.infer<typeof leaderboardRowOutput>;
-/** A page of the standings: big groups (the global one) are read a page at a time. */
+/** Longest name search on the standings (screen names are shorter). */
+export const STANDINGS_SEARCH_MAX = 50;
+export const entryStatus = z.enum(['alive', 'busted']);
+export type EntryStatus = z.infer<typeof entryStatus>;
+/**
+ * A page of the standings: big groups (the global one) are read a page at a time, optionally only the
+ * entries whose name contains `search` (ignoring case; blank: everyone) or only alive or busted ones.
+ */
 export const leaderboardInput = z.strictObject({
   group_id: idSchema,
   limit: z.number().int().min(1).max(5000).default(500),
   offset: z.number().int().min(0).max(10_000_000).default(0),
+  search: safeText(STANDINGS_SEARCH_MAX).optional(),
+  status: entryStatus.optional(),
 });
+export type LeaderboardInput = z.output<typeof leaderboardInput>;
 export const leaderboardOutput = z.object({
   group_id: z.number(),
   draft_started: z.boolean(),
@@ -247,5 +281,65 @@ export const leaderboardOutput = z.object({
   rankings: z.array(leaderboardRowOutput),
   /** The caller's own row wherever it ranks, or null without an entry. */
   me: leaderboardRowOutput.nullable(),
+  /** How many rows `limit`/`offset` page through: `entries`, or those matching `search` and `status`. */
+  matches: z.number(),
+  /**
+   * The caller's 0-based position among those rows, or null (no entry, or it does not match): their page
+   * starts at `floor(me_position / limit) * limit`.
+   */
+  me_position: z.number().nullable(),
 });
 export type Leaderboard = z.infer<typeof leaderboardOutput>;
+
+/** The caller's entry in one of their groups, for the group cards (leaderboard.myGroups). */
+export const myGroupStandingOutput = z.object({
+  group_id: z.number(),
+  members: z.number(),
+  /** Members whose entry here has picks (their My Picks when they reuse them): the '2 of 3 ready'. */
+  ready: z.number(),
+  /** Whether the caller's own entry here has picks. */
+  has_picks: z.boolean(),
+  /** The caller's entry here is their My Picks (global) set, not picks of its own. */
+  use_global_picks: z.boolean(),
+  /**
+   * The caller's entry here is the same players as their My Picks: reused (`use_global_picks`), or copied
+   * with Reuse Picks and not changed since. My Picks says 'used in N groups' from it.
+   */
+  uses_my_picks: z.boolean(),
+  /** After the start, the caller's place here ('3rd of 12 · Alive'); null before it or without an entry. */
+  standing: z
+    .object({ rank: z.number(), entries: z.number(), alive: z.number(), busted: z.boolean(), correct_picks: z.number(), picks: z.number() })
+    .nullable(),
+});
+export type MyGroupStanding = z.infer<typeof myGroupStandingOutput>;
+export const myGroupStandingsOutput = z.object({ draft_started: z.boolean(), groups: z.array(myGroupStandingOutput) });
+export type MyGroupStandings = z.infer<typeof myGroupStandingsOutput>;
+
+// ---------------------------------------------------------------- live stream (draft.changes)
+/**
+ * Opening or resuming the live stream: the last event id seen (an audit-log id, a decimal safe integer),
+ * and optionally the standings page on screen, which the stream then sends again, re-ranked, after every
+ * change (a `standings` update), so that page needs no request on draft night.
+ */
+export const draftChangesInput = z
+  .strictObject({
+    lastEventId: z
+      .string()
+      .regex(/^\d{1,16}$/, 'lastEventId must be an event id')
+      .refine((v) => Number.isSafeInteger(Number(v)), 'lastEventId must be an event id')
+      .nullish(),
+    standings: leaderboardInput.optional(),
+  })
+  .optional();
+export type DraftChangesInput = z.output<typeof draftChangesInput>;
+
+/** The watched standings page as of draft change `event_id` (the answer leaderboard.group gives then). */
+export const standingsUpdate = z.object({
+  kind: z.literal('standings'),
+  event_id: z.number(),
+  leaderboard: leaderboardOutput,
+});
+export type StandingsUpdate = z.infer<typeof standingsUpdate>;
+/** What the live stream carries: every draft change and, when asked for, the standings after it. */
+export type LiveMessage = DraftChange | StandingsUpdate;
+export const isStandingsUpdate = (message: LiveMessage): message is StandingsUpdate => message.kind === 'standings';

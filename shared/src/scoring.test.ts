@@ -135,12 +135,12 @@ describe('rankEntries', () => {
       d,
     );
     expect(rows).toEqual([
-      { rank: 1, participant_id: 'a', participant_name: 'a', correct_picks: 2, busted: false, tiebreak_rank: 30 },
-      { rank: 2, participant_id: 'c', participant_name: 'c', correct_picks: 2, busted: false, tiebreak_rank: 9 },
-      { rank: 2, participant_id: 'd', participant_name: 'd', correct_picks: 2, busted: false, tiebreak_rank: 9 },
-      { rank: 4, participant_id: 'b', participant_name: 'b', correct_picks: 1, busted: false, tiebreak_rank: 7 },
-      { rank: 5, participant_id: 'e', participant_name: 'e', correct_picks: 0, busted: false, tiebreak_rank: null },
-      { rank: 5, participant_id: 'f', participant_name: 'f', correct_picks: 0, busted: true, tiebreak_rank: null },
+      { rank: 1, participant_id: 'a', participant_name: 'a', correct_picks: 2, busted: false, tiebreak_rank: 30, picks: 3 },
+      { rank: 2, participant_id: 'c', participant_name: 'c', correct_picks: 2, busted: false, tiebreak_rank: 9, picks: 2 },
+      { rank: 2, participant_id: 'd', participant_name: 'd', correct_picks: 2, busted: false, tiebreak_rank: 9, picks: 2 },
+      { rank: 4, participant_id: 'b', participant_name: 'b', correct_picks: 1, busted: false, tiebreak_rank: 7, picks: 1 },
+      { rank: 5, participant_id: 'e', participant_name: 'e', correct_picks: 0, busted: false, tiebreak_rank: null, picks: 1 },
+      { rank: 5, participant_id: 'f', participant_name: 'f', correct_picks: 0, busted: true, tiebreak_rank: null, picks: 2 },
     ]);
   });
 
@@ -203,6 +203,7 @@ describe('scoreCounts and orderByScore agree with rankEntries', () => {
       correct_picks: scores[entry]!.correctPicks,
       busted: scores[entry]!.busted,
       tiebreak_rank: scores[entry]!.tiebreakRank,
+      picks: ranked[entry]!.picks.length,
     }));
   };
 

@@ -132,6 +132,8 @@ export interface RankedRow {
   correct_picks: number;
   busted: boolean;
   tiebreak_rank: number | null;
+  /** The entry's number of picks: while it is alive, `picks - correct_picks` of them are still pending. */
+  picks: number;
 }
 
 /**
@@ -201,6 +203,7 @@ export function rankEntries(entries: readonly Entry[], d: DraftSnapshot): Ranked
       correct_picks: score.correctPicks,
       busted: score.busted,
       tiebreak_rank: score.tiebreakRank,
+      picks: entry.picks.length,
     });
   }
   return rows;

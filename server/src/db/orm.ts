@@ -1,8 +1,17 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import pg from 'pg';
-import { entities } from './entities/index.js';
 import { migrationsList } from './migrations/index.js';
+import { usersEntities } from '../modules/users/users.entities.js';
+import { identityEntities } from '../modules/auth/identity.entities.js';
+import { groupsEntities } from '../modules/groups/groups.entities.js';
+import { joinLinksEntities } from '../modules/join-links/join-links.entities.js';
+import { playersEntities } from '../modules/players/players.entities.js';
+import { picksEntities } from '../modules/picks/picks.entities.js';
+import { draftEntities } from '../modules/draft/draft.entities.js';
+
+/** Every module's entities, registered here and nowhere else. Tables come from the migrations: the schema generator never runs. */
+const entities = [...usersEntities, ...identityEntities, ...groupsEntities, ...joinLinksEntities, ...playersEntities, ...picksEntities, ...draftEntities];
 
 export type Orm = MikroORM;
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { ERROR_KINDS } from '@first-round/shared/errors';
 import { appRouter } from '../trpc/root.js';
-import { restRoutes } from './routes.js';
+import { PATH_PARAMS, restRoutes, type RestRoute } from './routes.js';
 
 interface ProcedureDef {
   type: 'query' | 'mutation' | 'subscription';
@@ -10,69 +11,75 @@ interface ProcedureDef {
   meta?: { output?: unknown };
 }
 
+/** Every error answer (errors.ts): the message twice, and the kind a client branches on. */
 const errorSchema = {
   type: 'object',
-  properties: { detail: { type: 'string' }, message: { type: 'string' } },
-  required: ['detail', 'message'],
+  properties: { detail: { type: 'string' }, message: { type: 'string' }, code: { type: 'string', enum: [...ERROR_KINDS] } },
+  required: ['detail', 'message', 'code'],
 };
 
-function jsonSchema(schema: unknown, io: 'input' | 'output') {
+function jsonSchema(schema: unknown, io: 'input' | 'output'): Record<string, unknown> | undefined {
   if (!(schema instanceof z.ZodType)) return undefined;
   try {
-    return z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' });
+    return z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
   } catch {
     return undefined;
   }
 }
 
-/** Path values as the adapter accepts them (anything else is a 422 before the procedure runs). */
-const PATH_PARAM_SCHEMAS: Record<string, object> = {
-  id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
-  participantId: { type: 'string', maxLength: 200, pattern: '^(user|temp)_[A-Za-z0-9_-]+$' },
-  token: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' },
-};
+/** The properties of an input's JSON schema (an optional input is `anyOf: [object, …]`). */
+function propertiesOf(schema: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!schema) return {};
+  if (schema.properties) return schema.properties as Record<string, unknown>;
+  const variants = (schema.anyOf ?? schema.oneOf ?? []) as Record<string, unknown>[];
+  return (variants.find((v) => v.properties)?.properties as Record<string, unknown> | undefined) ?? {};
+}
 
-/** The OpenAPI document of the REST adapter, generated from the same zod schemas the procedures use. */
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: errorSchema } } });
+
+/** The answers a row documents: success, the refusals its auth allows, and its own extras. */
+function responsesOf(route: RestRoute, output: unknown) {
+  return {
+    200: { description: 'Success', content: { 'application/json': { schema: jsonSchema(output, 'output') ?? {} } } },
+    ...(route.auth === 'public' ? {} : { 401: errorResponse('Authentication required') }),
+    403: errorResponse('Forbidden'),
+    404: errorResponse('Not found'),
+    409: errorResponse('Conflict (duplicate, or the draft has started)'),
+    422: errorResponse('Invalid input'),
+    ...Object.fromEntries(Object.entries(route.responses ?? {}).map(([status, description]) => [status, errorResponse(description)])),
+  };
+}
+
+/** The OpenAPI document of the REST adapter, generated from the REST table and the procedures' zod schemas. */
 export function buildOpenApiDocument() {
   const procedures = (appRouter._def as unknown as { procedures: Record<string, { _def: ProcedureDef }> }).procedures;
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of restRoutes) {
     const def = procedures[route.procedure]?._def;
-    const openApiPath = `/api${route.path.replace(/:(\w+)/g, '{$1}')}`;
+    const inputSchema = def?.inputs.length ? jsonSchema(def.inputs[def.inputs.length - 1], 'input') : undefined;
+    const inputProperties = propertiesOf(inputSchema);
     const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({
       name: m[1],
       in: 'path',
       required: true,
-      schema: PATH_PARAM_SCHEMAS[m[1]!] ?? { type: 'string' },
+      schema: jsonSchema(PATH_PARAMS[m[1]!], 'input') ?? { type: 'string' },
     }));
-    const inputSchema = def?.inputs.length ? jsonSchema(def.inputs[def.inputs.length - 1], 'input') : undefined;
+    // A query parameter is documented as the procedure's input field of the same name (its limits, its default).
+    const queryParams = Object.keys(route.query?.shape ?? {}).map((name) => ({
+      name,
+      in: 'query',
+      required: false,
+      schema: inputProperties[name] ?? { type: 'integer' },
+    }));
+    const openApiPath = `/api${route.path.replace(/:(\w+)/g, '{$1}')}`;
     const operation: Record<string, unknown> = {
       operationId: `${route.method.toLowerCase()}_${route.path.replace(/[^a-zA-Z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
       summary: route.summary,
       tags: [route.procedure.split('.')[0]],
-      description: `Calls the tRPC procedure \`${route.procedure}\`. Also served without the /api prefix.${route.spec ? '' : ' (Not in the original spec.)'}`,
-      parameters: [
-        ...pathParams,
-        ...(route.path === '/picks/my-picks' ? [{ name: 'group_id', in: 'query', required: false, schema: { type: 'integer', minimum: 1 } }] : []),
-        ...(route.procedure === 'leaderboard.group'
-          ? [
-              { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 5000, default: 500 } },
-              { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } },
-            ]
-          : []),
-      ],
-      responses: {
-        200: { description: 'Success', content: { 'application/json': { schema: jsonSchema(def?.output ?? def?.meta?.output, 'output') ?? {} } } },
-        401: { description: 'Authentication required', content: { 'application/json': { schema: errorSchema } } },
-        403: { description: 'Forbidden', content: { 'application/json': { schema: errorSchema } } },
-        404: { description: 'Not found', content: { 'application/json': { schema: errorSchema } } },
-        409: { description: 'Conflict (duplicate, or the draft has started)', content: { 'application/json': { schema: errorSchema } } },
-        422: { description: 'Invalid input', content: { 'application/json': { schema: errorSchema } } },
-        ...(route.procedure === 'groups.join'
-          ? { 429: { description: 'Too many failed joins (wrong passwords for this group, or failed joins overall); the message says when to try again', content: { 'application/json': { schema: errorSchema } } } }
-          : {}),
-      },
-      security: route.procedure === 'joinLinks.resolve' || route.procedure.startsWith('players.') || route.procedure === 'draft.status' ? [] : [{ bearer: [] }],
+      description: `Calls the tRPC procedure \`${route.procedure}\`. Also served without the /api prefix.${route.auth === 'admin' ? ' Operators only.' : ''}${route.spec ? '' : ' (Not in the original spec.)'}`,
+      parameters: [...pathParams, ...queryParams],
+      responses: responsesOf(route, def?.output ?? def?.meta?.output),
+      security: route.auth === 'public' ? [] : [{ bearer: [] }],
     };
     if (route.method !== 'GET' && inputSchema && route.input) {
       operation.requestBody = { required: true, content: { 'application/json': { schema: inputSchema } } };
@@ -84,7 +91,9 @@ export function buildOpenApiDocument() {
     info: {
       title: 'First Round REST API',
       version: '1.0.0',
-      description: 'Every path also answers without the /api prefix. Errors are {detail, message}.',
+      description:
+        'Every path also answers without the /api prefix, and with or without a trailing slash. Errors are {detail, message, code}: ' +
+        '`code` is the kind of error (one of the `code` enum), for clients to branch on; `detail` and `message` are the same text, for people.',
     },
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     paths,

@@ -28,7 +28,9 @@ export async function createContextInner(opts: {
 /** Checking a session needs the database: while it is unreachable the caller gets a 503, not a 500. */
 async function verify(deps: AppDeps, authorization: string): Promise<BearerResult> {
   try {
-    return await deps.bearer.verify(deps.orm.em.fork(), authorization);
+    // A fork only when the session must be looked up: a cached token needs no database (and forking cost
+    // as much as the rest of a hot read).
+    return await deps.bearer.verify(() => deps.orm.em.fork(), authorization);
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE_MESSAGE, cause: error });
     throw error;

@@ -1,13 +1,14 @@
-import { initTRPC, TRPCError } from '@trpc/server';
-import { z, ZodError } from 'zod';
+import { initTRPC, TRPCError, type TRPCProcedureBuilder } from '@trpc/server';
+import { z } from 'zod';
 import { MESSAGES } from '@first-round/shared/messages';
 import { idSchema, NUL_MESSAGE } from '@first-round/shared/schemas';
 import type { Context } from './context.js';
-import { DomainError, isDatabaseUnavailable, isUniqueViolation, UNAVAILABLE_MESSAGE, type DomainErrorKind } from '../errors.js';
+import { describeError, DomainError, draftLocked, ERROR_TABLE, isDatabaseUnavailable, isUniqueViolation, unprocessable } from '../errors.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ensureParticipant, type ParticipantRow } from '../modules/users/participants.service.js';
 import type { Identity } from '../modules/auth/bearer.js';
 import { requireMembership } from '../modules/groups/membership.js';
+import { isDraftStarted } from '../modules/draft/draft.service.js';
 
 /** REST metadata: each procedure's documented paths live in rest/routes.ts, not here. */
 export interface Meta {
@@ -19,28 +20,6 @@ export interface Meta {
   output?: z.ZodType;
 }
 
-const trpcCodeOfKind: Record<DomainErrorKind, TRPCError['code']> = {
-  BAD_REQUEST: 'BAD_REQUEST',
-  UNAUTHORIZED: 'UNAUTHORIZED',
-  FORBIDDEN: 'FORBIDDEN',
-  NOT_FOUND: 'NOT_FOUND',
-  CONFLICT: 'CONFLICT',
-  UNPROCESSABLE: 'UNPROCESSABLE_CONTENT',
-  TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
-  DRAFT_LOCKED: 'CONFLICT',
-};
-
-/** A readable one-line message for a zod failure: "picks: Expected array, received string". */
-export function zodMessage(error: ZodError): string {
-  return error.issues
-    .map((i) => {
-      const where = i.path.length ? `${i.path.join('.')}: ` : '';
-      const msg = i.code === 'unrecognized_keys' ? `Unknown field(s): ${i.keys.join(', ')}` : i.message;
-      return `${where}${msg}`;
-    })
-    .join('; ');
-}
-
 const t = initTRPC
   .context<Context>()
   .meta<Meta>()
@@ -49,21 +28,29 @@ const t = initTRPC
     isDev: false,
     // SSE subscriptions: a ping keeps proxies from closing idle streams; clients reconnect after silence.
     sse: { ping: { enabled: true, intervalMs: 15_000 }, client: { reconnectAfterInactivityMs: 40_000 } },
+    // The message a client may see and the kind it branches on, from the one error model (errors.ts);
+    // tRPC's own code and HTTP status stay as tRPC sets them.
     errorFormatter({ shape, error }) {
-      const message = error.cause instanceof ZodError ? zodMessage(error.cause) : error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal server error' : error.message;
-      return { ...shape, message, data: { ...shape.data, stack: undefined, detail: message } };
+      const { kind, message } = describeError(error);
+      return { ...shape, message, data: { ...shape.data, stack: undefined, detail: message, kind } };
     },
   });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Turns domain errors and constraint violations into tRPC errors, in this one place. */
+/**
+ * Domain errors, stray unique violations and the database out of reach as tRPC errors with the table's
+ * code (errors.ts); undefined for anything else, which tRPC answers as its own (a 500 for the unknown).
+ */
 export function toTrpcError(cause: unknown): TRPCError | undefined {
-  if (cause instanceof DomainError) return new TRPCError({ code: trpcCodeOfKind[cause.kind], message: cause.message, cause });
-  if (isUniqueViolation(cause)) return new TRPCError({ code: 'CONFLICT', message: 'That already exists', cause: cause as Error });
-  if (isDatabaseUnavailable(cause)) return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE_MESSAGE, cause: cause as Error });
-  return undefined;
+  if (!(cause instanceof DomainError) && !isUniqueViolation(cause) && !isDatabaseUnavailable(cause)) return undefined;
+  return trpcErrorOf(cause);
+}
+
+function trpcErrorOf(cause: unknown): TRPCError {
+  const { kind, message } = describeError(cause);
+  return new TRPCError({ code: ERROR_TABLE[kind].trpc, message, cause: cause as Error });
 }
 
 /** Whether a NUL character hides anywhere in a decoded input (keys included). */
@@ -76,7 +63,7 @@ export function containsNul(value: unknown, depth = 0): boolean {
 
 /** PostgreSQL text cannot hold NUL: a NUL that reached a query would answer 500. */
 export function refuseNulInput(input: unknown) {
-  if (containsNul(input)) throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: NUL_MESSAGE });
+  if (containsNul(input)) throw trpcErrorOf(unprocessable(NUL_MESSAGE));
 }
 
 /**
@@ -139,3 +126,21 @@ export const groupOwnerProcedure = groupMemberProcedure.use(async ({ ctx, next }
   if (!ctx.membership.is_owner) throw new TRPCError({ code: 'FORBIDDEN', message: MESSAGES.notGroupOwner });
   return next();
 });
+
+/** Any procedure builder below `publicProcedure` (each one runs with its own EntityManager), whatever its input and output. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tRPC's own AnyProcedureBuilder spells "any input or output" this way
+type WithEntityManager = TRPCProcedureBuilder<Context, Meta, { em: EntityManager }, any, any, any, any, false>;
+
+/**
+ * `procedure`, refused with 409 and `lockedMessage` once the draft has started: what the start locks
+ * (picks, new groups, invite links). Wrap the procedure once its caller's rights and input are checked,
+ * so a non-member still hears 403 and bad input 422 after the start. The state is read from the
+ * database, not the status cache: a start heard late must not let a write through. Writes that race the
+ * start check again inside their own transaction (picks.save).
+ */
+export function draftOpenProcedure<TProcedure extends WithEntityManager>(procedure: TProcedure, lockedMessage: string): TProcedure {
+  return procedure.use(async ({ ctx, next }) => {
+    if (await isDraftStarted(ctx.em, ctx.deps.draft)) throw draftLocked(lockedMessage);
+    return next();
+  }) as TProcedure;
+}

@@ -106,9 +106,10 @@ describe('POST /auth/update-screen-name', () => {
     ] as const) {
       const res = await post('/api/auth/update-screen-name', user, { screen_name: name });
       expect(res.statusCode, name).toBe(422);
-      const body = res.json() as { message: string; detail: string };
+      const body = res.json() as { message: string; detail: string; code: string };
       expect(body.message).toContain(`Username must be ${rule}`);
       expect(body.detail).toBe(body.message);
+      expect(body.code).toBe('INVALID_INPUT');
     }
     expect((await post('/api/auth/update-screen-name', user, {})).statusCode).toBe(422);
     expect((await post('/api/auth/update-screen-name', user, { screen_name: 'ab' })).json()).toMatchObject({ screen_name: 'ab' });
@@ -126,7 +127,7 @@ describe('POST /auth/update-screen-name', () => {
     for (const name of ['alicename', 'ALICENAME', '  AliceName ']) {
       const res = await post('/api/auth/update-screen-name', bob, { screen_name: name });
       expect(res.statusCode, name).toBe(409);
-      expect(res.json()).toEqual({ detail: 'That username is already taken', message: 'That username is already taken' });
+      expect(res.json()).toEqual({ detail: 'That username is already taken', message: 'That username is already taken', code: 'CONFLICT' });
     }
     await expectTrpcError((await t.caller(bob)).auth.updateScreenName({ screen_name: 'aliceNAME' }), 'CONFLICT', 'That username is already taken');
     expect((await get('/api/auth/me', bob)).json()).toMatchObject({ screen_name: 'BobName' });

@@ -361,9 +361,10 @@ describe('per-IP rate limit', () => {
     }
     expect(statuses.slice(0, 5)).toEqual([404, 404, 404, 404, 404]);
     expect(last!.statusCode).toBe(429);
-    const body = last!.json() as { message: string; detail: string };
+    const body = last!.json() as { message: string; detail: string; code: string };
     expect(body.message).toMatch(/^Too many requests\. Please wait \d+ seconds and try again\.$/);
     expect(body.detail).toBe(body.message);
+    expect(body.code).toBe('TOO_MANY_REQUESTS');
     // Verify counts too, so codes cannot be guessed faster by spreading over addresses.
     const v = await limited.request('POST', '/idp/verify', { body: { email: 'x@example.com', code: '123456' } });
     expect(v.statusCode).toBe(429);

@@ -13,7 +13,7 @@ import { resetDraft, startDraft } from '../../src/modules/draft/draft.service.js
 import { MAX_STREAMS_PER_USER } from '../../src/modules/draft/draft.events.js';
 import { createTestApp, latestOutboxCode, type TestApp } from '../support/test-app.js';
 
-/** Sign-in and session defects found by trying the game as an attacker (issue 10, items 0, 1, 9, 10). */
+/** Sign-in and session defects found by trying the game as an attacker. */
 
 let t: TestApp;
 let baseUrl: string;
@@ -60,7 +60,7 @@ describe('the development outbox', () => {
     for (const host of ['evil.example:3000', 'evil.example', '192.168.1.5:3000']) {
       const res = await outbox('127.0.0.1', { host });
       expect(res.statusCode, host).toBe(404);
-      expect(res.json()).toEqual({ detail: 'Not found', message: 'Not found' });
+      expect(res.json()).toEqual({ detail: 'Not found', message: 'Not found', code: 'NOT_FOUND' });
     }
     for (const host of ['localhost:3000', '127.0.0.1:3000', '[::1]:3000', 'localhost']) expect((await outbox('127.0.0.1', { host })).statusCode, host).toBe(200);
   });
@@ -69,7 +69,7 @@ describe('the development outbox', () => {
     for (const address of ['192.168.1.20', '10.0.0.5', '::ffff:192.168.1.20', 'fe80::1']) {
       const res = await outbox(address);
       expect(res.statusCode, address).toBe(404);
-      expect(res.json()).toEqual({ detail: 'Not found', message: 'Not found' });
+      expect(res.json()).toEqual({ detail: 'Not found', message: 'Not found', code: 'NOT_FOUND' });
     }
     const trusting = await createTestApp({ seedBoard: false, env: { TRUST_PROXY: '1' }, sameDatabaseAs: t });
     try {
@@ -204,7 +204,7 @@ describe('live streams', () => {
   let resumeFrom: string;
   beforeAll(async () => {
     const first = await startDraft(t.orm().em.fork(), t.deps.draft, 'test');
-    await resetDraft(t.orm().em.fork(), t.deps.draft, 'test');
+    await resetDraft(t.orm().em.fork(), 'test');
     resumeFrom = String(first.event_id);
   });
 

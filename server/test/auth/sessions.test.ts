@@ -41,6 +41,22 @@ describe('sessions', () => {
     expect(cookie.value).not.toContain((res.json() as { token: string }).token);
   });
 
+  it('verify also sets a readable session hint with no secret in it, and sign-out clears both', async () => {
+    await t.request('POST', '/idp/sign-up', { body: { email: 'hint@example.com', username: 'hintuser' } });
+    const res = await t.request('POST', '/idp/verify', { body: { email: 'hint@example.com', code: await latestOutboxCode(t, 'hint@example.com') } });
+    const session = res.cookies.find((c) => c.name === 'fr_session')!;
+    const hint = res.cookies.find((c) => c.name === 'fr_signed_in')!;
+    expect(hint).toMatchObject({ value: '1', path: '/', sameSite: 'Lax', maxAge: session.maxAge });
+    expect(hint.httpOnly).toBeFalsy();
+    // The hint alone is no session: no token for it.
+    expect((await refresh('fr_signed_in=1')).statusCode).toBe(401);
+    const out = await t.request('POST', '/idp/sign-out', { headers: { cookie: `fr_session=${session.value}; fr_signed_in=1` } });
+    expect(out.statusCode).toBe(200);
+    const cleared = Object.fromEntries(out.cookies.map((c) => [c.name, c]));
+    expect(cleared.fr_session).toMatchObject({ value: '', path: '/idp' });
+    expect(cleared.fr_signed_in).toMatchObject({ value: '', path: '/' });
+  });
+
   it('the session cookie is not stored in clear', async () => {
     const user = await t.signUp('clearcookie');
     const secret = user.cookie.slice('fr_session='.length);

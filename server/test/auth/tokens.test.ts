@@ -47,9 +47,10 @@ const payload = () => ({ sub: user.id, sid, azp: AZP, iss: LOCAL_ISSUER, iat: no
 async function expectRefused(authorization: string | undefined, exactMessage?: string) {
   const res = await t.request('GET', '/api/auth/me', { headers: authorization === undefined ? {} : { authorization } });
   expect(res.statusCode).toBe(401);
-  const body = res.json() as { detail: string; message: string };
+  const body = res.json() as { detail: string; message: string; code: string };
   expect(body.message).toContain('Authentication required');
   expect(body.detail).toBe(body.message);
+  expect(body.code).toBe('UNAUTHORIZED');
   if (exactMessage) expect(body.message).toBe(exactMessage);
   // The unprefixed path is the same call.
   expect((await t.request('GET', '/auth/me', { headers: authorization === undefined ? {} : { authorization } })).statusCode).toBe(401);

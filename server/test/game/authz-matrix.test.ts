@@ -51,6 +51,10 @@ const EXPECTED: Record<string, Expected> = {
   'groups.membership': signedIn('ok'),
   'groups.members': membersOnly,
   'groups.useGlobalPicks': { before: membersOnly, after: membersLocked },
+  // Owners only, before and after the start (joining a private group to watch still asks for it).
+  'groups.setPassword': { anonymous: 401, nonMember: 403, member: 403, owner: 'ok', admin: 403 },
+  // The landing page's counts: visitors too.
+  'groups.publicCounts': everyone,
   'joinLinks.create': {
     before: { anonymous: 401, nonMember: 403, member: 403, owner: 'ok', admin: 403 },
     after: { anonymous: 401, nonMember: 403, member: 403, owner: 409, admin: 403 },
@@ -76,6 +80,8 @@ const EXPECTED: Record<string, Expected> = {
   // Live changes: every signed-in page listens.
   'draft.changes': signedIn('ok'),
   'leaderboard.group': membersOnly,
+  // The caller's own groups: anyone signed in (an empty list without groups).
+  'leaderboard.myGroups': signedIn('ok'),
 };
 
 type Caller = Awaited<ReturnType<TestApp['caller']>>;
@@ -145,6 +151,9 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
   'groups.membership': { run: ({ caller, fixture }) => caller.groups.membership({ group_id: fixture.groupId }) },
   'groups.members': { run: ({ caller, fixture }) => caller.groups.members({ group_id: fixture.groupId }) },
   'groups.useGlobalPicks': { run: ({ caller, fixture }) => caller.groups.useGlobalPicks({ group_id: fixture.groupId, use_global_picks: false }) },
+  // The same password again: the fixture's joins keep working.
+  'groups.setPassword': { run: ({ caller, fixture }) => caller.groups.setPassword({ group_id: fixture.groupId, password: 'secret' }) },
+  'groups.publicCounts': { run: ({ caller }) => caller.groups.publicCounts() },
   'joinLinks.create': { run: ({ caller, fixture }) => caller.joinLinks.create({ group_id: fixture.groupId, expiration_hours: 24 }) },
   'joinLinks.resolve': { run: ({ caller, fixture }) => caller.joinLinks.resolve({ token: fixture.token }) },
   'joinLinks.join': { fresh: true, run: ({ caller, fixture }) => caller.joinLinks.join({ token: fixture.token }) },
@@ -185,6 +194,7 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
     },
   },
   'leaderboard.group': { run: ({ caller, fixture }) => caller.leaderboard.group({ group_id: fixture.groupId }) },
+  'leaderboard.myGroups': { run: ({ caller }) => caller.leaderboard.myGroups() },
 };
 
 const procedureNames = () => Object.keys(appRouter._def.procedures).sort();

@@ -1,5 +1,5 @@
 /**
- * Groups and names tried as an attacker would (issue 10, items 2–4): guessing a group's password,
+ * Groups and names tried as an attacker would: guessing a group's password,
  * counting through group ids, and strings that are invisible, reversed or carry NUL characters.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

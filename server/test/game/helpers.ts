@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import { expect } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { GroupDto } from '@first-round/shared/schemas';
+import { ERROR_TABLE, type ErrorKind } from '../../src/errors.js';
 import { resetDraft, startDraft } from '../../src/modules/draft/draft.service.js';
 import type { TestApp, TestUser } from '../support/test-app.js';
 
@@ -24,12 +25,13 @@ export function expectStatus<T = unknown>(res: LightMyRequestResponse, status: n
   return res.json() as T;
 }
 
-/** An error answer: the status, `{detail, message}` with a non-empty message. */
+/** An error answer: the status, `{detail, message, code}` with a non-empty message and the kind that has that status. */
 export function expectError(res: LightMyRequestResponse, status: number, message?: string | RegExp) {
-  const body = expectStatus<{ detail: string; message: string }>(res, status);
+  const body = expectStatus<{ detail: string; message: string; code: ErrorKind }>(res, status);
   expect(typeof body.message).toBe('string');
   expect(body.message.length).toBeGreaterThan(0);
   expect(body.detail).toBe(body.message);
+  expect(ERROR_TABLE[body.code]?.status, `code ${body.code}`).toBe(status);
   if (typeof message === 'string') expect(body.message).toBe(message);
   else if (message) expect(body.message).toMatch(message);
   return body;
@@ -63,7 +65,7 @@ export async function savePicks(t: TestApp, user: TestUser, picks: number[], gro
  * listener runs) before the test reads what the server answers.
  */
 export const operatorStart = (t: TestApp) => heard(t, startDraft(t.deps.orm.em.fork(), t.deps.draft, 'test'));
-export const operatorReset = (t: TestApp) => heard(t, resetDraft(t.deps.orm.em.fork(), t.deps.draft, 'test'));
+export const operatorReset = (t: TestApp) => heard(t, resetDraft(t.deps.orm.em.fork(), 'test'));
 
 async function heard<T extends { event_id: number }>(t: TestApp, change: Promise<T>): Promise<T> {
   const done = await change;

@@ -3,7 +3,7 @@
  * tRPC procedure through a caller. A row or procedure added without a test here fails the key checks.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { GroupDto, Leaderboard } from '@first-round/shared/schemas';
+import type { GroupDto, Leaderboard, MyGroupStandings } from '@first-round/shared/schemas';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { restRoutes } from '../../src/rest/routes.js';
@@ -115,6 +115,14 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
       [publicGroup.id, 1],
     ]);
   },
+  'GET /groups/my-standings': async (p) => {
+    const cards = expectStatus<MyGroupStandings>(await get(`${p}/groups/my-standings`, owner), 200);
+    expect(cards.groups.map((g) => g.group_id).sort()).toEqual([group.id, publicGroup.id].sort());
+    expect(cards.groups.find((g) => g.group_id === group.id)).toMatchObject({ members: 2, use_global_picks: false });
+    for (const g of cards.groups) expect(g.standing === null || cards.draft_started).toBe(true);
+    expect(expectStatus<MyGroupStandings>(await get(`${p}/groups/my-standings`, outsider), 200).groups.map((g) => g.group_id)).not.toContain(group.id);
+    expectError(await get(`${p}/groups/my-standings`), 401);
+  },
   'GET /groups/public-groups': async (p) => {
     const listed = expectStatus<GroupDto[]>(await get(`${p}/groups/public-groups`, outsider), 200);
     expect(listed.map((g) => g.id)).toContain(publicGroup.id);
@@ -122,6 +130,19 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expect(listed.map((g) => g.id)).not.toContain(GLOBAL_GROUP_ID);
     // Groups one already belongs to are under My Groups instead.
     expect(expectStatus<GroupDto[]>(await get(`${p}/groups/public-groups`, owner), 200).map((g) => g.id)).not.toContain(publicGroup.id);
+  },
+  'GET /groups/public-counts': async (p) => {
+    const counts = expectStatus<{ entries: number; groups: number }>(await get(`${p}/groups/public-counts`), 200);
+    expect(counts).toEqual({ entries: expect.any(Number), groups: expect.any(Number) });
+    expect(counts.groups).toBeGreaterThanOrEqual(2);
+  },
+  'POST /groups/:id/password': async (p) => {
+    const own = await createGroup(t, owner);
+    expect(expectStatus(await post(`${p}/groups/${own.id}/password`, { password: 'open sesame' }, owner), 200)).toMatchObject({ id: own.id, has_password: true });
+    expectError(await post(`${p}/groups/${own.id}/password`, { password: 'x' }, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await post(`${p}/groups/${own.id}/password`, { password: 'x' }), 401);
+    expect(expectStatus(await post(`${p}/groups/${own.id}/password`, { password: null }, owner), 200)).toMatchObject({ has_password: false });
+    await post(`/api/groups/${own.id}/leave`, undefined, owner);
   },
   'POST /groups/join-links': async (p) => {
     const body = expectStatus<{ token: string; group_id: number; expiration_hours: number; expires_at: string }>(
@@ -135,7 +156,14 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
   },
   'GET /groups/join-links/:token': async (p) => {
     const link = expectStatus<{ token: string }>(await post('/api/groups/join-links', { group_id: group.id }, owner), 200);
-    expect(expectStatus(await get(`${p}/groups/join-links/${link.token}`), 200)).toMatchObject({ group_id: group.id, group_name: group.name });
+    expect(expectStatus(await get(`${p}/groups/join-links/${link.token}`), 200)).toMatchObject({
+      group_id: group.id,
+      group_name: group.name,
+      invited_by: owner.username,
+      member_count: 2,
+      member_names: [owner.username, member.username],
+      draft_started: false,
+    });
     expectError(await get(`${p}/groups/join-links/${link.token}x`), 404, MESSAGES.joinLinkInvalid);
   },
   'POST /groups/join-with-link/:token': async (p) => {
@@ -214,7 +242,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
   'GET /groups/:id/leaderboard': async (p) => {
     await savePicks(t, owner, [players[0]!, players[1]!], group.id);
     await savePicks(t, member, [players[0]!], group.id);
-    const before = { group_id: group.id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null };
+    const before = { group_id: group.id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null };
     expect(expectStatus(await get(`${p}/groups/${group.id}/leaderboard`, member), 200)).toEqual(before);
     expect(expectStatus(await get(`${p}/groups/1/leaderboard`, outsider), 200)).toEqual({ ...before, group_id: 1 });
     expectError(await get(`${p}/groups/${group.id}/leaderboard`, outsider), 403);
@@ -234,6 +262,11 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expect(page).toMatchObject({ entries: 2, rankings: [full.rankings[1]], me: full.rankings[1] });
     expect(expectStatus<Leaderboard>(await get(`${p}/groups/${group.id}/leaderboard?limit=1&offset=0`, owner), 200)).toMatchObject({ rankings: [full.rankings[0]], me: full.rankings[0] });
     expectError(await get(`${p}/groups/${group.id}/leaderboard?limit=0`, member), 422);
+    // A name search and a status, from the query string.
+    const found = expectStatus<Leaderboard>(await get(`${p}/groups/${group.id}/leaderboard?search=${encodeURIComponent(member.username.toUpperCase())}&status=alive`, owner), 200);
+    expect(found).toMatchObject({ rankings: [full.rankings[1]], matches: 1, entries: 2, me_position: null });
+    expect(full).toMatchObject({ matches: 2, me_position: 1 });
+    expectError(await get(`${p}/groups/${group.id}/leaderboard?status=gone`, member), 422);
   },
   'POST /groups/:id/use-global-picks': async (p) => {
     expect(expectStatus(await post(`${p}/groups/${group.id}/use-global-picks`, { use_global_picks: true }, member), 200)).toMatchObject({
@@ -273,18 +306,10 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expect(expectStatus(await post(`${p}/picks/`, { picks: [players[20]!, players[3]!] }, user), 200)).toEqual({ success: true, picks: [players[3], players[20]], group_id: 1 });
     expectError(await post(`${p}/picks/`, { picks: [] }, user), 422, /Number of picks must be between/);
   },
-  'POST /picks': async (p) => {
-    const user = await t.signUp();
-    expect(expectStatus(await post(`${p}/picks`, { picks: [players[6]!] }, user), 200)).toEqual({ success: true, picks: [players[6]], group_id: 1 });
-    expectError(await post(`${p}/picks`, { picks: [players[6]!] }), 401);
-  },
   'GET /players/': async (p) => {
     const list = expectStatus<{ id: number; rank: number; draft_round: number | null }[]>(await get(`${p}/players/`), 200);
     expect(list.map((x) => x.id)).toEqual(players);
     expect(list[0]).toMatchObject({ rank: 1, draft_round: null, draft_pick: null });
-  },
-  'GET /players': async (p) => {
-    expect(expectStatus<unknown[]>(await get(`${p}/players`, member), 200)).toHaveLength(players.length);
   },
   'GET /draft/status': async (p) => {
     expect(expectStatus(await get(`${p}/draft/status`), 200)).toMatchObject({
@@ -359,11 +384,41 @@ describe('REST rows at /api', () => {
   for (const route of restRoutes) {
     it(rowKey(route), () => ROWS[rowKey(route)]!('/api'));
   }
+
+  it("answers as each row's auth says: 401 signed out unless public, 403 for a player on an operator's row", async () => {
+    for (const route of restRoutes) {
+      const url = `/api${route.path.replace(':id', String(group.id)).replace(':token', 'sometoken').replace(':participantId', member.id)}`;
+      const body = route.method === 'GET' ? undefined : {};
+      const signedOut = await t.request(route.method, url, { body });
+      if (route.auth === 'public') {
+        expect(signedOut.statusCode, `${rowKey(route)} → ${signedOut.body}`).not.toBe(401);
+        expect(signedOut.statusCode, `${rowKey(route)} → ${signedOut.body}`).toBeLessThan(500);
+      } else {
+        expect(expectError(signedOut, 401, MESSAGES.authRequired).code, rowKey(route)).toBe('UNAUTHORIZED');
+      }
+      if (route.auth === 'admin') expect(expectError(await t.request(route.method, url, { user: member, body }), 403).code, rowKey(route)).toBe('FORBIDDEN');
+    }
+  });
 });
 
 describe('REST rows without the prefix', () => {
   const SAMPLE = ['GET /players/', 'GET /draft/status', 'GET /groups/:id/leaderboard', 'POST /groups/join', 'GET /picks/my-picks', 'POST /picks/', 'GET /groups/:id/members', 'POST /groups/join-links'];
   for (const key of SAMPLE) it(key, () => ROWS[key]!(''));
+
+  it('answers both spellings of a path, with and without the trailing slash (SPEC §7 writes /picks/ and /players/)', async () => {
+    for (const p of ['/api', '']) {
+      const user = await t.signUp();
+      expect(expectStatus(await post(`${p}/picks`, { picks: [players[6]!] }, user), 200)).toEqual({ success: true, picks: [players[6]], group_id: 1 });
+      expectError(await post(`${p}/picks`, { picks: [players[6]!] }), 401);
+      expectError(await post(`${p}/picks`, { picks: [] }, user), 422, /Number of picks must be between/);
+      expect(expectStatus(await post(`${p}/picks/`, { picks: [players[7]!] }, user), 200)).toEqual({ success: true, picks: [players[7]], group_id: 1 });
+      expect(expectStatus<unknown[]>(await get(`${p}/players`, member), 200)).toHaveLength(players.length);
+      expect(expectStatus<unknown[]>(await get(`${p}/players/`), 200)).toHaveLength(players.length);
+      // And the other way round: a slash added to a path written without one.
+      expect(expectStatus(await get(`${p}/draft/status/`), 200)).toMatchObject({ draftHasStarted: false });
+      expect(expectStatus(await get(`${p}/picks/global-picks/`, user), 200)).toEqual({ picks: [players[7]], group_id: 1, use_global_picks: false });
+    }
+  });
 
   it('answers a browser navigation on an unprefixed path with the page, and /api with JSON', async () => {
     const page = await t.request('GET', `/groups/${group.id}`, { user: member, headers: { accept: 'text/html' } });
@@ -418,6 +473,14 @@ describe('every procedure through a caller', () => {
     'groups.membership': async (c) => expect(await c.groups.membership({ group_id: group.id })).toMatchObject({ is_member: true, is_owner: false }),
     'groups.members': async (c) => expect(await c.groups.members({ group_id: group.id })).toHaveLength(2),
     'groups.useGlobalPicks': async (c) => expect(await c.groups.useGlobalPicks({ group_id: group.id, use_global_picks: false })).toMatchObject({ use_global_picks: false }),
+    'groups.setPassword': async (c) => {
+      // The member is no owner: refused; the owner may.
+      await expect(c.groups.setPassword({ group_id: group.id, password: 'pw' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      const own = await createGroup(t, member);
+      expect(await c.groups.setPassword({ group_id: own.id, password: 'pw' })).toMatchObject({ has_password: true });
+      await c.groups.leave({ group_id: own.id });
+    },
+    'groups.publicCounts': async () => expect(await (await t.caller()).groups.publicCounts()).toEqual({ entries: expect.any(Number), groups: expect.any(Number) }),
     'joinLinks.create': async (_c, a) => {
       const ownerCaller = await t.caller(owner);
       const link = await ownerCaller.joinLinks.create({ group_id: group.id, expiration_hours: 2 });
@@ -465,7 +528,13 @@ describe('every procedure through a caller', () => {
         await stream.return?.(undefined);
       }
     },
-    'leaderboard.group': async (c) => expect(await c.leaderboard.group({ group_id: group.id })).toEqual({ group_id: group.id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null }),
+    'leaderboard.group': async (c) =>
+      expect(await c.leaderboard.group({ group_id: group.id })).toEqual({ group_id: group.id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null }),
+    'leaderboard.myGroups': async (c) => {
+      const cards = await c.leaderboard.myGroups();
+      expect(cards.draft_started).toBe(false);
+      expect(cards.groups.find((g) => g.group_id === group.id)).toMatchObject({ members: 2, standing: null });
+    },
   };
 
   it('has a test for every procedure', () => {

@@ -3,6 +3,7 @@ import { Migration20250401000000_initial } from './Migration20250401000000_initi
 import { Migration20250401000100_identity } from './Migration20250401000100_identity.js';
 import { Migration20250401000200_entry_stats } from './Migration20250401000200_entry_stats.js';
 import { Migration20261122000000_group_join_failures } from './Migration20261122000000_group_join_failures.js';
+import { Migration20261201000000_player_band } from './Migration20261201000000_player_band.js';
 
 /** Listed explicitly (not discovered by glob) so migrations run the same under tsx, tests and bundles. */
 export const migrationsList: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20250401000100_identity', class: Migration20250401000100_identity },
   { name: 'Migration20250401000200_entry_stats', class: Migration20250401000200_entry_stats },
   { name: 'Migration20261122000000_group_join_failures', class: Migration20261122000000_group_join_failures },
+  { name: 'Migration20261201000000_player_band', class: Migration20261201000000_player_band },
 ];

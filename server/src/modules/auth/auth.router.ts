@@ -8,6 +8,7 @@ import {
 } from '@first-round/shared/schemas';
 import { authedProcedure, router, signedIn } from '../../trpc/trpc.js';
 import { hotRead, hotReadProcedure } from '../../trpc/hot-read.js';
+import { prepareJson } from '../../cache/json-body.js';
 import { migrateParticipant, updateScreenName, type ParticipantRow } from '../users/participants.service.js';
 import { authTestReport, jwtDebugReport } from './diagnostics.js';
 
@@ -20,13 +21,26 @@ const toProfile = (p: ParticipantRow, isAdmin: boolean) => ({
   is_admin: isAdmin,
 });
 
+/**
+ * The profile of a participant row as the cache holds it, serialised once (every page asks auth.me again
+ * after each change): a row is replaced, never changed, when the participant changes.
+ */
+const profiles = new WeakMap<ParticipantRow, { admin?: Profile; player?: Profile }>();
+type Profile = ReturnType<typeof toProfile>;
+function preparedProfile(p: ParticipantRow, isAdmin: boolean): Profile {
+  let entry = profiles.get(p);
+  if (!entry) profiles.set(p, (entry = {}));
+  const key = isAdmin ? 'admin' : 'player';
+  return (entry[key] ??= prepareJson(toProfile(p, isAdmin)));
+}
+
 /** Profile and account sync: the participant row is created (or refreshed) on the caller's first sight. */
 export const readProfile = hotRead({
   input: undefined,
   output: profileOutput,
   run: async (ctx) => {
     const { participant, isAdmin } = await signedIn(ctx);
-    return toProfile(participant, isAdmin);
+    return preparedProfile(participant, isAdmin);
   },
 });
 
@@ -37,9 +51,11 @@ export const authRouter = router({
   updateScreenName: authedProcedure
     .input(updateScreenNameInput)
     .output(profileOutput)
-    .mutation(async ({ ctx, input }) => toProfile(await updateScreenName(ctx.em, ctx.deps.events, ctx.participant.id, input.screen_name), ctx.isAdmin)),
+    .mutation(async ({ ctx, input }) =>
+      toProfile(await updateScreenName({ em: ctx.em, participantId: ctx.participant.id, sink: ctx.deps.events }, input.screen_name), ctx.isAdmin),
+    ),
   migrateParticipantId: authedProcedure
     .input(migrateParticipantInput)
     .output(migrateParticipantOutput)
-    .mutation(({ ctx, input }) => migrateParticipant(ctx.em, ctx.deps.events, ctx.participant.id, input)),
+    .mutation(({ ctx, input }) => migrateParticipant({ em: ctx.em, participantId: ctx.participant.id, sink: ctx.deps.events }, input)),
 });

@@ -2,7 +2,8 @@ import { verifyToken } from '@clerk/backend';
 import { decodeJwt } from 'jose';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config.js';
-import { isSessionActive, LOCAL_ISSUER } from './local-idp.service.js';
+import { LOCAL_ISSUER } from './local-idp.service.js';
+import { isSessionActive } from './identity.repository.js';
 import type { SigningKeys } from './keys.js';
 import type { Invalidation } from '../../cache/invalidation.js';
 
@@ -18,7 +19,8 @@ export type BearerResult = { ok: true; identity: Identity } | { ok: false; reaso
 
 export interface BearerVerifier {
   provider: 'local' | 'clerk';
-  verify(em: EntityManager, authorization: string | undefined): Promise<BearerResult>;
+  /** `em` is called only when the database must be asked (not for a token already verified). */
+  verify(em: () => EntityManager, authorization: string | undefined): Promise<BearerResult>;
   /** Drops signed-out sessions (and every token of theirs) from this instance's caches. */
   forgetSessions(sessionIds: string[]): void;
   /** Drops everything cached (the invalidation channel may have missed something). */
@@ -141,7 +143,7 @@ export function createBearerVerifier(config: Config, keys: SigningKeys, events?:
       const userId = typeof claims.sub === 'string' ? claims.sub : '';
       if (!/^user_[A-Za-z0-9_-]+$/.test(userId)) return { ok: false, reason: 'token subject is not a user id' };
       const sessionId = typeof claims.sid === 'string' ? claims.sid : null;
-      if (provider === 'local' && (!sessionId || !(await sessionIsActive(em, sessionId)))) {
+      if (provider === 'local' && (!sessionId || !(await sessionIsActive(em(), sessionId)))) {
         return { ok: false, reason: 'session has ended' };
       }
       const identity: Identity = { provider, userId, sessionId, claims, token };

@@ -4,11 +4,16 @@ import { z } from 'zod';
 import { MESSAGES } from '@first-round/shared/messages';
 import { usernameSchema } from '@first-round/shared/schemas';
 import type { AppDeps } from '../../deps.js';
-import { DomainError, isDatabaseUnavailable, statusOfKind, UNAVAILABLE_MESSAGE } from '../../errors.js';
-import { zodMessage } from '../../trpc/trpc.js';
+import { errorAnswer, forbidden, notFound, type DomainError } from '../../errors.js';
 import * as idp from './local-idp.service.js';
 
 export const SESSION_COOKIE = 'fr_session';
+/**
+ * A readable companion of the session cookie, holding no secret: it only tells the page that a session
+ * may exist, so a signed-out visit does not ask POST /idp/token for a token it cannot get (a 401 on
+ * every load). The session cookie alone still decides: the hint grants nothing.
+ */
+export const SESSION_HINT_COOKIE = 'fr_signed_in';
 const SESSION_MAX_AGE_S = 30 * 24 * 3600;
 
 const emailSchema = z.string().trim().min(1, MESSAGES.enterEmail).max(254).pipe(z.email('Please enter a valid email address'));
@@ -70,11 +75,18 @@ function setSessionCookie(req: FastifyRequest, reply: FastifyReply, secret: stri
     path: '/idp',
     maxAge: SESSION_MAX_AGE_S,
   });
+  reply.setCookie(SESSION_HINT_COOKIE, '1', { httpOnly: false, sameSite: 'lax', secure: req.protocol === 'https', path: '/', maxAge: SESSION_MAX_AGE_S });
+}
+
+/** An answer from the one error model, for a refusal decided in a hook or handler. */
+function refuse(reply: FastifyReply, error: DomainError) {
+  const { status, body } = errorAnswer(error);
+  return reply.code(status).send(body);
 }
 
 /**
  * The built-in identity provider's HTTP interface (DESIGN.md, Identity). Registered only when Clerk is
- * not configured. Errors are 4xx `{message}` with the spec's texts.
+ * not configured. Errors are `{detail, message, code}` with the spec's texts.
  */
 export async function registerIdpRoutes(app: FastifyInstance, deps: AppDeps) {
   if (deps.config.authProvider !== 'local') return;
@@ -91,22 +103,15 @@ export async function registerIdpRoutes(app: FastifyInstance, deps: AppDeps) {
         return { statusCode: 429, message, detail: message };
       },
     });
-    scope.setErrorHandler((error: Error & { statusCode?: number }, req, reply) => {
-      if (error instanceof DomainError) return reply.code(statusOfKind[error.kind]).send({ message: error.message, detail: error.message });
-      if (error instanceof z.ZodError) {
-        const message = zodMessage(error);
-        return reply.code(422).send({ message, detail: message });
-      }
-      if (error.statusCode && error.statusCode < 500) return reply.code(error.statusCode).send({ message: error.message, detail: error.message });
-      if (isDatabaseUnavailable(error)) return reply.code(503).send({ message: UNAVAILABLE_MESSAGE, detail: UNAVAILABLE_MESSAGE });
-      req.log.error({ err: error }, 'identity provider failed');
-      return reply.code(500).send({ message: 'Internal server error', detail: 'Internal server error' });
+    // Domain errors by kind, schema failures 422, the rate limiter's 429: the one error model (errors.ts).
+    scope.setErrorHandler((error, req, reply) => {
+      const { status, body, fault } = errorAnswer(error);
+      if (fault) req.log.error({ err: error }, 'identity provider failed');
+      return reply.code(status).send(body);
     });
 
     scope.addHook('onRequest', async (req, reply) => {
-      if (req.method === 'POST' && !isAllowedOrigin(deps, req)) {
-        return reply.code(403).send({ message: 'Cross-site request refused', detail: 'Cross-site request refused' });
-      }
+      if (req.method === 'POST' && !isAllowedOrigin(deps, req)) return refuse(reply, forbidden('Cross-site request refused'));
     });
 
     const em = () => deps.orm.em.fork();
@@ -123,14 +128,15 @@ export async function registerIdpRoutes(app: FastifyInstance, deps: AppDeps) {
     scope.post('/idp/token', unlimited, async (req) => idp.refreshToken(em(), deps.idp, req.cookies[SESSION_COOKIE], authorizedParty(deps, req)));
     scope.post('/idp/sign-out', unlimited, async (req, reply) => {
       // Ends the cookie's session, and the bearer token's session for clients without cookies.
-      const auth = req.headers.authorization ? await deps.bearer.verify(em(), req.headers.authorization) : null;
+      const auth = req.headers.authorization ? await deps.bearer.verify(em, req.headers.authorization) : null;
       await idp.signOut(em(), deps.idp, deps.events, req.cookies[SESSION_COOKIE], auth?.ok ? (auth.identity.sessionId ?? undefined) : undefined);
       reply.clearCookie(SESSION_COOKIE, { path: '/idp' });
+      reply.clearCookie(SESSION_HINT_COOKIE, { path: '/' });
       return { status: 'signed_out' };
     });
     scope.get('/idp/dev/outbox', unlimited, async (req, reply) => {
       // The codes sign anyone in: only for the machine itself, and never in production.
-      if (deps.config.NODE_ENV === 'production' || !isFromThisMachine(req)) return reply.code(404).send({ message: 'Not found', detail: 'Not found' });
+      if (deps.config.NODE_ENV === 'production' || !isFromThisMachine(req)) return refuse(reply, notFound('Not found'));
       const { email } = z.object({ email: emailSchema }).parse(req.query);
       return idp.readOutbox(em(), email);
     });

@@ -4,10 +4,11 @@ import { SignJWT } from 'jose';
 import { CODE_MAX_ATTEMPTS, CODE_TTL_MS, SESSION_TOKEN_TTL_S } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { badRequest, conflict, DomainError, isUniqueViolation, notFound, tooManyRequests, unauthorized } from '../../errors.js';
-import { sql, sqlOne } from '../../db/sql.js';
 import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
+import { isScreenNameTaken } from '../users/participants.repository.js';
 import { hmac, type SigningKeys } from './keys.js';
 import type { Mailer } from './mailer.js';
+import * as identity from './identity.repository.js';
 
 export const LOCAL_ISSUER = 'https://first-round.local/idp';
 
@@ -54,30 +55,28 @@ async function issueCode(
     // requests would all pass them (and all send a code). A request that finds another one for the
     // address under way is answered at once rather than queued (a queue would hold database
     // connections for as long as a slow mail server takes).
-    const lock = await sqlOne<{ ok: boolean }>(tx, `select pg_try_advisory_xact_lock(hashtext('idp-code:' || $1)) as ok`, [input.email]);
-    if (!lock?.ok) throw justSent(resendMs);
+    if (!(await identity.tryLockAddress(tx, input.email))) throw justSent(resendMs);
     const now = deps.now();
     // The resend wait applies while an unused code is outstanding (a code just used to sign up does not
     // hold back the next sign-in); the hourly cap counts every code sent.
-    const last = await sqlOne<{ created_at: Date | null; n: number }>(
-      tx,
-      `select max(created_at) filter (where consumed_at is null and expires_at > $3) as created_at, count(*)::int as n
-         from idp_code where lower(email) = $1 and created_at > $2`,
-      [input.email, new Date(now.getTime() - 3_600_000), now],
-    );
-    if (last?.created_at && now.getTime() - new Date(last.created_at).getTime() < resendMs) {
-      throw justSent(resendMs - (now.getTime() - new Date(last.created_at).getTime()));
+    const sent = await identity.codesSentSince(tx, input.email, new Date(now.getTime() - 3_600_000), now);
+    if (sent.lastOutstandingAt && now.getTime() - sent.lastOutstandingAt.getTime() < resendMs) {
+      throw justSent(resendMs - (now.getTime() - sent.lastOutstandingAt.getTime()));
     }
-    if ((last?.n ?? 0) >= deps.limits.codesPerAddressPerHour) {
+    if (sent.count >= deps.limits.codesPerAddressPerHour) {
       throw tooManyRequests('Too many codes were requested for this address. Please try again in an hour.');
     }
     // A new code replaces any earlier one for the address.
-    await sql(tx, `update idp_code set consumed_at = $2 where lower(email) = $1 and consumed_at is null`, [input.email, now]);
-    await sql(
-      tx,
-      `insert into idp_code (email, purpose, code_hash, username, ip, expires_at, created_at) values ($1, $2, $3, $4, $5, $6, $7)`,
-      [input.email, input.purpose, hmac(deps.keys.hmacSecret, `${input.email}:${code}`), input.username ?? null, input.ip, new Date(now.getTime() + CODE_TTL_MS), now],
-    );
+    await identity.retireCodes(tx, input.email, now);
+    await identity.insertCode(tx, {
+      email: input.email,
+      purpose: input.purpose,
+      codeHash: hmac(deps.keys.hmacSecret, `${input.email}:${code}`),
+      username: input.username ?? null,
+      ip: input.ip,
+      expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+      createdAt: now,
+    });
     try {
       await deps.mailer.sendCode(tx, { to: input.email, code, purpose: input.purpose });
     } catch (error) {
@@ -88,39 +87,22 @@ async function issueCode(
   return { status: 'needs_verification' as const };
 }
 
-async function usernameTaken(em: EntityManager, username: string, exceptUserId?: string) {
-  const row = await sqlOne(
-    em,
-    `select 1 from idp_user where lower(username) = lower($1) and id <> coalesce($2, '')
-     union all select 1 from participant where lower(screen_name) = lower($1) and id <> coalesce($2, '')`,
-    [username, exceptUserId ?? null],
-  );
-  return Boolean(row);
+/** Usernames and screen names are one namespace: a name is taken if either holds it. */
+async function usernameTaken(em: EntityManager, username: string) {
+  return (await identity.isUsernameTaken(em, username)) || (await isScreenNameTaken(em, username));
 }
 
 export async function signUp(em: EntityManager, deps: LocalIdpDeps, input: { email: string; username?: string }, ip: string) {
   const email = normaliseEmail(input.email);
-  const existing = await sqlOne(em, `select 1 from idp_user where lower(email) = $1`, [email]);
-  if (existing) throw conflict('That email address is taken. Please sign in instead.');
+  if (await identity.findUserIdByEmail(em, email)) throw conflict('That email address is taken. Please sign in instead.');
   if (input.username && (await usernameTaken(em, input.username))) throw conflict(MESSAGES.usernameTaken);
   return issueCode(em, deps, { email, purpose: 'sign_up', username: input.username, ip });
 }
 
 export async function signIn(em: EntityManager, deps: LocalIdpDeps, input: { email: string }, ip: string) {
   const email = normaliseEmail(input.email);
-  const existing = await sqlOne(em, `select 1 from idp_user where lower(email) = $1`, [email]);
-  if (!existing) throw notFound("Couldn't find your account.");
+  if (!(await identity.findUserIdByEmail(em, email))) throw notFound("Couldn't find your account.");
   return issueCode(em, deps, { email, purpose: 'sign_in', ip });
-}
-
-interface CodeRow {
-  id: string;
-  email: string;
-  purpose: 'sign_in' | 'sign_up';
-  code_hash: string;
-  username: string | null;
-  attempts: number;
-  expires_at: Date;
 }
 
 export async function verify(
@@ -131,26 +113,17 @@ export async function verify(
 ): Promise<VerifyResult> {
   const email = normaliseEmail(input.email);
   const now = deps.now();
-  const code = await sqlOne<CodeRow>(
-    em,
-    `select * from idp_code where lower(email) = $1 and consumed_at is null order by created_at desc limit 1`,
-    [email],
-  );
-  if (!code || new Date(code.expires_at) <= now) throw badRequest(MESSAGES.invalidCode);
-  // Claim a try before comparing, in one statement: however many guesses arrive at once, the row lock
-  // lets at most CODE_MAX_ATTEMPTS of them through to the comparison.
-  const claimed = await sqlOne(
-    em,
-    `update idp_code set attempts = attempts + 1 where id = $1 and attempts < $2 and consumed_at is null returning id`,
-    [code.id, CODE_MAX_ATTEMPTS],
-  );
-  if (!claimed) throw badRequest(MESSAGES.invalidCode);
-  const expected = Buffer.from(code.code_hash, 'hex');
+  const code = await identity.findLatestUnusedCode(em, email);
+  if (!code || code.expiresAt <= now) throw badRequest(MESSAGES.invalidCode);
+  // Claim a try before comparing: however many guesses arrive at once, at most CODE_MAX_ATTEMPTS of them
+  // get through to the comparison.
+  if (!(await identity.claimAttempt(em, code.id, CODE_MAX_ATTEMPTS))) throw badRequest(MESSAGES.invalidCode);
+  const expected = Buffer.from(code.codeHash, 'hex');
   const given = Buffer.from(hmac(deps.keys.hmacSecret, `${email}:${input.code.trim()}`), 'hex');
   if (!crypto.timingSafeEqual(expected, given)) throw badRequest(MESSAGES.invalidCode);
   // Only wrong guesses count against the code: the right one gives its try back at once, so a sign-up
   // that still lacks a username, or whose username was taken meanwhile, can be retried with it.
-  await sql(em, `update idp_code set attempts = attempts - 1 where id = $1 and attempts > 0`, [code.id]);
+  await identity.returnAttempt(em, code.id);
 
   const username = input.username?.trim() || code.username || undefined;
   if (code.purpose === 'sign_up' && !username) {
@@ -160,33 +133,27 @@ export async function verify(
 
   return em.transactional(async (tx) => {
     // Consuming is the single point of truth: of two racing verifications only one gets the row back.
-    const consumed = await sqlOne(tx, `update idp_code set consumed_at = $2 where id = $1 and consumed_at is null returning id`, [code.id, now]);
-    if (!consumed) throw badRequest(MESSAGES.invalidCode);
+    if (!(await identity.consumeCode(tx, code.id, now))) throw badRequest(MESSAGES.invalidCode);
 
     let userId: string;
     if (code.purpose === 'sign_up') {
       if (await usernameTaken(tx, username!)) throw conflict(MESSAGES.usernameTaken);
       userId = randomId('user');
       try {
-        await sql(tx, `insert into idp_user (id, email, username) values ($1, $2, $3)`, [userId, email, username]);
+        await identity.insertUser(tx, { id: userId, email, username: username! });
       } catch (error) {
         if (isUniqueViolation(error, 'idp_user_username_unique')) throw conflict(MESSAGES.usernameTaken);
         if (isUniqueViolation(error)) throw conflict('That email address is taken. Please sign in instead.');
         throw error;
       }
     } else {
-      const user = await sqlOne<{ id: string }>(tx, `select id from idp_user where lower(email) = $1`, [email]);
-      if (!user) throw badRequest(MESSAGES.invalidCode);
-      userId = user.id;
+      const found = await identity.findUserIdByEmail(tx, email);
+      if (!found) throw badRequest(MESSAGES.invalidCode);
+      userId = found;
     }
     const sessionId = randomId('sess');
     const sessionSecret = crypto.randomBytes(32).toString('base64url');
-    await sql(tx, `insert into idp_session (id, user_id, secret_hash, created_at, refreshed_at) values ($1, $2, $3, $4, $4)`, [
-      sessionId,
-      userId,
-      hmac(deps.keys.hmacSecret, sessionSecret),
-      now,
-    ]);
+    await identity.insertSession(tx, { id: sessionId, userId, secretHash: hmac(deps.keys.hmacSecret, sessionSecret), at: now });
     const token = await signSessionToken(deps, { userId, sessionId, azp });
     return { status: 'complete' as const, user_id: userId, token, sessionSecret };
   });
@@ -210,13 +177,9 @@ export async function signSessionToken(deps: Pick<LocalIdpDeps, 'keys'>, s: { us
 /** A fresh short-lived token for the session cookie, while the session has not been ended. */
 export async function refreshToken(em: EntityManager, deps: LocalIdpDeps, sessionSecret: string | undefined, azp: string) {
   if (!sessionSecret) throw unauthorized(MESSAGES.authRequired);
-  const session = await sqlOne<{ id: string; user_id: string }>(
-    em,
-    `update idp_session set refreshed_at = $2 where secret_hash = $1 and ended_at is null returning id, user_id`,
-    [hmac(deps.keys.hmacSecret, sessionSecret), deps.now()],
-  );
+  const session = await identity.refreshSession(em, hmac(deps.keys.hmacSecret, sessionSecret), deps.now());
   if (!session) throw unauthorized(MESSAGES.authRequired);
-  return { token: await signSessionToken(deps, { userId: session.user_id, sessionId: session.id, azp }) };
+  return { token: await signSessionToken(deps, { userId: session.userId, sessionId: session.id, azp }) };
 }
 
 /**
@@ -231,26 +194,18 @@ export async function signOut(
   sessionId?: string,
 ): Promise<string[]> {
   return em.transactional(async (tx) => {
-    const ended = await sql<{ id: string }>(
+    const ids = await identity.endSessions(
       tx,
-      `update idp_session set ended_at = $3 where ended_at is null and (secret_hash = $1 or id = $2) returning id`,
-      [sessionSecret ? hmac(deps.keys.hmacSecret, sessionSecret) : null, sessionId ?? null, deps.now()],
+      { secretHash: sessionSecret ? hmac(deps.keys.hmacSecret, sessionSecret) : null, id: sessionId ?? null },
+      deps.now(),
     );
-    const ids = ended.map((r) => r.id);
     if (ids.length > 0) await announceChange(tx, sink, { kind: 'sessions_ended', session_ids: ids });
     return ids;
   });
 }
 
-export async function isSessionActive(em: EntityManager, sessionId: string): Promise<boolean> {
-  return Boolean(await sqlOne(em, `select 1 from idp_session where id = $1 and ended_at is null`, [sessionId]));
-}
-
+/** The development outbox for one address, newest first, as /idp/dev/outbox shows it. */
 export async function readOutbox(em: EntityManager, email: string) {
-  const rows = await sql<{ to_address: string; subject: string; body: string; code: string | null; sent_at: Date }>(
-    em,
-    `select to_address, subject, body, code, sent_at from idp_outbox where lower(to_address) = $1 order by id desc limit 50`,
-    [normaliseEmail(email)],
-  );
-  return rows.map((r) => ({ to: r.to_address, subject: r.subject, text: r.body, code: r.code, sent_at: new Date(r.sent_at).toISOString() }));
+  const mails = await identity.readOutbox(em, normaliseEmail(email));
+  return mails.map((m) => ({ to: m.toAddress, subject: m.subject, text: m.body, code: m.code, sent_at: m.sentAt.toISOString() }));
 }

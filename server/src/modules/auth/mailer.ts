@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from '../../db/sql.js';
+import { insertOutboxMail } from './identity.repository.js';
 
 export interface CodeMail {
   to: string;
@@ -45,7 +45,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; producti
   return {
     async sendCode(em, mail) {
       const { subject, text } = render(mail);
-      await sql(em, `insert into idp_outbox (to_address, subject, body, code) values ($1, $2, $3, $4)`, [mail.to, subject, text, mail.code]);
+      await insertOutboxMail(em, { toAddress: mail.to, subject, body: text, code: mail.code });
       if (options.production) {
         options.log.warn({ to: mail.to }, 'SMTP_URL is not set: a sign-in code was written to the outbox only');
       } else {

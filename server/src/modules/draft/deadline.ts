@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../deps.js';
 import { DomainError } from '../../errors.js';
-import { sqlOne } from '../../db/sql.js';
+import { readDraftState } from './draft.repository.js';
 import { startDraft } from './draft.service.js';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -10,7 +10,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * picks lock at that moment and every open page hears `auto_start`. Several instances may race: the
  * locked state row lets exactly one of them record the start.
  */
-export function startDeadlineWatcher(deps: AppDeps): () => void {
+export function startDeadlineWatcher(deps: Pick<AppDeps, 'orm' | 'draft' | 'log'>): () => void {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
@@ -18,8 +18,8 @@ export function startDeadlineWatcher(deps: AppDeps): () => void {
     if (stopped) return;
     const em = deps.orm.em.fork();
     try {
-      const state = await sqlOne<{ started_at: Date | null }>(em, `select started_at from draft_state where id = 1`);
-      if (!state?.started_at) await startDraft(em, deps.draft, 'deadline', 'auto_start');
+      const state = await readDraftState(em);
+      if (!state.startedAt) await startDraft(em, deps.draft, 'deadline', 'auto_start');
     } catch (error) {
       if (!(error instanceof DomainError)) {
         deps.log.warn({ err: (error as Error).message }, 'automatic draft start failed; retrying in 5 s');

@@ -2,7 +2,8 @@ import { draftStatusOutput, type DraftStatus } from '@first-round/shared/schemas
 import type { Orm } from '../../db/orm.js';
 import { prepareJson } from '../../cache/json-body.js';
 import { Versioned, type VersionSource } from '../../cache/versioned.js';
-import { hasStarted, readState, statusOf, type DraftSettings, type StateRow } from './draft.service.js';
+import { hasStarted, statusOf, type DraftSettings } from './draft.service.js';
+import { readDraftState, type DraftStateRow } from './draft.repository.js';
 
 /**
  * The draft's state for reads that every open page makes (draft.status, "has it started?" before the
@@ -10,15 +11,15 @@ import { hasStarted, readState, statusOf, type DraftSettings, type StateRow } fr
  * lock is checked inside each write's own transaction.
  */
 export class DraftStatusCache {
-  private readonly state: Versioned<StateRow>;
-  private built: { state: StateRow; started: boolean; status: DraftStatus } | undefined;
+  private readonly state: Versioned<DraftStateRow>;
+  private built: { state: DraftStateRow; started: boolean; status: DraftStatus } | undefined;
 
   constructor(
     orm: Orm,
     private readonly settings: DraftSettings,
     events: VersionSource,
   ) {
-    this.state = new Versioned(events, () => readState(orm.em.fork()));
+    this.state = new Versioned(events, () => readDraftState(orm.em.fork()));
   }
 
   async status(): Promise<DraftStatus> {

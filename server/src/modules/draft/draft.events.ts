@@ -1,4 +1,4 @@
-import { EventEmitter } from 'node:events';
+import { EventEmitter, on } from 'node:events';
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import { draftChange, type DraftChange } from '@first-round/shared/schemas';
@@ -175,6 +175,26 @@ export class DraftEventHub implements InvalidationSink {
     return () => this.emitter.off('change', listener);
   }
 
+  /**
+   * Every change from this call on, as an async iterator, until `signal` aborts (the caller's job once it
+   * stops reading: that removes the listener) or the hub closes its streams (shutdown), which ends it.
+   */
+  changes(signal: AbortSignal): AsyncIterable<DraftChange> {
+    const closed = new AbortController();
+    const until = AbortSignal.any([signal, closed.signal]);
+    const offClose = this.onClose(() => closed.abort());
+    until.addEventListener('abort', offClose, { once: true });
+    if (this.streamsClosed) closed.abort();
+    const iterator = on(this.emitter, 'change', { signal: until });
+    return (async function* () {
+      try {
+        for await (const [change] of iterator) yield change as DraftChange;
+      } catch (error) {
+        if (!until.aborted) throw error;
+      }
+    })();
+  }
+
   /** Ends every open subscription stream (server shutdown): SSE clients reconnect to another instance. */
   closeStreams() {
     this.streamsClosed = true;
@@ -203,8 +223,12 @@ export class DraftEventHub implements InvalidationSink {
     return () => this.emitter.off('resync', listener);
   }
 
-  /** Marks local state stale without a database round trip (used when this process itself changed it). */
-  touch() {
+  /**
+   * Marks local state stale without a database round trip (used when this process itself changed it):
+   * unless change `eventId` was already heard, which did that (a second bump would only re-rank again).
+   */
+  touch(eventId?: number) {
+    if (eventId !== undefined && this.heard.has(eventId)) return;
     this.version++;
   }
 

@@ -1,4 +1,4 @@
-import { draftChangesInput, draftEventsOutput, draftStatusOutput, recordPickInput } from '@first-round/shared/schemas';
+import { draftChangesInput, draftEventsOutput, draftStatusOutput, recordPickInput, type DraftChange } from '@first-round/shared/schemas';
 import { adminProcedure, authedProcedure, router } from '../../trpc/trpc.js';
 import { hotRead, hotReadProcedure } from '../../trpc/hot-read.js';
 import * as draft from './draft.service.js';
@@ -14,7 +14,7 @@ const actorOf = (ctx: { participant: { email: string | null; id: string } }) => 
  */
 const operatorChange = adminProcedure.use(async ({ ctx, next }) => {
   const result = await next();
-  if (result.ok) ctx.deps.events.touch();
+  if (result.ok) ctx.deps.events.touch((result.data as Partial<DraftChange> | undefined)?.event_id);
   return result;
 });
 
@@ -27,9 +27,9 @@ export const draftRouter = router({
   recordPick: operatorChange
     .input(recordPickInput)
     .mutation(({ ctx, input }) => draft.recordPick(ctx.em, ctx.deps.draft, actorOf(ctx), input.slot, input.player_id)),
-  undo: operatorChange.mutation(({ ctx }) => draft.undoLast(ctx.em, ctx.deps.draft, actorOf(ctx))),
+  undo: operatorChange.mutation(({ ctx }) => draft.undoLast(ctx.em, actorOf(ctx))),
   completeRound: operatorChange.mutation(({ ctx }) => draft.completeRoundOne(ctx.em, ctx.deps.draft, actorOf(ctx))),
-  reset: operatorChange.mutation(({ ctx }) => draft.resetDraft(ctx.em, ctx.deps.draft, actorOf(ctx))),
+  reset: operatorChange.mutation(({ ctx }) => draft.resetDraft(ctx.em, actorOf(ctx))),
   /** Live draft changes over SSE (the browser passes its token in `connectionParams`). */
   changes: authedProcedure
     .input(draftChangesInput)
@@ -37,7 +37,7 @@ export const draftRouter = router({
       // The place is tied to the request here, not inside the stream: a generator that never starts
       // (the client left first) runs no code at all, not even its `finally`.
       const release = ctx.deps.events.openStream(ctx.participant.id, signal);
-      return draftChangeStream(ctx.deps.events, ctx.em, input?.lastEventId, signal, release);
+      return draftChangeStream(ctx.deps, ctx.em, ctx.participant.id, input, signal, release);
     }),
   auditLog: adminProcedure.output(draftEventsOutput).query(({ ctx }) => draft.recentDraftEvents(ctx.em)),
 });

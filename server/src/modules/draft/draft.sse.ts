@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
-import { draftChangesInput, type DraftChange } from '@first-round/shared/schemas';
+import { draftChangesInput, type DraftChange, type DraftChangesInput, type LeaderboardInput } from '@first-round/shared/schemas';
 import type { AppDeps } from '../../deps.js';
 import { createContextInner, type Context } from '../../trpc/context.js';
 import { refuseNulInput, signedIn, toTrpcError } from '../../trpc/trpc.js';
 import { appRouter } from '../../trpc/root.js';
 import { parseQueryJson, trpcErrorAnswer } from '../../trpc/hot-reads.js';
 import { parseInputWith } from '../../trpc/hot-read.js';
-import type { DraftEventHub } from './draft.events.js';
+import { mayReadStandings, standingsUpdateJson } from '../leaderboard/leaderboard.service.js';
 import { changesSince } from './draft.stream.js';
 
 const PATH = 'draft.changes';
@@ -20,6 +20,11 @@ export const changeFrame = (change: DraftChange) => frame([['data', JSON.stringi
 interface Stream {
   res: ServerResponse;
   lastSent: number;
+  participantId: string;
+  /** The standings page on the client's screen, sent again after every change (draftChangesInput). */
+  watch?: LeaderboardInput;
+  /** Whether the caller may read the watched group; unknown until checked, and again after a join/leave. */
+  allowed?: boolean;
 }
 
 /**
@@ -28,21 +33,32 @@ interface Stream {
  * once into an SSE frame and that same string is written to every open stream, so a pick reaches 5,000
  * pages in milliseconds instead of seconds (each stream through tRPC's web streams cost ~0.35 ms).
  *
+ * A stream that names the standings page on its screen also gets that page after every change, once the
+ * standings are re-ranked: the same answer leaderboard.group gives (the page serialised once for all, the
+ * caller's own row added), so 5,000 open leaderboards show a pick without 5,000 requests.
+ *
  * Same rules as the `draft.changes` procedure: the token may come in `connectionParams` (EventSource
  * cannot send headers), the caller must be signed in, each player has at most MAX_STREAMS_PER_USER
- * streams, a reconnect with `lastEventId` replays what was missed from the audit log first, and nothing
- * is delivered twice. A refusal is sent as tRPC sends it: a `serialized-error` event.
+ * streams, a reconnect with `lastEventId` replays what was missed from the audit log first, nothing is
+ * delivered twice, and a group's standings go only to its members. A refusal is sent as tRPC sends it:
+ * a `serialized-error` event.
  */
 export class DraftChangeFanOut {
   private readonly streams = new Set<Stream>();
   private readonly pingTimer: NodeJS.Timeout;
 
   constructor(
-    private readonly hub: DraftEventHub,
-    private readonly pingMs: number,
+    private readonly deps: AppDeps,
+    pingMs: number,
   ) {
+    const hub = deps.events;
     hub.onChange((change) => this.broadcast(change));
     hub.onClose(() => this.endAll());
+    hub.onInvalidate((message) => {
+      // A member joined or left: whether each watcher of that group may read it is checked again.
+      if (message.kind !== 'group') return;
+      for (const stream of this.streams) if (stream.watch?.group_id === message.group_id) stream.allowed = undefined;
+    });
     this.pingTimer = setInterval(() => this.writeAll(frame([['event', 'ping'], ['data', '']])), pingMs);
     this.pingTimer.unref();
   }
@@ -53,10 +69,41 @@ export class DraftChangeFanOut {
 
   private broadcast(change: DraftChange) {
     const bytes = changeFrame(change);
+    const watchers: Stream[] = [];
     for (const stream of this.streams) {
       if (change.event_id <= stream.lastSent) continue;
       stream.lastSent = change.event_id;
       stream.res.write(bytes);
+      if (stream.watch) watchers.push(stream);
+    }
+    void this.sendStandings(watchers, change.event_id);
+  }
+
+  /**
+   * The watched standings as of change `eventId`, once ranked (each group once for all its watchers; the
+   * global ranking started with the change). Given up when a newer change arrives meanwhile: it sends its
+   * own, newer standings, and a page never goes back to older ones.
+   */
+  private async sendStandings(watchers: Stream[], eventId: number) {
+    if (watchers.length === 0) return;
+    // Not the cache version: that also moves when this instance marks its own change (touch) before or after
+    // hearing it, and the standings read below are the newest whatever the version.
+    const overtaken = () => this.deps.events.lastHeardEventId > eventId;
+    const em = this.deps.orm.em.fork();
+    try {
+      await Promise.all([...new Set(watchers.map((s) => s.watch!.group_id))].map((groupId) => this.deps.leaderboards.get(groupId)));
+      for (const stream of watchers) {
+        if (overtaken()) return;
+        if (!this.streams.has(stream) || stream.lastSent > eventId) continue;
+        stream.allowed ??= await mayReadStandings(em, stream.watch!.group_id, stream.participantId);
+        if (!stream.allowed) continue;
+        const json = await standingsUpdateJson(this.deps, stream.watch!, stream.participantId, eventId);
+        if (overtaken()) return;
+        if (this.streams.has(stream)) stream.res.write(frame([['data', json], ['id', String(eventId)]]));
+      }
+    } catch (error) {
+      // The pages fall back to reading the standings themselves (the web app waits only so long).
+      this.deps.log.warn({ err: error }, 'live standings not sent');
     }
   }
 
@@ -72,29 +119,34 @@ export class DraftChangeFanOut {
   }
 
   /** Starts a stream on `res` (headers already written): replays after `lastEventId`, then live. */
-  async open(res: ServerResponse, deps: AppDeps, lastEventId: number, release: () => void) {
-    const stream: Stream = { res, lastSent: lastEventId };
+  async open(res: ServerResponse, participantId: string, input: DraftChangesInput, release: () => void) {
+    const lastEventId = Number(input?.lastEventId ?? 0);
+    const stream: Stream = { res, lastSent: lastEventId, participantId, watch: input?.standings };
     if (res.destroyed) return release();
     // Listening before the replay is read: a change landing in between is in one or the other, and
     // `lastSent` keeps it from being sent twice.
-    const missed = lastEventId > 0 ? changesSince(deps.orm.em.fork(), lastEventId) : Promise.resolve([]);
+    const missed = lastEventId > 0 ? changesSince(this.deps.orm.em.fork(), lastEventId) : Promise.resolve([]);
     this.streams.add(stream);
     res.on('close', () => {
       this.streams.delete(stream);
       release();
     });
     const replay = await missed.catch(() => []);
+    let replayed = 0;
     for (const change of replay) {
       if (change.event_id <= stream.lastSent) continue;
       stream.lastSent = change.event_id;
       res.write(changeFrame(change));
+      replayed = change.event_id;
     }
+    // Caught up after a reconnect: the standings as of the last change replayed.
+    if (replayed > 0 && stream.watch) await this.sendStandings([stream], replayed);
   }
 }
 
 export function registerDraftChangesSse(app: FastifyInstance, deps: AppDeps) {
   const sse = appRouter._def._config.sse;
-  const fanOut = new DraftChangeFanOut(deps.events, sse?.ping?.intervalMs ?? 15_000);
+  const fanOut = new DraftChangeFanOut(deps, sse?.ping?.intervalMs ?? 15_000);
   const connected = frame([['event', 'connected'], ['data', JSON.stringify(sse?.client ?? {})]]);
 
   app.get(`/trpc/${PATH}`, async (request: FastifyRequest, reply: FastifyReply) => {
@@ -129,7 +181,7 @@ export function registerDraftChangesSse(app: FastifyInstance, deps: AppDeps) {
       const release = deps.events.openStream(participant.id, left.signal);
       if (left.signal.aborted) return reply.hijack();
       start();
-      await fanOut.open(reply.raw, deps, Number(parsed?.lastEventId ?? 0), release);
+      await fanOut.open(reply.raw, participant.id, parsed, release);
     } catch (cause) {
       const { shape } = trpcErrorAnswer(toTrpcError(cause) ?? cause, { type: 'subscription', path: PATH, input, ctx });
       if (!reply.sent && !reply.raw.headersSent) start();

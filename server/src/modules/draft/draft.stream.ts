@@ -1,89 +1,63 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { tracked } from '@trpc/server';
-import type { DraftChange } from '@first-round/shared/schemas';
-import { sql } from '../../db/sql.js';
-import type { DraftEventHub } from './draft.events.js';
+import { tracked, type TrackedEnvelope } from '@trpc/server';
+import type { DraftChange, DraftChangesInput, LiveMessage, StandingsUpdate } from '@first-round/shared/schemas';
+import type { AppDeps } from '../../deps.js';
+import { mayReadStandings, standingsUpdateJson } from '../leaderboard/leaderboard.service.js';
+import { draftChangesAfter } from './draft.repository.js';
 
 /** Changes logged after `afterId`, rebuilt from the audit log (for a client that reconnects). */
 export async function changesSince(em: EntityManager, afterId: number): Promise<DraftChange[]> {
-  const rows = await sql<{
-    id: string;
-    kind: DraftChange['kind'];
-    slot: number | null;
-    created_at: string | Date;
-    player_id: number | null;
-    rank: number | null;
-    player_name: string | null;
-    position: string | null;
-    school: string | null;
-    draft_round: number | null;
-    draft_pick: number | null;
-  }>(
-    em,
-    `select e.id, e.kind, e.slot, e.created_at, p.id as player_id, p.rank, p.player_name, p.position, p.school, p.draft_round, p.draft_pick
-       from draft_event e left join player p on p.id = e.player_id
-      where e.id > $1 order by e.id limit 500`,
-    [afterId],
-  );
-  return rows.map((r) => ({
-    event_id: Number(r.id),
-    kind: r.kind,
-    slot: r.slot ?? undefined,
-    at: new Date(r.created_at).toISOString(),
-    player:
-      r.player_id === null
-        ? undefined
-        : { id: r.player_id, rank: r.rank!, player_name: r.player_name!, position: r.position!, school: r.school!, draft_round: r.draft_round, draft_pick: r.draft_pick },
-  }));
+  return draftChangesAfter(em, afterId, 500);
 }
+
+/** What a stream needs besides the hub: the standings for a page that watches them. */
+export type StreamDeps = Pick<AppDeps, 'events' | 'draftStatus' | 'leaderboards'>;
 
 /**
  * The live stream of draft changes for one subscriber. Listens first, then replays what the client
  * missed since `lastEventId` (tRPC's SSE link sends it on reconnect), then forwards live changes; each
  * event carries its audit-log id, so nothing is delivered twice and a dropped connection catches up.
+ * When the input names a standings page, that page follows each change (and a catch-up) once ranked,
+ * while the caller may read it. (HTTP clients are served by the fan-out in draft.sse.ts, same rules.)
  */
 export async function* draftChangeStream(
-  hub: DraftEventHub,
+  deps: StreamDeps,
   em: EntityManager,
-  lastEventId: string | null | undefined,
+  participantId: string,
+  input: DraftChangesInput,
   signal: AbortSignal | undefined,
   release: () => void = () => {},
-) {
-  const queue: DraftChange[] = [];
-  let wake: (() => void) | undefined;
-  const off = hub.onChange((change) => {
-    queue.push(change);
-    wake?.();
-  });
-  const onAbort = () => wake?.();
-  signal?.addEventListener('abort', onAbort);
-  const offClose = hub.onClose(onAbort);
+): AsyncGenerator<TrackedEnvelope<LiveMessage>> {
+  const done = new AbortController();
+  const live = deps.events.changes(signal ? AbortSignal.any([signal, done.signal]) : done.signal);
+  const watch = input?.standings;
+  /** The watched page as of `eventId`, unless a newer change already moved the draft on. */
+  const standings = async (eventId: number) => {
+    if (!watch || !(await mayReadStandings(em, watch.group_id, participantId))) return undefined;
+    const update = JSON.parse(await standingsUpdateJson(deps, watch, participantId, eventId)) as StandingsUpdate;
+    return deps.events.lastHeardEventId > eventId ? undefined : tracked(String(eventId), update);
+  };
   try {
-    let lastSent = lastEventId && /^\d+$/.test(lastEventId) ? Number(lastEventId) : 0;
+    let lastSent = Number(input?.lastEventId ?? 0);
     if (lastSent > 0) {
-      for (const change of await changesSince(em, lastSent)) {
+      const missed = await changesSince(em, lastSent);
+      for (const change of missed) {
         lastSent = change.event_id;
         yield tracked(String(change.event_id), change);
       }
+      const caughtUp = missed.length > 0 ? await standings(lastSent) : undefined;
+      if (caughtUp) yield caughtUp;
     }
-    while (!signal?.aborted && !hub.streamsClosed) {
-      const change = queue.shift();
-      if (change) {
-        if (change.event_id <= lastSent) continue;
-        lastSent = change.event_id;
-        yield tracked(String(change.event_id), change);
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-      wake = undefined;
+    for await (const change of live) {
+      if (change.event_id <= lastSent) continue;
+      lastSent = change.event_id;
+      yield tracked(String(change.event_id), change);
+      const update = await standings(change.event_id);
+      if (update) yield update;
     }
   } finally {
-    // The stream ended on its own (or the hub closed): give its place back.
+    // The stream ended (the client left, or the hub closed): stop listening and give its place back.
+    done.abort();
     release();
-    off();
-    offClose();
-    signal?.removeEventListener('abort', onAbort);
   }
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DraftChange } from '@first-round/shared/schemas';
 import { conflict } from '../../errors.js';
-import { sql, sqlOne } from '../../db/sql.js';
+import { playerAtRoundOneSlot, playersNamed } from '../players/players.repository.js';
 import { getDraftStatus, recordPick, startDraft, type DraftSettings } from './draft.service.js';
 
 export const ROUND_ONE_2025_FILE = new URL('../../../../shared/data/round-one-2025.json', import.meta.url);
@@ -15,10 +15,8 @@ interface RoundOneFile {
 /** The real 2025 round one as (slot, player id) pairs of the current board; names not on it are refused. */
 export async function loadRoundOne2025(em: EntityManager): Promise<{ slot: number; playerId: number; name: string }[]> {
   const file = JSON.parse(await fs.readFile(ROUND_ONE_2025_FILE, 'utf8')) as RoundOneFile;
-  const rows = await sql<{ id: number; player_name: string }>(em, `select id, player_name from player where lower(player_name) = any($1::text[])`, [
-    file.picks.map((p) => p.player_name.toLowerCase()),
-  ]);
-  const byName = new Map(rows.map((r) => [r.player_name.toLowerCase(), r.id]));
+  const onBoard = await playersNamed(em, file.picks.map((p) => p.player_name));
+  const byName = new Map(onBoard.map((p) => [p.playerName.toLowerCase(), p.id]));
   return file.picks.map((p) => {
     const playerId = byName.get(p.player_name.toLowerCase());
     if (!playerId) throw conflict(`${p.player_name} (round-one pick ${p.slot}) is not on the current board`);
@@ -42,7 +40,7 @@ export async function replayRoundOne2025(
   if (!status.started_at) options.onChange?.(await startDraft(em, settings, actor));
   let recorded = 0;
   for (const pick of picks) {
-    const current = await sqlOne<{ id: number }>(em, `select id from player where draft_round = 1 and draft_pick = $1`, [pick.slot]);
+    const current = await playerAtRoundOneSlot(em, pick.slot);
     if (current?.id === pick.playerId) continue;
     if (recorded > 0 && options.intervalMs) await new Promise((r) => setTimeout(r, options.intervalMs));
     options.onChange?.(await recordPick(em, settings, actor, pick.slot, pick.playerId));

@@ -10,29 +10,50 @@ import {
   memberCountOutput,
   membersOutput,
   membershipOutput,
+  publicCountsOutput,
+  setGroupPasswordInput,
   useGlobalPicksInput,
 } from '@first-round/shared/schemas';
-import { authedProcedure, groupMemberProcedure, router } from '../../trpc/trpc.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { MESSAGES } from '@first-round/shared/messages';
+import { authedProcedure, draftOpenProcedure, groupMemberProcedure, groupOwnerProcedure, publicProcedure, router } from '../../trpc/trpc.js';
 import * as groups from './groups.service.js';
 
+/** Who is calling, with the EntityManager of this call: what every groups service takes. */
+const caller = (ctx: { em: EntityManager; participant: { id: string } }) => ({ em: ctx.em, participantId: ctx.participant.id });
+
 export const groupsRouter = router({
-  mine: authedProcedure.output(groupsOutput).query(({ ctx }) => groups.listUserGroups(ctx.em, ctx.participant.id)),
-  publicGroups: authedProcedure.output(groupsOutput).query(({ ctx }) => groups.listPublicGroups(ctx.em, ctx.participant.id)),
-  get: authedProcedure.input(groupIdInput).output(groupOutput).query(({ ctx, input }) => groups.getVisibleGroup(ctx.em, input.group_id, ctx.participant.id)),
-  create: authedProcedure.input(createGroupInput).output(groupOutput).mutation(({ ctx, input }) => groups.createGroup(ctx.em, ctx.deps, ctx.participant.id, input)),
-  createSimple: authedProcedure
-    .input(createSimpleGroupInput)
+  mine: authedProcedure.output(groupsOutput).query(({ ctx }) => groups.listUserGroups(caller(ctx))),
+  publicGroups: authedProcedure.output(groupsOutput).query(({ ctx }) => groups.listPublicGroups(caller(ctx))),
+  get: authedProcedure.input(groupIdInput).output(groupOutput).query(({ ctx, input }) => groups.getVisibleGroup(caller(ctx), input.group_id)),
+  create: draftOpenProcedure(authedProcedure.input(createGroupInput), MESSAGES.groupsLocked)
     .output(groupOutput)
-    .mutation(({ ctx, input }) => groups.createGroup(ctx.em, ctx.deps, ctx.participant.id, { name: input.name, is_public: false, picks_public: false })),
-  join: authedProcedure.input(joinGroupInput).output(joinResultOutput).mutation(({ ctx, input }) => groups.joinGroup(ctx.em, ctx.deps, ctx.participant.id, input)),
-  leave: authedProcedure.input(groupIdInput).output(leaveResultOutput).mutation(({ ctx, input }) => groups.leaveGroup(ctx.em, ctx.deps, ctx.participant.id, input.group_id)),
-  memberCount: authedProcedure.input(groupIdInput).output(memberCountOutput).query(({ ctx, input }) => groups.memberCount(ctx.em, input.group_id, ctx.participant.id)),
-  membership: authedProcedure.input(groupIdInput).output(membershipOutput).query(({ ctx, input }) => groups.getMembership(ctx.em, input.group_id, ctx.participant.id)),
+    .mutation(({ ctx, input }) => groups.createGroup(caller(ctx), input)),
+  createSimple: draftOpenProcedure(authedProcedure.input(createSimpleGroupInput), MESSAGES.groupsLocked)
+    .output(groupOutput)
+    .mutation(({ ctx, input }) => groups.createGroup(caller(ctx), { name: input.name, is_public: false, picks_public: false })),
+  join: authedProcedure
+    .input(joinGroupInput)
+    .output(joinResultOutput)
+    .mutation(({ ctx, input }) => groups.joinGroup({ ...caller(ctx), now: ctx.deps.draft.now(), draft: ctx.deps.draft, sink: ctx.deps.events }, input)),
+  leave: authedProcedure
+    .input(groupIdInput)
+    .output(leaveResultOutput)
+    .mutation(({ ctx, input }) => groups.leaveGroup({ ...caller(ctx), sink: ctx.deps.events }, input.group_id)),
+  memberCount: authedProcedure.input(groupIdInput).output(memberCountOutput).query(({ ctx, input }) => groups.memberCount(caller(ctx), input.group_id)),
+  membership: authedProcedure.input(groupIdInput).output(membershipOutput).query(({ ctx, input }) => groups.getMembership(caller(ctx), input.group_id)),
   members: groupMemberProcedure.input(groupIdInput).output(membersOutput).query(({ ctx, input }) => groups.listMembers(ctx.em, input.group_id)),
-  useGlobalPicks: groupMemberProcedure
-    .input(useGlobalPicksInput)
+  useGlobalPicks: draftOpenProcedure(groupMemberProcedure.input(useGlobalPicksInput), MESSAGES.picksLocked)
     .output(membershipOutput)
-    .mutation(({ ctx, input }) => groups.setUseGlobalPicks(ctx.em, ctx.deps, ctx.participant.id, input.group_id, input.use_global_picks)),
+    .mutation(({ ctx, input }) =>
+      groups.setUseGlobalPicks({ ...caller(ctx), sink: ctx.deps.events }, input.group_id, input.use_global_picks),
+    ),
+  /** Owners only (the middleware answers 403 to anyone else); allowed before and after the start. */
+  setPassword: groupOwnerProcedure
+    .input(setGroupPasswordInput)
+    .output(groupOutput)
+    .mutation(({ ctx, input }) => groups.setGroupPassword({ em: ctx.em }, input.group_id, input.password)),
+  /** The landing page's counts, for visitors too: counted at most once a minute per instance. */
+  publicCounts: publicProcedure.output(publicCountsOutput).query(({ ctx }) => ctx.deps.publicCounts.get()),
 });
 
-export type GroupsRouter = typeof groupsRouter;

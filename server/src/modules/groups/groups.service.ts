@@ -3,58 +3,57 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import type { GroupDto } from '@first-round/shared/schemas';
-import type { AppDeps } from '../../deps.js';
 import { badRequest, conflict, draftLocked, forbidden, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
-import { sql, sqlOne } from '../../db/sql.js';
-import { isDraftStarted } from '../draft/draft.service.js';
-import { announceChange } from '../../cache/invalidation.js';
+import { isDraftStarted, type DraftSettings } from '../draft/draft.service.js';
+import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
+import { screenNamesOf } from '../users/participants.repository.js';
+import { deletePickSet, whoHasPicks } from '../picks/pick-sets.js';
+import type { Group } from './groups.entities.js';
+import * as repo from './groups.repository.js';
 import { findMembership } from './membership.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { checkJoinLimits, lockJoinAttempts, recordJoinFailure } from './join-limits.js';
 
-const GROUP_COLUMNS = `g.id, g.id as group_id, g.name, g.is_public, g.picks_public, g.password_hash is not null as has_password,
-  (select count(*)::int from group_membership c where c.group_id = g.id) as member_count, g.created_at`;
+/** Who is asking, and the EntityManager of their call. */
+export interface Caller {
+  em: EntityManager;
+  participantId: string;
+}
 
-type GroupRow = Omit<GroupDto, 'created_at'> & { created_at: Date | string };
-const toDto = (g: GroupRow): GroupDto => ({ ...g, created_at: new Date(g.created_at).toISOString() });
+/** The groups module's one mapper: a group as the API shows it. */
+export const toGroupDto = (g: Group): GroupDto => ({
+  id: g.id,
+  group_id: g.id,
+  name: g.name,
+  is_public: g.isPublic,
+  picks_public: g.picksPublic,
+  has_password: g.hasPassword,
+  member_count: g.memberCount,
+  created_at: g.createdAt.toISOString(),
+});
 
-export async function listUserGroups(em: EntityManager, participantId: string): Promise<GroupDto[]> {
-  const rows = await sql<GroupRow>(
-    em,
-    `select ${GROUP_COLUMNS} from groups g join group_membership m on m.group_id = g.id and m.participant_id = $1
-      order by m.joined_at, g.id`,
-    [participantId],
-  );
-  return rows.map(toDto);
+export async function listUserGroups({ em, participantId }: Caller): Promise<GroupDto[]> {
+  return (await repo.findGroupsOf(em, participantId)).map(toGroupDto);
 }
 
 /** Public groups the caller has not joined yet (those are listed under My Groups). */
-export async function listPublicGroups(em: EntityManager, participantId: string): Promise<GroupDto[]> {
-  const rows = await sql<GroupRow>(
-    em,
-    `select ${GROUP_COLUMNS} from groups g
-      where g.is_public and g.id <> 1
-        and not exists (select 1 from group_membership m where m.group_id = g.id and m.participant_id = $1)
-      order by g.name`,
-    [participantId],
-  );
-  return rows.map(toDto);
+export async function listPublicGroups({ em, participantId }: Caller): Promise<GroupDto[]> {
+  return (await repo.findPublicGroupsNotJoined(em, participantId)).map(toGroupDto);
 }
 
-async function loadGroup(em: EntityManager, groupId: number): Promise<(GroupRow & { password_hash: string | null }) | undefined> {
+async function loadGroup(em: EntityManager, groupId: number, options: { withPassword?: boolean } = {}): Promise<Group | undefined> {
   if (groupId === GLOBAL_GROUP_ID) return undefined; // the global group is not a group one can open or join
-  return sqlOne(em, `select ${GROUP_COLUMNS}, g.password_hash from groups g where g.id = $1`, [groupId]);
+  return (await repo.findGroup(em, groupId, options)) ?? undefined;
 }
 
 const isMember = async (em: EntityManager, groupId: number, participantId: string) => Boolean(await findMembership(em, groupId, participantId));
 
 /** Members may open their group; public groups are open to every signed-in user. */
-export async function getVisibleGroup(em: EntityManager, groupId: number, participantId: string): Promise<GroupDto> {
+export async function getVisibleGroup({ em, participantId }: Caller, groupId: number): Promise<GroupDto> {
   const group = await loadGroup(em, groupId);
   if (!group) throw notFound(MESSAGES.groupNotFound);
-  if (!group.is_public && !(await isMember(em, groupId, participantId))) throw forbidden(MESSAGES.notGroupMember);
-  const { password_hash: _hidden, ...visible } = group;
-  return toDto(visible);
+  if (!group.isPublic && !(await isMember(em, groupId, participantId))) throw forbidden(MESSAGES.notGroupMember);
+  return toGroupDto(group);
 }
 
 export interface CreateGroupInput {
@@ -64,15 +63,15 @@ export interface CreateGroupInput {
   password?: string;
 }
 
-export async function createGroup(em: EntityManager, deps: AppDeps, participantId: string, input: CreateGroupInput): Promise<GroupDto> {
-  if (await isDraftStarted(em, deps.draft)) throw draftLocked(MESSAGES.groupsLocked);
+/** Creates a group owned by the caller; its procedure locks it at the start (draftOpenProcedure). */
+export async function createGroup({ em, participantId }: Caller, input: CreateGroupInput): Promise<GroupDto> {
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   try {
     return await em.transactional(async (tx) => {
-      const id = await insertGroupWithRandomId(tx, { ...input, passwordHash, createdBy: participantId });
+      const id = await insertGroupWithRandomId(tx, { name: input.name, isPublic: input.is_public, picksPublic: input.picks_public, passwordHash, createdBy: participantId });
       // The creator owns the group; like every membership it starts without reusing global picks.
-      await sql(tx, `insert into group_membership (group_id, participant_id, is_owner, use_global_picks) values ($1, $2, true, false)`, [id, participantId]);
-      return getVisibleGroup(tx, id, participantId);
+      await repo.insertMembership(tx, { groupId: id, participantId, isOwner: true });
+      return getVisibleGroup({ em: tx, participantId }, id);
     });
   } catch (error) {
     if (isUniqueViolation(error, 'groups_name_unique')) throw conflict(MESSAGES.groupExists);
@@ -89,19 +88,11 @@ export const GROUP_ID_MAX = 99_999_999;
 
 async function insertGroupWithRandomId(
   tx: EntityManager,
-  g: { name: string; is_public: boolean; picks_public: boolean; passwordHash: string | null; createdBy: string },
+  g: { name: string; isPublic: boolean; picksPublic: boolean; passwordHash: string | null; createdBy: string },
 ): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     const id = crypto.randomInt(GROUP_ID_MIN, GROUP_ID_MAX + 1);
-    // `on conflict (id) do nothing`: a taken id returns no row (and keeps the transaction usable); a
-    // taken name still raises groups_name_unique.
-    const created = await sqlOne<{ id: number }>(
-      tx,
-      `insert into groups (id, name, is_public, picks_public, password_hash, created_by) values ($1, $2, $3, $4, $5, $6)
-       on conflict (id) do nothing returning id`,
-      [id, g.name, g.is_public, g.picks_public, g.passwordHash, g.createdBy],
-    );
-    if (created) return created.id;
+    if (await repo.insertGroupIfIdFree(tx, { id, ...g })) return id;
     if (attempt >= 20) throw new Error('Could not find a free group id');
   }
 }
@@ -109,13 +100,7 @@ async function insertGroupWithRandomId(
 /** Adds a membership unless it exists; never a second row, so repeating a join is a success. */
 export async function addMember(em: EntityManager, groupId: number, participantId: string): Promise<boolean> {
   try {
-    const inserted = await sqlOne(
-      em,
-      `insert into group_membership (group_id, participant_id, is_owner, use_global_picks) values ($1, $2, false, false)
-       on conflict (group_id, participant_id) do nothing returning 1`,
-      [groupId, participantId],
-    );
-    return Boolean(inserted);
+    return await repo.addMembershipIfAbsent(em, groupId, participantId);
   } catch (error) {
     // The group's last member left (deleting it) between the lookup and this insert.
     if (isForeignKeyViolation(error)) throw notFound(MESSAGES.groupNotFound);
@@ -130,11 +115,11 @@ interface JoinResult {
   message: string;
 }
 
-const alreadyMember = (groupId: number): JoinResult => ({ success: true, group_id: groupId, already_member: true, message: 'You are already a member of this group' });
+const alreadyMember = (groupId: number): JoinResult => ({ success: true, group_id: groupId, already_member: true, message: MESSAGES.alreadyMember });
 
 async function addJoiningMember(em: EntityManager, groupId: number, participantId: string): Promise<JoinResult> {
   const added = await addMember(em, groupId, participantId);
-  return { success: true, group_id: groupId, already_member: !added, message: 'You have joined the group' };
+  return { success: true, group_id: groupId, already_member: !added, message: MESSAGES.joined };
 }
 
 /**
@@ -144,23 +129,28 @@ async function addJoiningMember(em: EntityManager, groupId: number, participantI
  * id is recorded before the next attempt counts. (Counting a try before checking it, with the hash outside
  * the lock, would refuse simultaneous RIGHT answers once ten were in flight.)
  */
-export async function joinGroup(em: EntityManager, deps: AppDeps, participantId: string, input: { group_id: number; password?: string }) {
-  const now = deps.draft.now();
+export async function joinGroup(
+  { em, participantId, now, draft, sink }: Caller & { now: Date; draft: DraftSettings; sink: InvalidationSink },
+  input: { group_id: number; password?: string },
+) {
   const outcome = await em.transactional(async (tx): Promise<{ ok: JoinResult } | { refused: Error }> => {
     await lockJoinAttempts(tx, participantId);
-    const group = await loadGroup(tx, input.group_id);
+    const group = await loadGroup(tx, input.group_id, { withPassword: true });
     if (group && (await isMember(tx, input.group_id, participantId))) return { ok: alreadyMember(input.group_id) };
+    // A public group is a stranger's one-click join: once the draft is on it would add a watcher, never an
+    // entry (docs/decisions.md). Not a failed guess, so not counted against the join limits.
+    if (group?.isPublic && (await isDraftStarted(tx, draft))) return { refused: draftLocked(MESSAGES.publicGroupsLocked) };
     await checkJoinLimits(tx, participantId, input.group_id, now);
     if (!group) {
       await recordJoinFailure(tx, participantId, input.group_id, 'unknown_group', now);
       return { refused: notFound(MESSAGES.groupNotFound) };
     }
-    if (group.password_hash && !(input.password && (await verifyPassword(input.password, group.password_hash)))) {
+    if (group.passwordHash && !(input.password && (await verifyPassword(input.password, group.passwordHash)))) {
       await recordJoinFailure(tx, participantId, input.group_id, 'wrong_password', now);
       return { refused: forbidden(MESSAGES.wrongGroupPassword) };
     }
     const joined = await addJoiningMember(tx, input.group_id, participantId);
-    await announceChange(tx, deps.events, { kind: 'group', group_id: input.group_id });
+    await announceChange(tx, sink, { kind: 'group', group_id: input.group_id });
     return { ok: joined };
   });
   // A refusal is thrown only after the commit, so the failure it recorded counts.
@@ -172,39 +162,57 @@ export async function joinGroup(em: EntityManager, deps: AppDeps, participantId:
  * Leaving: an owner cannot walk away from members; the last member leaving deletes the group (and with
  * it its picks and links). The group row is locked so two members leaving at once cannot both be "last".
  */
-export async function leaveGroup(em: EntityManager, deps: AppDeps, participantId: string, groupId: number) {
+export async function leaveGroup({ em, participantId, sink }: Caller & { sink: InvalidationSink }, groupId: number) {
   if (groupId === GLOBAL_GROUP_ID) throw badRequest('The global group cannot be left');
-  const result = await em.transactional(async (tx) => {
-    const group = await sqlOne(tx, `select id from groups where id = $1 for update`, [groupId]);
-    if (!group) throw notFound(MESSAGES.groupNotFound);
-    const me = await sqlOne<{ is_owner: boolean }>(tx, `select is_owner from group_membership where group_id = $1 and participant_id = $2`, [
-      groupId,
-      participantId,
-    ]);
+  return em.transactional(async (tx) => {
+    if (!(await repo.lockGroup(tx, groupId, 'update'))) throw notFound(MESSAGES.groupNotFound);
+    const me = await repo.findMembershipRow(tx, groupId, participantId);
     if (!me) throw forbidden(MESSAGES.notGroupMember);
-    const others = await sqlOne<{ n: number }>(tx, `select count(*)::int as n from group_membership where group_id = $1 and participant_id <> $2`, [
-      groupId,
-      participantId,
-    ]);
-    if (me.is_owner && (others?.n ?? 0) > 0) throw conflict('The owner cannot leave a group that still has other members');
-    await announceChange(tx, deps.events, { kind: 'group', group_id: groupId });
-    if ((others?.n ?? 0) === 0) {
-      await sql(tx, `delete from groups where id = $1`, [groupId]);
+    const others = await repo.countMembersOtherThan(tx, groupId, participantId);
+    if (me.isOwner && others > 0) throw conflict('The owner cannot leave a group that still has other members');
+    await announceChange(tx, sink, { kind: 'group', group_id: groupId });
+    if (others === 0) {
+      await repo.deleteGroup(tx, groupId);
       return { success: true, group_deleted: true };
     }
-    await sql(tx, `delete from pick where group_id = $1 and participant_id = $2`, [groupId, participantId]);
-    await sql(tx, `delete from group_membership where group_id = $1 and participant_id = $2`, [groupId, participantId]);
+    await deletePickSet(tx, participantId, groupId);
+    await repo.deleteMembership(tx, groupId, participantId);
     return { success: true, group_deleted: false };
   });
-  return result;
 }
 
-export async function memberCount(em: EntityManager, groupId: number, participantId: string) {
-  const group = await getVisibleGroup(em, groupId, participantId);
+/**
+ * The owner sets a new password (stored hashed) or removes it (null). Only joins by id ask for it: invite
+ * links stand in for it, and members stay members.
+ */
+export async function setGroupPassword({ em }: Pick<Caller, 'em'>, groupId: number, password: string | null): Promise<GroupDto> {
+  const passwordHash = password === null ? null : await hashPassword(password);
+  if (!(await repo.setPasswordHash(em, groupId, passwordHash))) throw notFound(MESSAGES.groupNotFound);
+  const group = await loadGroup(em, groupId);
+  if (!group) throw notFound(MESSAGES.groupNotFound);
+  return toGroupDto(group);
+}
+
+/**
+ * What an invitation card shows of a group: its name, its size and the screen names of its first
+ * `limit` members (owner first); members without a screen name are counted but not named. Undefined when
+ * there is no such group.
+ */
+export async function invitationSummary(em: EntityManager, groupId: number, limit: number) {
+  const group = await loadGroup(em, groupId);
+  if (!group) return undefined;
+  const ids = await repo.firstMemberIds(em, groupId, limit);
+  const names = await screenNamesOf(em, ids);
+  const memberNames = ids.map((id) => names.get(id)).filter((n): n is string => Boolean(n));
+  return { name: group.name, memberCount: group.memberCount, memberNames };
+}
+
+export async function memberCount(caller: Caller, groupId: number) {
+  const group = await getVisibleGroup(caller, groupId);
   return { group_id: groupId, member_count: group.member_count };
 }
 
-export async function getMembership(em: EntityManager, groupId: number, participantId: string) {
+export async function getMembership({ em, participantId }: Caller, groupId: number) {
   if (!(await loadGroup(em, groupId))) throw notFound(MESSAGES.groupNotFound);
   const row = await findMembership(em, groupId, participantId);
   return {
@@ -216,28 +224,35 @@ export async function getMembership(em: EntityManager, groupId: number, particip
   };
 }
 
-/** Members with whether their entry has picks (a yes/no, never the picks themselves). */
+/**
+ * Members with whether their entry has picks (a yes/no, never the picks themselves): the group's own
+ * set, or the global one while the membership reuses it. Names come from the users module, picks from
+ * the picks module.
+ */
 export async function listMembers(em: EntityManager, groupId: number) {
-  const rows = await sql<{ participant_id: string; participant_name: string; screen_name: string | null; is_owner: boolean; has_picks: boolean; joined: Date }>(
-    em,
-    `select m.participant_id, coalesce(p.screen_name, m.participant_id) as participant_name, p.screen_name, m.is_owner,
-            exists (select 1 from pick k where k.participant_id = m.participant_id
-                       and k.group_id = case when m.use_global_picks then 1 else m.group_id end) as has_picks,
-            m.joined_at as joined
-       from group_membership m join participant p on p.id = m.participant_id
-      where m.group_id = $1
-      order by m.is_owner desc, m.joined_at, m.participant_id`,
-    [groupId],
-  );
-  return rows.map((r) => ({ ...r, joined: new Date(r.joined).toISOString() }));
+  const memberships = await repo.findMemberships(em, groupId);
+  const ids = memberships.map((m) => m.participantId);
+  const names = await screenNamesOf(em, ids);
+  const withGroupPicks = await whoHasPicks(em, groupId, memberships.filter((m) => !m.useGlobalPicks).map((m) => m.participantId));
+  const withGlobalPicks = await whoHasPicks(em, GLOBAL_GROUP_ID, memberships.filter((m) => m.useGlobalPicks).map((m) => m.participantId));
+  return memberships.map((m) => {
+    const screenName = names.get(m.participantId) ?? null;
+    return {
+      participant_id: m.participantId,
+      participant_name: screenName ?? m.participantId,
+      screen_name: screenName,
+      is_owner: m.isOwner,
+      has_picks: (m.useGlobalPicks ? withGlobalPicks : withGroupPicks).has(m.participantId),
+      joined: m.joinedAt.toISOString(),
+    };
+  });
 }
 
-/** Reuse (true) or stop reusing (false) global picks in a group; part of editing picks, so locked at the start. */
-export async function setUseGlobalPicks(em: EntityManager, deps: AppDeps, participantId: string, groupId: number, useGlobal: boolean) {
-  if (await isDraftStarted(em, deps.draft)) throw draftLocked(MESSAGES.picksLocked);
+/** Reuse (true) or stop reusing (false) global picks in a group; part of editing picks, so its procedure locks it at the start. */
+export async function setUseGlobalPicks({ em, participantId, sink }: Caller & { sink: InvalidationSink }, groupId: number, useGlobal: boolean) {
   await em.transactional(async (tx) => {
-    await sql(tx, `update group_membership set use_global_picks = $3 where group_id = $1 and participant_id = $2`, [groupId, participantId, useGlobal]);
-    await announceChange(tx, deps.events, { kind: 'group', group_id: groupId });
+    await repo.setUseGlobalPicks(tx, groupId, participantId, useGlobal);
+    await announceChange(tx, sink, { kind: 'group', group_id: groupId });
   });
-  return getMembership(em, groupId, participantId);
+  return getMembership({ em, participantId }, groupId);
 }

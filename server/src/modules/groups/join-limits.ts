@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MESSAGES } from '@first-round/shared/messages';
-import { sql, sqlOne } from '../../db/sql.js';
 import { tooManyRequests } from '../../errors.js';
+import type { JoinFailureReason } from './groups.entities.js';
+import * as repo from './groups.repository.js';
 
 /**
  * Joining by id is the one door where guessing pays: a group's password, or the id of a group with
@@ -19,7 +20,7 @@ export const JOIN_LIMITS = {
   failedJoinWindowMs: 60 * 60_000,
 } as const;
 
-export type JoinFailure = 'wrong_password' | 'unknown_group';
+export type JoinFailure = JoinFailureReason;
 
 const minutesUntil = (oldest: Date, windowMs: number, now: Date) => Math.max(1, Math.ceil((oldest.getTime() + windowMs - now.getTime()) / 60_000));
 
@@ -28,32 +29,26 @@ const minutesUntil = (oldest: Date, windowMs: number, now: Date) => Math.max(1, 
  * simultaneous guesses are counted one after another: each sees the failures the ones before it recorded.
  */
 export async function lockJoinAttempts(tx: EntityManager, participantId: string): Promise<void> {
-  await sql(tx, `select pg_advisory_xact_lock(hashtext('group-join:' || $1))`, [participantId]);
+  await repo.lockJoinAttempts(tx, participantId);
 }
 
-/** Throws 429 (saying when to come back) if the player may not try joining this group now. */
+/**
+ * Throws 429 (saying when to come back) if the player may not try joining this group now. The rows read
+ * are few: failures older than the longer window are pruned, and none is recorded past the limits.
+ */
 export async function checkJoinLimits(tx: EntityManager, participantId: string, groupId: number, now: Date): Promise<void> {
-  const counts = await sqlOne<{ all_failures: number; all_oldest: Date | null; group_failures: number; group_oldest: Date | null }>(
-    tx,
-    `select count(*)::int as all_failures, min(created_at) as all_oldest,
-            (count(*) filter (where group_id = $2 and reason = 'wrong_password' and created_at > $4))::int as group_failures,
-            min(created_at) filter (where group_id = $2 and reason = 'wrong_password' and created_at > $4) as group_oldest
-       from group_join_failure where participant_id = $1 and created_at > $3`,
-    [participantId, groupId, new Date(now.getTime() - JOIN_LIMITS.failedJoinWindowMs), new Date(now.getTime() - JOIN_LIMITS.wrongPasswordWindowMs)],
-  );
-  if (counts && counts.all_failures >= JOIN_LIMITS.failedJoinsPerPlayer) {
-    throw tooManyRequests(MESSAGES.tooManyFailedJoins(minutesUntil(new Date(counts.all_oldest!), JOIN_LIMITS.failedJoinWindowMs, now)));
+  const failures = await repo.findJoinFailuresSince(tx, participantId, new Date(now.getTime() - JOIN_LIMITS.failedJoinWindowMs));
+  const wrongPasswordSince = new Date(now.getTime() - JOIN_LIMITS.wrongPasswordWindowMs);
+  const wrongPasswords = failures.filter((f) => f.groupId === groupId && f.reason === 'wrong_password' && f.createdAt > wrongPasswordSince);
+  if (failures.length >= JOIN_LIMITS.failedJoinsPerPlayer) {
+    throw tooManyRequests(MESSAGES.tooManyFailedJoins(minutesUntil(failures[0]!.createdAt, JOIN_LIMITS.failedJoinWindowMs, now)));
   }
-  if (counts && counts.group_failures >= JOIN_LIMITS.wrongPasswordsPerGroup) {
-    throw tooManyRequests(MESSAGES.tooManyWrongPasswords(minutesUntil(new Date(counts.group_oldest!), JOIN_LIMITS.wrongPasswordWindowMs, now)));
+  if (wrongPasswords.length >= JOIN_LIMITS.wrongPasswordsPerGroup) {
+    throw tooManyRequests(MESSAGES.tooManyWrongPasswords(minutesUntil(wrongPasswords[0]!.createdAt, JOIN_LIMITS.wrongPasswordWindowMs, now)));
   }
 }
 
 /** Records a failed join; rows that no longer count are pruned on the way. */
 export async function recordJoinFailure(tx: EntityManager, participantId: string, groupId: number, reason: JoinFailure, now: Date): Promise<void> {
-  await sql(tx, `delete from group_join_failure where participant_id = $1 and created_at <= $2`, [
-    participantId,
-    new Date(now.getTime() - JOIN_LIMITS.failedJoinWindowMs),
-  ]);
-  await sql(tx, `insert into group_join_failure (participant_id, group_id, reason, created_at) values ($1, $2, $3, $4)`, [participantId, groupId, reason, now]);
+  await repo.recordJoinFailure(tx, { participantId, groupId, reason, at: now }, new Date(now.getTime() - JOIN_LIMITS.failedJoinWindowMs));
 }

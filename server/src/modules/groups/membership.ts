@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
-import { sqlOne } from '../../db/sql.js';
 import { forbidden, notFound } from '../../errors.js';
+import * as repo from './groups.repository.js';
 
+/** A membership as the authorization checks and other modules see it. */
 export interface MembershipRow {
   group_id: number;
   participant_id: string;
@@ -14,21 +15,33 @@ export interface MembershipRow {
 /** The caller's membership; the global group has no rows and every participant takes part in it. */
 export async function findMembership(em: EntityManager, groupId: number, participantId: string): Promise<MembershipRow | undefined> {
   if (groupId === GLOBAL_GROUP_ID) return { group_id: GLOBAL_GROUP_ID, participant_id: participantId, is_owner: false, use_global_picks: true };
-  return sqlOne<MembershipRow>(
-    em,
-    `select group_id, participant_id, is_owner, use_global_picks from group_membership where group_id = $1 and participant_id = $2`,
-    [groupId, participantId],
-  );
+  const m = await repo.findMembershipFlags(em, groupId, participantId);
+  return m ? { group_id: groupId, participant_id: participantId, is_owner: m.isOwner, use_global_picks: m.useGlobalPicks } : undefined;
 }
 
-export async function groupExists(em: EntityManager, groupId: number): Promise<boolean> {
-  return Boolean(await sqlOne(em, `select 1 from groups where id = $1`, [groupId]));
-}
-
+export const groupExists = repo.groupExists;
 
 /** The caller's membership, or 404 'Group not found' / 403 'You are not a member of this group'. */
 export async function requireMembership(em: EntityManager, groupId: number, participantId: string): Promise<MembershipRow> {
   const membership = await findMembership(em, groupId, participantId);
   if (membership) return membership;
   throw (await groupExists(em, groupId)) ? forbidden(MESSAGES.notGroupMember) : notFound(MESSAGES.groupNotFound);
+}
+
+/**
+ * Takes the group's row in share mode until the transaction ends (false: there is no such group). Leaving
+ * locks it for update, so a write into the group and a member leaving (or the group going) take turns.
+ */
+export async function lockGroupShared(tx: EntityManager, groupId: number): Promise<boolean> {
+  return repo.lockGroup(tx, groupId, 'share');
+}
+
+/** Whether the group's members may see each other's picks after the start; undefined: no such group. */
+export async function groupPicksPublic(em: EntityManager, groupId: number): Promise<boolean | undefined> {
+  return repo.findPicksPublic(em, groupId);
+}
+
+/** The member's entry becomes their own group picks (saving group picks does this, DESIGN). */
+export async function stopReusingGlobalPicks(tx: EntityManager, groupId: number, participantId: string): Promise<void> {
+  await repo.setUseGlobalPicks(tx, groupId, participantId, false);
 }

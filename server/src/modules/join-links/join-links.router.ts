@@ -1,13 +1,25 @@
 import { createJoinLinkInput, joinLinkOutput, joinLinkTokenInput, joinResultOutput, resolvedJoinLinkOutput } from '@first-round/shared/schemas';
-import { authedProcedure, groupOwnerProcedure, publicProcedure, router } from '../../trpc/trpc.js';
+import { MESSAGES } from '@first-round/shared/messages';
+import { authedProcedure, draftOpenProcedure, groupOwnerProcedure, publicProcedure, router } from '../../trpc/trpc.js';
+import type { AppDeps } from '../../deps.js';
 import * as links from './join-links.service.js';
 
+/** The draft as the invitation card needs it: the deadline, and the cached "has it started?". */
+export const inviteDraft = (deps: AppDeps): links.InviteDraftState => ({ deadline: deps.draft.deadline, started: () => deps.draftStatus.hasStarted() });
+
 export const joinLinksRouter = router({
-  create: groupOwnerProcedure
-    .input(createJoinLinkInput)
+  create: draftOpenProcedure(groupOwnerProcedure.input(createJoinLinkInput), MESSAGES.joinLinksLocked)
     .output(joinLinkOutput)
-    .mutation(({ ctx, input }) => links.createJoinLink(ctx.em, ctx.deps, ctx.participant.id, input)),
+    .mutation(({ ctx, input }) => links.createJoinLink({ em: ctx.em, participantId: ctx.participant.id, now: ctx.deps.draft.now() }, input)),
   /** No sign-in needed: the invite page shows where the link leads before the visitor has an account. */
-  resolve: publicProcedure.input(joinLinkTokenInput).output(resolvedJoinLinkOutput).query(({ ctx, input }) => links.resolveJoinLink(ctx.em, ctx.deps, input.token)),
-  join: authedProcedure.input(joinLinkTokenInput).output(joinResultOutput).mutation(({ ctx, input }) => links.joinWithLink(ctx.em, ctx.deps, ctx.participant.id, input.token)),
+  resolve: publicProcedure
+    .input(joinLinkTokenInput)
+    .output(resolvedJoinLinkOutput)
+    .query(({ ctx, input }) => links.resolveJoinLink({ em: ctx.em, now: ctx.deps.draft.now(), draft: inviteDraft(ctx.deps) }, input.token)),
+  join: authedProcedure
+    .input(joinLinkTokenInput)
+    .output(joinResultOutput)
+    .mutation(({ ctx, input }) =>
+      links.joinWithLink({ em: ctx.em, participantId: ctx.participant.id, now: ctx.deps.draft.now(), sink: ctx.deps.events }, input.token),
+    ),
 });

@@ -1,27 +1,27 @@
 import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MESSAGES } from '@first-round/shared/messages';
-import type { AppDeps } from '../../deps.js';
-import { draftLocked, isForeignKeyViolation, notFound } from '../../errors.js';
-import { sqlOne } from '../../db/sql.js';
-import { isDraftStarted } from '../draft/draft.service.js';
-import { announceChange } from '../../cache/invalidation.js';
-import { addMember } from '../groups/groups.service.js';
+import { isForeignKeyViolation, notFound } from '../../errors.js';
+import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
+import { INVITE_CARD_NAMES } from '@first-round/shared/constants';
+import type { ResolvedJoinLink } from '@first-round/shared/schemas';
+import { addMember, invitationSummary } from '../groups/groups.service.js';
+import { findGroupName } from '../groups/groups.repository.js';
+import { screenNamesOf } from '../users/participants.repository.js';
+import * as repo from './join-links.repository.js';
 
 /** Only the hash is stored: a leaked database does not leak working invitations. */
 const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
-export async function createJoinLink(em: EntityManager, deps: AppDeps, participantId: string, input: { group_id: number; expiration_hours: number }) {
-  if (await isDraftStarted(em, deps.draft)) throw draftLocked(MESSAGES.joinLinksLocked);
+/** A new invitation to the group (its procedure locks it at the start: draftOpenProcedure). */
+export async function createJoinLink(
+  { em, participantId, now }: { em: EntityManager; participantId: string; now: Date },
+  input: { group_id: number; expiration_hours: number },
+) {
   const token = crypto.randomBytes(32).toString('base64url'); // 256 random bits
-  const expiresAt = new Date(deps.draft.now().getTime() + input.expiration_hours * 3_600_000);
+  const expiresAt = new Date(now.getTime() + input.expiration_hours * 3_600_000);
   try {
-    await sqlOne(em, `insert into join_link (group_id, token_hash, created_by, expires_at) values ($1, $2, $3, $4)`, [
-      input.group_id,
-      hashToken(token),
-      participantId,
-      expiresAt,
-    ]);
+    await repo.insertJoinLink(em, { groupId: input.group_id, tokenHash: hashToken(token), createdBy: participantId, expiresAt });
   } catch (error) {
     // The group was deleted (its last member left) while the link was being made.
     if (isForeignKeyViolation(error)) throw notFound(MESSAGES.groupNotFound);
@@ -30,29 +30,59 @@ export async function createJoinLink(em: EntityManager, deps: AppDeps, participa
   return { token, group_id: input.group_id, expires_at: expiresAt.toISOString(), expiration_hours: input.expiration_hours };
 }
 
-export async function resolveJoinLink(em: EntityManager, deps: AppDeps, token: string) {
-  const link = await sqlOne<{ group_id: number; group_name: string; expires_at: Date }>(
-    em,
-    `select l.group_id, g.name as group_name, l.expires_at from join_link l join groups g on g.id = l.group_id
-      where l.token_hash = $1 and l.expires_at > $2`,
-    [hashToken(token), deps.draft.now()],
-  );
-  if (!link) throw notFound(MESSAGES.joinLinkInvalid);
-  return { group_id: link.group_id, group_name: link.group_name, expires_at: new Date(link.expires_at).toISOString() };
+/** Where a live link leads. Deleting a group deletes its links, so a live link's group exists (unless deleted this instant). */
+async function liveLink({ em, now }: { em: EntityManager; now: Date }, token: string) {
+  const link = await repo.findLiveJoinLink(em, hashToken(token), now);
+  const groupName = link ? await findGroupName(em, link.groupId) : undefined;
+  if (!link || groupName === undefined) throw notFound(MESSAGES.joinLinkInvalid);
+  return { group_id: link.groupId, group_name: groupName, created_by: link.createdBy, expires_at: link.expiresAt };
+}
+
+/** The draft as an invitation card tells it: when picks lock, and whether they already have. */
+export interface InviteDraftState {
+  deadline: Date;
+  started: () => Promise<boolean>;
+}
+
+/**
+ * The invitation card, for anyone holding the link (no sign-in): the group, who invited them, its size
+ * and first members' screen names, and when picks lock. Nothing else: no e-mails, no ids, no picks.
+ */
+export async function resolveJoinLink(
+  { em, now, draft }: { em: EntityManager; now: Date; draft: InviteDraftState },
+  token: string,
+): Promise<ResolvedJoinLink> {
+  const link = await liveLink({ em, now }, token);
+  const summary = await invitationSummary(em, link.group_id, INVITE_CARD_NAMES);
+  if (!summary) throw notFound(MESSAGES.joinLinkInvalid);
+  const inviter = (await screenNamesOf(em, [link.created_by])).get(link.created_by) ?? null;
+  return {
+    group_id: link.group_id,
+    group_name: summary.name,
+    expires_at: link.expires_at.toISOString(),
+    invited_by: inviter,
+    member_count: summary.memberCount,
+    member_names: summary.memberNames,
+    pick_deadline: draft.deadline.toISOString(),
+    draft_started: await draft.started(),
+  };
 }
 
 /** The link stands in for the password; joining twice is a success. */
-export async function joinWithLink(em: EntityManager, deps: AppDeps, participantId: string, token: string) {
-  const link = await resolveJoinLink(em, deps, token);
+export async function joinWithLink(
+  { em, participantId, now, sink }: { em: EntityManager; participantId: string; now: Date; sink: InvalidationSink },
+  token: string,
+) {
+  const link = await liveLink({ em, now }, token);
   const added = await em.transactional(async (tx) => {
     const inserted = await addMember(tx, link.group_id, participantId);
-    if (inserted) await announceChange(tx, deps.events, { kind: 'group', group_id: link.group_id });
+    if (inserted) await announceChange(tx, sink, { kind: 'group', group_id: link.group_id });
     return inserted;
   });
   return {
     success: true,
     group_id: link.group_id,
     already_member: !added,
-    message: added ? 'You have joined the group' : 'You are already a member of this group',
+    message: added ? MESSAGES.joined : MESSAGES.alreadyMember,
   };
 }

@@ -261,6 +261,7 @@ export class GlobalStandings {
         correct_picks: score.correctPicks,
         busted: score.busted,
         tiebreak_rank: score.tiebreakRank,
+        picks: picks[e]!,
       });
       positionOf[e] = p;
       if (!score.busted) alive++;

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FastifyBaseLogger } from 'fastify';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
-import { leaderboardRowOutput, type LeaderboardRow } from '@first-round/shared/schemas';
+import { compareCodePoints } from '@first-round/shared/scoring';
+import { leaderboardRowOutput, type EntryStatus, type LeaderboardInput, type LeaderboardRow } from '@first-round/shared/schemas';
 import { prepareJson } from '../../cache/json-body.js';
 import type { Orm } from '../../db/orm.js';
 import { sql } from '../../db/sql.js';
@@ -18,6 +20,8 @@ export interface Standings {
 const MAX_AGE_MS = 60_000;
 /** Distinct pages (limit, offset) of one ranking kept serialised; other pages are sliced per request. */
 const MAX_PAGES = 64;
+/** Distinct searches of one ranking kept; others are searched per request. */
+const MAX_SEARCHES = 256;
 
 /**
  * Ranked standings per group, computed by the leaderboard SQL inside PostgreSQL and kept at most 60 s.
@@ -35,6 +39,18 @@ export class LeaderboardCache {
   private readonly inFlight = new Map<number, { version: number; promise: Promise<Standings> }>();
   /** Pages of a ranking, validated and serialised once: every reader of that page shares the bytes. */
   private readonly pages = new WeakMap<Standings, Map<string, LeaderboardRow[]>>();
+  /** A ranking's alive and busted rows apart (for boards that fold the busted ones away), made once. */
+  private readonly byStatus = new WeakMap<Standings, Record<EntryStatus, LeaderboardRow[]>>();
+  /**
+   * A ranking's names in lower case, row by row, made at its first search (measured at 100,000 entries:
+   * up to ~40 ms, once per ranking and only if someone searches; each search then takes ~1–1.5 ms).
+   */
+  private readonly lowerNames = new WeakMap<Standings, string[]>();
+  /**
+   * A ranking's search results by search and status: the live stream sends a watched search again after
+   * every pick, to each of its watchers, and one pass over 100,000 names takes a few milliseconds.
+   */
+  private readonly searches = new WeakMap<Standings, Map<string, LeaderboardRow[]>>();
   /** The global group, ranked in Node from what changed since its last ranking (global-standings.ts). */
   private readonly global: GlobalStandings;
   /** Moves when rankings go stale without a draft change (a rename, a join): older results are not kept. */
@@ -44,6 +60,7 @@ export class LeaderboardCache {
     private readonly orm: Orm,
     private readonly draft: DraftSettings,
     private readonly events: DraftEventHub,
+    private readonly log: Pick<FastifyBaseLogger, 'warn'>,
   ) {
     this.global = new GlobalStandings(orm, draft);
     // After every draft change the global standings are ranked once, here, in the background: requests
@@ -62,23 +79,76 @@ export class LeaderboardCache {
   }
 
   /** Rows `offset … offset + limit` of a ranking, the same (prepared) array for every reader of it. */
-  page(standings: Standings, limit: number, offset: number): LeaderboardRow[] {
+  page(standings: Standings, limit: number, offset: number, status?: EntryStatus): LeaderboardRow[] {
     let pages = this.pages.get(standings);
     if (!pages) this.pages.set(standings, (pages = new Map()));
-    const key = `${limit}:${offset}`;
+    const key = `${status ?? 'all'}:${limit}:${offset}`;
     const hit = pages.get(key);
     if (hit) return hit;
-    const rows = leaderboardRowOutput.array().parse(standings.rankings.slice(offset, offset + limit));
+    const rows = leaderboardRowOutput.array().parse(this.withStatus(standings, status).slice(offset, offset + limit));
     if (pages.size >= MAX_PAGES) return rows;
     const page = prepareJson(rows);
     pages.set(key, page);
     return page;
   }
 
+  /**
+   * What a standings read pages through (every row, one status, or the names matching a search: each in
+   * ranking order) and the page it asked for. Without a search the page is shared (see `page`); a search
+   * is answered from the ranked copy in memory, never by the database, each time it is asked.
+   */
+  select(standings: Standings, input: LeaderboardInput): { rows: readonly LeaderboardRow[]; page: LeaderboardRow[] } {
+    const search = input.search?.trim().toLowerCase();
+    if (!search) {
+      return { rows: this.withStatus(standings, input.status), page: this.page(standings, input.limit, input.offset, input.status) };
+    }
+    let searches = this.searches.get(standings);
+    if (!searches) this.searches.set(standings, (searches = new Map()));
+    const key = `${input.status ?? 'all'}:${search}`;
+    let rows = searches.get(key);
+    if (!rows) {
+      rows = this.matching(standings, search, input.status);
+      if (searches.size < MAX_SEARCHES) searches.set(key, rows);
+    }
+    return { rows, page: leaderboardRowOutput.array().parse(rows.slice(input.offset, input.offset + input.limit)) };
+  }
+
+  /** The rows whose lower-cased name contains `search` (and of that status), in ranking order. */
+  private matching(standings: Standings, search: string, status: EntryStatus | undefined): LeaderboardRow[] {
+    let names = this.lowerNames.get(standings);
+    if (!names) this.lowerNames.set(standings, (names = standings.rankings.map((r) => r.participant_name.toLowerCase())));
+    const rows: LeaderboardRow[] = [];
+    const { rankings } = standings;
+    for (let i = 0; i < rankings.length; i++) {
+      const row = rankings[i]!;
+      if (names[i]!.includes(search) && (status === undefined || row.busted === (status === 'busted'))) rows.push(row);
+    }
+    return rows;
+  }
+
+  private withStatus(standings: Standings, status: EntryStatus | undefined): readonly LeaderboardRow[] {
+    if (!status) return standings.rankings;
+    let split = this.byStatus.get(standings);
+    if (!split) {
+      split = { alive: [], busted: [] };
+      for (const row of standings.rankings) split[row.busted ? 'busted' : 'alive'].push(row);
+      this.byStatus.set(standings, split);
+    }
+    return split[status];
+  }
+
   private refresh() {
     this.cache.clear();
-    this.get(GLOBAL_GROUP_ID).catch(() => {});
+    this.get(GLOBAL_GROUP_ID).catch(this.backgroundFailed);
   }
+
+  /**
+   * A background ranking failed (the database went away, most likely): readers are not affected (the
+   * next read ranks again and answers its own error), but the operator should see it.
+   */
+  private readonly backgroundFailed = (error: unknown) => {
+    this.log.warn({ err: error }, 'global standings could not be ranked in the background');
+  };
 
   /** A group's ranking; `em` is used only when it must be computed (else a fork of its own). */
   async get(groupId: number, em?: EntityManager): Promise<Standings> {
@@ -97,12 +167,12 @@ export class LeaderboardCache {
 
   /** Ranks the global standings now and re-ranks them every minute in the background; returns the stopper. */
   startBackgroundRefresh(): () => void {
-    this.get(GLOBAL_GROUP_ID).catch(() => {});
+    this.get(GLOBAL_GROUP_ID).catch(this.backgroundFailed);
     const timer = setInterval(() => {
       // Renames and joins are announced: while they can be heard, re-ranking on a timer would only stall
       // readers (a big ranking holds the event loop). Without the listener, it bounds what may be missed.
       if (this.events.isConnected) return;
-      this.rank(this.orm.em.fork(), GLOBAL_GROUP_ID, this.events.version).catch(() => {});
+      this.rank(this.orm.em.fork(), GLOBAL_GROUP_ID, this.events.version).catch(this.backgroundFailed);
     }, MAX_AGE_MS);
     timer.unref();
     return () => clearInterval(timer);
@@ -149,4 +219,21 @@ export class LeaderboardCache {
       byParticipant: new Map(rankings.map((r) => [r.participant_id, r])),
     };
   }
+}
+
+/**
+ * Where `row` sits in `rows` (rows in ranking order: rank, then participant id in code point order, as
+ * every ranking and every subset of one is), by binary search; -1 when it is not there.
+ */
+export function positionIn(rows: readonly LeaderboardRow[], row: LeaderboardRow): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const r = rows[mid]!;
+    const before = r.rank < row.rank || (r.rank === row.rank && compareCodePoints(r.participant_id, row.participant_id) < 0);
+    if (before) lo = mid + 1;
+    else hi = mid;
+  }
+  return rows[lo]?.participant_id === row.participant_id ? lo : -1;
 }

@@ -1,9 +1,9 @@
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
-import { leaderboardInput, leaderboardOutput } from '@first-round/shared/schemas';
-import { router, signedIn } from '../../trpc/trpc.js';
+import { leaderboardInput, leaderboardOutput, myGroupStandingsOutput } from '@first-round/shared/schemas';
+import { authedProcedure, router, signedIn } from '../../trpc/trpc.js';
 import { hotRead, hotReadProcedureWithInput } from '../../trpc/hot-read.js';
 import { requireMembership } from '../groups/membership.js';
-import { getLeaderboard } from './leaderboard.service.js';
+import { getLeaderboard, myGroupStandings } from './leaderboard.service.js';
 
 /** Any group's standings (1 = global, open to every signed-in user); members only otherwise. */
 export const readLeaderboard = hotRead({
@@ -19,4 +19,6 @@ export const readLeaderboard = hotRead({
 
 export const leaderboardRouter = router({
   group: hotReadProcedureWithInput(readLeaderboard),
+  /** The caller's place in each of their groups (the group cards). */
+  myGroups: authedProcedure.output(myGroupStandingsOutput).query(({ ctx }) => myGroupStandings(ctx.deps, ctx.em, ctx.participant.id)),
 });

@@ -1,5 +1,11 @@
-import { leaderboardRowOutput, type Leaderboard } from '@first-round/shared/schemas';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
+import { leaderboardRowOutput, type Leaderboard, type LeaderboardInput, type MyGroupStandings } from '@first-round/shared/schemas';
+import { jsonBody } from '../../cache/json-body.js';
+import { sql } from '../../db/sql.js';
 import type { AppDeps } from '../../deps.js';
+import { findMembership } from '../groups/membership.js';
+import { positionIn } from './leaderboard.cache.js';
 
 /**
  * Before the start nothing is revealed: no rankings, so nobody learns anybody's picks. The page itself is
@@ -7,19 +13,109 @@ import type { AppDeps } from '../../deps.js';
  */
 export async function getLeaderboard(
   deps: Pick<AppDeps, 'draftStatus' | 'leaderboards'>,
-  input: { group_id: number; limit: number; offset: number },
+  input: LeaderboardInput,
   participantId: string,
 ): Promise<Leaderboard> {
   if (!(await deps.draftStatus.hasStarted())) {
-    return { group_id: input.group_id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null };
+    // A search or a status filter reveals nothing either: no rows, no counts, no position.
+    return { group_id: input.group_id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null };
   }
   const standings = await deps.leaderboards.get(input.group_id);
+  const { rows, page } = deps.leaderboards.select(standings, input);
+  const mine = standings.byParticipant.get(participantId);
+  const position = mine ? positionIn(rows, mine) : -1;
   return {
     group_id: input.group_id,
     draft_started: true,
     entries: standings.rankings.length,
     alive: standings.alive,
-    rankings: deps.leaderboards.page(standings, input.limit, input.offset),
-    me: leaderboardRowOutput.nullable().parse(standings.byParticipant.get(participantId) ?? null),
+    rankings: page,
+    me: leaderboardRowOutput.nullable().parse(mine ?? null),
+    matches: rows.length,
+    me_position: position < 0 ? null : position,
   };
+}
+
+/**
+ * Whether the caller may read a group's standings: the global ones are every signed-in player's, a
+ * group's only its members'. (The read itself answers 403/404 through requireMembership.)
+ */
+export async function mayReadStandings(em: EntityManager, groupId: number, participantId: string): Promise<boolean> {
+  return groupId === GLOBAL_GROUP_ID || (await findMembership(em, groupId, participantId)) !== undefined;
+}
+
+/**
+ * A `standings` update of the live stream as JSON text: the page leaderboard.group answers with (the same
+ * bytes: the shared page is serialised once per version, only the caller's own row is theirs), as of draft
+ * change `eventId`. The caller's right to read the group is checked by the stream.
+ */
+export async function standingsUpdateJson(
+  deps: Pick<AppDeps, 'draftStatus' | 'leaderboards'>,
+  watch: LeaderboardInput,
+  participantId: string,
+  eventId: number,
+): Promise<string> {
+  const leaderboard = jsonBody(await getLeaderboard(deps, watch, participantId)).json;
+  return `{"kind":"standings","event_id":${eventId},"leaderboard":${leaderboard}}`;
+}
+
+/**
+ * Per group the caller is in: members, members whose entry there has picks (each member's entry is their
+ * group picks, or their global ones when they reuse them: the same rule as the leaderboard SQL), and the
+ * caller's own entry (with picks? the same players as their My Picks?).
+ */
+const myGroupsSql = /* sql */ `
+with mine as (
+  select g.group_id, g.use_global_picks,
+         g.use_global_picks or (
+           exists (select 1 from pick k where k.participant_id = $1 and k.group_id = g.group_id)
+           and not exists (select player_id from pick where participant_id = $1 and group_id = g.group_id
+                           except select player_id from pick where participant_id = $1 and group_id = 1)
+           and not exists (select player_id from pick where participant_id = $1 and group_id = 1
+                           except select player_id from pick where participant_id = $1 and group_id = g.group_id)
+         ) as uses_my_picks
+    from group_membership g
+   where g.participant_id = $1
+)
+select mine.group_id,
+       count(*)::int as members,
+       count(s.participant_id)::int as ready,
+       coalesce(bool_or(m.participant_id = $1 and s.participant_id is not null), false) as has_picks,
+       bool_or(mine.use_global_picks) as use_global_picks,
+       bool_or(mine.uses_my_picks) as uses_my_picks
+  from mine
+  join group_membership m on m.group_id = mine.group_id
+  left join entry_stat s on s.participant_id = m.participant_id
+                        and s.pick_group_id = case when m.use_global_picks then 1 else m.group_id end
+ group by mine.group_id
+ order by mine.group_id`;
+
+/**
+ * The caller's entry in each of their groups, for the group cards: before the start whether the picks are
+ * in ('2 of 3 ready'), after it their place ('3rd of 12 · Alive') from the ranked standings in memory
+ * (the same rankings leaderboard.group serves; nothing about a standing is revealed before the start).
+ */
+export async function myGroupStandings(
+  deps: Pick<AppDeps, 'draftStatus' | 'leaderboards'>,
+  em: EntityManager,
+  participantId: string,
+): Promise<MyGroupStandings> {
+  const started = await deps.draftStatus.hasStarted();
+  const rows = await sql<{ group_id: number; members: number; ready: number; has_picks: boolean; use_global_picks: boolean; uses_my_picks: boolean }>(
+    em,
+    myGroupsSql,
+    [participantId],
+  );
+  const groups = await Promise.all(
+    rows.map(async (g) => {
+      const standings = started ? await deps.leaderboards.get(g.group_id) : undefined;
+      const me = standings?.byParticipant.get(participantId);
+      const standing =
+        standings && me
+          ? { rank: me.rank, entries: standings.rankings.length, alive: standings.alive, busted: me.busted, correct_picks: me.correct_picks, picks: me.picks }
+          : null;
+      return { ...g, standing };
+    }),
+  );
+  return { draft_started: started, groups };
 }

@@ -9,7 +9,7 @@
  *   $2  number of round-one slots (int, normally 32).
  *
  * Returns rows { rank, participant_id, participant_name, correct_picks, busted,
- * tiebreak_rank } in exactly the order of `rankEntries` in
+ * tiebreak_rank, picks } in exactly the order of `rankEntries` in
  * shared/src/scoring.ts, the reference implementation of the rules (hit / miss
  * / pending, busted and busted early, tie-break, competition ranks).
  * server/test/leaderboard-sql.test.ts checks the two agree.
@@ -47,14 +47,14 @@ entries as (
    where $1::int <> 1 and m.group_id = $1::int
 ),
 scored as (
-  select e.participant_id, e.hits, e.max_hit_rank,
+  select e.participant_id, e.picks, e.hits, e.max_hit_rank,
          (e.later_round > 0
           or (p.complete and e.picks - e.hits > 0)
           or (e.picks - e.hits - e.later_round) > p.remaining) as busted
     from entries e cross join params p
 ),
 score as (
-  select participant_id, busted,
+  select participant_id, busted, picks,
          (case when busted then 0 else hits end)::int as correct_picks,
          (case when busted then null else max_hit_rank end)::int as tiebreak_rank
     from scored
@@ -65,7 +65,8 @@ select
   coalesce(p.screen_name, p.id) as participant_name,
   sc.correct_picks,
   sc.busted,
-  sc.tiebreak_rank
+  sc.tiebreak_rank,
+  sc.picks
 from score sc
 join participant p on p.id = sc.participant_id
 order by 1, sc.participant_id collate "C"

@@ -1,14 +1,30 @@
 import { z } from 'zod';
+import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
+import { MESSAGES } from '@first-round/shared/messages';
 import { myPicksInput, participantPicksInput, picksOutput, savePicksInput, savePicksOutput } from '@first-round/shared/schemas';
-import { authedProcedure, router } from '../../trpc/trpc.js';
+import { authedProcedure, draftOpenProcedure, router } from '../../trpc/trpc.js';
+import { requireMembership } from '../groups/membership.js';
 import * as picks from './picks.service.js';
 
+/** Saving into a group is for its members (the global group: everyone), checked before the draft lock. */
+const entryOwnerProcedure = authedProcedure.input(savePicksInput).use(async ({ ctx, input, next }) => {
+  await requireMembership(ctx.em, input.group_id ?? GLOBAL_GROUP_ID, ctx.participant.id);
+  return next();
+});
+
 export const picksRouter = router({
-  mine: authedProcedure.input(myPicksInput).output(picksOutput).query(({ ctx, input }) => picks.myPicks(ctx.em, ctx.participant.id, input?.group_id)),
-  global: authedProcedure.input(z.undefined()).output(picksOutput).query(({ ctx }) => picks.myPicks(ctx.em, ctx.participant.id)),
-  save: authedProcedure.input(savePicksInput).output(savePicksOutput).mutation(({ ctx, input }) => picks.savePicks(ctx.em, ctx.deps, ctx.participant.id, input)),
+  mine: authedProcedure
+    .input(myPicksInput)
+    .output(picksOutput)
+    .query(({ ctx, input }) => picks.myPicks({ em: ctx.em, participantId: ctx.participant.id }, input?.group_id)),
+  global: authedProcedure.input(z.undefined()).output(picksOutput).query(({ ctx }) => picks.myPicks({ em: ctx.em, participantId: ctx.participant.id })),
+  save: draftOpenProcedure(entryOwnerProcedure, MESSAGES.picksLocked)
+    .output(savePicksOutput)
+    .mutation(({ ctx, input }) =>
+      picks.savePicks({ em: ctx.em, draft: ctx.deps.draft, leaderboards: ctx.deps.leaderboards, participantId: ctx.participant.id }, input),
+    ),
   ofParticipant: authedProcedure
     .input(participantPicksInput)
     .output(picksOutput)
-    .query(({ ctx, input }) => picks.participantPicks(ctx.em, ctx.deps, ctx.participant.id, input)),
+    .query(({ ctx, input }) => picks.participantPicks({ em: ctx.em, draft: ctx.deps.draft, participantId: ctx.participant.id }, input)),
 });

@@ -2,14 +2,14 @@ import { playersOutput, type PlayerDto } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
 import { prepareJson } from '../../cache/json-body.js';
 import { Versioned, type VersionSource } from '../../cache/versioned.js';
-import { listPlayers } from './players.service.js';
+import { listBoard } from './players.repository.js';
 
 /** The big board with its draft results: read, validated and serialised once per draft version. */
 export class PlayersCache {
   private readonly board: Versioned<PlayerDto[]>;
 
   constructor(orm: Orm, events: VersionSource) {
-    this.board = new Versioned(events, async () => prepareJson(playersOutput.parse(await listPlayers(orm.em.fork()))));
+    this.board = new Versioned(events, async () => prepareJson(playersOutput.parse(await listBoard(orm.em.fork()))));
   }
 
   list(): Promise<PlayerDto[]> {

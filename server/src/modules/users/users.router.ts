@@ -3,6 +3,8 @@ import { authedProcedure, router } from '../../trpc/trpc.js';
 import { getFirstLoginStatus, markFirstLoginDone } from './participants.service.js';
 
 export const usersRouter = router({
-  status: authedProcedure.output(userStatusOutput).query(({ ctx }) => getFirstLoginStatus(ctx.em, ctx.participant.id)),
-  markFirstLoginDone: authedProcedure.output(userStatusOutput).mutation(({ ctx }) => markFirstLoginDone(ctx.em, ctx.deps.events, ctx.participant.id)),
+  status: authedProcedure.output(userStatusOutput).query(({ ctx }) => getFirstLoginStatus({ em: ctx.em, participantId: ctx.participant.id })),
+  markFirstLoginDone: authedProcedure
+    .output(userStatusOutput)
+    .mutation(({ ctx }) => markFirstLoginDone({ em: ctx.em, participantId: ctx.participant.id, sink: ctx.deps.events })),
 });

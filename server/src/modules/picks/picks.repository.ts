@@ -1,0 +1,34 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { PickSchema } from './picks.entities.js';
+
+/**
+ * The picks module's data access. An entry is a participant's picks in one group (group 1: the global
+ * picks); other modules reach the `pick` table only through these functions.
+ */
+
+/** One entry's player ids, best-ranked first. */
+export async function entryPlayerIds(em: EntityManager, participantId: string, groupId: number): Promise<number[]> {
+  const picks = await em.find(PickSchema, { participantId, groupId }, { orderBy: { player: { rank: 'asc' } } });
+  return picks.map((p) => p.player.id);
+}
+
+/**
+ * Replaces an entry's picks with `playerIds`: one delete and one multi-row insert, so the entry_stat
+ * triggers recount the entry once for each. Run it inside the caller's transaction.
+ */
+export async function replaceEntry(tx: EntityManager, participantId: string, groupId: number, playerIds: readonly number[]): Promise<void> {
+  await tx.nativeDelete(PickSchema, { participantId, groupId });
+  if (playerIds.length > 0) await tx.insertMany(PickSchema, playerIds.map((player) => ({ participantId, groupId, player })));
+}
+
+/** Which of `playerIds` someone has picked (a picked player cannot leave the board). */
+export async function pickedPlayerIds(em: EntityManager, playerIds: readonly number[]): Promise<Set<number>> {
+  if (playerIds.length === 0) return new Set();
+  // Distinct in the database: a player may be in thousands of entries.
+  const rows = await em
+    .createQueryBuilder(PickSchema, 'k')
+    .select('k.player', true)
+    .where({ player: { $in: [...playerIds] } })
+    .execute<{ player: number }[]>('all', true);
+  return new Set(rows.map((r) => r.player));
+}

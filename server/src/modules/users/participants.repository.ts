@@ -1,0 +1,71 @@
+import { LockMode, raw } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ParticipantSchema, type Participant } from './users.entities.js';
+
+/*
+ * The users module's data access: the participant table, and nothing else. Other modules ask here.
+ *
+ * Writes are native (nativeUpdate, the query builder), which the identity map does not see, so reads pass
+ * `refresh: true`: an entity loaded earlier in the same procedure is read again, never served stale.
+ */
+
+const lowerScreenName = () => raw('lower(screen_name)');
+
+export function findParticipant(em: EntityManager, id: string): Promise<Participant | null> {
+  return em.findOne(ParticipantSchema, id, { refresh: true });
+}
+
+/** Screen names of these participants (null for those without one), by id. */
+export async function screenNamesOf(em: EntityManager, ids: readonly string[]): Promise<Map<string, string | null>> {
+  if (ids.length === 0) return new Map();
+  const rows = await em.find(ParticipantSchema, { id: { $in: [...ids] } }, { fields: ['id', 'screenName'], refresh: true });
+  return new Map(rows.map((p) => [p.id, p.screenName]));
+}
+
+/** Whether another participant has this screen name, compared case-insensitively as the unique index does. */
+export async function isScreenNameTaken(em: EntityManager, screenName: string, exceptId?: string): Promise<boolean> {
+  const where = exceptId === undefined ? {} : { id: { $ne: exceptId } };
+  // lower() on both sides, as the index: JavaScript's toLowerCase differs from PostgreSQL's outside ASCII.
+  return (await em.count(ParticipantSchema, { ...where, [lowerScreenName()]: raw('lower(?)', [screenName]) })) > 0;
+}
+
+/**
+ * Creates the participant, or refreshes the e-mail of an existing one (a null e-mail keeps the stored one).
+ * A new participant gets `screenName` unless someone has it already; an existing one keeps theirs. One
+ * statement, an upsert on the primary key, so two first calls of the same user cannot both insert. A name
+ * taken between the check and the insert raises participant_screen_name_unique.
+ */
+export async function upsertParticipant(em: EntityManager, p: { id: string; email: string | null; screenName: string | null }): Promise<Participant> {
+  const screenName = raw(`case when exists (select 1 from participant where lower(screen_name) = lower(?)) then null else ? end`, [p.screenName, p.screenName]);
+  const row: Participant = await em
+    .createQueryBuilder(ParticipantSchema)
+    .insert({ id: p.id, email: p.email, screenName })
+    .onConflict('id')
+    .merge({ email: raw('coalesce(excluded.email, participant.email)'), updatedAt: raw('now()') })
+    .returning(['id', 'email', 'screenName', 'isFirstLogin', 'createdAt', 'updatedAt'])
+    .execute('get');
+  return row;
+}
+
+/** Sets the screen name; false when there is no such participant. A taken name raises participant_screen_name_unique. */
+export async function setScreenName(em: EntityManager, id: string, screenName: string): Promise<boolean> {
+  return (await em.nativeUpdate(ParticipantSchema, { id }, { screenName, updatedAt: raw('now()') })) > 0;
+}
+
+export async function setFirstLoginDone(em: EntityManager, id: string): Promise<void> {
+  await em.nativeUpdate(ParticipantSchema, { id }, { isFirstLogin: false, updatedAt: raw('now()') });
+}
+
+/**
+ * Locks the participant's row until the transaction ends (`for update`); false when there is none.
+ * Whatever rewrites one participant's entries (saving picks, an account move) takes it first, so those
+ * writes queue up instead of interleaving.
+ */
+export async function lockParticipant(tx: EntityManager, id: string): Promise<boolean> {
+  return Boolean(await tx.findOne(ParticipantSchema, id, { fields: ['id'], lockMode: LockMode.PESSIMISTIC_WRITE }));
+}
+
+/** Deletes the participant; the database cascades to whatever still points at it. */
+export async function deleteParticipant(em: EntityManager, id: string): Promise<void> {
+  await em.nativeDelete(ParticipantSchema, { id });
+}

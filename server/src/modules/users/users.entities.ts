@@ -1,0 +1,28 @@
+import { EntitySchema, type OptionalProps } from '@mikro-orm/core';
+
+/** A player of the game, keyed by the identity provider's user id (Clerk's or the built-in one's). */
+export interface Participant {
+  [OptionalProps]?: 'isFirstLogin' | 'createdAt' | 'updatedAt';
+  id: string;
+  email: string | null;
+  screenName: string | null;
+  isFirstLogin: boolean | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+// Defaults are the database's (`defaultRaw`): an insert leaves them out and reads them back.
+export const ParticipantSchema = new EntitySchema<Participant>({
+  name: 'Participant',
+  tableName: 'participant',
+  properties: {
+    id: { type: 'text', primary: true },
+    email: { type: 'text', nullable: true },
+    screenName: { type: 'text', nullable: true, fieldName: 'screen_name' },
+    isFirstLogin: { type: 'boolean', nullable: true, fieldName: 'is_first_login', defaultRaw: 'true' },
+    createdAt: { type: 'Date', fieldName: 'created_at', defaultRaw: 'now()' },
+    updatedAt: { type: 'Date', fieldName: 'updated_at', defaultRaw: 'now()' },
+  },
+});
+
+export const usersEntities = [ParticipantSchema];

@@ -1,0 +1,39 @@
+import type { DraftChange } from './schemas.js';
+
+/** What a change is described from: a live change, or an audit-log entry (which has only the name). */
+export interface ChangeToDescribe {
+  kind: DraftChange['kind'];
+  slot?: number | null;
+  player?: { player_name: string; position?: string; school?: string } | null;
+}
+
+/**
+ * A draft change in words, in one place for every screen and the command line. Players read news ('Pick 7:
+ * Armand Membou, OT, Missouri', 'The draft has started'); the operator reads what was done, in the audit
+ * log and the `npm run draft` output ('Undid pick 7 (Armand Membou)', 'Marked round one complete').
+ */
+export function describeDraftChange(change: ChangeToDescribe, audience: 'players' | 'operator' = 'players'): { title: string; description?: string } {
+  const p = change.player ?? undefined;
+  const who = p ? [p.player_name, p.position, p.school].filter(Boolean).join(', ') : undefined;
+  const operator = audience === 'operator';
+  switch (change.kind) {
+    case 'pick':
+      return { title: who ? `Pick ${change.slot}: ${who}` : `Pick ${change.slot} is in` };
+    case 'undo':
+      return operator
+        ? { title: `Undid pick ${change.slot}${p ? ` (${p.player_name})` : ''}` }
+        : { title: `Pick ${change.slot} undone`, description: p ? `${p.player_name} is back on the board.` : undefined };
+    case 'start':
+      return operator ? { title: 'Started the draft: picks are locked' } : { title: 'The draft has started', description: 'Picks are locked. Follow your picks live.' };
+    case 'auto_start':
+      return operator
+        ? { title: 'The draft started at the deadline: picks are locked' }
+        : { title: 'The draft has started', description: 'Picks are locked. Follow your picks live.' };
+    case 'complete_round':
+      return operator ? { title: 'Marked round one complete' } : { title: 'Round one is complete', description: 'Every undrafted pick is now a miss.' };
+    case 'reopen_round':
+      return { title: operator ? 'Reopened round one' : 'Round one is open again' };
+    case 'reset':
+      return operator ? { title: 'Reset the draft (all results cleared)' } : { title: 'The draft was reset', description: 'All results were cleared.' };
+  }
+}
