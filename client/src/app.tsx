@@ -4,12 +4,11 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { system } from './theme';
 import { createQueryClient } from './lib/query-client';
-import { createTrpcClient, trpc } from './lib/trpc';
 import { AppToaster } from './lib/toaster';
 import { AuthProvider, type ClientConfig } from './auth/auth-provider';
 import { AppShell, HomeRedirect, ProtectedRoute } from './components/layouts';
 import { FullPageMessage } from './components/full-page-message';
-import { STALE_TIMES } from '@first-round/shared/constants';
+import { useProfile } from './lib/queries';
 
 /** Route-level code splitting: each page is its own chunk. */
 function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
@@ -39,7 +38,7 @@ const AdminPage = page(() => import('./pages/admin-page'), 'AdminPage');
 
 /** /admin: the operator console for admins (ADMIN_EMAILS); everyone else gets the 404 page. */
 function AdminRoute() {
-  const me = trpc.auth.me.useQuery(undefined, { staleTime: STALE_TIMES.profile });
+  const me = useProfile();
   if (me.isPending) return <FullPageMessage>Loading...</FullPageMessage>;
   return me.data?.is_admin ? <AdminPage /> : <NotFoundPage />;
 }
@@ -78,19 +77,17 @@ export function AppRoutes() {
 
 export function App({ config }: { config: ClientConfig }) {
   const [queryClient] = useState(createQueryClient);
-  const [trpcClient] = useState(createTrpcClient);
+  // The tRPC client is built inside AuthProvider, which knows how to get a token.
   return (
     <ChakraProvider value={system}>
-      <trpc.Provider client={trpcClient} queryClient={queryClient}>
-        <QueryClientProvider client={queryClient}>
-          <BrowserRouter>
-            <AuthProvider config={config}>
-              <AppRoutes />
-              <AppToaster />
-            </AuthProvider>
-          </BrowserRouter>
-        </QueryClientProvider>
-      </trpc.Provider>
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter>
+          <AuthProvider config={config}>
+            <AppRoutes />
+            <AppToaster />
+          </AuthProvider>
+        </BrowserRouter>
+      </QueryClientProvider>
     </ChakraProvider>
   );
 }

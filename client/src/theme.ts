@@ -70,6 +70,19 @@ const appTheme = defineConfig({
     body: { fontFeatureSettings: '"tnum"' },
   },
   theme: {
+    // Chakra's own text colours for messages (a field's error, hints) at AA on white: its defaults are
+    // red.500 (3.8:1), green.600 (3.3:1), orange.600 (3.6:1) and gray.400 (2.6:1).
+    semanticTokens: {
+      colors: {
+        fg: {
+          subtle: { value: '{colors.gray.500}' },
+          error: { value: '{colors.red.700}' },
+          warning: { value: '{colors.orange.700}' },
+          success: { value: '{colors.green.700}' },
+          info: { value: '{colors.blue.700}' },
+        },
+      },
+    },
     tokens: {
       colors: {
         navy: {
@@ -85,21 +98,45 @@ const appTheme = defineConfig({
           900: { value: '#0b1f3a' },
           950: { value: '#071428' },
         },
+        // Dark enough for white text at AA (4.5:1): 500 is 4.68:1, 600 6.15:1, 700 8.09:1 (docs/web-app.md).
         turf: {
           50: { value: '#ecfbf1' },
           100: { value: '#cff3dc' },
-          500: { value: '#1f9d55' },
-          600: { value: '#178046' },
-          700: { value: '#116638' },
+          500: { value: '#17854a' },
+          600: { value: '#14703e' },
+          700: { value: '#0f5c32' },
         },
-        gold: { 400: { value: '#ffc53d' }, 500: { value: '#f5a70a' } },
+        gold: { 100: { value: '#fff1c7' }, 400: { value: '#ffc53d' }, 500: { value: '#f5a70a' }, 800: { value: '#6e4600' } },
       },
       fonts: {
-        heading: { value: `'Inter', 'Segoe UI', system-ui, -apple-system, sans-serif` },
+        // Barlow Condensed 800 (latin, self-hosted: main.tsx imports it), a stadium-scoreboard face.
+        heading: { value: `'Barlow Condensed', 'Arial Narrow', 'Segoe UI', system-ui, sans-serif` },
         body: { value: `'Inter', 'Segoe UI', system-ui, -apple-system, sans-serif` },
       },
     },
   },
 });
 
-export const system = createSystem(mergeConfigs(defaultBaseConfig, baseTheme, appTheme));
+/*
+ * Toasts in AA contrast: Chakra's solid green (3.3:1 under white text) and orange (3.6:1) are too light,
+ * and its descriptions are dimmed to 80 %. Same layout, darker fills, full-strength text.
+ */
+const toastContrast = defineConfig({
+  theme: {
+    slotRecipes: {
+      toast: {
+        slots: toastSlotRecipe.slots,
+        base: {
+          root: {
+            '&[data-type=success]': { bg: 'turf.700', color: 'white' },
+            '&[data-type=warning]': { bg: 'orange.800', color: 'white' },
+            '&[data-type=error]': { bg: 'red.700', color: 'white' },
+          },
+          description: { opacity: '1' },
+        },
+      },
+    },
+  },
+});
+
+export const system = createSystem(mergeConfigs(defaultBaseConfig, baseTheme, appTheme, toastContrast));

@@ -13,6 +13,22 @@ export interface SignUpResult {
   providerStatus?: string;
 }
 
+/**
+ * A flow step the provider refused, with why when the screen acts on it (never read from the wording):
+ * `unknown_account` — no account has that address (sign-in offers to create one); `throttled` — a code
+ * was asked for too soon or too often.
+ */
+export class AuthFlowError extends Error {
+  constructor(
+    message: string,
+    readonly reason?: 'unknown_account' | 'throttled',
+  ) {
+    super(message);
+  }
+}
+
+export const authFailureReason = (error: unknown) => (error instanceof AuthFlowError ? error.reason : undefined);
+
 export interface AuthApi {
   isLoaded: boolean;
   isSignedIn: boolean;

@@ -1,7 +1,8 @@
-import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { LocalAuthProvider } from './local-auth';
 import { useAuth } from './auth-context';
-import { setTokenSource } from '../lib/trpc';
+import { createTrpcClient, trpc } from '../lib/trpc';
 import { FullPageMessage } from '../components/full-page-message';
 
 export interface ClientConfig {
@@ -11,28 +12,38 @@ export interface ClientConfig {
 
 const ClerkAuthProvider = lazy(() => import('./clerk-auth'));
 
-/** Hands the current provider's token getter to the tRPC link. */
-function TokenBridge({ children }: { children: ReactNode }) {
+/**
+ * The tRPC client, built once inside the auth layer (as create-t3-app builds it inside its provider):
+ * every request asks the provider of this render for its token. The client stays the same while the
+ * provider's getter changes (Clerk makes a new one when its state does), so queries keep their cache.
+ */
+function TrpcProvider({ children }: { children: ReactNode }) {
   const { getToken } = useAuth();
-  setTokenSource(getToken);
-  useEffect(() => setTokenSource(getToken), [getToken]);
-  return <>{children}</>;
+  const latestGetToken = useRef(getToken);
+  latestGetToken.current = getToken;
+  const queryClient = useQueryClient();
+  const [client] = useState(() => createTrpcClient({ getToken: () => latestGetToken.current() }));
+  return (
+    <trpc.Provider client={client} queryClient={queryClient}>
+      {children}
+    </trpc.Provider>
+  );
 }
 
-/** Picks the implementation named by /api/client-config; screens only ever call useAuth(). */
+/** Picks the implementation named by /api/client-config; screens only ever call useAuth() and the tRPC hooks. */
 export function AuthProvider({ config, children }: { config: ClientConfig; children: ReactNode }) {
   if (config.auth_provider === 'clerk' && config.clerk_publishable_key) {
     return (
       <Suspense fallback={<FullPageMessage>Loading authentication...</FullPageMessage>}>
         <ClerkAuthProvider publishableKey={config.clerk_publishable_key}>
-          <TokenBridge>{children}</TokenBridge>
+          <TrpcProvider>{children}</TrpcProvider>
         </ClerkAuthProvider>
       </Suspense>
     );
   }
   return (
     <LocalAuthProvider>
-      <TokenBridge>{children}</TokenBridge>
+      <TrpcProvider>{children}</TrpcProvider>
     </LocalAuthProvider>
   );
 }

@@ -1,7 +1,7 @@
 import { useMemo, useRef, type ReactNode } from 'react';
 import { ClerkProvider, useAuth as useClerkAuth, useSignIn, useSignUp, useUser } from '@clerk/react';
 import { MESSAGES } from '@first-round/shared/messages';
-import { AuthContext, type AuthApi, type SignUpResult } from './auth-context';
+import { AuthContext, AuthFlowError, type AuthApi, type SignUpResult } from './auth-context';
 
 /** The provider's first error message, else the spec's fallback (SPEC §8). */
 function firstMessage(error: unknown, fallback: string): string {
@@ -9,8 +9,16 @@ function firstMessage(error: unknown, fallback: string): string {
   return e?.errors?.[0]?.longMessage || e?.errors?.[0]?.message || e?.longMessage || e?.message || fallback;
 }
 
+/** Clerk's error codes the screens act on (https://clerk.com/docs/errors). */
+function reasonOf(error: unknown): 'unknown_account' | 'throttled' | undefined {
+  const code = (error as { errors?: { code?: string }[]; code?: string } | null)?.errors?.[0]?.code ?? (error as { code?: string } | null)?.code;
+  if (code === 'form_identifier_not_found') return 'unknown_account';
+  if (code === 'too_many_requests') return 'throttled';
+  return undefined;
+}
+
 function fail(error: unknown, fallback: string): never {
-  throw new Error(firstMessage(error, fallback));
+  throw new AuthFlowError(firstMessage(error, fallback), reasonOf(error));
 }
 
 /** Clerk's custom email-code flows (Core 3 `useSignIn` / `useSignUp`) behind the same auth layer. */

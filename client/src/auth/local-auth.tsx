@@ -1,17 +1,36 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { MESSAGES } from '@first-round/shared/messages';
-import { AuthContext, decodeClaims, secondsLeft, type AuthApi, type SignUpResult } from './auth-context';
+import { AuthContext, AuthFlowError, decodeClaims, secondsLeft, type AuthApi, type SignUpResult } from './auth-context';
 
 const REFRESH_EVERY_MS = 45_000;
 const REFRESH_WHEN_LEFT_S = 10;
 const EMAIL_KEY = 'fr_auth_email';
+/** Set by the server beside the httpOnly session cookie (server/src/modules/auth/idp.routes.ts). */
+const SESSION_HINT = 'fr_signed_in';
 
-class IdpError extends Error {
+/**
+ * Whether a session may exist: the server's readable hint, or (for sessions from before the hint) the
+ * address remembered at sign-in. Without either, a visit asks for no token, so a signed-out visitor's
+ * console shows no refused request.
+ */
+function maybeSignedIn(): boolean {
+  return document.cookie.split(';').some((c) => c.trim().startsWith(`${SESSION_HINT}=`)) || localStorage.getItem(EMAIL_KEY) !== null;
+}
+
+/** The session is gone (ended elsewhere, expired): the next visit need not ask. */
+function forgetSessionHint() {
+  document.cookie = `${SESSION_HINT}=; Max-Age=0; Path=/; SameSite=Lax`;
+  localStorage.removeItem(EMAIL_KEY);
+}
+
+/** The provider's refusal; its error kind (`code`) says why, for the screens that act on it. */
+class IdpError extends AuthFlowError {
   constructor(
     message: string,
     readonly status: number,
+    code?: string,
   ) {
-    super(message);
+    super(message, code === 'NOT_FOUND' ? 'unknown_account' : code === 'TOO_MANY_REQUESTS' || status === 429 ? 'throttled' : undefined);
   }
 }
 
@@ -27,8 +46,8 @@ async function idp<T>(path: string, body: unknown, fallback: string, token?: str
   } catch {
     throw new IdpError(fallback, 0);
   }
-  const data = (await res.json().catch(() => null)) as (T & { message?: string }) | null;
-  if (!res.ok) throw new IdpError(data?.message || fallback, res.status);
+  const data = (await res.json().catch(() => null)) as (T & { message?: string; code?: string }) | null;
+  if (!res.ok) throw new IdpError(data?.message || fallback, res.status, data?.code);
   if (!data) throw new IdpError('Invalid response format from server', res.status);
   return data;
 }
@@ -61,6 +80,7 @@ export function LocalAuthProvider({ children }: { children: ReactNode }) {
     refreshing.current ??= (async () => {
       try {
         const res = await fetch('/idp/token', { method: 'POST', credentials: 'include' });
+        if (res.status === 401) forgetSessionHint();
         if (res.status === 401 || res.status === 403) return adopt(null);
         if (!res.ok) return sessionRef.current?.token ?? null; // a hiccup: keep what we have
         const { token } = (await res.json()) as { token: string };
@@ -75,7 +95,8 @@ export function LocalAuthProvider({ children }: { children: ReactNode }) {
   }, [adopt]);
 
   useEffect(() => {
-    void refresh().finally(() => setLoaded(true));
+    if (maybeSignedIn()) void refresh().finally(() => setLoaded(true));
+    else setLoaded(true);
     const timer = setInterval(() => {
       if (sessionRef.current) void refresh();
     }, REFRESH_EVERY_MS);

@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Box, Text } from '@chakra-ui/react';
 import { STALE_TIMES } from '@first-round/shared/constants';
+import type { DraftStatus } from '@first-round/shared/schemas';
 import { trpc } from '../lib/trpc';
 
 const DAY_MS = 24 * 3600 * 1000;
+const MINUTE_MS = 60_000;
 
 /** Whole days left until the deadline, rounded up; 0 once it has passed. */
 export function daysLeft(deadline: Date, now: Date): number {
@@ -11,23 +13,60 @@ export function daysLeft(deadline: Date, now: Date): number {
   return ms <= 0 ? 0 : Math.ceil(ms / DAY_MS);
 }
 
-/** 'N DAYS LEFT' to the configured pick deadline (draft.status.deadline), recounted every 24 h. */
+export type DraftPhase = 'before' | 'live' | 'final';
+
+/** Where the draft is: before the lock, live (started, from the deadline on too), or round one final. */
+export function draftPhase(status: Pick<DraftStatus, 'draftHasStarted' | 'round_one_complete' | 'deadline'>, now: Date): DraftPhase {
+  if (status.round_one_complete) return 'final';
+  if (status.draftHasStarted || now.getTime() >= new Date(status.deadline).getTime()) return 'live';
+  return 'before';
+}
+
+/**
+ * The sign-in and sign-up banner, following the draft (SPEC's 'N DAYS LEFT' before it): 'DRAFT IS LIVE ·
+ * picks locked' once it starts and 'ROUND ONE FINAL' once round one is complete. Signed-out pages have no
+ * live stream, so the status is asked again every minute while the draft is on, and the clock is read
+ * every minute (the deadline passing starts the draft by itself).
+ */
 export function CountdownBanner() {
-  const status = trpc.draft.status.useQuery(undefined, { staleTime: STALE_TIMES.draftStatus });
   const [now, setNow] = useState(() => new Date());
+  const status = trpc.draft.status.useQuery(undefined, {
+    staleTime: STALE_TIMES.draftStatus,
+    refetchInterval: (query) => (query.state.data && draftPhase(query.state.data, new Date()) === 'live' ? MINUTE_MS : false),
+  });
   useEffect(() => {
-    const timer = setInterval(() => setNow(new Date()), DAY_MS);
+    const timer = setInterval(() => setNow(new Date()), MINUTE_MS);
     return () => clearInterval(timer);
   }, []);
   if (!status.data) return <Box h="12" />;
+  const phase = draftPhase(status.data, now);
   const days = daysLeft(new Date(status.data.deadline), now);
+  const { main, sub, bg, color } =
+    phase === 'before'
+      ? { main: `${days} ${days === 1 ? 'DAY' : 'DAYS'} LEFT`, sub: 'until picks lock on draft night', bg: 'gold.400', color: 'navy.900' }
+      : phase === 'live'
+        ? { main: 'DRAFT IS LIVE · picks locked', sub: 'Follow every pick as it happens', bg: 'turf.700', color: 'white' }
+        : { main: 'ROUND ONE FINAL', sub: 'The final standings are in', bg: 'navy.950', color: 'white' };
   return (
-    <Box bg="gold.400" color="navy.900" textAlign="center" py="3" px="4" borderRadius="lg" boxShadow="md" role="timer" aria-live="off">
-      <Text fontWeight="black" fontSize={{ base: 'xl', md: '2xl' }} letterSpacing="widest">
-        {days} {days === 1 ? 'DAY' : 'DAYS'} LEFT
+    <Box
+      bg={bg}
+      color={color}
+      textAlign="center"
+      py="3"
+      px="4"
+      borderRadius="lg"
+      boxShadow="md"
+      role={phase === 'before' ? 'timer' : 'status'}
+      aria-live="off"
+      data-phase={phase}
+      borderWidth={phase === 'final' ? '1px' : undefined}
+      borderColor="gold.400"
+    >
+      <Text fontWeight="black" fontSize={phase === 'before' ? { base: 'xl', md: '2xl' } : { base: 'lg', md: '2xl' }} letterSpacing={phase === 'before' ? 'widest' : 'wide'}>
+        {main}
       </Text>
       <Text fontSize="xs" fontWeight="semibold" textTransform="uppercase" letterSpacing="wide">
-        until picks lock on draft night
+        {sub}
       </Text>
     </Box>
   );

@@ -1,28 +1,50 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Box } from '@chakra-ui/react';
-import { Navigate, Outlet, useNavigate } from 'react-router-dom';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { useRouteTitle } from '../lib/document-title';
 import { useAuth } from '../auth/auth-context';
 import { TopNav } from './top-nav';
 import { FullPageMessage } from './full-page-message';
+import { withNext } from '../lib/next-path';
 
 import { FirstLoginModal } from './first-login-modal';
+import { SkipLink, MAIN_ID } from './skip-link';
 
 // The live layer draws nothing, so it is not in the initial bundle; its own empty Suspense boundary
 // means loading it never blanks the page.
 const DraftLive = lazy(async () => ({ default: (await import('./draft-live')).DraftLive }));
+// Draft night inside the app (components/draft-strip.tsx): the sticky live strip under the header, and the
+// countdown chip or the Final card at the top of the page. Lazy too, and blank while it loads.
+const LiveStrip = lazy(async () => ({ default: (await import('./draft-strip')).LiveStrip }));
+const DraftStateBanner = lazy(async () => ({ default: (await import('./draft-strip')).DraftStateBanner }));
 
 /** Header (with tabs once signed in) and the routed page below it. */
 export function AppShell() {
   const { isSignedIn } = useAuth();
+  useRouteTitle(useLocation().pathname);
   return (
     <Box minH="100dvh" display="flex" flexDirection="column">
-      <TopNav signedIn={isSignedIn} />
+      <SkipLink />
+      {/* The header and the live strip stick together (the header's height changes with the width). */}
+      <Box position="sticky" top="0" zIndex="sticky">
+        <TopNav signedIn={isSignedIn} />
+        {isSignedIn && (
+          <Suspense fallback={null}>
+            <LiveStrip />
+          </Suspense>
+        )}
+      </Box>
       {isSignedIn && (
         <Suspense fallback={null}>
           <DraftLive />
         </Suspense>
       )}
-      <Box as="main" flex="1" width="100%" display="flex" flexDirection="column">
+      <Box as="main" id={MAIN_ID} tabIndex={-1} outline="none" flex="1" width="100%" display="flex" flexDirection="column">
+        {isSignedIn && (
+          <Suspense fallback={null}>
+            <DraftStateBanner />
+          </Suspense>
+        )}
         <Suspense fallback={<FullPageMessage>Loading...</FullPageMessage>}>
           <Outlet />
         </Suspense>
@@ -31,13 +53,17 @@ export function AppShell() {
   );
 }
 
-/** Protected routes: wait for auth, send visitors to /sign-in, show the rules on a first login. */
+/**
+ * Protected routes: wait for auth, send visitors to /sign-in (with the page they asked for as `?next=`,
+ * where signing in returns them), show the rules on a first login.
+ */
 export function ProtectedRoute() {
   const { isLoaded, isSignedIn } = useAuth();
   const navigate = useNavigate();
+  const { pathname, search } = useLocation();
   useEffect(() => {
-    if (isLoaded && !isSignedIn) navigate('/sign-in', { replace: true });
-  }, [isLoaded, isSignedIn, navigate]);
+    if (isLoaded && !isSignedIn) navigate(withNext('/sign-in', pathname === '/' ? null : pathname + search), { replace: true });
+  }, [isLoaded, isSignedIn, navigate, pathname, search]);
   if (!isLoaded) return <FullPageMessage>Loading authentication...</FullPageMessage>;
   if (!isSignedIn) return <FullPageMessage spinner={false}>Please sign in to view this page</FullPageMessage>;
   return (

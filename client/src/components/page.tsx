@@ -1,5 +1,6 @@
 import { Box, Heading, Stack, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
+import { useDocumentTitle } from '../lib/document-title';
 
 /** A page's frame: the title (one h1 per page), an optional subtitle, then the content. */
 export function Page({ title, subtitle, before, children, maxW = '3xl' }: { title: ReactNode; subtitle?: ReactNode; before?: ReactNode; children?: ReactNode; maxW?: string }) {
@@ -16,9 +17,11 @@ export function Page({ title, subtitle, before, children, maxW = '3xl' }: { titl
 
 /** The page's one h1 and, under it, its subtitle. */
 export function PageTitle({ title, subtitle }: { title: ReactNode; subtitle?: ReactNode }) {
+  // The h1 is the tab's title too (a title that is not plain text leaves the route's name).
+  useDocumentTitle(typeof title === 'string' ? title : null);
   return (
     <>
-      <Heading as="h1" size={{ base: '2xl', md: '3xl' }} fontWeight="black" color="navy.900" letterSpacing="tight">
+      <Heading as="h1" size={{ base: '3xl', md: '4xl' }} fontWeight="black" color="navy.900" letterSpacing="normal">
         {title}
       </Heading>
       {subtitle && <Text color="gray.600">{subtitle}</Text>}

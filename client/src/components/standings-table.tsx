@@ -1,7 +1,9 @@
 import { useState, type ReactNode } from 'react';
-import { Badge, Box, Flex, Stack, Text, type FlexProps } from '@chakra-ui/react';
+import { Badge, Box, Grid, Stack, Text, type GridProps } from '@chakra-ui/react';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
+import { pendingOf, plural, tiebreakText } from '../lib/standings-text';
 import { CheckIcon, XIcon } from './icons';
+import { MoveFlash, RankMove, useRankMoves } from './rank-moves';
 
 /** 'Alive' or 'Busted', in words and colour (never colour alone). */
 export function EntryStateBadge({ busted }: { busted: boolean }) {
@@ -31,12 +33,32 @@ function Chevron({ open }: { open: boolean }) {
   );
 }
 
-/** Column sizes: the global board's, and a group board's (fixed padding, a wider rank column, a smaller score). */
+/** Column sizes: the global board's, and a group board's (fixed padding, a larger score). */
 const SIZES = {
-  global: { px: { base: '3', md: '4' }, rank: { minW: '9' }, score: { minW: '8', fontSize: 'xl' } },
-  group: { px: '4', rank: { w: '12' }, score: { fontSize: 'lg' } },
+  global: { px: { base: '3', md: '4' }, rank: '3rem', score: { fontSize: 'xl' } },
+  group: { px: '4', rank: '3rem', score: { fontSize: 'lg' } },
 } as const;
 type Sizes = (typeof SIZES)[keyof typeof SIZES];
+
+/**
+ * The columns: rank, player (name; under it the tie-break), hits, pending, status. On a phone the status
+ * badge goes under the name with the tie-break (`meta`), so the name keeps its width; from md on it has
+ * a column of its own. `chevron`: rows that open a panel end with one.
+ */
+function columns(sizes: Sizes, chevron: boolean): Pick<GridProps, 'templateColumns' | 'templateAreas'> {
+  const end = chevron ? ' chev' : '';
+  const endCol = chevron ? ' 18px' : '';
+  return {
+    templateColumns: { base: `${sizes.rank} minmax(0, 1fr) 2.5rem 4rem${endCol}`, md: `${sizes.rank} minmax(0, 1fr) 3rem 4.5rem 6rem${endCol}` },
+    templateAreas: {
+      base: `"rank name hits pending${end}" "rank meta meta meta${end}"`,
+      md: `"rank name hits pending status${end}" "rank tb hits pending status${end}"`,
+    },
+  };
+}
+
+/** The id of a participant's row (Jump to me scrolls to it). */
+export const standingsRowId = (participantId: string) => `standing-${participantId}`;
 
 function StandingsRow({
   row,
@@ -44,44 +66,55 @@ function StandingsRow({
   sizes,
   label,
   trailing,
+  move,
   ...rest
-}: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; label?: ReactNode; trailing?: ReactNode; type?: 'button' } & FlexProps) {
+}: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; label?: ReactNode; trailing?: ReactNode; move?: number; type?: 'button' } & GridProps) {
+  const pending = pendingOf(row);
   return (
-    <Flex
+    <Grid
+      {...columns(sizes, Boolean(trailing))}
       px={sizes.px}
       py="3"
-      gap="3"
-      align="center"
+      columnGap={{ base: '2', md: '3' }}
+      rowGap="1"
+      alignItems="center"
       bg={highlighted ? 'navy.50' : row.rank === 1 && !row.busted ? 'gold.400/15' : undefined}
       boxShadow={highlighted ? 'inset 4px 0 0 var(--chakra-colors-navy-700)' : undefined}
       {...rest}
     >
-      <Text {...sizes.rank} flexShrink={0} fontWeight="black" fontSize="lg" color="navy.900" aria-label={`Rank ${row.rank}`}>
-        {label ?? row.rank}
-      </Text>
-      <Box flex="1" minW="0">
-        <Flex align="center" gap="2" minW="0" wrap="wrap" rowGap="1">
-          <Text fontWeight="semibold" truncate minW="0" maxW="100%">
-            {row.participant_name}
-          </Text>
-          {highlighted && (
-            <Badge bg="navy.900" color="white" size="sm" flexShrink={0}>
-              You
-            </Badge>
-          )}
-          <EntryStateBadge busted={row.busted} />
-        </Flex>
-        {row.tiebreak_rank !== null && (
-          <Text fontSize="xs" color="gray.600">
-            lowest-ranked hit: #{row.tiebreak_rank}
-          </Text>
+      <Box gridArea="rank">
+        <Text fontWeight="black" fontSize="lg" color="navy.900" aria-label={`Rank ${row.rank}`}>
+          {label ?? row.rank}
+        </Text>
+        <RankMove delta={move} />
+      </Box>
+      <Box gridArea="name" display="flex" alignItems="center" gap="2" minW="0">
+        <Text fontWeight="semibold" truncate minW="0">
+          {row.participant_name}
+        </Text>
+        {highlighted && (
+          <Badge bg="navy.900" color="white" size="sm" flexShrink={0}>
+            You
+          </Badge>
         )}
       </Box>
-      <Text flexShrink={0} {...sizes.score} fontWeight="black" color={row.busted ? 'gray.400' : 'turf.600'} textAlign="right" aria-label={`${row.correct_picks} correct ${row.correct_picks === 1 ? 'pick' : 'picks'}`}>
+      {/* One box on a phone (badge and tie-break side by side); from md on its two children take their own cells. */}
+      <Box gridArea="meta" display={{ base: 'flex', md: 'contents' }} alignItems="center" flexWrap="wrap" columnGap="2" rowGap="1" minW="0">
+        <Box gridArea="status" justifySelf="end" display="flex">
+          <EntryStateBadge busted={row.busted} />
+        </Box>
+        <Text gridArea="tb" fontSize="xs" color="gray.600" minW="0">
+          {row.tiebreak_rank !== null && tiebreakText(row.tiebreak_rank)}
+        </Text>
+      </Box>
+      <Text gridArea="hits" {...sizes.score} fontWeight="black" color={row.busted ? 'gray.600' : 'turf.700'} textAlign="right" aria-label={`${row.correct_picks} correct ${row.correct_picks === 1 ? 'pick' : 'picks'}`}>
         {row.correct_picks}
       </Text>
-      {trailing}
-    </Flex>
+      <Text gridArea="pending" fontWeight="bold" color="gray.700" textAlign="right" aria-label={pending === null ? 'No pending picks: busted' : `${plural(pending, 'pick')} pending`}>
+        {pending ?? '–'}
+      </Text>
+      {trailing && <Box gridArea="chev">{trailing}</Box>}
+    </Grid>
   );
 }
 
@@ -92,7 +125,7 @@ export interface RowDetails {
   panel: (row: LeaderboardRow) => ReactNode;
 }
 
-function ExpandableRow({ details, ...props }: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; details: RowDetails }) {
+function ExpandableRow({ details, ...props }: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; move?: number; details: RowDetails }) {
   const { row, highlighted } = props;
   const [open, setOpen] = useState(false);
   const panelId = `picks-${row.participant_id}`;
@@ -126,9 +159,41 @@ function ExpandableRow({ details, ...props }: { row: LeaderboardRow; highlighted
   );
 }
 
+/** The column headings (for sighted readers: each cell of a row names itself to a screen reader). */
+export function StandingsHeader({ variant = 'global', sizes = SIZES[variant], chevron = false }: { variant?: keyof typeof SIZES; sizes?: Sizes; chevron?: boolean }) {
+  return (
+    <Grid
+      {...columns(sizes, chevron)}
+      templateAreas={{ base: `"rank name hits pending${chevron ? ' chev' : ''}"`, md: `"rank name hits pending status${chevron ? ' chev' : ''}"` }}
+      px={sizes.px}
+      py="2"
+      columnGap={{ base: '2', md: '3' }}
+      bg="navy.900"
+      color="navy.100"
+      fontSize="xs"
+      fontWeight="bold"
+      textTransform="uppercase"
+      letterSpacing={{ base: 'normal', md: 'wider' }}
+      aria-hidden
+    >
+      <Text gridArea="rank">Rank</Text>
+      <Text gridArea="name">Player</Text>
+      <Text gridArea="hits" textAlign="right">
+        Hits
+      </Text>
+      <Text gridArea="pending" textAlign="right">
+        Pending
+      </Text>
+      <Text gridArea="status" textAlign="right" display={{ base: 'none', md: 'block' }}>
+        Status
+      </Text>
+    </Grid>
+  );
+}
+
 /**
- * Standings: rank (shared ranks as given), name, correct picks, alive or busted, and the tie-break (the
- * entry's lowest-ranked hit). The caller's row is highlighted; when it is not among `rows` (another page
+ * Standings: rank (shared ranks as given), name, hits (correct picks), pending picks, alive or busted, and
+ * the tie-break in words (the entry's boldest hit). The caller's row is highlighted; when it is not among `rows` (another page
  * of a big board) it is shown below the table as 'You: #1234'. With `entries`/`alive` a summary heads it.
  * With `details` each row is a button that opens a panel below it (a group member's picks); `variant`
  * picks the column sizes.
@@ -143,6 +208,7 @@ export function StandingsTable({
   footer,
   details,
   variant = 'global',
+  header = true,
 }: {
   rows: LeaderboardRow[];
   /** The caller's own row wherever it ranks (leaderboard `me`), or null without an entry. */
@@ -156,10 +222,14 @@ export function StandingsTable({
   footer?: ReactNode;
   details?: RowDetails;
   variant?: keyof typeof SIZES;
+  /** The column headings (off for a second list under the same headings). */
+  header?: boolean;
 }) {
   const sizes = SIZES[variant];
   const highlight = highlightParticipantId ?? me?.participant_id;
   const meShown = !me || rows.some((r) => r.participant_id === me.participant_id);
+  // Draft night: rows that moved since the previous pick flash once and show ▲3 / ▼2.
+  const { moves, version } = useRankMoves(rows, me);
   return (
     <Stack gap="2">
       {entries !== undefined && alive !== undefined && (
@@ -168,27 +238,34 @@ export function StandingsTable({
         </Text>
       )}
       <Box bg="white" borderRadius="xl" borderWidth="1px" borderColor="gray.200" overflow="hidden" boxShadow="sm">
-        <Flex px={sizes.px} py="2" gap="3" bg="navy.900" color="navy.100" fontSize="xs" fontWeight="bold" textTransform="uppercase" letterSpacing="wider" aria-hidden>
-          <Text {...sizes.rank} flexShrink={0}>
-            Rank
-          </Text>
-          <Text flex="1">Player</Text>
-          <Text textAlign="right">Correct</Text>
-          {details && <Box w="18px" />}
-        </Flex>
+        {header && <StandingsHeader sizes={sizes} chevron={Boolean(details)} />}
         <Stack as="ol" gap="0" listStyleType="none" aria-label={label}>
           {rows.map((row) => {
             const highlighted = row.participant_id === highlight;
+            const move = moves.get(row.participant_id);
             return (
-              <Box as="li" key={row.participant_id} borderTopWidth="1px" borderColor="gray.100" aria-current={highlighted ? 'true' : undefined}>
-                {details ? <ExpandableRow row={row} highlighted={highlighted} sizes={sizes} details={details} /> : <StandingsRow row={row} highlighted={highlighted} sizes={sizes} />}
+              <Box
+                as="li"
+                key={row.participant_id}
+                id={standingsRowId(row.participant_id)}
+                tabIndex={-1}
+                scrollMarginTop="40"
+                _focusVisible={{ outline: '3px solid', outlineColor: 'gold.400', outlineOffset: '-3px' }}
+                position="relative"
+                borderTopWidth="1px"
+                borderColor="gray.100"
+                aria-current={highlighted ? 'true' : undefined}
+              >
+                {details ? <ExpandableRow row={row} highlighted={highlighted} sizes={sizes} move={move} details={details} /> : <StandingsRow row={row} highlighted={highlighted} sizes={sizes} move={move} />}
+                <MoveFlash delta={move} version={version} />
               </Box>
             );
           })}
         </Stack>
         {!meShown && me && (
-          <Box borderTopWidth="3px" borderColor="gray.200" borderStyle="double" aria-label="Your entry" role="group">
-            <StandingsRow row={me} highlighted sizes={sizes} label={<Text as="span" fontSize="md">You: #{me.rank}</Text>} />
+          <Box position="relative" borderTopWidth="3px" borderColor="gray.200" borderStyle="double" aria-label="Your entry" role="group">
+            <StandingsRow row={me} highlighted sizes={sizes} move={moves.get(me.participant_id)} label={<Text as="span" fontSize="md">You: #{me.rank}</Text>} />
+            <MoveFlash delta={moves.get(me.participant_id)} version={version} />
           </Box>
         )}
         {footer}

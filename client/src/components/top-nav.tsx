@@ -1,17 +1,21 @@
 import { Box, chakra, Flex, HStack } from '@chakra-ui/react';
 import { Link, useLocation } from 'react-router-dom';
-import { FootballIcon, GearIcon } from './icons';
+import { STALE_TIMES } from '@first-round/shared/constants';
+import { trpc } from '../lib/trpc';
+import { FootballIcon, GearIcon, HelpIcon, ShieldIcon } from './icons';
 
 const NavLink = chakra(Link);
 
 /** Which tab is current (SPEC §2): Groups on /groups/* and on /select-players?groupId=…; My Picks on /select-players without one. */
-export function activeTab(pathname: string, search: string): 'groups' | 'my-picks' | 'leaderboard' | 'settings' | null {
+export function activeTab(pathname: string, search: string): 'groups' | 'my-picks' | 'leaderboard' | 'settings' | 'how-to-play' | 'admin' | null {
   const hasGroup = new URLSearchParams(search).has('groupId');
   if (pathname === '/groups' || pathname.startsWith('/groups/')) return 'groups';
   if (pathname === '/select-players') return hasGroup ? 'groups' : 'my-picks';
   if (pathname === '/my-picks') return 'my-picks';
   if (pathname === '/leaderboard') return 'leaderboard';
   if (pathname === '/settings') return 'settings';
+  if (pathname === '/how-to-play' || pathname === '/welcome') return 'how-to-play';
+  if (pathname === '/admin') return 'admin';
   return null;
 }
 
@@ -23,7 +27,7 @@ const tabs = [
 
 export function Brand() {
   return (
-    <HStack gap="2" color="white" fontWeight="black" letterSpacing="wider" fontSize={{ base: 'md', md: 'lg' }} textTransform="uppercase">
+    <HStack gap="2" color="white" fontFamily="heading" fontWeight="black" letterSpacing="wider" fontSize={{ base: 'xl', md: '2xl' }} lineHeight="24px" textTransform="uppercase">
       <Box color="gold.400">
         <FootballIcon size={24} />
       </Box>
@@ -74,21 +78,66 @@ export function TopNav({ signedIn }: { signedIn: boolean }) {
           </Flex>
         )}
         {signedIn && (
-          <NavLink
-            to="/settings"
-            aria-label="Settings"
-            aria-current={current === 'settings' ? 'page' : undefined}
-            order={{ base: 2, md: 3 }}
-            p="2"
-            borderRadius="full"
-            color={current === 'settings' ? 'gold.400' : 'navy.100'}
-            _hover={{ color: 'white', bg: 'whiteAlpha.200' }}
-            _focusVisible={focusRing}
-          >
-            <GearIcon size={22} />
-          </NavLink>
+          <HStack gap="1" order={{ base: 2, md: 3 }}>
+            <AdminLink active={current === 'admin'} />
+            <IconLink to="/settings" label="Settings" active={current === 'settings'}>
+              <GearIcon size={22} />
+            </IconLink>
+            <IconLink to="/how-to-play" label="How to play" active={current === 'how-to-play'}>
+              <HelpIcon size={22} />
+            </IconLink>
+          </HStack>
         )}
       </Flex>
     </Box>
+  );
+}
+
+/** A round icon link of the header's right-hand side (its name is its aria-label and tooltip). */
+function IconLink({ to, label, active, children }: { to: string; label: string; active: boolean; children: React.ReactNode }) {
+  return (
+    <NavLink
+      to={to}
+      aria-label={label}
+      title={label}
+      aria-current={active ? 'page' : undefined}
+      p="2"
+      borderRadius="full"
+      color={active ? 'gold.400' : 'navy.100'}
+      _hover={{ color: 'white', bg: 'whiteAlpha.200' }}
+      _focusVisible={focusRing}
+    >
+      {children}
+    </NavLink>
+  );
+}
+
+/** Operators (ADMIN_EMAILS, `is_admin` on the profile) reach the draft console from every page. */
+function AdminLink({ active }: { active: boolean }) {
+  const me = trpc.auth.me.useQuery(undefined, { staleTime: STALE_TIMES.profile });
+  if (!me.data?.is_admin) return null;
+  return (
+    <NavLink
+      to="/admin"
+      aria-current={active ? 'page' : undefined}
+      display="flex"
+      alignItems="center"
+      gap="1"
+      px="2"
+      py="1"
+      borderRadius="md"
+      fontSize="xs"
+      fontWeight="black"
+      letterSpacing="wide"
+      textTransform="uppercase"
+      color={active ? 'navy.900' : 'gold.400'}
+      bg={active ? 'gold.400' : 'transparent'}
+      borderWidth="1px"
+      borderColor="gold.400"
+      _hover={{ bg: 'gold.400', color: 'navy.900' }}
+      _focusVisible={focusRing}
+    >
+      <ShieldIcon size={14} /> Admin
+    </NavLink>
   );
 }

@@ -1,15 +1,30 @@
 import type { FormEvent, ReactNode } from 'react';
-import { Button, Stack, Text } from '@chakra-ui/react';
+import { Button, Flex, Stack, Text } from '@chakra-ui/react';
 import type { CodeFlow } from '../auth/use-code-flow';
 import { FormAlert, PrimaryButton, TextField } from './form-bits';
 
-/** A sign-in or sign-up form: its fields, the provider's error, the submit button, then `after`. */
-export function AuthForm({ flow, onSubmit, submitLabel, children, after }: { flow: CodeFlow; onSubmit: (e: FormEvent) => void; submitLabel: string; children: ReactNode; after?: ReactNode }) {
+/** A sign-in or sign-up form: its fields, the provider's error (and `alertExtra` under it), the submit button, then `after`. */
+export function AuthForm({
+  flow,
+  onSubmit,
+  submitLabel,
+  children,
+  after,
+  alertExtra,
+}: {
+  flow: CodeFlow;
+  onSubmit: (e: FormEvent) => void;
+  submitLabel: string;
+  children: ReactNode;
+  after?: ReactNode;
+  alertExtra?: ReactNode;
+}) {
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="4">
         {children}
         {flow.error && <FormAlert>{flow.error}</FormAlert>}
+        {alertExtra}
         <PrimaryButton type="submit" loading={flow.busy}>
           {submitLabel}
         </PrimaryButton>
@@ -19,16 +34,38 @@ export function AuthForm({ flow, onSubmit, submitLabel, children, after }: { flo
   );
 }
 
-/** The step after the e-mail is sent: enter the one-time code, or go back and use another address. */
-export function VerificationCodeStep({ codeError, onDifferentEmail, ...form }: { codeError?: string | null; onDifferentEmail: () => void } & Omit<React.ComponentProps<typeof AuthForm>, 'children' | 'after'>) {
+/** '0:42' */
+const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+
+/**
+ * The step after the e-mail is sent: enter the one-time code, ask for another once the wait is over
+ * ('Resend code in 0:42' until then), or go back and use another address.
+ */
+export function VerificationCodeStep({
+  codeError,
+  onDifferentEmail,
+  onResend,
+  ...form
+}: { codeError?: string | null; onDifferentEmail: () => void; onResend: () => void } & Omit<React.ComponentProps<typeof AuthForm>, 'children' | 'after'>) {
   const { flow } = form;
+  const wait = flow.resendWait;
   return (
     <AuthForm
       {...form}
       after={
-        <Button variant="ghost" onClick={onDifferentEmail}>
-          Use a different email
-        </Button>
+        <Flex gap="2" wrap="wrap" justify="space-between">
+          <Button variant="ghost" onClick={onDifferentEmail}>
+            Use a different email
+          </Button>
+          <Button variant="ghost" color="navy.700" disabled={wait > 0 || flow.busy} onClick={onResend} aria-describedby={wait > 0 ? 'resend-wait' : undefined}>
+            {wait > 0 ? `Resend code in ${clock(wait)}` : 'Resend code'}
+          </Button>
+          {wait > 0 && (
+            <Text id="resend-wait" srOnly>
+              You can ask for a new code once the wait is over.
+            </Text>
+          )}
+        </Flex>
       }
     >
       <Text color="gray.700">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DraftStatus, PlayerDto } from '@first-round/shared/schemas';
-import { describeChange, retryDelay, statusMoved, statusSignature } from './draft-live';
+import { retryDelay, showStrip, statusMoved, statusSignature, stripOnScreen, toastsChange } from './draft-live';
 import { draftSnapshot, outcomeOf } from './draft-snapshot';
 
 const status = (over: Partial<DraftStatus> = {}): DraftStatus => ({
@@ -21,15 +21,29 @@ const player = (over: Partial<PlayerDto>): PlayerDto => ({
   school: 'Missouri',
   draft_round: null,
   draft_pick: null,
+  band: 'safe',
   ...over,
 });
 
 describe('live draft helpers', () => {
-  it('announces a pick the way the spec shows it', () => {
-    expect(describeChange({ event_id: 9, kind: 'pick', slot: 7, player: player({ draft_round: 1, draft_pick: 7 }), at: '' }).title).toBe(
-      'Pick 7: Armand Membou, OT, Missouri',
-    );
-    expect(describeChange({ event_id: 3, kind: 'auto_start', at: '' }).title).toBe('The draft has started');
+  it('toasts only what the strip cannot show while it is on screen, and everything where it is not', () => {
+    for (const kind of ['pick', 'start', 'auto_start', 'complete_round'] as const) {
+      expect(toastsChange({ kind }, true), kind).toBe(false);
+      expect(toastsChange({ kind }, false), kind).toBe(true);
+    }
+    for (const kind of ['undo', 'reopen_round', 'reset'] as const) expect(toastsChange({ kind }, true), kind).toBe(true);
+  });
+
+  it('knows whether a strip is on screen, however often one says it left', () => {
+    expect(stripOnScreen()).toBe(false);
+    const leave = showStrip();
+    const leaveToo = showStrip();
+    expect(stripOnScreen()).toBe(true);
+    leave();
+    leave();
+    expect(stripOnScreen()).toBe(true);
+    leaveToo();
+    expect(stripOnScreen()).toBe(false);
   });
 
   it('sees an undo followed by a new pick as a change even when the count is the same', () => {

@@ -7,24 +7,32 @@ export const POLL_INTERVAL_MS = 15_000;
 /** Consecutive subscription failures after which polling starts at once. */
 export const PUSH_MAX_FAILURES = 3;
 
-/** The toast for a draft change: 'Pick 7: Armand Membou, OT, Missouri', 'The draft has started', … */
-export function describeChange(change: DraftChange): { title: string; description?: string } {
-  const p = change.player;
-  switch (change.kind) {
-    case 'pick':
-      return { title: p ? `Pick ${change.slot}: ${p.player_name}, ${p.position}, ${p.school}` : `Pick ${change.slot} is in` };
-    case 'undo':
-      return { title: `Pick ${change.slot} undone`, description: p ? `${p.player_name} is back on the board.` : undefined };
-    case 'start':
-    case 'auto_start':
-      return { title: 'The draft has started', description: 'Picks are locked. Follow your picks live.' };
-    case 'complete_round':
-      return { title: 'Round one is complete', description: 'Every undrafted pick is now a miss.' };
-    case 'reopen_round':
-      return { title: 'Round one is open again' };
-    case 'reset':
-      return { title: 'The draft was reset', description: 'All results were cleared.' };
-  }
+/**
+ * Whether a change still gets a toast. Where the draft-night strip is on screen it shows the picks, the
+ * start (a live strip) and the end of round one (the Final card), so those are not toasted: the toasts
+ * covered the titles on a phone. What the strip cannot tell is still toasted: a pick taken back (the strip
+ * just shows the pick before it), round one reopened, the draft reset. Where there is no strip (Settings,
+ * How to play, the operator console) every change is toasted as before.
+ */
+export function toastsChange(change: Pick<DraftChange, 'kind'>, stripOnScreen: boolean): boolean {
+  if (!stripOnScreen) return true;
+  return change.kind === 'undo' || change.kind === 'reopen_round' || change.kind === 'reset';
+}
+
+let stripsOnScreen = 0;
+
+/** The strip says it is on screen (components/draft-strip.tsx); the returned function says it left. */
+export function showStrip(): () => void {
+  stripsOnScreen += 1;
+  let shown = true;
+  return () => {
+    if (shown) stripsOnScreen -= 1;
+    shown = false;
+  };
+}
+
+export function stripOnScreen(): boolean {
+  return stripsOnScreen > 0;
 }
 
 /** What polling compares: any difference means the draft moved and cached answers are stale. */

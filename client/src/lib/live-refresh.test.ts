@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient, QueryObserver, type QueryKey } from '@tanstack/react-query';
-import { LIVE_REFRESH_JITTER_MS } from '@first-round/shared/constants';
-import type { DraftChange, DraftStatus, PlayerDto } from '@first-round/shared/schemas';
+import { LIVE_REFRESH_JITTER_MS, STANDINGS_PUSH_WAIT_MS } from '@first-round/shared/constants';
+import type { DraftChange, DraftStatus, Leaderboard, PlayerDto, StandingsUpdate } from '@first-round/shared/schemas';
 import { jitterDelay, LiveRefresh, playersAfter, statusAfter } from './live-refresh';
 
 const status = (over: Partial<DraftStatus> = {}): DraftStatus => ({
@@ -22,6 +22,7 @@ const player = (id: number, over: Partial<PlayerDto> = {}): PlayerDto => ({
   school: 'State',
   draft_round: null,
   draft_pick: null,
+  band: 'safe',
   ...over,
 });
 const board = () => [player(1, { draft_round: 1, draft_pick: 1 }), player(2, { draft_round: 1, draft_pick: 2 }), player(3), player(4)];
@@ -106,7 +107,18 @@ const GLOBAL_BOARD: QueryKey = [['leaderboard', 'group'], { input: { group_id: 1
 const GROUP_BOARD: QueryKey = [['leaderboard', 'group'], { input: { group_id: 7, limit: 100 }, type: 'query' }];
 const MY_PICKS: QueryKey = [['picks', 'mine'], { input: {}, type: 'query' }];
 const USER_STATUS: QueryKey = [['users', 'status'], { type: 'query' }];
-const KEYS = { status: STATUS, players: PLAYERS, dependents: [[['draft', 'auditLog']], [['leaderboard']], [['picks']], [['groups']]] };
+const KEYS = {
+  status: STATUS,
+  players: PLAYERS,
+  dependents: [[['draft', 'auditLog']], [['leaderboard']], [['picks']], [['groups']]],
+  standings: [['leaderboard', 'group']],
+};
+/** A pushed standings page (the content is whatever the test recognises). */
+const pushed = (event_id: number, group_id = 1, name = `after ${event_id}`): StandingsUpdate => ({
+  kind: 'standings',
+  event_id,
+  leaderboard: { group_id, draft_started: true, entries: 1, alive: 1, me: null, matches: 1, me_position: null, rankings: [{ rank: 1, participant_id: 'p', participant_name: name, correct_picks: 1, busted: false, tiebreak_rank: 3, picks: 1 }] },
+});
 
 describe('LiveRefresh', () => {
   let client: QueryClient;
@@ -295,5 +307,63 @@ describe('LiveRefresh', () => {
     expect(bare.getQueryData(STATUS)).toEqual(status({ last_event_id: 12 }));
     expect(refresh.applyChange(pick(12, 3, player(3)))).toBe(false);
     refresh.dispose();
+  });
+
+  describe('the standings page carried by the stream', () => {
+    const nameOn = (key: QueryKey) => client.getQueryData<Leaderboard>(key)?.rankings?.[0]?.participant_name;
+
+    it('watches the standings page on screen, the one opened last when there are two', () => {
+      offScreen(GROUP_BOARD, { rows: 'group' });
+      expect(live.watchedStandings()).toEqual({ group_id: 1, limit: 100 });
+      onScreen(GROUP_BOARD, () => ({ rows: 'group' }));
+      expect(live.watchedStandings()).toEqual({ group_id: 7, limit: 100 });
+      for (const u of unsubscribes.splice(3)) u();
+      expect(live.watchedStandings()).toEqual({ group_id: 1, limit: 100 });
+    });
+
+    it('a pick shows the pushed page and the page is never read', async () => {
+      live.watchedStandings();
+      live.applyChange(pick(9, 3, player(3)));
+      await vi.advanceTimersByTimeAsync(LIVE_REFRESH_JITTER_MS);
+      expect(readsOf(GLOBAL_BOARD)).toBe(0);
+      expect(live.applyStandings(pushed(9))).toBe(true);
+      expect(nameOn(GLOBAL_BOARD)).toBe('after 9');
+      expect(client.getQueryState(GLOBAL_BOARD)?.isInvalidated).toBe(false);
+      await vi.advanceTimersByTimeAsync(STANDINGS_PUSH_WAIT_MS * 2);
+      expect(readsOf(GLOBAL_BOARD)).toBe(0);
+    });
+
+    it('reads the page itself when the push does not come in time', async () => {
+      live.watchedStandings();
+      live.applyChange(pick(9, 3, player(3)));
+      await vi.advanceTimersByTimeAsync(STANDINGS_PUSH_WAIT_MS + 499);
+      expect(readsOf(GLOBAL_BOARD)).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(readsOf(GLOBAL_BOARD)).toBe(1);
+    });
+
+    it('never shows a page older than the newest change, nor another group\'s page', async () => {
+      live.watchedStandings();
+      live.applyChange(pick(9, 3, player(3)));
+      live.applyChange(pick(10, 4, player(4)));
+      expect(live.applyStandings(pushed(9))).toBe(false);
+      expect(live.applyStandings(pushed(10, 7))).toBe(false);
+      expect(nameOn(GLOBAL_BOARD)).toBeUndefined();
+      expect(live.applyStandings(pushed(10))).toBe(true);
+      expect(nameOn(GLOBAL_BOARD)).toBe('after 10');
+      await vi.advanceTimersByTimeAsync(STANDINGS_PUSH_WAIT_MS * 2);
+      expect(readsOf(GLOBAL_BOARD)).toBe(0);
+    });
+
+    it('pages not watched are read after the jitter as before', async () => {
+      onScreen(GROUP_BOARD, () => ({ rows: 'group' }));
+      await vi.advanceTimersByTimeAsync(0);
+      reads.clear();
+      expect(live.watchedStandings()).toEqual({ group_id: 7, limit: 100 });
+      live.applyChange(pick(9, 3, player(3)));
+      await vi.advanceTimersByTimeAsync(LIVE_REFRESH_JITTER_MS);
+      expect(readsOf(GLOBAL_BOARD)).toBe(1);
+      expect(readsOf(GROUP_BOARD)).toBe(0);
+    });
   });
 });

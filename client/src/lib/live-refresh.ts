@@ -1,13 +1,16 @@
 import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
-import { LIVE_REFRESH_JITTER_MS } from '@first-round/shared/constants';
-import type { DraftChange, DraftStatus, PlayerDto } from '@first-round/shared/schemas';
+import { LIVE_REFRESH_JITTER_MS, STANDINGS_PUSH_WAIT_MS } from '@first-round/shared/constants';
+import type { DraftChange, DraftStatus, LeaderboardInput, PlayerDto, StandingsUpdate } from '@first-round/shared/schemas';
 
 /*
  * Draft night without a refetch storm. A live change carries the new draft version and the pick itself,
  * which is enough to bring draft.status and the big board up to date in the cache with no request. What
  * the event cannot say (standings, picks, group pages, the audit log) is marked stale at once and, where
  * it is on screen, refetched once after a random delay in [0, LIVE_REFRESH_JITTER_MS): thousands of open
- * pages arrive spread over a second, not in the same millisecond. No React here: it works on a QueryClient.
+ * pages arrive spread over a second, not in the same millisecond. The standings page on screen is the
+ * exception: the live stream brings it re-ranked after each change (`watchedStandings`, `applyStandings`),
+ * and it is read only if that does not come within STANDINGS_PUSH_WAIT_MS. No React here: it works on a
+ * QueryClient.
  */
 
 /** A cache update computed from an event; `exact: false` means a read must still confirm it. */
@@ -89,6 +92,8 @@ export interface LiveKeys {
   players: QueryKey;
   /** Everything else whose answer depends on the draft: refreshed by a read, never patched. */
   dependents: QueryKey[];
+  /** leaderboard.group: the page on screen is carried by the stream. */
+  standings: QueryKey;
 }
 
 export interface LiveRefreshOptions {
@@ -100,8 +105,13 @@ export class LiveRefresh {
   private seen = 0;
   /** Queries marked stale that wait for the jittered refetch; `wasFetching`: a read was under way at the change. */
   private readonly pending = new Map<string, { wasFetching: boolean }>();
+  /** The watched standings, marked stale, waiting for the stream to bring them (see awaitPush). */
+  private readonly held = new Map<string, { wasFetching: boolean }>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly random: () => number;
+  /** The standings query the stream carries, and the change its pushed page must include. */
+  private watched: { hash: string; input: LeaderboardInput } | undefined;
+  private pushTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly client: QueryClient,
@@ -131,7 +141,36 @@ export class LiveRefresh {
     this.patch(this.keys.status, (data: DraftStatus) => statusAfter(data, change) ?? { data, exact: true });
     this.patch(this.keys.players, (data: PlayerDto[]) => ({ data: playersAfter(data, change), exact: true }));
     for (const key of this.keys.dependents) for (const q of this.queries(key)) this.markStale(q);
+    this.awaitPush();
     this.schedule();
+    return true;
+  }
+
+  /**
+   * The standings page on screen, for the stream to carry: the newest active leaderboard query (a page
+   * showing two takes the one opened last), or undefined. Its input as the page asked for it.
+   */
+  watchedStandings(): LeaderboardInput | undefined {
+    const active = this.queries(this.keys.standings).filter((q) => q.isActive());
+    const q = active.at(-1);
+    const input = (q?.queryKey[1] as { input?: LeaderboardInput } | undefined)?.input;
+    this.watched = q && input ? { hash: q.queryHash, input } : undefined;
+    return this.watched?.input;
+  }
+
+  /**
+   * The stream brought the watched page as of change `event_id`: stored as the answer, and no read is
+   * made for it. Ignored when the cache has seen a newer change since (its own page follows), or when the
+   * page is being read right now (that answer, possibly older, would overwrite it: the read stays due).
+   */
+  applyStandings(update: StandingsUpdate): boolean {
+    const watched = this.watched;
+    if (!watched || update.event_id < this.seen || update.leaderboard.group_id !== watched.input.group_id) return false;
+    const q = this.client.getQueryCache().get(watched.hash);
+    if (!q || q.state.fetchStatus === 'fetching') return false;
+    this.client.setQueryData(q.queryKey, update.leaderboard);
+    this.pending.delete(watched.hash);
+    this.stopAwaiting();
     return true;
   }
 
@@ -157,7 +196,32 @@ export class LiveRefresh {
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.stopAwaiting();
     this.pending.clear();
+  }
+
+  /**
+   * The watched page is marked stale like the rest, but held back from the jittered read: the stream
+   * brings it. If it has not come after STANDINGS_PUSH_WAIT_MS (a server without it, a lost frame), it is
+   * read after all.
+   */
+  private awaitPush(): void {
+    if (!this.watched || !this.pending.has(this.watched.hash)) return;
+    this.held.set(this.watched.hash, this.pending.get(this.watched.hash)!);
+    this.pending.delete(this.watched.hash);
+    if (this.pushTimer) return;
+    this.pushTimer = setTimeout(() => {
+      this.pushTimer = undefined;
+      for (const [hash, entry] of this.held) this.pending.set(hash, entry);
+      this.held.clear();
+      this.schedule();
+    }, STANDINGS_PUSH_WAIT_MS);
+  }
+
+  private stopAwaiting(): void {
+    if (this.pushTimer) clearTimeout(this.pushTimer);
+    this.pushTimer = undefined;
+    this.held.clear();
   }
 
   private queries(key: QueryKey): Query[] {

@@ -1,11 +1,14 @@
 import { QueryClient } from '@tanstack/react-query';
-import { httpStatusOf } from './trpc';
+import { errorKind } from './trpc';
 
-/** Client errors (4xx) are answers, not hiccups: retrying them only delays the message. */
+/**
+ * Refusals (anything but the server's own fault or the database being away) are answers, not hiccups:
+ * retrying them only delays the message. Failures with no answer (the network) are retried too.
+ */
 export function shouldRetry(maxRetries: number) {
   return (failureCount: number, error: unknown) => {
-    const status = httpStatusOf(error);
-    if (status !== undefined && status >= 400 && status < 500) return false;
+    const kind = errorKind(error);
+    if (kind !== undefined && kind !== 'INTERNAL' && kind !== 'UNAVAILABLE') return false;
     return failureCount < maxRetries;
   };
 }

@@ -4,10 +4,3 @@ export function selectPlayersTitle(o: { started: boolean; groupMode: boolean; re
   if (o.groupMode && o.reuse) return 'Reuse & Edit Picks';
   return o.hasPicks ? 'Edit Picks' : 'Select Players';
 }
-
-/** A positive integer id from the URL, or null. */
-export function parseId(raw: string | null | undefined): number | null {
-  if (!raw || !/^\d+$/.test(raw)) return null;
-  const n = Number(raw);
-  return n > 0 && n <= 2_147_483_647 ? n : null;
-}

@@ -1,16 +1,16 @@
 import { createTRPCReact, type inferReactQueryProcedureOptions } from '@trpc/react-query';
 import { httpBatchLink, httpLink, httpSubscriptionLink, splitLink, TRPCClientError, type TRPCLink } from '@trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '../../../server/src/trpc/root';
+import { isErrorKind, type ErrorKind } from '@first-round/shared/errors';
+import type { AppRouter } from '@first-round/server/router';
 
 export const trpc = createTRPCReact<AppRouter>();
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
 export type ReactQueryOptions = inferReactQueryProcedureOptions<AppRouter>;
 
-/** The auth layer registers how to get a bearer token; the tRPC link asks it on every request. */
-let tokenSource: () => Promise<string | null> = async () => null;
-export function setTokenSource(source: () => Promise<string | null>) {
-  tokenSource = source;
+/** How the links get the current bearer token (null when signed out): asked on every request. */
+export interface LinkOptions {
+  getToken: () => Promise<string | null>;
 }
 
 /**
@@ -21,13 +21,13 @@ export function setTokenSource(source: () => Promise<string | null>) {
  */
 export const HOT_READS: ReadonlySet<string> = new Set(['draft.status', 'players.list', 'leaderboard.group', 'auth.me']);
 
-async function authorization(): Promise<Record<string, string>> {
-  const token = await tokenSource();
-  return token ? { authorization: `Bearer ${token}` } : {};
-}
 const withCookies: typeof fetch = (url, init) => fetch(url, { ...init, credentials: 'include' });
 
-export function createLinks(): TRPCLink<AppRouter>[] {
+export function createLinks({ getToken }: LinkOptions): TRPCLink<AppRouter>[] {
+  const authorization = async (): Promise<Record<string, string>> => {
+    const token = await getToken();
+    return token ? { authorization: `Bearer ${token}` } : {};
+  };
   return [
     splitLink({
       condition: (op) => op.type === 'subscription',
@@ -36,7 +36,7 @@ export function createLinks(): TRPCLink<AppRouter>[] {
       true: httpSubscriptionLink({
         url: '/trpc',
         async connectionParams() {
-          const token = await tokenSource();
+          const token = await getToken();
           return token ? { token } : {};
         },
       }),
@@ -49,17 +49,20 @@ export function createLinks(): TRPCLink<AppRouter>[] {
   ];
 }
 
-export function createTrpcClient() {
-  return trpc.createClient({ links: createLinks() });
+/** Built once by the auth layer (auth-provider.tsx), which knows how to get a token. */
+export function createTrpcClient(options: LinkOptions) {
+  return trpc.createClient({ links: createLinks(options) });
 }
 
-/** The HTTP status of a failed call, when there is one. */
-export function httpStatusOf(error: unknown): number | undefined {
-  if (error instanceof TRPCClientError) {
-    const data = error.data as { httpStatus?: number } | undefined;
-    return data?.httpStatus;
-  }
-  return undefined;
+/**
+ * What went wrong in a failed call, as the server names it (`error.data.kind`, shared/src/errors.ts):
+ * what the client branches on, never the message's wording. Undefined for a failure that is no answer
+ * (the network, an unparseable response).
+ */
+export function errorKind(error: unknown): ErrorKind | undefined {
+  if (!(error instanceof TRPCClientError)) return undefined;
+  const kind = (error.data as { kind?: unknown } | undefined)?.kind;
+  return isErrorKind(kind) ? kind : undefined;
 }
 
 export function errorMessage(error: unknown, fallback: string): string {

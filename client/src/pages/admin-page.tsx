@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Badge, Box, Button, chakra, Flex, Heading, HStack, Input, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { STALE_TIMES } from '@first-round/shared/constants';
+import { parseWholeNumber } from '@first-round/shared/ids';
 import { filterPlayers } from '@first-round/shared/player-filter';
 import type { DraftChange } from '@first-round/shared/schemas';
 import { Card, Page } from '../components/page';
@@ -8,37 +8,15 @@ import { FullPageMessage } from '../components/full-page-message';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { PrimaryButton } from '../components/form-bits';
 import { SearchIcon } from '../components/icons';
-import { describeChange } from '../lib/draft-live';
+import { describeDraftChange } from '@first-round/shared/draft-words';
 import { notify } from '../lib/toaster';
-import { errorMessage, trpc, type RouterOutputs } from '../lib/trpc';
+import { errorMessage, trpc } from '../lib/trpc';
+import { useDraftStatus, usePlayers } from '../lib/queries';
 
-type AuditEntry = RouterOutputs['draft']['auditLog'][number];
 type Confirm = 'start' | 'undo' | 'complete' | 'reset' | null;
 
 const ResultButton = chakra('button');
 const Label = chakra('label');
-
-/** One audit-log line in words: 'Pick 7: Armand Membou', 'Undid pick 7 (Armand Membou)', … */
-export function describeAudit(e: Pick<AuditEntry, 'kind' | 'slot' | 'player_name'>): string {
-  switch (e.kind) {
-    case 'start':
-      return 'Started the draft';
-    case 'auto_start':
-      return 'The draft started at the deadline';
-    case 'pick':
-      return `Pick ${e.slot}: ${e.player_name ?? 'unknown player'}`;
-    case 'undo':
-      return `Undid pick ${e.slot}${e.player_name ? ` (${e.player_name})` : ''}`;
-    case 'complete_round':
-      return 'Marked round one complete';
-    case 'reopen_round':
-      return 'Reopened round one';
-    case 'reset':
-      return 'Reset the draft (all results cleared)';
-    default:
-      return e.kind;
-  }
-}
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
@@ -62,8 +40,8 @@ function Stat({ label, children }: { label: string; children: React.ReactNode })
  */
 export function AdminPage() {
   const utils = trpc.useUtils();
-  const status = trpc.draft.status.useQuery(undefined, { staleTime: STALE_TIMES.draftStatus });
-  const players = trpc.players.list.useQuery(undefined, { staleTime: STALE_TIMES.players });
+  const status = useDraftStatus();
+  const players = usePlayers();
   const audit = trpc.draft.auditLog.useQuery(undefined, { staleTime: 0 });
 
   const [confirm, setConfirm] = useState<Confirm>(null);
@@ -73,7 +51,7 @@ export function AdminPage() {
 
   // Live pushes refresh these too; this makes the operator's own change show at once even without push.
   const done = (change: DraftChange) => {
-    const { title, description } = describeChange(change);
+    const { title, description } = describeDraftChange(change);
     notify('info', title, description);
     setConfirm(null);
     void Promise.all([utils.draft.status.invalidate(), utils.players.invalidate(), utils.draft.auditLog.invalidate(), utils.leaderboard.invalidate()]);
@@ -111,14 +89,14 @@ export function AdminPage() {
   if (!status.data || !players.data) return <FullPageMessage spinner={false}>Could not load the draft. Reload to try again.</FullPageMessage>;
   const s = status.data;
   const started = s.draftHasStarted;
-  const slotNumber = /^\d+$/.test(slot) ? Number(slot) : NaN;
-  const slotValid = Number.isInteger(slotNumber) && slotNumber >= 1 && slotNumber <= roundOnePicks;
+  const slotNumber = parseWholeNumber(slot, 1, roundOnePicks);
+  const slotValid = slotNumber !== null;
   const canRecord = started && !s.round_one_complete;
 
   function submitPick(e: FormEvent) {
     e.preventDefault();
     if (!chosenPlayer) return notify('error', 'Choose a player', 'Search the board and pick the selected player first.');
-    if (!slotValid) return notify('error', 'Invalid slot', `The slot must be a whole number from 1 to ${roundOnePicks}.`);
+    if (slotNumber === null) return notify('error', 'Invalid slot', `The slot must be a whole number from 1 to ${roundOnePicks}.`);
     record.mutate({ slot: slotNumber, player_id: chosenPlayer.id });
   }
 
@@ -267,10 +245,11 @@ export function AdminPage() {
             ) : audit.data.length === 0 ? (
               <Text color="gray.600">Nothing has happened yet.</Text>
             ) : (
-              <Stack as="ol" gap="0" listStyleType="none" aria-label="Audit log" maxH={{ lg: '32rem' }} overflowY={{ lg: 'auto' }}>
+              // Focusable: on wide screens the log scrolls inside its card, and a keyboard must reach it (axe).
+              <Stack as="ol" tabIndex={0} gap="0" listStyleType="none" aria-label="Audit log" maxH={{ lg: '32rem' }} overflowY={{ lg: 'auto' }} _focusVisible={{ outline: '3px solid', outlineColor: 'gold.400', outlineOffset: '2px' }}>
                 {audit.data.map((e) => (
                   <Box as="li" key={e.id} py="2" borderTopWidth="1px" borderColor="gray.100" _first={{ borderTopWidth: 0 }}>
-                    <Text fontWeight="semibold">{describeAudit(e)}</Text>
+                    <Text fontWeight="semibold">{describeDraftChange({ kind: e.kind, slot: e.slot, player: e.player_name ? { player_name: e.player_name } : null }, 'operator').title}</Text>
                     <Text fontSize="xs" color="gray.600" wordBreak="break-all">
                       <time dateTime={e.created_at}>{when(e.created_at)}</time> · by {e.actor}
                     </Text>

@@ -12,6 +12,7 @@ import { useAuth } from '../auth/auth-context';
 import { useAfterJoin } from '../components/groups/group-utils';
 import { notify } from '../lib/toaster';
 import { errorMessage, trpc } from '../lib/trpc';
+import { MESSAGES } from '@first-round/shared/messages';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -72,7 +73,7 @@ export function AuthCallbackPage() {
           const joined = await joinWithLink.mutateAsync({ token });
           // The membership answer fetched above says "not a member": the group page must not show it.
           await afterJoin(joined.group_id);
-          notify('success', 'You have joined the group');
+          notify('success', MESSAGES.joined);
         }
         clear();
         navigate(redirect || '/groups', { replace: true });

@@ -1,10 +1,9 @@
 import { Stack, Text } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
-import { STALE_TIMES } from '@first-round/shared/constants';
 import { Card, Page } from '../components/page';
 import { RulesList } from '../components/rules';
 import { PrimaryButton } from '../components/form-bits';
-import { trpc } from '../lib/trpc';
+import { useDraftStatus } from '../lib/queries';
 
 /** The deadline as players read it: "Thursday, April 29, 2027 at 8:00 PM EDT". */
 export function formatDeadline(iso: string): string {
@@ -15,7 +14,7 @@ export function formatDeadline(iso: string): string {
 }
 
 export function HowToPlayPage() {
-  const draft = trpc.draft.status.useQuery(undefined, { staleTime: STALE_TIMES.draftStatus });
+  const draft = useDraftStatus();
   return (
     <Page title="How to Win the NFL Draft Game" subtitle="Pick the players you think will be drafted in the 1st Round. No mistakes allowed.">
       <Stack gap="5">

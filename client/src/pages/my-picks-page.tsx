@@ -1,8 +1,9 @@
 import { useEffect, useMemo } from 'react';
-import { Badge, Box, HStack, Stack, Text } from '@chakra-ui/react';
+import { Box, Stack, Text } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
 import { STALE_TIMES } from '@first-round/shared/constants';
 import { compareByDraftOrder } from '@first-round/shared/player-filter';
+import { EntryStatusCard } from '../components/entry-status-card';
 import { EmptyState, Page } from '../components/page';
 import { outcomeStyle, PlayerRowContent } from '../components/player-row';
 import { FullPageMessage } from '../components/full-page-message';
@@ -10,10 +11,11 @@ import { PrimaryButton } from '../components/form-bits';
 import { draftSnapshot, outcomeOf } from '../lib/draft-snapshot';
 import { notify } from '../lib/toaster';
 import { trpc } from '../lib/trpc';
+import { useDraftStatus, usePlayers } from '../lib/queries';
 
 export function MyPicksPage() {
-  const players = trpc.players.list.useQuery(undefined, { staleTime: STALE_TIMES.players });
-  const draft = trpc.draft.status.useQuery(undefined, { staleTime: STALE_TIMES.draftStatus });
+  const players = usePlayers();
+  const draft = useDraftStatus();
   const picks = trpc.picks.mine.useQuery(undefined, { staleTime: STALE_TIMES.groupPage });
   const failed = players.isError || draft.isError || picks.isError;
 
@@ -33,40 +35,18 @@ export function MyPicksPage() {
   if (!failed && (players.isPending || draft.isPending || picks.isPending)) return <FullPageMessage>Loading your picks...</FullPageMessage>;
   const snapshot = started ? draftSnapshot(draft.data, players.data) : null;
   const outcomes = new Map(mine.map((p) => [p.id, snapshot ? outcomeOf(p, snapshot) : null]));
-  const count = (o: string) => [...outcomes.values()].filter((v) => v === o).length;
-  const hits = count('hit');
-  const misses = count('miss');
-  const pending = count('pending');
 
   return (
     <Page
-      title="Edit Picks"
+      // SPEC: 'Edit Picks' while the picks can change; once they lock the page is a status, 'My Picks'.
+      title={started ? 'My Picks' : 'Edit Picks'}
       subtitle={
         started
           ? 'The draft has started and your picks are locked. ✓ means the player went in the first round, ✗ that he did not; the rest are still pending.'
           : 'These are the players you think will be drafted in the 1st Round. They count for the global leaderboard and can be reused in your groups. You can change them until the draft starts.'
       }
     >
-      <HStack mb="4" gap="2" wrap="wrap">
-        <Badge size="lg" bg="navy.900" color="white" px="3" py="1" borderRadius="full">
-          {mine.length} selections
-        </Badge>
-        {started && mine.length > 0 && (
-          <>
-            <Badge size="lg" bg="turf.500" color="white" px="3" py="1" borderRadius="full">
-              ✓ {hits} drafted in round one
-            </Badge>
-            <Badge size="lg" bg="gray.200" color="gray.800" px="3" py="1" borderRadius="full">
-              {pending} pending
-            </Badge>
-            {misses > 0 && (
-              <Badge size="lg" bg="red.600" color="white" px="3" py="1" borderRadius="full">
-                ✗ {misses} missed
-              </Badge>
-            )}
-          </>
-        )}
-      </HStack>
+      {!failed && draft.data && (mine.length > 0 || !started) && <EntryStatusCard picks={mine} status={draft.data} snapshot={snapshot} />}
 
       {mine.length === 0 ? (
         <EmptyState>{started ? 'You made no picks before the draft started.' : "You haven't picked any players yet."}</EmptyState>

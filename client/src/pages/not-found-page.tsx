@@ -1,11 +1,13 @@
 import { Heading, Stack, Text } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
 import { PrimaryButton } from '../components/form-bits';
+import { useDocumentTitle } from '../lib/document-title';
 
 export function NotFoundPage() {
+  useDocumentTitle('Page Not Found');
   return (
     <Stack align="center" textAlign="center" gap="4" px="4" py="20">
-      <Text fontSize="6xl" fontWeight="black" color="navy.200" lineHeight="1">
+      <Text fontSize="6xl" fontWeight="black" color="navy.400" lineHeight="1" aria-hidden>
         404
       </Text>
       <Heading as="h1" size="3xl" fontWeight="black" color="navy.900">

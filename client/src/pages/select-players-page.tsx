@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Box, chakra, Flex, HStack, IconButton, Input, InputGroup, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { Box, chakra, Flex, IconButton, Input, InputGroup, NativeSelect, Stack } from '@chakra-ui/react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { STALE_TIMES } from '@first-round/shared/constants';
+import { MAX_PICKS, STALE_TIMES } from '@first-round/shared/constants';
+import { parseId } from '@first-round/shared/ids';
 import { MESSAGES } from '@first-round/shared/messages';
 import { compareByDraftOrder, filterPlayers, POSITION_FILTERS } from '@first-round/shared/player-filter';
 import { Page, EmptyState } from '../components/page';
@@ -9,14 +10,16 @@ import { outcomeStyle, PlayerRowContent } from '../components/player-row';
 import { draftSnapshot, outcomeOf } from '../lib/draft-snapshot';
 import { BackIcon, CheckIcon, SearchIcon } from '../components/icons';
 import { FullPageMessage } from '../components/full-page-message';
-import { PrimaryButton } from '../components/form-bits';
+import { BandLegend, RiskBandChip } from '../components/player-selection/risk-band';
+import { SelectionBar } from '../components/player-selection/selection-bar';
+import { savedDescription } from '../lib/selection-text';
 import { notify } from '../lib/toaster';
-import { errorMessage, trpc } from '../lib/trpc';
-import { parseId, selectPlayersTitle } from '../lib/select-title';
-
-const needsAccountSync = (message: string) => /foreign key|participant_id|not present in table/i.test(message);
+import { errorKind, trpc } from '../lib/trpc';
+import { selectPlayersTitle } from '../lib/select-title';
+import { useDraftStatus, usePlayers } from '../lib/queries';
 
 const RowButton = chakra('button');
+const ToggleButton = chakra('button');
 
 export function SelectPlayersPage() {
   const [params] = useSearchParams();
@@ -26,8 +29,8 @@ export function SelectPlayersPage() {
   const navigate = useNavigate();
   const utils = trpc.useUtils();
 
-  const players = trpc.players.list.useQuery(undefined, { staleTime: STALE_TIMES.players });
-  const draft = trpc.draft.status.useQuery(undefined, { staleTime: STALE_TIMES.draftStatus });
+  const players = usePlayers();
+  const draft = useDraftStatus();
   const saved = trpc.picks.mine.useQuery(groupMode ? { group_id: groupId } : undefined, { staleTime: STALE_TIMES.groupPage });
   const globalPicks = trpc.picks.global.useQuery(undefined, { enabled: reuse, staleTime: STALE_TIMES.groupPage });
   const save = trpc.picks.save.useMutation();
@@ -35,6 +38,7 @@ export function SelectPlayersPage() {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [query, setQuery] = useState('');
   const [position, setPosition] = useState('');
+  const [selectedOnly, setSelectedOnly] = useState(false);
   const loaded = useRef(false);
 
   // Start from the saved picks (or the global ones when reusing them) once they arrive.
@@ -59,10 +63,13 @@ export function SelectPlayersPage() {
       const mine = new Set(saved.data?.picks ?? []);
       return all.filter((p) => mine.has(p.id)).sort(compareByDraftOrder);
     }
-    return filterPlayers(all, query, position);
-  }, [players.data, started, saved.data, query, position]);
+    const shown = filterPlayers(all, query, position);
+    return selectedOnly ? shown.filter((p) => selected.has(p.id)) : shown;
+  }, [players.data, started, saved.data, query, position, selectedOnly, selected]);
 
   function toggle(id: number) {
+    // A hard stop at the limit: the 33rd tap says why instead of adding (the server refuses it too).
+    if (!selected.has(id) && selected.size >= MAX_PICKS) return notify('error', MESSAGES.tooManyPicksTitle, MESSAGES.tooManyPicks);
     setSelected((prev) => {
       const next = new Set(prev);
       if (next.has(id)) next.delete(id);
@@ -73,33 +80,17 @@ export function SelectPlayersPage() {
 
   async function onSave() {
     if (selected.size === 0) return notify('error', MESSAGES.noPlayersSelectedTitle, MESSAGES.noPlayersSelected);
-    const input = { picks: [...selected], ...(groupMode ? { group_id: groupId } : {}) };
-    const succeed = async () => {
-      await Promise.all([utils.picks.mine.invalidate(), utils.picks.global.invalidate(), utils.groups.invalidate()]);
-      notify('success', 'Picks saved', `${selected.size} ${selected.size === 1 ? 'player' : 'players'} locked in until draft night.`);
-      navigate(backTo ?? '/my-picks');
-    };
     try {
-      await save.mutateAsync(input);
-      return succeed();
+      await save.mutateAsync({ picks: [...selected], ...(groupMode ? { group_id: groupId } : {}) });
     } catch (err) {
-      const message = errorMessage(err, '');
-      if (message.includes('Number of picks must be between')) return notify('error', MESSAGES.tooManyPicksTitle, MESSAGES.tooManyPicks);
-      if (!needsAccountSync(message)) return notify('error', MESSAGES.savePicksFailed);
-    }
-    // The account was not provisioned yet: sync it, then try once more (SPEC §8).
-    notify('warning', MESSAGES.accountSyncRequired, 'Syncing your account and saving again...');
-    try {
-      await utils.auth.me.fetch();
-    } catch {
-      return notify('error', MESSAGES.accountSyncFailed);
-    }
-    try {
-      await save.mutateAsync(input);
-      return succeed();
-    } catch {
+      // SPEC §5: the server enforces the bounds (picksSchema). The ids come from its own board, so input
+      // its schema refuses is the number of picks.
+      if (errorKind(err) === 'INVALID_INPUT') return notify('error', MESSAGES.tooManyPicksTitle, MESSAGES.tooManyPicks);
       return notify('error', MESSAGES.savePicksFailed);
     }
+    await Promise.all([utils.picks.mine.invalidate(), utils.picks.global.invalidate(), utils.groups.invalidate()]);
+    notify('success', 'Picks saved', savedDescription((players.data ?? []).filter((p) => selected.has(p.id))));
+    navigate(backTo ?? '/my-picks');
   }
 
   if (players.isPending || draft.isPending) return <FullPageMessage>Loading players...</FullPageMessage>;
@@ -124,8 +115,8 @@ export function SelectPlayersPage() {
       }
     >
       {!started && (
-        <Flex gap="2" mb="4" position="sticky" top={{ base: '96px', md: '50px' }} zIndex="1" bg="gray.50" py="2">
-          <InputGroup flex="1" startElement={<SearchIcon size={18} />}>
+        <Flex gap="2" mb="3" wrap={{ base: 'wrap', md: 'nowrap' }} position="sticky" top={{ base: '96px', md: '50px' }} zIndex="1" bg="gray.50" py="2">
+          <InputGroup flex="1" flexBasis={{ base: '100%', md: 'auto' }} startElement={<SearchIcon size={18} />}>
             <Input aria-label="Search Players" placeholder="Search Players" value={query} onChange={(e) => setQuery(e.target.value)} bg="white" size="lg" />
           </InputGroup>
           <NativeSelect.Root width="auto" size="lg">
@@ -139,11 +130,41 @@ export function SelectPlayersPage() {
             </NativeSelect.Field>
             <NativeSelect.Indicator />
           </NativeSelect.Root>
+          <ToggleButton
+            type="button"
+            aria-pressed={selectedOnly}
+            onClick={() => setSelectedOnly((on) => !on)}
+            display="inline-flex"
+            alignItems="center"
+            gap="2"
+            h="11"
+            px="4"
+            flexShrink={0}
+            borderRadius="md"
+            borderWidth="1px"
+            borderColor={selectedOnly ? 'navy.900' : 'gray.300'}
+            bg={selectedOnly ? 'navy.900' : 'white'}
+            color={selectedOnly ? 'white' : 'navy.900'}
+            fontWeight="semibold"
+            whiteSpace="nowrap"
+            cursor="pointer"
+            _focusVisible={{ outline: '3px solid', outlineColor: 'gold.400', outlineOffset: '1px' }}
+          >
+            {selectedOnly && <CheckIcon size={16} />}
+            Selected only
+          </ToggleButton>
         </Flex>
       )}
+      {!started && players.data && <BandLegend players={players.data} />}
 
       {visible.length === 0 ? (
-        <EmptyState>{started ? 'You made no picks before the draft started.' : 'No players match your search.'}</EmptyState>
+        <EmptyState>
+          {started
+            ? 'You made no picks before the draft started.'
+            : selectedOnly && selected.size === 0
+              ? "You haven't selected anyone yet. Turn off 'Selected only' to see the whole board."
+              : 'No players match your search.'}
+        </EmptyState>
       ) : (
         <Stack as="ul" gap="2" listStyleType="none" pb="28" aria-label={started ? 'Your picks' : 'Players'}>
           {visible.map((player) => {
@@ -178,6 +199,9 @@ export function SelectPlayersPage() {
                   _focusVisible={{ outline: '3px solid', outlineColor: 'gold.400', outlineOffset: '1px' }}
                 >
                   <PlayerRowContent player={player} selected={isSelected} />
+                  <Box alignSelf="center" ms="2">
+                    <RiskBandChip band={player.band} />
+                  </Box>
                   {isSelected && (
                     <Box color="gold.400" alignSelf="center" flexShrink={0} ms="2">
                       <CheckIcon size={22} />
@@ -190,18 +214,7 @@ export function SelectPlayersPage() {
         </Stack>
       )}
 
-      {!started && (
-        <Box position="fixed" bottom="0" insetX="0" bg="white" borderTopWidth="1px" borderColor="gray.200" boxShadow="0 -4px 16px rgba(11,31,58,0.12)" zIndex="docked">
-          <HStack maxW="3xl" mx="auto" px={{ base: '4', md: '6' }} py="3" justify="space-between" gap="3">
-            <Text fontWeight="black" color="navy.900" fontSize="lg" aria-live="polite">
-              {selected.size} selections
-            </Text>
-            <PrimaryButton onClick={() => void onSave()} loading={save.isPending} minW="36">
-              Save Picks
-            </PrimaryButton>
-          </HStack>
-        </Box>
-      )}
+      {!started && <SelectionBar count={selected.size} saving={save.isPending} onSave={() => void onSave()} />}
     </Page>
   );
 }

@@ -1,7 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Heading, Stack, Text } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
-import { STALE_TIMES } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { useAuth } from '../auth/auth-context';
 import { Card, Page } from '../components/page';
@@ -9,11 +8,12 @@ import { PrimaryButton, TextField } from '../components/form-bits';
 import { SignOutButton } from '../components/sign-out-button';
 import { notify } from '../lib/toaster';
 import { errorMessage, trpc } from '../lib/trpc';
+import { useProfile } from '../lib/queries';
 
 export function SettingsPage() {
   const auth = useAuth();
   const utils = trpc.useUtils();
-  const me = trpc.auth.me.useQuery(undefined, { staleTime: STALE_TIMES.profile });
+  const me = useProfile();
   const [username, setUsername] = useState('');
   useEffect(() => {
     if (me.data?.screen_name) setUsername(me.data.screen_name);

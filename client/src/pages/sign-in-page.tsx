@@ -1,18 +1,24 @@
 import { useState } from 'react';
-import { Link as ChakraLink } from '@chakra-ui/react';
-import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { Button, Link as ChakraLink } from '@chakra-ui/react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { MESSAGES } from '@first-round/shared/messages';
 import { useCodeFlow } from '../auth/use-code-flow';
 import { AuthFrame } from '../components/auth-frame';
 import { TextField } from '../components/form-bits';
+import { InvitationCard, usePendingInvite } from '../components/invitation-card';
 import { AuthForm, VerificationCodeStep } from '../components/verification-code-step';
+import { rememberNext, safeNext, withNext } from '../lib/next-path';
 
+/** /sign-in. `?next=` is the page the player asked for before being sent here: they return to it. */
 export function SignInPage() {
   const navigate = useNavigate();
-  const flow = useCodeFlow();
+  const [params] = useSearchParams();
+  const next = safeNext(params.get('next'));
+  const flow = useCodeFlow(params.get('email') ?? '');
+  const invite = usePendingInvite();
   const [fieldError, setFieldError] = useState<string | null>(null);
 
-  if (flow.redirect) return <Navigate to="/groups" replace />;
+  if (flow.redirect) return <Navigate to={next ?? '/groups'} replace />;
   const { auth, email, code } = flow;
 
   /** Shows `message` under the field when `value` is blank; true when it is filled in. */
@@ -21,10 +27,11 @@ export function SignInPage() {
     return Boolean(value.trim());
   };
 
+  const send = () => auth.sendSignInCode(email);
   const sendCode = flow.onSubmit(
     () => required(email, MESSAGES.enterEmail),
     async () => {
-      await auth.sendSignInCode(email);
+      await send();
       flow.setCodeSent(true);
     },
     MESSAGES.sendCodeFailed,
@@ -34,6 +41,7 @@ export function SignInPage() {
     () => required(code, MESSAGES.enterCode),
     async () => {
       await auth.verifySignInCode(email, code);
+      rememberNext(next);
       navigate('/auth/callback');
     },
     MESSAGES.invalidCode,
@@ -45,20 +53,36 @@ export function SignInPage() {
     setFieldError(null);
   }
 
+  // No account has this address: offer to make one with it, as the next step rather than a dead end.
+  const address = email.trim();
+  const createAccount = flow.errorReason === 'unknown_account' && address && (
+    <Button asChild variant="outline" size="lg" borderColor="navy.900" color="navy.900" fontWeight="bold" whiteSpace="normal" height="auto" py="2">
+      <Link to={withNext('/sign-up', next, { email: address })}>Create an account with {address}</Link>
+    </Button>
+  );
+
   return (
     <AuthFrame
       title="Welcome Back to First Round"
       tagline={flow.codeSent ? undefined : 'Sign in with your email. We will send you a one-time code.'}
+      before={invite && <InvitationCard invite={invite} />}
       footer={
         <ChakraLink asChild color="white" fontWeight="semibold" textDecoration="underline">
-          <Link to="/sign-up">I don't have an account</Link>
+          <Link to={withNext('/sign-up', next)}>I don't have an account</Link>
         </ChakraLink>
       }
     >
       {flow.codeSent ? (
-        <VerificationCodeStep flow={flow} onSubmit={verify} submitLabel="Verify & Sign In" codeError={fieldError} onDifferentEmail={differentEmail} />
+        <VerificationCodeStep
+          flow={flow}
+          onSubmit={verify}
+          submitLabel="Verify & Sign In"
+          codeError={fieldError}
+          onDifferentEmail={differentEmail}
+          onResend={() => void flow.resend(send)}
+        />
       ) : (
-        <AuthForm flow={flow} onSubmit={sendCode} submitLabel="Send Code">
+        <AuthForm flow={flow} onSubmit={sendCode} submitLabel="Send Code" alertExtra={createAccount}>
           <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => flow.setEmail(e.target.value)} error={fieldError} />
         </AuthForm>
       )}

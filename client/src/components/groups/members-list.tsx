@@ -55,7 +55,7 @@ export function MembersList({ members, me }: { members: Member[]; me?: string })
                 <CheckIcon size={16} /> Picks are in
               </Flex>
             ) : (
-              <Text color="gray.500" fontSize="sm" fontWeight="medium" flexShrink={0}>
+              <Text color="gray.600" fontSize="sm" fontWeight="medium" flexShrink={0}>
                 No picks yet
               </Text>
             )}

@@ -5,6 +5,7 @@ import { compareByDraftOrder } from '@first-round/shared/player-filter';
 import type { PlayerDto } from '@first-round/shared/schemas';
 import { errorMessage, trpc } from '../../lib/trpc';
 import { CheckIcon, XIcon } from '../icons';
+import { useDraftStatus, usePlayers } from '../../lib/queries';
 
 type State = 'hit' | 'miss' | 'pending';
 
@@ -20,8 +21,8 @@ const STATE_TEXT: Record<State, string> = { hit: 'Hit', miss: 'Miss', pending: '
 /** One member's picks in the group, as the leaderboard row's expanded panel. */
 export function ParticipantPicks({ groupId, participantId, name }: { groupId: number; participantId: string; name: string }) {
   const picks = trpc.picks.ofParticipant.useQuery({ group_id: groupId, participant_id: participantId }, { staleTime: STALE_TIMES.leaderboard });
-  const players = trpc.players.list.useQuery(undefined, { staleTime: STALE_TIMES.players });
-  const draft = trpc.draft.status.useQuery(undefined, { staleTime: STALE_TIMES.draftStatus });
+  const players = usePlayers();
+  const draft = useDraftStatus();
   const complete = draft.data?.round_one_complete ?? false;
 
   const list = useMemo(() => {

@@ -6,13 +6,11 @@ import { MESSAGES } from '@first-round/shared/messages';
 import { FormAlert, TextField } from '../../components/form-bits';
 import { GroupFormPage } from '../../components/groups/group-frame';
 import { useDraftStarted, useRefreshGroups } from '../../components/groups/group-utils';
-import { errorMessage, trpc } from '../../lib/trpc';
+import { errorKind, trpc } from '../../lib/trpc';
 
 const Details = chakra('details');
 const Summary = chakra('summary');
 const Checkbox = chakra('input');
-
-const isDuplicate = (message: string) => /already exists|duplicate|name is taken/i.test(message);
 
 export function CreateGroupPage() {
   const navigate = useNavigate();
@@ -40,7 +38,8 @@ export function CreateGroupPage() {
       await refresh();
       navigate(`/groups/${group.group_id}`);
     } catch (err) {
-      setFormError(isDuplicate(errorMessage(err, '')) ? MESSAGES.groupExists : 'Failed to create group. Please try again.');
+      // SPEC §8: a name that exists already has its own message; any other failure the generic one.
+      setFormError(errorKind(err) === 'CONFLICT' ? MESSAGES.groupExists : 'Failed to create group. Please try again.');
     }
   }
 

@@ -3,17 +3,19 @@ import { Badge, Box, Button, Flex, HStack, Stack, Text } from '@chakra-ui/react'
 import { skipToken } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
 import { STALE_TIMES } from '@first-round/shared/constants';
+import { parseId } from '@first-round/shared/ids';
 import { useAuth } from '../../auth/auth-context';
 import { Card, Page } from '../../components/page';
 import { FullPageMessage } from '../../components/full-page-message';
 import { PrimaryButton } from '../../components/form-bits';
 import { BackTo, GroupLoadError } from '../../components/groups/group-frame';
 import { GroupInvite } from '../../components/groups/invite';
+import { GroupPassword } from '../../components/groups/group-password';
 import { MembersList } from '../../components/groups/members-list';
-import { membersLabel, useAfterJoin, useDraftStarted, useRefreshGroups } from '../../components/groups/group-utils';
-import { parseId } from '../../lib/select-title';
+import { NotAMember } from '../../components/groups/not-a-member';
+import { membersLabel, useDraftStarted, useRefreshGroups } from '../../components/groups/group-utils';
 import { notify } from '../../lib/toaster';
-import { errorMessage, trpc } from '../../lib/trpc';
+import { errorKind, errorMessage, trpc } from '../../lib/trpc';
 
 /** A group before the user has picks in it: members, the owner's invite, and the choice of picks (SPEC §2, §4). */
 export function GroupPage() {
@@ -22,7 +24,7 @@ export function GroupPage() {
   const id = parseId(raw);
   if (!auth.isSignedIn) return <FullPageMessage spinner={false}>Please sign in to view this group.</FullPageMessage>;
   // SPEC §5: only a positive integer id loads anything.
-  if (id === null) return <GroupLoadError message="Group not found" onRefresh={() => undefined} />;
+  if (id === null) return <GroupLoadError message="Group not found" />;
   return <GroupDetails id={id} />;
 }
 
@@ -40,22 +42,18 @@ function GroupDetails({ id }: { id: number }) {
   const setUseGlobal = trpc.groups.useGlobalPicks.useMutation();
   const [busy, setBusy] = useState<'reuse' | 'new' | null>(null);
 
-  // Picks already made here, or the draft under way: the group's picks page is the place to be.
+  // A member with picks made here, or the draft under way: the group's picks page is the place to be.
+  // (Not for a visitor who is no member: that page is members only, and they see the view below.)
   const hasGroupPicks = (groupPicks.data?.picks.length ?? 0) > 0;
-  const leave = hasGroupPicks || draft.started;
+  const leave = isMember && (hasGroupPicks || draft.started);
   useEffect(() => {
     if (leave) navigate(`/groups/${id}/picks`, { replace: true });
   }, [leave, id, navigate]);
 
+  // A private group answers a non-member 403: an ordinary state, not a failure to load.
+  if (errorKind(group.error) === 'FORBIDDEN') return <NotAMember id={id} isPublic={false} />;
   const error = group.error ?? membership.error ?? members.error;
-  if (error) {
-    return (
-      <GroupLoadError
-        message={errorMessage(error, 'Failed to load group details')}
-        onRefresh={() => void Promise.all([group.refetch(), membership.refetch(), members.refetch(), refresh()])}
-      />
-    );
-  }
+  if (error) return <GroupLoadError message={errorMessage(error, 'Failed to load group details')} />;
   if (!group.data || !membership.data || !draft.loaded || (isMember && (members.isPending || groupPicks.isPending)) || leave) {
     return <FullPageMessage>Loading group...</FullPageMessage>;
   }
@@ -121,7 +119,12 @@ function GroupDetails({ id }: { id: number }) {
             <Text fontSize="sm" color="gray.600" mb="3">
               Anyone with the link can join this group, no password needed.
             </Text>
-            <GroupInvite groupId={id} />
+            <GroupInvite groupId={id} groupName={g.name} />
+          </Card>
+        )}
+        {isOwner && (
+          <Card>
+            <GroupPassword groupId={id} hasPassword={g.has_password} />
           </Card>
         )}
         <Card bg="navy.900" color="white" borderColor="navy.900">
@@ -160,39 +163,6 @@ function GroupDetails({ id }: { id: number }) {
           </PrimaryButton>
         </Flex>
       </Box>
-    </Page>
-  );
-}
-
-/** A signed-in visitor who is not in the group: a public group can be joined from here. */
-function NotAMember({ id, name, isPublic }: { id: number; name: string; isPublic: boolean }) {
-  const navigate = useNavigate();
-  const afterJoin = useAfterJoin();
-  const join = trpc.groups.join.useMutation();
-  async function onJoin() {
-    try {
-      await join.mutateAsync({ group_id: id });
-      await afterJoin(id);
-      notify('success', 'You have joined the group');
-    } catch (err) {
-      notify('error', errorMessage(err, 'Failed to join group'));
-    }
-  }
-  return (
-    <Page title={name} before={<BackTo to="/groups" label="Back to My Groups" />} maxW="xl">
-      <Card>
-        <Text mb="4">You are not a member of this group.</Text>
-        <Flex gap="3" wrap="wrap">
-          {isPublic && (
-            <PrimaryButton loading={join.isPending} onClick={() => void onJoin()}>
-              Join Group
-            </PrimaryButton>
-          )}
-          <Button size="lg" variant="outline" onClick={() => navigate('/groups')}>
-            Back to My Groups
-          </Button>
-        </Flex>
-      </Card>
     </Page>
   );
 }

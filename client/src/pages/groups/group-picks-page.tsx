@@ -1,20 +1,20 @@
-import { Badge, Box, Button, Flex, HStack, Stack, Text } from '@chakra-ui/react';
+import { Badge, Box, HStack, Stack, Text } from '@chakra-ui/react';
 import { skipToken } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
-import { LEADERBOARD_RETRIES, STALE_TIMES } from '@first-round/shared/constants';
-import { MESSAGES } from '@first-round/shared/messages';
+import { STALE_TIMES } from '@first-round/shared/constants';
+import { parseId } from '@first-round/shared/ids';
 import { useAuth } from '../../auth/auth-context';
-import { Card, EmptyState, Page } from '../../components/page';
+import { Card, Page } from '../../components/page';
 import { FullPageMessage } from '../../components/full-page-message';
 import { PrimaryButton } from '../../components/form-bits';
 import { BackTo, GroupLoadError } from '../../components/groups/group-frame';
 import { GroupLeaderboard } from '../../components/groups/group-leaderboard';
 import { GroupInvite } from '../../components/groups/invite';
+import { GroupPassword } from '../../components/groups/group-password';
 import { MembersList } from '../../components/groups/members-list';
+import { NotAMember } from '../../components/groups/not-a-member';
 import { membersLabel, useDraftStarted } from '../../components/groups/group-utils';
-import { shouldRetry } from '../../lib/query-client';
-import { parseId } from '../../lib/select-title';
-import { errorMessage, trpc } from '../../lib/trpc';
+import { errorKind, errorMessage, trpc } from '../../lib/trpc';
 
 /** A group once the user has picks in it: members before the draft, the group leaderboard after (SPEC §2). */
 export function GroupPicksPage() {
@@ -22,7 +22,7 @@ export function GroupPicksPage() {
   const { groupId: raw } = useParams();
   const id = parseId(raw);
   if (!auth.isSignedIn) return <FullPageMessage spinner={false}>Please sign in to view this group.</FullPageMessage>;
-  if (id === null) return <GroupLoadError message="Group not found" onRefresh={() => undefined} />;
+  if (id === null) return <GroupLoadError message="Group not found" />;
   return <GroupPicks id={id} />;
 }
 
@@ -34,16 +34,14 @@ function GroupPicks({ id }: { id: number }) {
   const draft = useDraftStarted();
   const members = trpc.groups.members.useQuery(isMember && draft.loaded && !draft.started ? { group_id: id } : skipToken, opts);
   const myPicks = trpc.picks.mine.useQuery(isMember ? { group_id: id } : skipToken, opts);
-  const board = trpc.leaderboard.group.useQuery(isMember && draft.started ? { group_id: id } : skipToken, {
-    staleTime: STALE_TIMES.leaderboard,
-    retry: shouldRetry(LEADERBOARD_RETRIES),
-  });
 
+  // Not a member (a private group answers 403): an ordinary state, not a failure to load.
+  if (errorKind(group.error) === 'FORBIDDEN') return <NotAMember id={id} isPublic={false} />;
   const error = group.error ?? membership.error ?? members.error;
-  if (error) return <GroupLoadError message={errorMessage(error, 'Failed to load group details')} onRefresh={() => void Promise.all([group.refetch(), membership.refetch(), members.refetch()])} />;
+  if (error) return <GroupLoadError message={errorMessage(error, 'Failed to load group details')} />;
   if (!group.data || !membership.data || !draft.loaded) return <FullPageMessage>Loading group...</FullPageMessage>;
   const g = group.data;
-  if (!isMember) return <GroupLoadError message={MESSAGES.notGroupMember} onRefresh={() => void membership.refetch()} />;
+  if (!isMember) return <NotAMember id={id} name={g.name} isPublic={g.is_public} />;
 
   const hasPicks = (myPicks.data?.picks.length ?? 0) > 0;
   const me = membership.data.participant_id;
@@ -76,7 +74,12 @@ function GroupPicks({ id }: { id: number }) {
               <Text fontWeight="bold" color="navy.900" mb="3">
                 Invite friends
               </Text>
-              <GroupInvite groupId={id} />
+              <GroupInvite groupId={id} groupName={g.name} />
+            </Card>
+          )}
+          {membership.data.is_owner && (
+            <Card>
+              <GroupPassword groupId={id} hasPassword={g.has_password} />
             </Card>
           )}
           <Card>
@@ -96,42 +99,10 @@ function GroupPicks({ id }: { id: number }) {
 
   return (
     <Page title={g.name} before={back} subtitle={subtitle}>
-      <Stack gap="3" pb="4">
-        {board.isPending ? (
-          <FullPageMessage>Loading the leaderboard...</FullPageMessage>
-        ) : board.isError ? (
-          <EmptyState>
-            <Text role="alert">{MESSAGES.leaderboardLoadFailed}</Text>
-            <Button mt="4" variant="outline" size="sm" onClick={() => void board.refetch()}>
-              Retry
-            </Button>
-          </EmptyState>
-        ) : board.data.rankings.length === 0 ? (
-          <EmptyState>{MESSAGES.leaderboardEmpty}</EmptyState>
-        ) : (
-          <>
-            <Flex justify="space-between" align="baseline" gap="3" wrap="wrap">
-              <Text color="gray.600" fontSize="sm">
-                {board.data.entries} {board.data.entries === 1 ? 'participant' : 'participants'} · {board.data.alive} still alive
-              </Text>
-              {g.picks_public && (
-                <Text color="gray.500" fontSize="xs">
-                  Tap a row to see that member's picks
-                </Text>
-              )}
-            </Flex>
-            <GroupLeaderboard groupId={id} rows={board.data.rankings} me={me} picksVisible={g.picks_public} />
-            {board.data.me && !board.data.rankings.some((r) => r.participant_id === me) && (
-              <Text fontSize="sm" color="gray.600">
-                You are ranked #{board.data.me.rank} with {board.data.me.correct_picks} correct picks.
-              </Text>
-            )}
-          </>
-        )}
-      </Stack>
-      {hasPicks && (
-        <PicksButton groupId={id}>View Picks</PicksButton>
-      )}
+      <Box pb="4">
+        <GroupLeaderboard groupId={id} me={me} picksVisible={g.picks_public} />
+      </Box>
+      {hasPicks && <PicksButton groupId={id}>View Picks</PicksButton>}
     </Page>
   );
 }

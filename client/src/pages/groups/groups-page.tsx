@@ -9,12 +9,17 @@ import { SignOutButton } from '../../components/sign-out-button';
 import { GroupCard, GroupCardText, GroupTag } from '../../components/groups/group-card';
 import { useAfterJoin, useDraftStarted } from '../../components/groups/group-utils';
 import { notify } from '../../lib/toaster';
-import { errorMessage, httpStatusOf, trpc } from '../../lib/trpc';
+import { errorKind, errorMessage, trpc } from '../../lib/trpc';
+import { MESSAGES } from '@first-round/shared/messages';
 
 export function GroupsPage() {
   const groups = trpc.groups.mine.useQuery(undefined, { staleTime: STALE_TIMES.groupLists });
   const publicGroups = trpc.groups.publicGroups.useQuery(undefined, { staleTime: STALE_TIMES.groupLists });
   const { started } = useDraftStarted();
+  // Each card's place and status (re-read after every pick: the live layer marks leaderboard reads stale).
+  const cards = trpc.leaderboard.myGroups.useQuery(undefined, { staleTime: STALE_TIMES.leaderboard, enabled: (groups.data?.length ?? 0) > 0 });
+  // Shown only once it agrees with the draft status: right after the start, not the pre-draft line.
+  const standingOf = (groupId: number) => (cards.data?.draft_started === started ? cards.data.groups.find((c) => c.group_id === groupId) : undefined);
 
   if (groups.isPending) return <FullPageMessage>Loading your groups...</FullPageMessage>;
   if (groups.isError) return <GroupsError error={groups.error} onRetry={() => void groups.refetch()} retrying={groups.isFetching} />;
@@ -37,7 +42,7 @@ export function GroupsPage() {
       ) : (
         <Stack as="ul" gap="3" listStyleType="none" aria-label="My groups">
           {groups.data.map((g) => (
-            <GroupCard key={g.group_id} group={g} started={started} />
+            <GroupCard key={g.group_id} group={g} started={started} standing={standingOf(g.group_id)} />
           ))}
         </Stack>
       )}
@@ -47,7 +52,7 @@ export function GroupsPage() {
           Public Groups
         </Heading>
         <Text color="gray.600" mb="4">
-          Open to everyone: join with one click.
+          {started ? 'The draft has started: public groups can no longer be joined.' : 'Open to everyone: join with one click.'}
         </Text>
         {publicGroups.isPending ? (
           <Text color="gray.600">Loading public groups...</Text>
@@ -60,7 +65,7 @@ export function GroupsPage() {
         ) : (
           <SimpleGrid as="ul" columns={{ base: 1, md: 2 }} gap="3" listStyleType="none" aria-label="Public groups">
             {publicGroups.data.map((g) => (
-              <PublicGroupCard key={g.group_id} group={g} />
+              <PublicGroupCard key={g.group_id} group={g} canJoin={!started} />
             ))}
           </SimpleGrid>
         )}
@@ -69,7 +74,8 @@ export function GroupsPage() {
   );
 }
 
-function PublicGroupCard({ group }: { group: GroupDto }) {
+/** A public group; its Join button goes once the draft starts (the server refuses such joins then). */
+function PublicGroupCard({ group, canJoin }: { group: GroupDto; canJoin: boolean }) {
   const join = trpc.groups.join.useMutation();
   const afterJoin = useAfterJoin();
   const navigate = useNavigate();
@@ -80,7 +86,7 @@ function PublicGroupCard({ group }: { group: GroupDto }) {
     try {
       await join.mutateAsync({ group_id: group.group_id });
       await afterJoin(group.group_id);
-      notify('success', 'You have joined the group');
+      notify('success', MESSAGES.joined);
       navigate(`/groups/${group.group_id}`);
     } catch (err) {
       notify('error', errorMessage(err, 'Failed to join group'));
@@ -98,25 +104,27 @@ function PublicGroupCard({ group }: { group: GroupDto }) {
         badges={group.has_password && <GroupTag>Password</GroupTag>}
         memberCount={group.member_count}
       />
-      <Button
-        size="sm"
-        bg="turf.600"
-        color="white"
-        fontWeight="bold"
-        _hover={{ bg: 'turf.700' }}
-        loading={join.isPending}
-        onClick={() => void onJoin()}
-        aria-label={`Join Group ${group.name}`}
-        flexShrink={0}
-      >
-        Join Group
-      </Button>
+      {canJoin && (
+        <Button
+          size="sm"
+          bg="turf.600"
+          color="white"
+          fontWeight="bold"
+          _hover={{ bg: 'turf.700' }}
+          loading={join.isPending}
+          onClick={() => void onJoin()}
+          aria-label={`Join Group ${group.name}`}
+          flexShrink={0}
+        >
+          Join Group
+        </Button>
+      )}
     </Flex>
   );
 }
 
 function GroupsError({ error, onRetry, retrying }: { error: unknown; onRetry: () => void; retrying: boolean }) {
-  const unauthenticated = httpStatusOf(error) === 401;
+  const unauthenticated = errorKind(error) === 'UNAUTHORIZED';
   return (
     <Page title="My Groups">
       <Box bg="white" borderRadius="xl" borderWidth="1px" borderColor="red.200" boxShadow="sm" p={{ base: '4', md: '6' }}>

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
+import { parseId } from '@first-round/shared/ids';
 import { MESSAGES } from '@first-round/shared/messages';
 import { TextField } from '../../components/form-bits';
 import { GroupFormPage } from '../../components/groups/group-frame';
 import { useAfterJoin } from '../../components/groups/group-utils';
 import { notify } from '../../lib/toaster';
-import { errorMessage, httpStatusOf, trpc } from '../../lib/trpc';
+import { errorKind, errorMessage, trpc } from '../../lib/trpc';
 
 export function JoinGroupPage() {
   const [params] = useSearchParams();
@@ -29,19 +30,19 @@ export function JoinGroupPage() {
     }
     setIdError(null);
     // SPEC §5: the id goes to the server as an integer; something that is not one cannot be a group.
-    const id = /^\d+$/.test(raw) ? Number.parseInt(raw, 10) : NaN;
-    if (!Number.isSafeInteger(id) || id < 1) {
+    const id = parseId(raw);
+    if (id === null) {
       setFormError(MESSAGES.joinFailedById);
       return;
     }
     try {
       const result = await join.mutateAsync({ group_id: id, ...(password ? { password } : {}) });
       await afterJoin(result.group_id);
-      notify('success', result.already_member ? 'You are already a member of this group' : 'You have joined the group');
+      notify('success', result.already_member ? MESSAGES.alreadyMember : MESSAGES.joined);
       navigate(`/groups/${result.group_id}`);
     } catch (err) {
       // Past the guessing limit the server says when to try again; any other failure keeps the spec's message.
-      setFormError(httpStatusOf(err) === 429 ? errorMessage(err, MESSAGES.joinFailedById) : MESSAGES.joinFailedById);
+      setFormError(errorKind(err) === 'TOO_MANY_REQUESTS' ? errorMessage(err, MESSAGES.joinFailedById) : MESSAGES.joinFailedById);
     }
   }
 

@@ -47,7 +47,7 @@ export function JoinLinkPage() {
         if (!membership?.is_member) {
           await join.mutateAsync({ token });
           await afterJoin(groupId);
-          notify('success', 'You have joined the group');
+          notify('success', MESSAGES.joined);
         }
         navigate(`/groups/${groupId}`, { replace: true });
       } catch (err) {

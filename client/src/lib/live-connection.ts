@@ -1,0 +1,189 @@
+import type { DraftChange, DraftChangesInput, DraftStatus, LeaderboardInput, LiveMessage, StandingsUpdate } from '@first-round/shared/schemas';
+import { POLL_INTERVAL_MS, PUSH_GRACE_MS, PUSH_MAX_FAILURES, retryDelay, statusMoved, statusSignature } from './draft-live';
+
+/** How the connection reaches the server: tRPC's client in the app, a fake in tests. */
+export interface LiveTransport {
+  subscribe(
+    input: DraftChangesInput,
+    handlers: {
+      onStarted(): void;
+      onData(id: string, message: LiveMessage): void;
+      /** 'pending': the stream is open; 'connecting' with an error: it dropped and tRPC reconnects. */
+      onConnectionStateChange(state: 'idle' | 'connecting' | 'pending', error: unknown): void;
+      onError(): void;
+      onComplete(): void;
+    },
+  ): { unsubscribe(): void };
+  readStatus(): Promise<DraftStatus>;
+}
+
+export interface LiveConnectionOptions {
+  transport: LiveTransport;
+  /** The draft status the cached answers were read with, if any. */
+  cachedStatus(): DraftStatus | undefined;
+  /** A change pushed by the server (or replayed after a reconnect). */
+  onChange(change: DraftChange): void;
+  /** The watched standings page, re-ranked after a change. */
+  onStandings(update: StandingsUpdate): void;
+  /** A status read found the draft moved without a change event saying how (polling, a reconnect). */
+  onStale(status: DraftStatus): void;
+}
+
+/**
+ * Draft night's connection to the server, with no React in it: holds the `draft.changes` stream (SSE),
+ * reconnects after failures from the last event id seen, and when push is unavailable (it keeps failing,
+ * or is not up within PUSH_GRACE_MS) polls draft.status every POLL_INTERVAL_MS until push works again.
+ * `watch` names the standings page on screen; the stream is reopened (from the last event id) to carry it.
+ */
+export class LiveConnection {
+  private lastEventId: string | null = null;
+  private watched: LeaderboardInput | undefined;
+  private subscription: { unsubscribe(): void } | null = null;
+  /** Callbacks of a stream already dropped must not act: each stream has its generation. */
+  private generation = 0;
+  private running = false;
+  private pushUp = false;
+  private failures = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private graceTimer: ReturnType<typeof setTimeout> | undefined;
+  private pollTimer: ReturnType<typeof setInterval> | undefined;
+  private stableTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The draft status as of the last time the cached answers were known to be current. */
+  private known: string | null = null;
+
+  constructor(private readonly options: LiveConnectionOptions) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.graceTimer = setTimeout(() => ((this.graceTimer = undefined), this.startPolling()), PUSH_GRACE_MS);
+    this.subscribe();
+  }
+
+  stop(): void {
+    this.running = false;
+    this.generation += 1;
+    this.subscription?.unsubscribe();
+    this.subscription = null;
+    for (const t of [this.retryTimer, this.graceTimer, this.stableTimer]) if (t) clearTimeout(t);
+    this.retryTimer = this.graceTimer = this.stableTimer = undefined;
+    this.stopPolling();
+  }
+
+  /** The standings page to carry on the stream (undefined: none); a different page reopens the stream. */
+  watch(input: LeaderboardInput | undefined): void {
+    if (JSON.stringify(input) === JSON.stringify(this.watched)) return;
+    this.watched = input;
+    if (!this.running || !this.subscription) return;
+    this.generation += 1;
+    this.subscription.unsubscribe();
+    this.subscription = null;
+    this.subscribe();
+  }
+
+  /** Looks at the draft now when push is down (a tab coming back into view: browsers slow its timers). */
+  checkIfDown(): void {
+    if (this.running && !this.pushUp) void this.check();
+  }
+
+  /** One draft.status read; reports the cache stale when the draft moved since the last look. */
+  private async check(): Promise<void> {
+    try {
+      const status = await this.options.transport.readStatus();
+      if (!this.running) return;
+      const now = statusSignature(status);
+      const before = this.known ?? statusSignature(this.options.cachedStatus());
+      this.known = now;
+      if (statusMoved(before, now)) this.options.onStale(status);
+    } catch {
+      // offline too: the next poll (or the push reconnecting) tries again
+    }
+  }
+
+  private startPolling() {
+    if (!this.running || this.pushUp || this.pollTimer) return;
+    void this.check();
+    this.pollTimer = setInterval(() => void this.check(), POLL_INTERVAL_MS);
+  }
+
+  private stopPolling() {
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+  }
+
+  private onPushDown() {
+    this.pushUp = false;
+    if (this.stableTimer) clearTimeout(this.stableTimer);
+    this.stableTimer = undefined;
+    if (this.failures >= PUSH_MAX_FAILURES) this.startPolling();
+    else if (!this.graceTimer && !this.pollTimer) {
+      this.graceTimer = setTimeout(() => ((this.graceTimer = undefined), this.startPolling()), PUSH_GRACE_MS);
+    }
+  }
+
+  private onPushUp() {
+    const wasDown = !this.pushUp;
+    this.pushUp = true;
+    // A stream can open and then be refused (an expired token): count it healthy only once it lasts.
+    if (wasDown) {
+      if (this.stableTimer) clearTimeout(this.stableTimer);
+      this.stableTimer = setTimeout(() => (this.failures = 0), 5000);
+    }
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
+    this.stopPolling();
+    // Covers what no event id can: changes between the pages' first reads and this connection.
+    if (wasDown) void this.check();
+  }
+
+  private subscribe() {
+    if (!this.running) return;
+    const mine = ++this.generation;
+    const current = () => this.running && mine === this.generation;
+    const input: DraftChangesInput = { lastEventId: this.lastEventId, ...(this.watched ? { standings: this.watched } : {}) };
+    this.subscription = this.options.transport.subscribe(input, {
+      onStarted: () => {
+        if (current()) this.onPushUp();
+      },
+      onData: (id, message) => {
+        if (!current()) return;
+        this.failures = 0;
+        this.lastEventId = id;
+        // (A type test, not shared/schemas' isStandingsUpdate: that module would bring zod into the first load.)
+        if (message.kind === 'standings') {
+          this.options.onStandings(message);
+        } else {
+          this.known = null;
+          this.options.onChange(message);
+        }
+      },
+      onConnectionStateChange: (state, error) => {
+        if (!current()) return;
+        if (state === 'pending') this.onPushUp();
+        else if (state === 'connecting' && error) {
+          this.failures += 1;
+          this.onPushDown();
+        }
+      },
+      // Unrecoverable for this stream (a refused token after the 60-second token expired, the server
+      // going away): subscribe again with a fresh token, from the last event seen.
+      onError: () => {
+        if (!current()) return;
+        this.failures += 1;
+        this.restart();
+      },
+      onComplete: () => {
+        if (current()) this.restart();
+      },
+    });
+  }
+
+  private restart() {
+    this.generation += 1;
+    this.subscription?.unsubscribe();
+    this.subscription = null;
+    this.onPushDown();
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.subscribe(), retryDelay(this.failures));
+  }
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { LeaderboardRow, PlayerDto } from '@first-round/shared/schemas';
+import { countdownText, draftPhase, stripRoute, finalPlace, lockTime, ordinal, podium, recentPicks, stripText, timeLeftShort, winnerText } from './live-strip';
+
+const player = (id: number, name: string, pick: number | null, over: Partial<PlayerDto> = {}): PlayerDto => ({
+  id,
+  rank: id,
+  player_name: name,
+  position: 'TE',
+  school: 'Penn State',
+  draft_round: pick === null ? null : 1,
+  draft_pick: pick,
+  band: 'safe',
+  ...over,
+});
+const row = (name: string, rank: number, over: Partial<LeaderboardRow> = {}): LeaderboardRow => ({
+  rank,
+  participant_id: name.toLowerCase(),
+  participant_name: name,
+  correct_picks: 10 - rank,
+  busted: false,
+  tiebreak_rank: null,
+  picks: 10,
+  ...over,
+});
+
+describe('the draft-night strip', () => {
+  it('shows on the Groups, My Picks and Leaderboard tabs, speaking of the group a page is about', () => {
+    expect(stripRoute('/leaderboard', '')).toEqual({ shown: true, onLeaderboard: true, groupId: null });
+    expect(stripRoute('/my-picks', '')).toEqual({ shown: true, onLeaderboard: false, groupId: null });
+    expect(stripRoute('/groups', '')).toEqual({ shown: true, onLeaderboard: false, groupId: null });
+    expect(stripRoute('/groups/12/picks', '')).toEqual({ shown: true, onLeaderboard: false, groupId: 12 });
+    expect(stripRoute('/groups/create', '')).toEqual({ shown: true, onLeaderboard: false, groupId: null });
+    expect(stripRoute('/select-players', '?groupId=7')).toEqual({ shown: true, onLeaderboard: false, groupId: 7 });
+    expect(stripRoute('/select-players', '?groupId=x')).toEqual({ shown: true, onLeaderboard: false, groupId: null });
+    for (const path of ['/settings', '/how-to-play', '/admin', '/welcome', '/auth-test']) expect(stripRoute(path, '').shown, path).toBe(false);
+  });
+
+  it('follows the draft: before the start, live, final', () => {
+    expect(draftPhase({ draftHasStarted: false, round_one_complete: false })).toBe('before');
+    expect(draftPhase({ draftHasStarted: true, round_one_complete: false })).toBe('live');
+    expect(draftPhase({ draftHasStarted: true, round_one_complete: true })).toBe('final');
+  });
+
+  it('takes the picks from the board, newest first, marking the caller’s', () => {
+    const board = [player(1, 'Cam Ward', 1), player(2, 'Abdul Carter', 3), player(3, 'Travis Hunter', 2), player(4, 'Shedeur Sanders', null), player(5, 'Later Rounder', 40, { draft_round: 2 })];
+    const picks = recentPicks(board, new Set([3, 4]), 5);
+    expect(picks.map((p) => [p.slot, p.player.player_name, p.mine])).toEqual([
+      [3, 'Abdul Carter', false],
+      [2, 'Travis Hunter', true],
+      [1, 'Cam Ward', false],
+    ]);
+    expect(recentPicks(board, null, 2).map((p) => p.slot)).toEqual([3, 2]);
+    expect(recentPicks([], null, 5)).toEqual([]);
+  });
+
+  it('reads like the issue: a check mark only for a player in the caller’s entry', () => {
+    const warren = { slot: 14, player: player(9, 'Tyler Warren', 14), mine: true };
+    expect(stripText(warren, 32)).toBe('LIVE · Pick 14 of 32 · Tyler Warren, TE, Penn State · your entry ✓');
+    expect(stripText({ ...warren, mine: false }, 32)).toBe('LIVE · Pick 14 of 32 · Tyler Warren, TE, Penn State');
+    expect(stripText(undefined, 32)).toBe('LIVE · The draft has started · Pick 1 is on the clock');
+  });
+});
+
+describe('the countdown chip', () => {
+  // Thursday 29 April 2027, 8 PM in New York (EDT, UTC-4).
+  const deadline = '2027-04-30T00:00:00.000Z';
+
+  it('counts whole days, then hours, then minutes', () => {
+    expect(timeLeftShort(158.2 * 86_400_000)).toBe('159 d');
+    expect(timeLeftShort(86_400_000)).toBe('1 d');
+    expect(timeLeftShort(5 * 3_600_000 - 1)).toBe('5 h');
+    expect(timeLeftShort(12 * 60_000)).toBe('12 min');
+    expect(timeLeftShort(1000)).toBe('1 min');
+    expect(timeLeftShort(0)).toBe('');
+  });
+
+  it('says when picks lock in the player’s time zone, Eastern time written as ET', () => {
+    const now = new Date(Date.parse(deadline) - 158.5 * 86_400_000);
+    expect(countdownText(deadline, now, 'America/New_York')).toBe('Picks lock Thu Apr 29 · 8 PM ET · 159 d');
+    expect(countdownText(deadline, now, 'America/Los_Angeles')).toBe('Picks lock Thu Apr 29 · 5 PM PT · 159 d');
+    expect(lockTime(new Date(deadline), 'Europe/Berlin')).toBe('Fri Apr 30 · 2 AM GMT+2');
+    expect(lockTime(new Date(deadline), 'UTC')).toBe('Fri Apr 30 · 12 AM UTC');
+    expect(lockTime(new Date('2027-04-30T00:30:00.000Z'), 'America/New_York')).toBe('Thu Apr 29 · 8:30 PM ET');
+    expect(countdownText(deadline, new Date(Date.parse(deadline) + 1000), 'America/New_York')).toBe('Picks lock Thu Apr 29 · 8 PM ET');
+  });
+});
+
+describe('the final state', () => {
+  it('names the place with its ordinal', () => {
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 102, 111, 302].map(ordinal)).toEqual(['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd', '101st', '102nd', '111th', '302nd']);
+  });
+
+  it('says where the caller finished, busted or not, or that they had no entry', () => {
+    expect(finalPlace(row('Me', 10), 302)).toBe('You finished 10th of 302');
+    expect(finalPlace(row('Me', 212, { busted: true, correct_picks: 0 }), 302)).toBe('You finished 212th of 302 · busted');
+    expect(finalPlace(null, 302)).toBe('You had no entry this year');
+  });
+
+  it('puts the first three surviving entries on the podium and names the winner, shared or not', () => {
+    const rows = [row('Ana', 1), row('Bo', 2), row('Cy', 2), row('Di', 4)];
+    expect(podium(rows).map((r) => r.participant_name)).toEqual(['Ana', 'Bo', 'Cy']);
+    expect(winnerText(rows)).toBe('Winner: Ana');
+    expect(winnerText([row('Ana', 1), row('Bo', 1)])).toBe('Winners: Ana, Bo');
+    expect(winnerText(['A', 'B', 'C', 'D', 'E'].map((n) => row(n, 1)))).toBe('Winners: A, B, C and 2 more');
+    const fewAlive = [row('Ana', 1), row('Bo', 2, { busted: true, correct_picks: 0 })];
+    expect(podium(fewAlive).map((r) => r.participant_name)).toEqual(['Ana']);
+    const allBusted = [row('Ana', 1, { busted: true, correct_picks: 0 })];
+    expect(podium(allBusted)).toEqual([]);
+    expect(winnerText(allBusted)).toBe('No entry survived round one');
+  });
+});

@@ -1,0 +1,149 @@
+import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
+import type { DraftStatus, LeaderboardRow, PlayerDto } from '@first-round/shared/schemas';
+
+/*
+ * The words of the draft-night strip (components/draft-strip.tsx), as pure functions of what the cache
+ * already holds: draft.status and the big board (both patched from each live change with no request),
+ * the caller's picks (picks.mine) and, once round one is final, the global standings' first page.
+ */
+
+/** Rows per page of the global standings (the Leaderboard's first page is also the Final card's). */
+export const GLOBAL_PAGE_SIZE = 100;
+export const GLOBAL_FIRST_PAGE = { group_id: GLOBAL_GROUP_ID, limit: GLOBAL_PAGE_SIZE };
+
+/**
+ * Where the strip shows and whose entry it speaks of: the Groups, My Picks and Leaderboard tabs (player
+ * selection included, as components/top-nav.tsx's activeTab counts it; not Settings, How to play or the
+ * operator console), and the group a page is about (/groups/12…, /select-players?groupId=12).
+ */
+export function stripRoute(pathname: string, search: string): { shown: boolean; onLeaderboard: boolean; groupId: number | null } {
+  const groups = pathname === '/groups' || pathname.startsWith('/groups/');
+  const shown = groups || pathname === '/my-picks' || pathname === '/leaderboard' || pathname === '/select-players';
+  const raw = pathname.startsWith('/groups/') ? pathname.split('/')[2] : new URLSearchParams(search).get('groupId');
+  const groupId = raw && /^\d+$/.test(raw) && Number(raw) > 0 && Number(raw) <= 2_147_483_647 ? Number(raw) : null;
+  return { shown, onLeaderboard: pathname === '/leaderboard', groupId };
+}
+
+/** Where the draft is: picks still open, round one under way, or round one over. */
+export type DraftPhase = 'before' | 'live' | 'final';
+
+export function draftPhase(status: Pick<DraftStatus, 'draftHasStarted' | 'round_one_complete'>): DraftPhase {
+  if (!status.draftHasStarted) return 'before';
+  return status.round_one_complete ? 'final' : 'live';
+}
+
+/** One recorded round-one pick, and whether the caller's entry has that player. */
+export interface StripPick {
+  slot: number;
+  player: PlayerDto;
+  mine: boolean;
+}
+
+/**
+ * The newest `count` round-one picks, newest first: every drafted player carries draft_round 1 and its
+ * slot as draft_pick, so the board alone says what was picked (the highest slot is the latest pick).
+ */
+export function recentPicks(players: readonly PlayerDto[], mine: ReadonlySet<number> | null, count: number): StripPick[] {
+  return players
+    .filter((p): p is PlayerDto & { draft_pick: number } => p.draft_round === 1 && p.draft_pick !== null)
+    .sort((a, b) => b.draft_pick - a.draft_pick)
+    .slice(0, count)
+    .map((player) => ({ slot: player.draft_pick, player, mine: mine?.has(player.id) ?? false }));
+}
+
+/** 'Tyler Warren, TE, Penn State': the player as the toasts named him. */
+export function playerLine(p: Pick<PlayerDto, 'player_name' | 'position' | 'school'>): string {
+  return `${p.player_name}, ${p.position}, ${p.school}`;
+}
+
+/** 'Pick 14 of 32': the pick's place in round one. */
+export function pickNumber(slot: number, roundOnePicks: number): string {
+  return `Pick ${slot} of ${roundOnePicks}`;
+}
+
+/** The strip before the first pick: the start itself is the news. */
+export const WAITING_FOR_FIRST_PICK = 'The draft has started · Pick 1 is on the clock';
+
+/**
+ * The whole strip as one sentence (its accessible text and the unit tests' view of it):
+ * 'LIVE · Pick 14 of 32 · Tyler Warren, TE, Penn State · your entry ✓'. The mark is there only when the
+ * caller picked that player: a drafted player one did not pick costs nothing (only a pick that is not
+ * drafted in round one is a miss), so a ✗ would say something false.
+ */
+export function stripText(latest: StripPick | undefined, roundOnePicks: number): string {
+  if (!latest) return `LIVE · ${WAITING_FOR_FIRST_PICK}`;
+  const parts = ['LIVE', pickNumber(latest.slot, roundOnePicks), playerLine(latest.player)];
+  if (latest.mine) parts.push('your entry ✓');
+  return parts.join(' · ');
+}
+
+const HOUR_MS = 3600 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Time left, as short as a chip needs: '159 d' (whole days, rounded up as the banner counts), '5 h', '12 min'; '' once passed. */
+export function timeLeftShort(ms: number): string {
+  if (ms <= 0) return '';
+  if (ms >= DAY_MS) return `${Math.ceil(ms / DAY_MS)} d`;
+  if (ms >= HOUR_MS) return `${Math.ceil(ms / HOUR_MS)} h`;
+  return `${Math.max(1, Math.ceil(ms / 60_000))} min`;
+}
+
+/**
+ * A time zone's short name the way the app writes Eastern time, 'ET': the generic US names ('ET', 'PT',
+ * 'CT', 'MT'); elsewhere, where the generic name is a phrase ('Germany Time'), the offset ('GMT+2', 'UTC').
+ */
+function zoneName(date: Date, timeZone: string | undefined): string {
+  const part = (style: 'shortGeneric' | 'short') =>
+    new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: style }).formatToParts(date).find((p) => p.type === 'timeZoneName')?.value ?? '';
+  const generic = part('shortGeneric');
+  return /^[A-Z]{1,4}$/.test(generic) ? generic : part('short');
+}
+
+/**
+ * 'Thu Apr 29 · 8 PM ET': the deadline in the player's own time zone (the browser's unless given), named
+ * the way the app names Eastern time; minutes only when not on the hour.
+ */
+export function lockTime(deadline: Date, timeZone?: string): string {
+  const get = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-US', { timeZone, ...options }).format(deadline);
+  const day = `${get({ weekday: 'short' })} ${get({ month: 'short' })} ${get({ day: 'numeric' })}`;
+  const minutes = get({ minute: 'numeric' });
+  const time = get(minutes === '0' ? { hour: 'numeric', hour12: true } : { hour: 'numeric', minute: '2-digit', hour12: true });
+  return `${day} · ${time} ${zoneName(deadline, timeZone)}`;
+}
+
+/** The countdown chip: 'Picks lock Thu Apr 29 · 8 PM ET · 159 d' (no count once the deadline has passed). */
+export function countdownText(deadlineIso: string, now: Date, timeZone?: string): string {
+  const deadline = new Date(deadlineIso);
+  const left = timeLeftShort(deadline.getTime() - now.getTime());
+  return `Picks lock ${lockTime(deadline, timeZone)}${left ? ` · ${left}` : ''}`;
+}
+
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 102nd … */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
+}
+
+/** 'You finished 10th of 302' (a shared rank reads the same), '… · busted', or that there was no entry. */
+export function finalPlace(me: LeaderboardRow | null | undefined, entries: number): string {
+  if (!me) return 'You had no entry this year';
+  return `You finished ${ordinal(me.rank)} of ${entries}${me.busted ? ' · busted' : ''}`;
+}
+
+/**
+ * The podium: the first three entries of the final standings that survived (a busted entry scores 0 and
+ * has won nothing, even where fewer than three survived), in standings order.
+ */
+export function podium(rankings: readonly LeaderboardRow[]): LeaderboardRow[] {
+  return rankings.filter((r) => !r.busted).slice(0, 3);
+}
+
+/** 'Winner: Ana' / 'Winners: Ana, Bo and 3 more' (a shared first place) / 'No entry survived round one'. */
+export function winnerText(rankings: readonly LeaderboardRow[]): string {
+  const names = rankings.filter((r) => r.rank === 1 && !r.busted).map((r) => r.participant_name);
+  if (names.length === 0) return 'No entry survived round one';
+  const shown = names.slice(0, 3).join(', ');
+  const more = names.length > 3 ? ` and ${names.length - 3} more` : '';
+  return `${names.length === 1 ? 'Winner' : 'Winners'}: ${shown}${more}`;
+}

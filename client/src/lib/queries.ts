@@ -1,0 +1,23 @@
+import { STALE_TIMES } from '@first-round/shared/constants';
+import { trpc } from './trpc';
+
+/*
+ * The reads many screens share, one hook each, carrying their stale time: a screen asks for the draft
+ * status or the board the same way everywhere, and the live layer keeps these cache entries current
+ * (lib/live-refresh.ts), so a long stale time is right for all of them.
+ */
+
+/** draft.status: started, picks made, round one complete, the deadline, the draft version. */
+export function useDraftStatus(options: { enabled?: boolean } = {}) {
+  return trpc.draft.status.useQuery(undefined, { staleTime: STALE_TIMES.draftStatus, ...options });
+}
+
+/** players.list: the big board, with each drafted player's slot. */
+export function usePlayers(options: { enabled?: boolean } = {}) {
+  return trpc.players.list.useQuery(undefined, { staleTime: STALE_TIMES.players, ...options });
+}
+
+/** auth.me: the signed-in player's profile (name, first login, admin). */
+export function useProfile() {
+  return trpc.auth.me.useQuery(undefined, { staleTime: STALE_TIMES.profile });
+}

@@ -1,0 +1,13 @@
+import { riskiestPick } from '@first-round/shared/risk-bands';
+
+/** '1 selection', '10 selections' (the spec's counter, with the singular right). */
+export function selectionsLabel(n: number): string {
+  return `${n} ${n === 1 ? 'selection' : 'selections'}`;
+}
+
+/** The 'Picks saved' toast's text: how many, and the pick most likely to bust the entry. */
+export function savedDescription(players: readonly { rank: number; player_name: string }[]): string {
+  const count = `${players.length} ${players.length === 1 ? 'player' : 'players'} locked in until draft night.`;
+  const riskiest = riskiestPick(players);
+  return riskiest ? `${count} Riskiest pick: ${riskiest.player_name} (#${riskiest.rank}).` : count;
+}

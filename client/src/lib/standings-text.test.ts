@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { lockTimeText, ordinal, pendingOf, plural, tiebreakText } from './standings-text';
+
+describe('standings text', () => {
+  it('ordinals', () => {
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112, 302].map(ordinal)).toEqual([
+      '1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd', '101st', '111th', '112th', '302nd',
+    ]);
+  });
+
+  it('plurals', () => {
+    expect([plural(1, 'pick'), plural(0, 'pick'), plural(2, 'match', 'matches')]).toEqual(['1 pick', '0 picks', '2 matches']);
+  });
+
+  it('the tie-break in words', () => {
+    expect(tiebreakText(35)).toBe('Tie-break: boldest hit, #35 on the board');
+  });
+
+  it('pending picks: alive entries only', () => {
+    expect(pendingOf({ busted: false, picks: 10, correct_picks: 9 })).toBe(1);
+    expect(pendingOf({ busted: true, picks: 10, correct_picks: 0 })).toBeNull();
+  });
+
+  it('when picks lock, in Eastern time', () => {
+    const deadline = new Date('2026-04-24T00:00:00Z'); // Thu Apr 23, 8 PM EDT
+    expect(lockTimeText(deadline, new Date('2026-04-20T12:00:00Z'))).toBe('Thu 8 PM ET');
+    expect(lockTimeText(deadline, new Date('2025-11-20T12:00:00Z'))).toBe('Thu Apr 23, 8 PM ET');
+    expect(lockTimeText(new Date('2026-04-24T00:30:00Z'), new Date('2026-04-23T12:00:00Z'))).toBe('Thu 8:30 PM ET');
+  });
+});

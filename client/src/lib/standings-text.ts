@@ -1,0 +1,45 @@
+import type { LeaderboardRow } from '@first-round/shared/schemas';
+
+/** 'N thing' or 'N things'. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st, 22nd, 101st, 111th. */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+/** The tie-break in words: an entry's boldest hit is its drafted pick ranked lowest on the big board. */
+export function tiebreakText(tiebreakRank: number): string {
+  return `Tie-break: boldest hit, #${tiebreakRank} on the board`;
+}
+
+/** What the tie-break means, for the explanation on hover or tap. */
+export const TIEBREAK_EXPLAINED =
+  'Same number of hits? The bolder entry ranks higher: the one whose boldest hit (its drafted pick ranked lowest on the big board) has the bigger number. A hit on #35 beats a hit on #20.';
+
+/** Picks not decided yet: an alive entry has no miss, so every pick that is not a hit is pending. Null when busted. */
+export function pendingOf(row: Pick<LeaderboardRow, 'busted' | 'picks' | 'correct_picks'>): number | null {
+  return row.busted ? null : row.picks - row.correct_picks;
+}
+
+/** 'Alive' or 'Busted'. */
+export const statusText = (busted: boolean) => (busted ? 'Busted' : 'Alive');
+
+const ET = 'America/New_York';
+
+/**
+ * When picks lock, in Eastern time as the draft is announced: 'Thu 8 PM ET' within the coming week,
+ * 'Thu Apr 29, 8 PM ET' further out (a weekday alone would be ambiguous), minutes only when not on the hour.
+ */
+export function lockTimeText(deadline: Date, now: Date = new Date()): string {
+  const time = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZone: ET }).format(deadline).replace(':00', '').replace(/\s/g, ' ');
+  const soon = deadline.getTime() - now.getTime() < 6 * 24 * 3600 * 1000;
+  const day = new Intl.DateTimeFormat('en-US', soon ? { weekday: 'short', timeZone: ET } : { weekday: 'short', month: 'short', day: 'numeric', timeZone: ET })
+    .format(deadline)
+    .replace(/,/g, '');
+  return `${day}${soon ? '' : ','} ${time} ET`;
+}
