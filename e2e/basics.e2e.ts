@@ -4,6 +4,7 @@ import { launchBrowser, newPerson } from './support/browser';
 import { uniqueEmail, uniqueUsername } from './support/env';
 import { listPlayers } from './support/operator';
 import { acceptRules, expectNoHorizontalScroll, signUpThroughUi, toastText, waitForPath } from './support/ui';
+import { watchForText } from './support/watch-text';
 
 describe('routes, validation and limits', () => {
   let browser: Browser;
@@ -66,8 +67,9 @@ describe('routes, validation and limits', () => {
     await context.close();
   });
 
-  it('refuses 33 picks with the Too Many Picks toast, and an empty save', async () => {
+  it('stops at 32 picks with the Too Many Picks toast, and offers no empty save', async () => {
     const { page, context } = await newPerson(browser, { width: 375, height: 800 });
+    const overLimit = await watchForText(context, ['33 selections', '33 / 32']);
     await signUpThroughUi(page, uniqueEmail('greedy'), uniqueUsername('Greedy'));
     await acceptRules(page);
     await expectNoHorizontalScroll(page);
@@ -75,17 +77,18 @@ describe('routes, validation and limits', () => {
     await page.getByRole('heading', { name: 'Select Players', level: 1 }).waitFor();
     await expectNoHorizontalScroll(page);
 
-    await page.getByRole('button', { name: 'Save Picks' }).click();
-    expect(await toastText(page)).toContain('No players selected');
-    expect(await toastText(page)).toContain('Please select at least one player');
+    // Nothing to save yet: Save is disabled and says why (issue 13 replaced the spec's empty-save toast).
+    expect(await page.getByRole('button', { name: 'Save Picks' }).isDisabled()).toBe(true);
+    await page.getByText('Please select at least one player').waitFor();
 
     const players = (await listPlayers()).slice(0, 33);
     const rows = page.getByRole('list', { name: 'Players' }).getByRole('button');
     for (let i = 0; i < players.length; i++) await rows.nth(i).click();
-    await page.getByText('33 selections').waitFor();
-    await page.getByRole('button', { name: 'Save Picks' }).click();
     await page.locator('[data-scope="toast"][data-part="root"]', { hasText: 'Too Many Picks' }).waitFor();
     expect(await toastText(page)).toContain('Cannot pick more than 32 players');
+    await page.getByText('32 selections').waitFor();
+    expect(await rows.nth(32).getAttribute('aria-pressed')).toBe('false');
+    expect(overLimit).toEqual([]);
 
     // F8 moves focus to the notifications.
     await page.keyboard.press('F8');
@@ -109,11 +112,11 @@ describe('routes, validation and limits', () => {
     await page.getByRole('heading', { name: 'Select Players', level: 1 }).waitFor();
     await page.keyboard.press('Tab');
     const names: string[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 6; i++) {
       names.push(await page.evaluate<string>(`document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? ''`));
       await page.keyboard.press('Tab');
     }
-    expect(names).toEqual(['First Round home', 'Groups', 'My Picks', 'Leaderboard', 'Settings']);
+    expect(names).toEqual(['Skip to main content', 'First Round home', 'Groups', 'My Picks', 'Leaderboard', 'Settings']);
     await context.close();
   });
 });

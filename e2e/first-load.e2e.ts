@@ -5,7 +5,7 @@ import { BASE_URL, uniqueEmail, uniqueUsername } from './support/env';
 import { acceptRules, signUpThroughUi } from './support/ui';
 
 /**
- * Issue 11: the first load of / downloads at most 190 KB of JavaScript (compressed, as sent), the built
+ * The first load of / downloads at most 190 KB of JavaScript (compressed, as sent), the built
  * assets come compressed and cached for a year (the page itself is always asked again), and a reload
  * takes the hashed assets from the browser's cache without asking the server.
  */

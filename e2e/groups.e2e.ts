@@ -10,7 +10,7 @@ import { listPlayers, playerId } from './support/operator';
 import { acceptRules, expectNoHorizontalScroll, signUpThroughUi, toastText, togglePlayer, waitForPath } from './support/ui';
 
 /**
- * Issue 6's groups journey with three people and the operator: an owner creates a group and invites a
+ * The groups journey with three people and the operator: an owner creates a group and invites a
  * friend by link; the friend (signed out) signs up through the link and reuses global picks; the owner
  * makes new picks; a third person joins by id (with a password) and a public group with one click; the
  * operator starts the draft and records picks, and the group leaderboard ranks the entries.
@@ -219,7 +219,11 @@ describe('groups: create, invite, join, pick and compete', () => {
     await waitForPath(page, `/groups/${groupId}`, 20_000);
     expect(await page.evaluate<string | null>("localStorage.getItem('pendingJoinToken')")).toBeNull();
     await page.locator('h1', { hasText: groupName }).waitFor();
-    await acceptRules(page); // the first-login rules, then My Picks
+    // The first-login rules close onto the group the invite led to (issue 13), not My Picks.
+    const rules = page.getByRole('alertdialog', { name: 'Rules of the Game' });
+    await rules.getByRole('button', { name: 'Play First Round' }).click();
+    await rules.waitFor({ state: 'hidden' });
+    expect(new URL(page.url()).pathname).toBe(`/groups/${groupId}`);
   });
 
   it('the friend makes global picks, then reuses them in the group and saves', async () => {
@@ -372,7 +376,7 @@ describe('groups: create, invite, join, pick and compete', () => {
     }
     const ownerRow = rows.filter({ hasText: ownerName });
     expect(await ownerRow.getAttribute('aria-current')).toBe('true');
-    await ownerRow.getByText(`lowest-ranked hit: #${ownerWorst}`).waitFor();
+    await ownerRow.getByText(`Tie-break: boldest hit, #${ownerWorst} on the board`).waitFor();
     await page.getByText('3 participants · 3 still alive').waitFor();
     await page.getByRole('link', { name: 'View Picks' }).waitFor();
 
@@ -381,17 +385,26 @@ describe('groups: create, invite, join, pick and compete', () => {
     const friendPicks = page.getByRole('list', { name: `${friendName}'s picks` });
     await friendPicks.getByText('Will Campbell').waitFor();
     expect(await friendPicks.getByText(/^Hit · #\d+$/).count()).toBe(4);
-    await dismissToasts(page); // the live 'Pick 4: …' announcement
+    await dismissToasts(page); // any toast (picks are on the live strip, not toasted)
     await shots(page, 'group-leaderboard');
 
-    // Round one complete: the pending picks are misses, the owner and the third person are busted.
+    // Round one complete: the pending picks are misses, the owner and the third person are busted. With
+    // fewer alive than busted, the busted entries fold away under 'Busted (2)' until opened.
     await op.completeRound();
     await page.getByText('3 participants · 1 still alive').waitFor({ timeout: 20_000 });
-    expect(await page.getByText('Busted', { exact: true }).count()).toBe(2);
+    const fold = page.getByRole('button', { name: 'Busted (2)' });
+    await fold.waitFor();
     await rows.filter({ hasText: friendName }).getByLabel('Rank 1', { exact: true }).waitFor();
-    await rows.filter({ hasText: ownerName }).getByLabel('Rank 2', { exact: true }).waitFor();
-    await rows.filter({ hasText: thirdName }).getByLabel('Rank 2', { exact: true }).waitFor();
-    await rows.filter({ hasText: thirdName }).getByRole('button').click();
+    expect(await rows.count()).toBe(1);
+    await fold.click();
+    const bustedRows = page.locator('ol[aria-label="Busted entries"] > li');
+    await bustedRows.nth(1).waitFor();
+    expect(await bustedRows.getByText('Busted', { exact: true }).count()).toBe(2);
+    await bustedRows.filter({ hasText: ownerName }).getByLabel('Rank 2', { exact: true }).waitFor();
+    await bustedRows.filter({ hasText: thirdName }).getByLabel('Rank 2', { exact: true }).waitFor();
+    // The owner's own entry, pinned above, says busted too.
+    await page.getByRole('region', { name: 'Your entry' }).getByText('Busted', { exact: true }).waitFor();
+    await bustedRows.filter({ hasText: thirdName }).getByRole('button').click();
     await page.getByRole('list', { name: `${thirdName}'s picks` }).getByText('Shedeur Sanders').waitFor();
     await page.getByRole('list', { name: `${thirdName}'s picks` }).getByText('Miss', { exact: true }).waitFor();
 

@@ -1,20 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIVE_REFRESH_JITTER_MS, STANDINGS_PUSH_WAIT_MS } from '@first-round/shared/constants';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser, newPerson } from './support/browser';
-import { BASE_URL, uniqueEmail, uniqueUsername } from './support/env';
+import { BASE_URL, uniqueEmail, uniqueUsername, STEWARD_EMAIL } from './support/env';
 import { apiSession } from './support/idp';
 import { operator, playerId } from './support/operator';
-import { signInThroughUi } from './support/ui';
+import { liveStrip, signInThroughUi } from './support/ui';
 
 /**
- * Issue 11, draft night without a refetch storm, as a browser sees it. A player keeps their group's
+ * Draft night without a refetch storm, as a browser sees it. A player keeps their group's
  * standings open while the operator records picks through the API:
  * - the change itself updates draft.status and the board in the page's cache: no request for either;
- * - the standings on screen are read again (once, within the jitter): unchanged standings revalidate
- *   through the browser's HTTP cache (If-None-Match → 304), changed ones arrive as a 200 and show;
- * - the toast announcing the pick leaves the updated standings visible.
+ * - the standings on screen come on the live stream, re-ranked: no request for them either, and never
+ *   a fallback read (the page would read them only if they did not come within STANDINGS_PUSH_WAIT_MS);
+ * - the strip announcing the pick (under the header) leaves the updated standings visible;
+ * - a page that does read the standings (a reload) revalidates through the browser's HTTP cache:
+ *   If-None-Match, answered 304 while nothing changed.
  */
 const LIVE_MS = 4000;
+/** Longer than a page waits for the stream before reading the standings itself, plus its jitter. */
+const NO_READ_MS = STANDINGS_PUSH_WAIT_MS + LIVE_REFRESH_JITTER_MS + 500;
 
 interface Read {
   path: string;
@@ -50,10 +55,6 @@ async function recordHotReads(page: Page): Promise<Read[]> {
   return reads;
 }
 
-function toast(page: Page, text: string) {
-  return page.locator('[data-scope="toast"][data-part="root"]').filter({ hasText: text }).first();
-}
-
 /** Whether what is drawn at the centre of the locator's box is the locator itself (nothing covers it). */
 async function drawnOnTop(target: Locator): Promise<boolean> {
   return target.evaluate((el) => {
@@ -74,7 +75,7 @@ describe('draft night: reads revalidate, the standings stay in view', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    op = await operator();
+    op = await operator(STEWARD_EMAIL);
     await op.resetDraft();
   });
   afterAll(async () => {
@@ -116,39 +117,59 @@ describe('draft night: reads revalidate, the standings stay in view', () => {
     expect(groupReads(0).some((r) => r.status === 200)).toBe(true);
   });
 
-  it('a pick nobody in the group made: the standings are read again and revalidate (304), draft.status and the board are not read', async () => {
+  /** Samples for NO_READ_MS that the page makes no read of the standings, draft.status or the board. */
+  async function neverReads(since: number) {
+    const until = Date.now() + NO_READ_MS;
+    while (Date.now() < until) {
+      expect(groupReads(since), 'the standings were read instead of coming on the stream').toEqual([]);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(reads.filter((r) => r.at >= since && (r.path === 'draft.status' || r.path === 'players.list'))).toEqual([]);
+  }
+
+  it('a pick nobody in the group made: the page learns it from the stream and reads nothing', async () => {
     const since = Date.now();
     await op.recordPick(1, 'Abdul Carter');
-    await toast(page, 'Pick 1: Abdul Carter').waitFor({ timeout: LIVE_MS });
-    await expect.poll(() => groupReads(since).length, { timeout: LIVE_MS }).toBeGreaterThan(0);
-    const [read] = groupReads(since);
-    expect(read?.ifNoneMatch, 'the browser revalidated what it held').toBeTruthy();
-    expect(read?.status).toBe(304);
+    await liveStrip(page, 'Pick 1 of 32 · Abdul Carter').waitFor({ timeout: LIVE_MS });
+    await neverReads(since);
     expect(await myRow().getByLabel('0 correct picks').count()).toBe(1);
-    // The change carried what they needed: the page's cache was updated from it.
-    expect(reads.filter((r) => r.at >= since && (r.path === 'draft.status' || r.path === 'players.list'))).toEqual([]);
   });
 
-  it('a pick of theirs: the changed standings arrive as a 200 and show, in view, next to the toast', async () => {
+  it('a pick of theirs: the new score comes on the stream and shows, in view, next to the strip', async () => {
     const since = Date.now();
     await op.recordPick(2, 'Cam Ward');
-    const announced = toast(page, 'Pick 2: Cam Ward');
+    const announced = liveStrip(page, 'Pick 2 of 32 · Cam Ward');
     await announced.waitFor({ timeout: LIVE_MS });
     const score = myRow().getByLabel('1 correct pick');
     await score.waitFor({ timeout: LIVE_MS });
-    const fresh = groupReads(since);
-    expect(fresh.map((r) => r.status)).toContain(200);
-    // One read per change (a burst refreshes once), not one per component or per event.
-    expect(fresh.length).toBe(1);
-    expect(reads.filter((r) => r.at >= since && (r.path === 'draft.status' || r.path === 'players.list'))).toEqual([]);
+    expect(groupReads(since)).toEqual([]);
 
-    // The toast is up (5 s), and the updated row (its name and its score) is not under it, on a desktop
-    // and on a phone (where the toast spans the width below the header).
+    // The strip is up, and the updated row (its name and its score) is not under it, on a desktop and on
+    // a phone (where the strip spans the width below the header).
     for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 800 }]) {
       await page.setViewportSize(viewport);
-      expect(await announced.isVisible(), `toast at ${viewport.width} px`).toBe(true);
+      expect(await announced.isVisible(), `strip at ${viewport.width} px`).toBe(true);
       expect(await drawnOnTop(score), `the score is covered at ${viewport.width} px`).toBe(true);
       expect(await drawnOnTop(myRow().getByText(username)), `the name is covered at ${viewport.width} px`).toBe(true);
     }
+    await neverReads(since);
+  });
+
+  it('reading the standings again revalidates what the browser holds: 200 once changed, then 304', async () => {
+    // The browser's copy is from before the picks (the stream updated the page, not the HTTP cache).
+    let since = Date.now();
+    await page.reload();
+    await myRow().getByLabel('1 correct pick').waitFor({ timeout: LIVE_MS });
+    await expect.poll(() => groupReads(since).length, { timeout: LIVE_MS }).toBeGreaterThan(0);
+    expect(groupReads(since)[0]).toMatchObject({ status: 200 });
+    expect(groupReads(since)[0]?.ifNoneMatch, 'the browser revalidated what it held').toBeTruthy();
+
+    since = Date.now();
+    await page.reload();
+    await myRow().getByLabel('1 correct pick').waitFor({ timeout: LIVE_MS });
+    await expect.poll(() => groupReads(since).length, { timeout: LIVE_MS }).toBeGreaterThan(0);
+    const [read] = groupReads(since);
+    expect(read?.ifNoneMatch).toBeTruthy();
+    expect(read?.status).toBe(304);
   });
 });

@@ -87,6 +87,16 @@ describe('invite link landing: the group opens as a member after the join', () =
 
     await page.goto(await inviteLink());
     await waitForPath(page, '/sign-up');
+    // The invitation card above the form: the group, who asked, how many are in, when picks lock.
+    const card = page.getByRole('region', { name: 'Your invitation' });
+    await card.getByText(groupName, { exact: true }).waitFor();
+    await card.getByText(`${ownerName} invited you to`).waitFor();
+    await card.getByText('1 member', { exact: true }).waitFor();
+    await card.getByText(/^Picks lock \w{3} \w{3} \d{1,2} · \d{1,2}(:\d\d)? [AP]M ET$/).waitFor();
+    await card.getByText("Pick the players you think go in round one. One miss and you're out.").waitFor();
+    const cardBox = (await card.boundingBox())!;
+    const formBox = (await page.getByRole('heading', { name: 'Join the First Round' }).boundingBox())!;
+    expect(cardBox.y + cardBox.height).toBeLessThanOrEqual(formBox.y);
     await page.getByRole('textbox', { name: 'Email' }).fill(email);
     await page.getByRole('textbox', { name: 'Username' }).fill(friendName);
     const since = Date.now();
@@ -106,6 +116,104 @@ describe('invite link landing: the group opens as a member after the join', () =
     // The owner sees the friend too (the join itself always worked).
     const members = (await restAs(owner, 'GET', `/groups/${groupId}/members`)) as unknown as { participant_name: string }[];
     expect(members.map((m) => m.participant_name)).toContain(friendName);
+
+    // The first-login rules: a card centred on a desktop screen, which closes back onto the group.
+    const rules = page.getByRole('alertdialog', { name: 'Rules of the Game' });
+    await rules.waitFor();
+    const box = (await rules.boundingBox())!;
+    const viewport = page.viewportSize()!;
+    expect(box.y).toBeGreaterThan(16);
+    expect(Math.abs(box.y - (viewport.height - box.y - box.height))).toBeLessThanOrEqual(2);
+    expect(Math.abs(box.x - (viewport.width - box.x - box.width))).toBeLessThanOrEqual(2);
+    await rules.getByRole('button', { name: 'Play First Round' }).click();
+    await rules.waitFor({ state: 'hidden' });
+    expect(new URL(page.url()).pathname).toBe(`/groups/${groupId}`);
+    await page.getByRole('heading', { name: groupName, level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Make New Picks' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/groups/${groupId}`);
+    expect(seen).toEqual([]);
+    await context.close();
+  });
+
+  it('someone with an account follows the link signed out, signs in instead, and lands in the group', async () => {
+    const { page, context } = await newPerson(browser);
+    const name = uniqueUsername('Back');
+    const email = uniqueEmail('back');
+    const session = await apiSession(email, name);
+    await restAs(session, 'PATCH', '/users/me/status');
+
+    await page.goto(await inviteLink());
+    await waitForPath(page, '/sign-up');
+    await page.getByRole('link', { name: 'I already have an account' }).click();
+    await waitForPath(page, '/sign-in');
+    // The invitation stays on screen while they sign in.
+    await page.getByRole('region', { name: 'Your invitation' }).getByText(groupName, { exact: true }).waitFor();
+    await page.getByRole('textbox', { name: 'Email' }).fill(email);
+    const since = Date.now();
+    await page.getByRole('button', { name: 'Send Code' }).click();
+    await page.getByRole('textbox', { name: 'Verification code' }).fill(await readCode(email, since));
+    await page.getByRole('button', { name: 'Verify & Sign In' }).click();
+    await waitForPath(page, `/groups/${groupId}`, 20_000);
+    await memberView(page, groupName, name);
+    expect(await toastText(page)).toContain('You have joined the group');
+    await context.close();
+  });
+
+  it("a pasted link previews '<owner> invited you to <group> · First Round' with a picture the server serves", async () => {
+    const link = await inviteLink();
+    const res = await fetch(link, { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await res.text();
+    const meta = (key: string) => new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)" />`).exec(html)?.[1];
+    const title = `${ownerName} invited you to ${groupName} · First Round`;
+    expect(meta('og:title')).toBe(title);
+    expect(meta('twitter:title')).toBe(title);
+    expect(meta('twitter:card')).toBe('summary_large_image');
+    expect(meta('og:description')).toMatch(/\d+ members? · Picks lock /);
+    const image = meta('og:image')!;
+    expect(meta('twitter:image')).toBe(image);
+    expect(new URL(image).pathname).toBe('/og-invite.png');
+    const picture = await fetch(new URL('/og-invite.png', BASE_URL));
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toBe('image/png');
+    // The same page still runs the app: the module script, no inline one.
+    expect(html).toMatch(/<script type="module"[^>]* src="\/assets\/[\w-]+\.js"><\/script>/);
+    expect(html.match(/<script\b[^>]*>/g)!.every((tag) => tag.includes(' src='))).toBe(true);
+  });
+
+  it('the owner shares the invite with a QR code and changes the group password', async () => {
+    const { page, context } = await newPerson(browser);
+    const name = uniqueUsername('Boss');
+    const email = uniqueEmail('boss');
+    const session = await apiSession(email, name);
+    await restAs(session, 'PATCH', '/users/me/status');
+    const crew = `Password Crew ${Date.now().toString(36)}`;
+    const id = Number((await restAs(session, 'POST', '/groups', { name: crew, is_public: false, picks_public: false })).group_id);
+    await signInThroughUi(page, email);
+    await page.goto(`/groups/${id}`);
+    await page.getByRole('heading', { name: crew, level: 1 }).waitFor();
+
+    await page.getByRole('button', { name: 'Invite', exact: true }).click();
+    const url = await page.getByRole('textbox', { name: 'Invite link' }).inputValue();
+    expect(url).toMatch(new RegExp(`^${BASE_URL}/groups/join/[A-Za-z0-9_-]+$`));
+    await page.getByRole('button', { name: 'QR code' }).click();
+    const qr = page.getByRole('img', { name: `QR code of the invite link to ${crew}` });
+    await qr.waitFor();
+    expect(await qr.evaluate((svg) => svg.tagName.toLowerCase())).toBe('svg');
+
+    await page.getByTestId('password-state').getByText('No password').waitFor();
+    await page.getByRole('button', { name: 'Set a Password' }).click();
+    await page.getByLabel('New password').fill('open sesame');
+    await page.getByRole('button', { name: 'Save Password' }).click();
+    expect(await toastText(page)).toContain('Group password updated');
+    await page.getByTestId('password-state').getByText('Password set').waitFor();
+    // The server has it: a join by id now needs it.
+    const outsider = await apiSession(uniqueEmail('out'), uniqueUsername('Out'));
+    await expect(restAs(outsider, 'POST', '/groups/join', { group_id: id })).rejects.toThrow(/403/);
+    await restAs(outsider, 'POST', '/groups/join', { group_id: id, password: 'open sesame' });
+    await page.getByRole('button', { name: 'Remove Password' }).click();
+    await page.getByTestId('password-state').getByText('No password').waitFor();
     await context.close();
   });
 

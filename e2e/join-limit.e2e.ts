@@ -6,7 +6,7 @@ import { apiSession } from './support/idp';
 import { acceptRules, signUpThroughUi } from './support/ui';
 
 /**
- * Guessing a group's password from the Join a Group screen (issue 10, item 2): wrong passwords keep the
+ * Guessing a group's password from the Join a Group screen: wrong passwords keep the
  * spec's message, and once the limit is reached the player is told when to try again, not merely that
  * the id or password is wrong (which would send them guessing on).
  */

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPerson } from './support/browser';
-import { uniqueEmail, uniqueUsername } from './support/env';
+import { uniqueEmail, uniqueUsername, STEWARD_EMAIL } from './support/env';
 import { operator } from './support/operator';
 import { acceptRules, signInThroughUi, signUpThroughUi, toastText, togglePlayer, waitForPath } from './support/ui';
 
 /**
- * Issue 5's journey, in order: one player from sign-up to a ranked entry, with the operator starting the
+ * The core journey, in order: one player from sign-up to a ranked entry, with the operator starting the
  * draft and recording picks in between. Steps share the page, so they run in sequence.
  */
 describe('a player’s draft night', () => {
@@ -19,7 +19,7 @@ describe('a player’s draft night', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     page = (await newPerson(browser)).page;
-    op = await operator();
+    op = await operator(STEWARD_EMAIL);
   });
   afterAll(async () => {
     await op?.resetDraft().catch(() => undefined);
@@ -35,7 +35,7 @@ describe('a player’s draft night', () => {
     expect(await dialog.isVisible()).toBe(true);
     await acceptRules(page);
     await page.getByRole('heading', { name: 'Edit Picks', level: 1 }).waitFor();
-    await page.getByText('0 selections').waitFor();
+    await page.getByRole('status', { name: 'Your entry' }).getByText('0 picks').waitFor();
   });
 
   it('searches, filters and picks five players, then sees them on My Picks', async () => {
@@ -63,7 +63,7 @@ describe('a player’s draft night', () => {
 
     await page.getByRole('button', { name: 'Save Picks' }).click();
     await waitForPath(page, '/my-picks');
-    await page.getByText('5 selections').waitFor();
+    await page.getByRole('status', { name: 'Your entry' }).getByText('5 picks').waitFor();
     const list = page.getByRole('list', { name: 'My picks' });
     for (const name of ['Cam Ward', 'Travis Hunter', 'Shedeur Sanders', 'Will Campbell', 'Abdul Carter']) await list.getByText(name).waitFor();
   });
@@ -77,7 +77,7 @@ describe('a player’s draft night', () => {
     await page.getByText('6 selections').waitFor();
     await page.getByRole('button', { name: 'Save Picks' }).click();
     await waitForPath(page, '/my-picks');
-    await page.getByText('6 selections').waitFor();
+    await page.getByRole('status', { name: 'Your entry' }).getByText('6 picks').waitFor();
     // The count comes with the picks, the rows also need the board: wait for the rows themselves.
     const rows = page.getByRole('list', { name: 'My picks' }).getByRole('listitem');
     await rows.nth(5).waitFor();
@@ -100,7 +100,9 @@ describe('a player’s draft night', () => {
     expect(await page.getByRole('button', { name: 'Save Picks' }).count()).toBe(0);
     expect(await page.getByRole('list', { name: 'Your picks' }).getByRole('listitem').count()).toBe(6);
     await page.goto('/my-picks');
-    await page.getByText('6 selections').waitFor();
+    // Locked: the page is a status now, titled My Picks.
+    await page.getByRole('heading', { name: 'My Picks', level: 1 }).waitFor();
+    await page.getByRole('status', { name: 'Your entry' }).getByText('0 of 6 hit').waitFor();
     expect(await page.getByRole('link', { name: 'Edit Picks' }).count()).toBe(0);
   });
 

@@ -4,12 +4,16 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPerson } from './support/browser';
 import { BASE_URL, OPERATOR_EMAIL, uniqueEmail } from './support/env';
+import type pg from 'pg';
+import { removeSeeded, seedEntries, serverDatabase } from './support/database';
 import { apiSession } from './support/idp';
-import { operator } from './support/operator';
+import { listPlayers, operator, playerId } from './support/operator';
 import { acceptRules, signInThroughUi, signUpThroughUi, togglePlayer, waitForPath } from './support/ui';
 
 /** `npm run screenshots`: the main screens at 1280 and 375 px into docs/screenshots/. */
 const OUT = path.resolve(import.meta.dirname, '..', 'docs', 'screenshots');
+/** Times as a player on the East Coast reads them ('Picks lock Thu Apr 29 · 8 PM ET · 159 d'). */
+const EASTERN = { timezoneId: 'America/New_York' };
 const SIZES = [
   { name: 'desktop', width: 1280, height: 860 },
   { name: 'phone', width: 375, height: 760 },
@@ -23,7 +27,10 @@ async function shot(page: Page, name: string, width: number) {
 describe('screenshots', () => {
   let browser: Browser;
   let op: Awaited<ReturnType<typeof operator>>;
+  let db: pg.Client | undefined;
   const pages: { page: Page; width: number }[] = [];
+  /** A board of friends around the two players (written into the database, removed at the end). */
+  const SEEDED = 'shots-standings-';
 
   beforeAll(async () => {
     fs.mkdirSync(OUT, { recursive: true });
@@ -31,6 +38,10 @@ describe('screenshots', () => {
     op = await operator();
   });
   afterAll(async () => {
+    if (db) {
+      await removeSeeded(db, SEEDED).catch(() => undefined);
+      await db.end();
+    }
     await op?.resetDraft().catch(() => undefined);
     await browser?.close();
   });
@@ -52,9 +63,13 @@ describe('screenshots', () => {
   });
 
   it('before the draft', async () => {
+    // A third entry, through the API, that overtakes on draft night (the rank arrows in live-strip-*.png).
+    const sam = await apiSession(uniqueEmail('sam'), 'SleeperPickSam');
+    const samPicks = await Promise.all(['Cam Ward', 'Travis Hunter', 'Abdul Carter', 'Will Campbell', 'Tyler Warren', 'Jalon Walker'].map(playerId));
+    await fetch(`${BASE_URL}/api/picks`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await sam.token()}` }, body: JSON.stringify({ picks: samPicks }) });
     const names = { 1280: 'GridironGuru', 375: 'MockDraftMaven' } as const;
     for (const size of SIZES) {
-      const { page } = await newPerson(browser, size);
+      const { page } = await newPerson(browser, size, EASTERN);
       pages.push({ page, width: size.width });
       await signUpThroughUi(page, uniqueEmail(size.name), names[size.width]);
       await page.getByRole('alertdialog', { name: 'Rules of the Game' }).waitFor();
@@ -63,15 +78,27 @@ describe('screenshots', () => {
       await shot(page, 'my-picks-empty', size.width);
       await page.goto('/select-players');
       await page.getByRole('heading', { name: 'Select Players' }).waitFor();
+      await page.getByText('Please select at least one player').waitFor();
+      await shot(page, 'select-players-empty', size.width);
       const picks = size.width === 1280 ? ['Travis Hunter', 'Abdul Carter', 'Cam Ward', 'Will Campbell', 'Mason Graham', 'Shedeur Sanders'] : ['Travis Hunter', 'Abdul Carter', 'Ashton Jeanty', 'Tyler Warren'];
       for (const name of picks) await togglePlayer(page, name);
       await page.evaluate('window.scrollTo(0, 0)');
       await shot(page, 'select-players', size.width);
       await page.getByRole('combobox', { name: 'Pos' }).selectOption('OL');
       await shot(page, 'select-players-filtered', size.width);
+      await page.getByRole('combobox', { name: 'Pos' }).selectOption('');
+      await page.getByRole('button', { name: 'Selected only' }).click();
+      await shot(page, 'select-players-selected-only', size.width);
+      await page.getByRole('button', { name: 'Selected only' }).click();
       await page.getByRole('button', { name: 'Save Picks' }).click();
       await waitForPath(page, '/my-picks');
-      await page.getByText(`${picks.length} selections`).waitFor();
+      // The save's toast names the riskiest pick; held on screen by the pointer.
+      const saved = page.locator('[data-scope="toast"][data-part="root"]', { hasText: 'Riskiest pick' });
+      await saved.hover();
+      await shot(page, 'picks-saved-riskiest', size.width);
+      await page.getByRole('button', { name: 'Dismiss notification' }).click();
+      await saved.waitFor({ state: 'hidden' });
+      await page.getByRole('status', { name: 'Your entry' }).getByText(`${picks.length} picks`).waitFor();
       await shot(page, 'my-picks', size.width);
       await page.goto('/leaderboard');
       await page.getByText('The leaderboard will be available once the NFL Draft begins.').waitFor();
@@ -85,27 +112,136 @@ describe('screenshots', () => {
       await page.goto('/groups');
       await page.getByRole('heading', { name: 'My Groups' }).waitFor();
       await shot(page, 'groups-list', size.width);
+
+      // The full selection: 32 / 32, and the 33rd tap refused (not saved).
+      await page.goto('/select-players');
+      await page.getByRole('heading', { name: 'Edit Picks' }).waitFor();
+      const rows = page.getByRole('list', { name: 'Players' }).getByRole('button');
+      for (let i = 0; (await page.getByText('32 selections').count()) === 0; i++) {
+        if ((await rows.nth(i).getAttribute('aria-pressed')) !== 'true') await rows.nth(i).click();
+      }
+      await page.evaluate('window.scrollTo(0, 0)');
+      await shot(page, 'select-players-full', size.width);
+      await rows.nth(40).click();
+      await page.locator('[data-scope="toast"][data-part="root"]', { hasText: 'Too Many Picks' }).hover();
+      await page.evaluate('window.scrollTo(0, 0)');
+      await shot(page, 'select-players-limit', size.width);
+    }
+  }, 180_000);
+
+  it('the loading shell on a slow link', async () => {
+    for (const size of SIZES) {
+      const { page, context } = await newPerson(browser, size);
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await context.route('**/assets/*.js', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto('/sign-up', { waitUntil: 'commit' });
+      await page.locator('[data-loading-shell]').getByText('Getting the draft board ready').waitFor();
+      await page.screenshot({ path: path.join(OUT, `loading-shell-${size.width}.png`), animations: 'disabled' });
+      release();
+      await context.close();
+    }
+  });
+
+  it("invitations: the card a visitor sees, and the owner's invite and password tools", async () => {
+    const owner = await apiSession(uniqueEmail('inviter'), 'CommishCarla');
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${await owner.token()}` };
+    const api = async (path: string, method: string, body?: unknown) =>
+      (await fetch(`${BASE_URL}/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
+    await api('/users/me/status', 'PATCH');
+    const group = await api('/groups', 'POST', { name: 'Sunday Funday League', is_public: false });
+    // Members, so the card has faces.
+    for (const name of ['BlitzBrenda', 'RedZoneRay', 'SleeperPickSam', 'TuaTagovaifan']) {
+      const member = await apiSession(uniqueEmail('member'), name);
+      const link = await api('/groups/join-links', 'POST', { group_id: group.group_id, expiration_hours: 24 });
+      await fetch(`${BASE_URL}/api/groups/join-with-link/${String(link.token)}`, { method: 'POST', headers: { authorization: `Bearer ${await member.token()}` } });
+    }
+    const link = await api('/groups/join-links', 'POST', { group_id: group.group_id, expiration_hours: 720 });
+    for (const size of SIZES) {
+      const visitor = await newPerson(browser, size);
+      await visitor.page.goto(`/groups/join/${String(link.token)}`);
+      await visitor.page.getByRole('region', { name: 'Your invitation' }).getByText('Sunday Funday League').waitFor();
+      await shot(visitor.page, 'invite-card', size.width);
+      await visitor.context.close();
+    }
+    const email = uniqueEmail('commish');
+    const commish = await apiSession(email, `Commish${Date.now().toString(36).slice(-4)}`);
+    await fetch(`${BASE_URL}/api/users/me/status`, { method: 'PATCH', headers: { authorization: `Bearer ${await commish.token()}` } });
+    const own = (await (
+      await fetch(`${BASE_URL}/api/groups`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${await commish.token()}` },
+        body: JSON.stringify({ name: 'Draft Night Degenerates', password: 'hunter2' }),
+      })
+    ).json()) as { group_id: number };
+    for (const size of SIZES) {
+      const { page, context } = await newPerson(browser, size);
+      await signInThroughUi(page, email);
+      await page.goto(`/groups/${own.group_id}`);
+      await page.getByRole('button', { name: 'Invite', exact: true }).click();
+      await page.getByRole('button', { name: 'QR code' }).click();
+      await page.getByRole('img', { name: /QR code of the invite link/ }).waitFor();
+      await page.getByTestId('password-state').getByText('Password set').waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({ path: path.join(OUT, `group-owner-tools-${size.width}.png`), fullPage: true, animations: 'disabled' });
+      await context.close();
     }
   });
 
   it('after the draft has started', async () => {
-    await op.startDraft();
+    // Friends on the board: some still alive with hits, more busted (32 picks, too many pending).
     const results = ['Cam Ward', 'Travis Hunter', 'Abdul Carter', 'Will Campbell', 'Mason Graham', 'Ashton Jeanty', 'Armand Membou', 'Tetairoa McMillan', 'Kelvin Banks Jr.', 'Colston Loveland'];
+    const longShots = (await listPlayers()).slice(40, 72).map((p) => p.player_name);
+    const handles = ['BigBoardBen', 'WarRoomWes', 'TailgateTina', 'GreenRoomGabe', 'SleeperSam', 'ReachRita', 'BustAlertBo', 'TradeUpTed', 'HeismanHal', 'CombineCara', 'ProDayPete', 'FifthYearFay', 'TopTenTom', 'DraftDayDee', 'MockMarta', 'BoardJumperJo', 'SnapCountSy', 'RedshirtRay'];
+    db = await serverDatabase();
+    await seedEntries(
+      db,
+      SEEDED,
+      handles.map((name, i) => ({ name, picks: i < 6 ? results.slice(0, 3 + (i % 4)).concat(longShots.slice(0, i % 3)) : longShots })),
+    );
+    await op.startDraft();
     for (let i = 0; i < results.length; i++) await op.recordPick(i + 1, results[i]!);
     for (const { page, width } of pages) {
       await page.goto('/my-picks');
       await page.getByRole('img', { name: 'Drafted in round one' }).first().waitFor();
+      await page.getByRole('status', { name: 'Your entry' }).getByText(/^rank \d+ of \d+$/).waitFor();
       await shot(page, 'my-picks-drafted', width);
       await page.goto('/select-players');
       await page.getByRole('heading', { name: 'View Picks' }).waitFor();
       await shot(page, 'view-picks', width);
       await page.goto('/leaderboard');
       await page.getByRole('list', { name: 'Rankings' }).waitFor();
+      await page.getByRole('button', { name: /^Busted \(\d+\)$/ }).waitFor();
       await shot(page, 'leaderboard', width);
+      await page.getByRole('searchbox', { name: 'Search by name' }).fill('room');
+      await page.getByText(/^\d+ match(es)? for “room”$/).waitFor();
+      await shot(page, 'leaderboard-search', width);
+      await page.getByRole('button', { name: 'Clear the search' }).click();
+      const fold = page.getByRole('button', { name: /^Busted \(\d+\)$/ });
+      await fold.click();
+      await page.getByRole('list', { name: 'Busted entries' }).getByRole('listitem').first().waitFor();
+      await fold.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await shot(page, 'leaderboard-busted-open', width);
+      await page.getByRole('button', { name: 'Jump to me' }).click();
+      await page.waitForTimeout(300);
+      await shot(page, 'leaderboard-jump', width);
       await page.goto('/auth-test');
       await page.getByText('Backend analysis').waitFor();
       await page.getByText('Success', { exact: true }).waitFor();
       await shot(page, 'auth-test', width);
+    }
+  });
+
+  it('the signed-out banner while the draft is live', async () => {
+    for (const size of SIZES) {
+      const { page, context } = await newPerson(browser, size);
+      await page.goto('/sign-in');
+      await page.getByText('DRAFT IS LIVE · picks locked').waitFor();
+      await shot(page, 'sign-in-live', size.width);
+      await context.close();
     }
   });
 
@@ -123,6 +259,57 @@ describe('screenshots', () => {
       await page.getByRole('list', { name: 'Matching players' }).waitFor();
       await page.waitForLoadState('networkidle');
       await page.screenshot({ path: path.join(OUT, `admin-${size.width}.png`), fullPage: true, animations: 'disabled' });
+      await context.close();
+    }
+  });
+
+  // After the console, which records picks only while round one is open.
+  it('draft night: the live strip and rank arrows, then round one final', async () => {
+    // Both players keep the Leaderboard open while pick 11 comes in: SleeperPickSam passes GridironGuru.
+    for (const { page } of pages) {
+      await page.goto('/leaderboard');
+      await page.getByRole('list', { name: 'Rankings' }).waitFor();
+      await page.getByRole('region', { name: 'Draft live' }).getByText('Pick 10 of 32').waitFor();
+    }
+    await op.recordPick(11, 'Tyler Warren');
+    for (const { page, width } of pages) {
+      await page.getByRole('region', { name: 'Draft live' }).getByText('Pick 11 of 32').waitFor();
+      await page.getByRole('list', { name: 'Rankings' }).locator('[data-move]').first().waitFor();
+      await page.evaluate('window.scrollTo(0, 0)');
+      await shot(page, 'live-strip', width);
+    }
+    // Two more picks keep three entries alive; then the operator completes round one.
+    await op.recordPick(12, 'Jalon Walker');
+    await op.recordPick(13, 'Shedeur Sanders');
+    await op.completeRound();
+    for (const { page, width } of pages) {
+      await page.getByRole('region', { name: 'Round one final' }).getByRole('list', { name: 'Podium' }).waitFor();
+      await shot(page, 'final-leaderboard', width);
+      await page.goto('/my-picks');
+      await page.getByRole('region', { name: 'Round one final' }).getByText(/^You finished /).waitFor();
+      await shot(page, 'final-my-picks', width);
+    }
+  });
+
+  // Round one was completed by the draft-night shots above.
+  it('round one complete: the entries with a pick left undrafted are busted', async () => {
+    for (const { page, width } of pages) {
+      await page.goto('/my-picks');
+      await page.getByRole('status', { name: 'Your entry' }).getByText(/^BUSTED: /).waitFor();
+      await shot(page, 'my-picks-busted', width);
+      await page.goto('/leaderboard');
+      await page.getByRole('region', { name: 'Your entry' }).getByText('Busted', { exact: true }).waitFor();
+      await shot(page, 'leaderboard-busted', width);
+    }
+  });
+
+  it('the signed-out banner once round one is final', async () => {
+    // Round one was completed by the draft-night shots above.
+    for (const size of SIZES) {
+      const { page, context } = await newPerson(browser, size);
+      await page.goto('/sign-in');
+      await page.getByText('ROUND ONE FINAL').waitFor();
+      await shot(page, 'sign-in-final', size.width);
       await context.close();
     }
   });

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { BASE_URL } from './env';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -20,9 +20,12 @@ export interface Person {
   page: Page;
 }
 
-/** One person = one browser context (own cookies and storage), desktop size unless told otherwise. */
-export async function newPerson(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<Person> {
-  const context = await browser.newContext({ baseURL: BASE_URL, viewport, reducedMotion: 'reduce' });
+/**
+ * One person = one browser context (own cookies and storage), desktop size unless told otherwise; `options`
+ * for more (a time zone, say).
+ */
+export async function newPerson(browser: Browser, viewport = { width: 1280, height: 900 }, options: BrowserContextOptions = {}): Promise<Person> {
+  const context = await browser.newContext({ baseURL: BASE_URL, viewport, reducedMotion: 'reduce', ...options });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   return { context, page };

@@ -1,6 +1,14 @@
 /** Where the app under test runs (scripts/run-e2e.mjs starts it and sets this). */
 export const BASE_URL = (process.env.E2E_BASE_URL ?? 'http://localhost:3123').replace(/\/$/, '');
 export const OPERATOR_EMAIL = process.env.E2E_OPERATOR_EMAIL ?? 'operator@example.com';
+/**
+ * A second operator (also in ADMIN_EMAILS, scripts/run-e2e.mjs): the built-in provider sends one address
+ * at most 10 codes an hour, so specs added later sign in as this one instead of adding to the first's.
+ */
+export const DEPUTY_EMAIL = process.env.E2E_DEPUTY_EMAIL ?? 'deputy@example.com';
+/** More operators for specs that only call the API (same reason): each spec's sign-ins stay under the limit. */
+export const STEWARD_EMAIL = 'steward@example.com';
+export const MARSHAL_EMAIL = 'marshal@example.com';
 
 let counter = 0;
 /** A fresh address per person and run, so tests never meet each other's accounts. */

@@ -21,8 +21,10 @@ export async function playerId(name: string): Promise<number> {
 }
 
 /** The draft-night operator (ADMIN_EMAILS), acting through the REST adapter. */
-export async function operator() {
-  const session = await apiSession(OPERATOR_EMAIL, 'DraftOperator');
+export async function operator(email = OPERATOR_EMAIL) {
+  // A screen name per address (they are unique): DraftOperator, DraftDeputy, DraftSteward, …
+  const local = email.split('@')[0]!;
+  const session = await apiSession(email, email === OPERATOR_EMAIL ? 'DraftOperator' : `Draft${local[0]!.toUpperCase()}${local.slice(1)}`);
   async function call(path: string, body?: unknown) {
     const res = await fetch(`${BASE_URL}/api${path}`, {
       method: 'POST',
@@ -35,6 +37,13 @@ export async function operator() {
   return {
     startDraft: () => call('/draft/start'),
     recordPick: async (slot: number, name: string) => call('/draft/picks', { slot, player_id: await playerId(name) }),
+    undo: () => call('/draft/undo'),
+    completeRound: () => call('/draft/complete-round'),
+    /** Marks the operator's first login done, so signing in through the UI shows no rules dialog. */
+    skipFirstLoginRules: async () => {
+      const res = await fetch(`${BASE_URL}/api/users/me/status`, { method: 'PATCH', headers: { authorization: `Bearer ${await session.token()}` } });
+      if (!res.ok) throw new Error(`users/me/status failed: ${res.status}`);
+    },
     resetDraft: () => call('/draft/reset'),
   };
 }

@@ -59,6 +59,15 @@ export async function togglePlayer(page: Page, name: string) {
   await page.getByRole('button', { name }).click();
 }
 
+/**
+ * The draft-night strip's headline ('LIVE Pick 14 of 32 · Tyler Warren, TE, Penn State · your entry ✓')
+ * once it contains `text` (matched in its text, whitespace collapsed).
+ */
+export function liveStrip(page: Page, text?: string) {
+  const headline = page.getByRole('region', { name: 'Draft live' }).getByRole('status');
+  return text === undefined ? headline : headline.filter({ hasText: text });
+}
+
 /** The text of the single toast on screen. */
 export async function toastText(page: Page): Promise<string> {
   const toast = page.locator('[data-scope="toast"][data-part="root"]').first();

@@ -1,0 +1,301 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type pg from 'pg';
+import { launchBrowser, newPerson, type Person } from './support/browser';
+import { BASE_URL, uniqueEmail, uniqueUsername, MARSHAL_EMAIL } from './support/env';
+import { apiSession } from './support/idp';
+import { removeSeeded, seedEntries, serverDatabase } from './support/database';
+import { listPlayers, operator } from './support/operator';
+import { acceptRules, expectNoHorizontalScroll, signUpThroughUi, togglePlayer, waitForPath } from './support/ui';
+import { watchForText, type TextSighting } from './support/watch-text';
+
+/**
+ * Issue 13, standings people can read, on a 300-entry board: the caller pinned on top with Jump to me
+ * (their row is on the second page), search by name over the whole board, the busted entries folded away
+ * once fewer are alive, the tie-break in words; My Picks as a status card before, during and after the
+ * bust; group cards with the caller's place. The 300 entries are written straight into the database.
+ */
+const LIVE_MS = 6000;
+const tag = Date.now().toString(36).slice(-5);
+const PREFIX = `e2e-standings-${tag}-`;
+/** 110 entries ahead of the player (both of the first two picks), 189 long shots busted early and Zebra. */
+const AHEAD = 110;
+const LONGSHOTS = 189;
+
+const rankings = (page: Page) => page.getByRole('list', { name: 'Rankings' });
+const rowOf = (list: ReturnType<typeof rankings>, name: string) => list.getByRole('listitem').filter({ hasText: name });
+
+/** '302 entries · 111 still alive' → [302, 111]. */
+async function counts(page: Page): Promise<[number, number]> {
+  const text = await page.getByText(/^\d+ entries · \d+ still alive$/).innerText();
+  const [, entries, alive] = text.match(/^(\d+) entries · (\d+) still alive$/)!;
+  return [Number(entries), Number(alive)];
+}
+
+describe('standings people can read', () => {
+  let browser: Browser;
+  let db: pg.Client;
+  let op: Awaited<ReturnType<typeof operator>>;
+  let me: Person;
+  let sightings: TextSighting[];
+  let groupId: number;
+  const username = uniqueUsername('Jumper');
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    op = await operator(MARSHAL_EMAIL);
+    await op.resetDraft();
+    db = await serverDatabase();
+  });
+  afterAll(async () => {
+    if (db) {
+      await removeSeeded(db, PREFIX).catch(() => undefined);
+      await db.end();
+    }
+    // A draft change: the standings are ranked again without the seeded entries.
+    await op?.resetDraft().catch(() => undefined);
+    await browser?.close();
+  });
+
+  it('before the draft: My Picks counts the picks, says until when they can change and where else they count', async () => {
+    me = await newPerson(browser);
+    const { page } = me;
+    // Any sighting of a busted entry's name, however brief, is recorded (see the folded standings below).
+    sightings = await watchForText(me.context, [`Longshot${tag}`, `Zebra${tag}`]);
+    await signUpThroughUi(page, uniqueEmail('jumper'), username);
+    await acceptRules(page);
+    await page.getByRole('heading', { name: 'Edit Picks', level: 1 }).waitFor();
+    const card = page.getByRole('status', { name: 'Your entry' });
+    await card.getByText('0 picks').waitFor();
+
+    await page.getByRole('link', { name: 'Select Players' }).click();
+    for (const name of ['Cam Ward', 'Shedeur Sanders']) {
+      await page.getByRole('textbox', { name: 'Search Players' }).fill(name);
+      await togglePlayer(page, name);
+    }
+    await page.getByRole('button', { name: 'Save Picks' }).click();
+    await waitForPath(page, '/my-picks');
+    await card.getByText('2 picks').waitFor();
+    expect(await card.innerText()).toMatch(/2 picks · editable until (Mon|Tue|Wed|Thu|Fri|Sat|Sun)( [A-Z][a-z]{2} \d{1,2},)? \d{1,2}(:\d{2})? (AM|PM) ET$/);
+    expect(await card.innerText()).not.toContain('used in');
+
+    // A group with the same picks (Reuse Picks copies them) and a friend who has not picked yet.
+    await page.goto('/groups/create');
+    await page.getByRole('textbox', { name: 'Group Name' }).fill(`Jump Crew ${tag}`);
+    await page.getByRole('button', { name: 'Create Group' }).click();
+    await page.waitForURL(/\/groups\/\d+$/);
+    groupId = Number(new URL(page.url()).pathname.split('/').pop());
+    await page.getByRole('button', { name: 'Reuse Picks' }).click();
+    await waitForPath(page, `/select-players?groupId=${groupId}&reusePicks=true`);
+    await page.getByRole('button', { name: 'Save Picks' }).click();
+    await waitForPath(page, `/groups/${groupId}/picks`);
+    const friend = await apiSession(uniqueEmail('crewmate'), uniqueUsername('Crewmate'));
+    const joined = await fetch(`${BASE_URL}/api/groups/join`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await friend.token()}` },
+      body: JSON.stringify({ group_id: groupId }),
+    });
+    expect(joined.status).toBe(200);
+
+    // The group card: whose picks are in.
+    await page.goto('/groups');
+    const groupCard = page.getByRole('list', { name: 'My groups' }).getByRole('listitem').filter({ hasText: `Jump Crew ${tag}` });
+    await groupCard.getByText('✓ Your picks are in').waitFor();
+    await groupCard.getByText('1 of 2 ready').waitFor();
+    // The friend's group picks go in: both of the first two picks.
+    const saved = await fetch(`${BASE_URL}/api/picks/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await friend.token()}` },
+      body: JSON.stringify({ group_id: groupId, picks: await Promise.all(['Cam Ward', 'Travis Hunter'].map(idOf)) }),
+    });
+    expect(saved.status).toBe(200);
+    await page.reload();
+    await groupCard.getByText('2 of 2 ready').waitFor();
+
+    await page.goto('/my-picks');
+    await card.getByText('used in 1 group').waitFor();
+  });
+
+  it('300 entries are on the board; the draft starts and the first two picks are made', async () => {
+    const board = await listPlayers();
+    const longshotPicks = board
+      .filter((p) => p.player_name !== 'Cam Ward' && p.player_name !== 'Travis Hunter')
+      .slice(0, 32)
+      .map((p) => p.player_name);
+    const entries = [
+      ...Array.from({ length: AHEAD }, (_, i) => ({ name: `Ahead${tag}-${String(i).padStart(3, '0')}`, picks: ['Cam Ward', 'Travis Hunter'] })),
+      ...Array.from({ length: LONGSHOTS }, (_, i) => ({ name: `Longshot${tag}-${String(i).padStart(3, '0')}`, picks: longshotPicks })),
+      { name: `Zebra${tag}`, picks: longshotPicks },
+    ];
+    expect(entries.length).toBe(300);
+    await seedEntries(db, PREFIX, entries);
+    await op.startDraft();
+    await op.recordPick(1, 'Cam Ward');
+    await op.recordPick(2, 'Travis Hunter');
+  });
+
+  it('the leaderboard pins the player, folds the busted entries away and jumps to the player on page two', async () => {
+    const { page } = me;
+    await page.goto('/leaderboard');
+    const pinned = page.getByRole('region', { name: 'Your entry' });
+    await pinned.getByText(username).waitFor({ timeout: LIVE_MS });
+    // 32-pick long shots with nothing drafted are busted after two picks (32 pending, 30 slots left).
+    await page.getByText(/^\d+ entries · \d+ still alive$/).waitFor();
+    const [entries, alive] = await counts(page);
+    expect(entries).toBeGreaterThanOrEqual(301);
+    expect(alive).toBeLessThan(entries - alive);
+    const fold = page.getByRole('button', { name: `Busted (${entries - alive})` });
+    await fold.waitFor();
+    expect(await fold.getAttribute('aria-expanded')).toBe('false');
+
+    // The pinned entry: rank, hits, pending, status and the tie-break in words.
+    const pinnedText = await pinned.innerText();
+    expect(pinnedText).toMatch(/#\d+/);
+    expect(pinnedText).toContain('1 hit · 1 pending');
+    expect(pinnedText).toMatch(/Tie-break: boldest hit, #\d+ on the board/);
+    await pinned.getByText('Alive', { exact: true }).waitFor();
+    const myRank = Number(pinnedText.match(/#(\d+)/)![1]);
+    expect(myRank).toBeGreaterThan(AHEAD);
+
+    // Page one: the 110 entries ahead fill it; the player is not on it.
+    const list = rankings(page);
+    await list.getByRole('listitem').nth(99).waitFor();
+    expect(await list.getByRole('listitem').count()).toBe(100);
+    expect(await rowOf(list, username).count()).toBe(0);
+    const pager = page.getByRole('navigation', { name: 'Pages of the standings' });
+    await pager.getByText(`1–100 of ${alive}`).waitFor();
+    // The columns and the tie-break in words on every alive row with a hit.
+    for (const heading of ['Rank', 'Player', 'Hits', 'Pending', 'Status']) await page.getByText(heading, { exact: true }).first().waitFor();
+    const first = list.getByRole('listitem').first();
+    expect(await first.innerText()).toMatch(/Tie-break: boldest hit, #\d+ on the board/);
+    await first.getByLabel('2 correct picks').waitFor();
+    await first.getByLabel('0 picks pending').waitFor();
+
+    await page.getByRole('button', { name: 'Jump to me' }).click();
+    const mine = rowOf(list, username);
+    await mine.waitFor();
+    await pager.getByText(`101–${Math.min(200, alive)} of ${alive}`).waitFor();
+    expect(await mine.getAttribute('aria-current')).toBe('true');
+    expect(await mine.getByLabel(`Rank ${myRank}`).count()).toBe(1);
+    await mine.getByLabel('1 correct pick').waitFor();
+    await mine.getByLabel('1 pick pending').waitFor();
+    // Scrolled to and focused: a keyboard or screen reader user lands on it too.
+    await focused(page, await mine.getAttribute('id'));
+    expect(await mine.isVisible()).toBe(true);
+    const box = (await mine.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(page.viewportSize()!.height);
+
+    // Folded: not one busted entry was put on the page, even for a moment.
+    expect(sightings).toEqual([]);
+  });
+
+  it('search finds any name on the board, ignoring case, and clearing it brings the standings back', async () => {
+    const { page } = me;
+    const search = page.getByRole('searchbox', { name: 'Search by name' });
+    await search.fill(`zebra${tag}`);
+    await page.getByText(`1 match for “zebra${tag}”`).waitFor();
+    const zebra = rowOf(rankings(page), `Zebra${tag}`);
+    await zebra.waitFor();
+    expect(await rankings(page).getByRole('listitem').count()).toBe(1);
+    // The real rank, and the status in words.
+    await zebra.getByText('Busted', { exact: true }).waitFor();
+    expect(await zebra.getByLabel(/^Rank \d+$/).count()).toBe(1);
+
+    await search.fill(`AHEAD${tag}`);
+    await page.getByText(`${AHEAD} matches for “AHEAD${tag}”`).waitFor();
+    await page.getByRole('navigation', { name: 'Pages of the standings' }).getByText(`1–100 of ${AHEAD}`).waitFor();
+    await search.fill(`nobody${tag}`);
+    await page.getByText(`No one named “nobody${tag}” in these standings.`).waitFor();
+
+    await page.getByRole('button', { name: 'Clear the search' }).click();
+    await page.getByRole('navigation', { name: 'Pages of the standings' }).getByText(/^1–100 of \d+$/).waitFor();
+    expect(await rowOf(rankings(page), `Zebra${tag}`).count()).toBe(0);
+  });
+
+  it('the tie-break explains itself on hover and on a tap, and the busted entries open on demand', async () => {
+    const { page } = me;
+    const tip = page.getByRole('button', { name: 'Tie-break: boldest hit (what it means)' });
+    const text = page.getByRole('tooltip');
+    await tip.hover();
+    await text.getByText(/bolder entry ranks higher/).waitFor();
+    await page.mouse.move(0, 0);
+    await text.waitFor({ state: 'hidden' });
+    await tip.click();
+    await text.waitFor();
+    expect(await tip.getAttribute('aria-describedby')).toBe(await text.getAttribute('id'));
+    await page.keyboard.press('Escape');
+    await text.waitFor({ state: 'hidden' });
+
+    const [entries, alive] = await counts(page);
+    const fold = page.getByRole('button', { name: `Busted (${entries - alive})` });
+    await fold.click();
+    expect(await fold.getAttribute('aria-expanded')).toBe('true');
+    const busted = page.getByRole('list', { name: 'Busted entries' });
+    await busted.getByRole('listitem').first().waitFor();
+    expect(await busted.getByRole('listitem').first().innerText()).toContain('Busted');
+    expect(await busted.getByText(/^Longshot/).count()).toBeGreaterThan(0);
+  });
+
+  it('My Picks during the draft: ALIVE, hits of picks, pending and the rank', async () => {
+    const { page } = me;
+    await page.goto('/my-picks');
+    await page.getByRole('heading', { name: 'My Picks', level: 1 }).waitFor();
+    const card = page.getByRole('status', { name: 'Your entry' });
+    await card.getByText('ALIVE', { exact: true }).waitFor();
+    await card.getByText('1 of 2 hit', { exact: true }).waitFor();
+    await card.getByText('1 pending', { exact: true }).waitFor();
+    await card.getByText(/^rank \d+ of \d+$/).waitFor();
+    const [, rank, of] = (await card.getByText(/^rank \d+ of \d+$/).innerText()).match(/rank (\d+) of (\d+)/)!;
+    expect(Number(rank)).toBeGreaterThan(AHEAD);
+    expect(Number(of)).toBeGreaterThanOrEqual(301);
+    expect(await page.getByRole('link', { name: 'Edit Picks' }).count()).toBe(0);
+
+    // The group card: the player's place and status, live.
+    await page.goto('/groups');
+    const groupCard = page.getByRole('list', { name: 'My groups' }).getByRole('listitem').filter({ hasText: `Jump Crew ${tag}` });
+    await groupCard.getByText('2nd of 2 · Alive').waitFor();
+  });
+
+  it('round one complete: the player is busted, says why, and Jump to me opens the busted entries at their row', async () => {
+    const { page } = me;
+    await page.goto('/my-picks');
+    const card = page.getByRole('status', { name: 'Your entry' });
+    await card.getByText('ALIVE', { exact: true }).waitFor();
+    await op.completeRound();
+    // Live, no reload.
+    await card.getByText('BUSTED: Shedeur Sanders was not drafted in round one').waitFor({ timeout: LIVE_MS });
+    await card.getByText('1 of 2 hit', { exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'My Picks', level: 1 }).waitFor();
+
+    await page.goto('/groups');
+    await page.getByRole('list', { name: 'My groups' }).getByRole('listitem').filter({ hasText: `Jump Crew ${tag}` }).getByText('2nd of 2 · Busted').waitFor();
+
+    await page.goto('/leaderboard');
+    const pinned = page.getByRole('region', { name: 'Your entry' });
+    await pinned.getByText('Busted', { exact: true }).waitFor();
+    await page.getByRole('button', { name: /^Busted \(\d+\)$/ }).waitFor();
+    await page.getByRole('button', { name: 'Jump to me' }).click();
+    const mine = rowOf(page.getByRole('list', { name: 'Busted entries' }), username);
+    await mine.waitFor();
+    await focused(page, await mine.getAttribute('id'));
+    await mine.getByLabel('No pending picks: busted').waitFor();
+    expect(await rowOf(rankings(page), username).count()).toBe(0);
+
+    // On a phone the same board fits the width.
+    await page.setViewportSize({ width: 375, height: 760 });
+    await pinned.getByRole('button', { name: 'Jump to me' }).waitFor();
+    await expectNoHorizontalScroll(page);
+  });
+});
+
+async function idOf(name: string): Promise<number> {
+  const player = (await listPlayers()).find((p) => p.player_name === name);
+  if (!player) throw new Error(`No player named ${name}`);
+  return player.id;
+}
+
+/** Waits until the element with this id has the focus. */
+async function focused(page: Page, id: string | null) {
+  await page.waitForFunction(`document.activeElement?.id === ${JSON.stringify(id)}`);
+}
