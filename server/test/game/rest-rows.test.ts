@@ -494,10 +494,21 @@ describe('every procedure through a caller', () => {
       const link = await (await t.caller(owner)).joinLinks.create({ group_id: group.id, expiration_hours: 2 });
       expect(await c.joinLinks.join({ token: link.token })).toMatchObject({ success: true, already_member: true });
     },
-    'picks.mine': async (c) => expect(await c.picks.mine({ group_id: group.id })).toMatchObject({ group_id: group.id }),
+    'picks.mine': async (c) => {
+      await c.groups.useGlobalPicks({ group_id: group.id, use_global_picks: false });
+      const saved = await c.picks.save({ picks: [players[4]!, players[3]!], group_id: group.id });
+      expect(await c.picks.mine({ group_id: group.id })).toEqual({ picks: saved.picks, group_id: group.id, use_global_picks: false });
+      expect(new Set(saved.picks)).toEqual(new Set([players[3], players[4]]));
+    },
     'picks.global': async (c) => expect(await c.picks.global()).toMatchObject({ group_id: 1 }),
     'picks.save': async (c) => expect(await c.picks.save({ picks: [players[1]!, players[0]!] })).toEqual({ success: true, picks: [players[0], players[1]], group_id: 1 }),
-    'picks.ofParticipant': async (c) => expect(await c.picks.ofParticipant({ group_id: group.id, participant_id: member.id })).toMatchObject({ group_id: group.id }),
+    'picks.ofParticipant': async (c) => {
+      // Before the start a player reads only their own entry (everyone's is hidden until the lock).
+      await c.groups.useGlobalPicks({ group_id: group.id, use_global_picks: false });
+      const saved = await c.picks.save({ picks: [players[5]!], group_id: group.id });
+      expect(await c.picks.ofParticipant({ group_id: group.id, participant_id: member.id })).toEqual({ picks: saved.picks, group_id: group.id, use_global_picks: false });
+      expect(saved.picks).toEqual([players[5]]);
+    },
     'players.list': async (c) => expect(await c.players.list()).toHaveLength(players.length),
     'draft.status': async (c) => expect(await c.draft.status()).toMatchObject({ draftHasStarted: false }),
     'draft.start': async (_c, a) => expect(await a.draft.start()).toMatchObject({ kind: 'start' }),
@@ -515,7 +526,19 @@ describe('every procedure through a caller', () => {
       expect(await a.draft.completeRound()).toMatchObject({ kind: 'complete_round' });
     },
     'draft.reset': async (_c, a) => expect(await a.draft.reset()).toMatchObject({ kind: 'reset' }),
-    'draft.auditLog': async (_c, a) => expect(Array.isArray(await a.draft.auditLog())).toBe(true),
+    'draft.auditLog': async (_c, a) => {
+      await operatorStart(t);
+      const pick = await a.draft.recordPick({ slot: 7, player_id: players[6]! });
+      await a.draft.undo();
+      const [undo, recorded, ...earlier] = await a.draft.auditLog();
+      // Newest first, each change as it was made: the undo names the pick it took back.
+      const name = pick.player!.player_name;
+      expect(recorded).toMatchObject({ id: pick.event_id, kind: 'pick', slot: 7, player_id: players[6], player_name: name, actor: admin.email });
+      expect(undo).toMatchObject({ kind: 'undo', slot: 7, player_id: players[6], player_name: name, actor: admin.email });
+      expect(undo!.id).toBeGreaterThan(recorded!.id);
+      expect(earlier.map((e) => e.id)).toEqual([...earlier.map((e) => e.id)].sort((x, y) => y - x));
+      expect(Date.parse(undo!.created_at)).toBeGreaterThanOrEqual(Date.parse(recorded!.created_at));
+    },
     'draft.changes': async (c, a) => {
       await a.draft.start();
       const [latest] = await a.draft.auditLog();
