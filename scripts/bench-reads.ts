@@ -4,7 +4,8 @@
 // one run and from this process as the load generator (autocannon), measures each route beside a plain
 // Fastify process serving the very same bytes. Prints req/s, p50, p99 and the ratio to the plain process.
 // Options: --entries N (20000), --seconds N (10 per route), --connections N (50), --write (docs/benchmarks.md),
-//          --profile DIR (the game runs with --cpu-prof and leaves its profile in DIR)
+//          --profile DIR (the game runs with --cpu-prof and leaves its profile in DIR),
+//          --only TEXT (measure only the routes whose label contains TEXT, e.g. 'draft.status REST', to profile one)
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -29,6 +30,8 @@ const ENTRIES = opt('entries', 20_000);
 const SECONDS = opt('seconds', 10);
 const CONNECTIONS = opt('connections', 50);
 const RECORDED = 8;
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+if (only !== undefined && args.includes('--write')) throw new Error('--only measures part of the table: it cannot --write docs/benchmarks.md');
 const PAGE = 100;
 
 /** The targets of the crowd-reads issue: share of the plain process's req/s, and p99 at 50 connections. */
@@ -165,6 +168,7 @@ async function main() {
   for (const [name, paths] of Object.entries(routes)) {
     for (const kind of ['rest', 'trpc'] as const) {
       const label = `${name} ${kind === 'rest' ? 'REST' : 'tRPC'}`;
+      if (only !== undefined && !label.includes(only)) continue;
       const yardstick = await load(`plain Fastify, same bytes as ${label}`, `${plain}/${name}/${kind}`);
       const game = await load(label, base + paths[kind], await auth());
       const bytes = plainRoutes[`/${name}/${kind}`]!.body.length;

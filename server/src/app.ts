@@ -3,7 +3,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import type { AppDeps } from './deps.js';
 import { sql } from './db/sql.js';
@@ -104,7 +103,6 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     done();
   });
   await app.register(fastifyCors, { origin: deps.config.appOrigins, credentials: true });
-  await app.register(fastifyCookie);
   // REST clients send `Content-Type: application/json` on every call, bodyless ones included.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import { z } from 'zod';
 import { MESSAGES } from '@first-round/shared/messages';
@@ -91,6 +92,9 @@ function refuse(reply: FastifyReply, error: DomainError) {
 export async function registerIdpRoutes(app: FastifyInstance, deps: AppDeps) {
   if (deps.config.authProvider !== 'local') return;
   await app.register(async (scope) => {
+    // Only these routes read or set cookies (the session cookie lives on /idp): parsing the Cookie header
+    // here, not on every API read, keeps a hook off the draft-night hot path.
+    await scope.register(fastifyCookie);
     // Per-IP limit on the calls that send or check codes, one budget shared by all of them (a per-route
     // config would give each route its own store, i.e. three times the budget); token refresh, sign-out
     // and the dev routes opt out.
