@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Badge, Box, Button, Flex, HStack, Stack, Text } from '@chakra-ui/react';
+import { useEffect } from 'react';
+import { Badge, HStack, Stack, Text } from '@chakra-ui/react';
 import { skipToken } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
 import { STALE_TIMES } from '@first-round/shared/constants';
@@ -7,14 +7,12 @@ import { parseId } from '@first-round/shared/ids';
 import { useAuth } from '../../auth/auth-context';
 import { Card, Page } from '../../components/page';
 import { FullPageMessage } from '../../components/full-page-message';
-import { PrimaryButton } from '../../components/form-bits';
 import { BackTo, GroupLoadError } from '../../components/groups/group-frame';
-import { GroupInvite } from '../../components/groups/invite';
-import { GroupPassword } from '../../components/groups/group-password';
+import { OwnerTools } from '../../components/groups/owner-tools';
+import { PicksChoice } from '../../components/groups/picks-choice';
 import { MembersList } from '../../components/groups/members-list';
 import { NotAMember } from '../../components/groups/not-a-member';
-import { membersLabel, useDraftStarted, useRefreshGroups } from '../../components/groups/group-utils';
-import { notify } from '../../lib/toaster';
+import { membersLabel, useDraftStarted } from '../../components/groups/group-utils';
 import { errorKind, errorMessage, trpc } from '../../lib/trpc';
 
 /** A group before the user has picks in it: members, the owner's invite, and the choice of picks (SPEC §2, §4). */
@@ -28,9 +26,13 @@ export function GroupPage() {
   return <GroupDetails id={id} />;
 }
 
+/**
+ * Loads the group and what the caller is to it, and decides what to show: not a member (a private group's
+ * 403 included), loading, or the page itself; a member with picks here, or once the draft is under way,
+ * belongs on the group's picks page instead.
+ */
 function GroupDetails({ id }: { id: number }) {
   const navigate = useNavigate();
-  const refresh = useRefreshGroups();
   const opts = { staleTime: STALE_TIMES.groupPage };
   const group = trpc.groups.get.useQuery({ group_id: id }, opts);
   const membership = trpc.groups.membership.useQuery({ group_id: id }, opts);
@@ -39,11 +41,8 @@ function GroupDetails({ id }: { id: number }) {
   const groupPicks = trpc.picks.mine.useQuery(isMember ? { group_id: id } : skipToken, opts);
   const globalPicks = trpc.picks.global.useQuery(undefined, opts);
   const draft = useDraftStarted();
-  const setUseGlobal = trpc.groups.useGlobalPicks.useMutation();
-  const [busy, setBusy] = useState<'reuse' | 'new' | null>(null);
 
-  // A member with picks made here, or the draft under way: the group's picks page is the place to be.
-  // (Not for a visitor who is no member: that page is members only, and they see the view below.)
+  // (Not for a visitor who is no member: the picks page is members only, and they see NotAMember below.)
   const hasGroupPicks = (groupPicks.data?.picks.length ?? 0) > 0;
   const leave = isMember && (hasGroupPicks || draft.started);
   useEffect(() => {
@@ -59,39 +58,7 @@ function GroupDetails({ id }: { id: number }) {
   }
   const g = group.data;
   if (!isMember) return <NotAMember id={id} name={g.name} isPublic={g.is_public} />;
-
   const hasGlobalPicks = (globalPicks.data?.picks.length ?? 0) > 0;
-  const isOwner = membership.data.is_owner;
-
-  async function fetchGlobalPicks() {
-    const { data } = await globalPicks.refetch({ throwOnError: true });
-    return data?.picks ?? [];
-  }
-
-  async function reusePicks() {
-    setBusy('reuse');
-    try {
-      // The selection screen starts from the global picks; saving stores them as this group's picks.
-      const global = await fetchGlobalPicks();
-      if (global.length === 0) throw new Error('no global picks');
-      navigate(`/select-players?groupId=${id}&reusePicks=true`);
-    } catch {
-      notify('error', 'Failed to set up reused picks for this group');
-      setBusy(null);
-    }
-  }
-
-  async function makeNewPicks() {
-    setBusy('new');
-    try {
-      await setUseGlobal.mutateAsync({ group_id: id, use_global_picks: false });
-      await refresh();
-      navigate(`/select-players?groupId=${id}`);
-    } catch {
-      notify('error', 'Failed to set up new picks for this group');
-      setBusy(null);
-    }
-  }
 
   return (
     <Page
@@ -111,22 +78,7 @@ function GroupDetails({ id }: { id: number }) {
       }
     >
       <Stack gap="6" pb="4">
-        {isOwner && (
-          <Card>
-            <Text fontWeight="bold" color="navy.900" mb="1">
-              Invite friends
-            </Text>
-            <Text fontSize="sm" color="gray.600" mb="3">
-              Anyone with the link can join this group, no password needed.
-            </Text>
-            <GroupInvite groupId={id} groupName={g.name} />
-          </Card>
-        )}
-        {isOwner && (
-          <Card>
-            <GroupPassword groupId={id} hasPassword={g.has_password} />
-          </Card>
-        )}
+        {membership.data.is_owner && <OwnerTools group={g} />}
         <Card bg="navy.900" color="white" borderColor="navy.900">
           <Text fontWeight="bold" fontSize="lg">
             Make your picks for this group
@@ -139,30 +91,7 @@ function GroupDetails({ id }: { id: number }) {
         </Card>
         <MembersList members={members.data ?? []} me={membership.data.participant_id} />
       </Stack>
-
-      <Box position="sticky" bottom="0" py="3" bg="gray.50">
-        <Flex gap="3" direction={{ base: 'column', sm: 'row' }}>
-          {hasGlobalPicks && (
-            <Button
-              size="lg"
-              flex={{ sm: '1' }}
-              variant="outline"
-              borderColor="navy.900"
-              color="navy.900"
-              fontWeight="bold"
-              bg="white"
-              loading={busy === 'reuse'}
-              disabled={busy !== null}
-              onClick={() => void reusePicks()}
-            >
-              Reuse Picks
-            </Button>
-          )}
-          <PrimaryButton flex={{ sm: '1' }} loading={busy === 'new'} disabled={busy !== null} onClick={() => void makeNewPicks()}>
-            Make New Picks
-          </PrimaryButton>
-        </Flex>
-      </Box>
+      <PicksChoice groupId={id} hasGlobalPicks={hasGlobalPicks} />
     </Page>
   );
 }

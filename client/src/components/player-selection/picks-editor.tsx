@@ -1,0 +1,163 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Box, chakra, Flex, Input, InputGroup, NativeSelect, Stack } from '@chakra-ui/react';
+import { useNavigate } from 'react-router-dom';
+import { MAX_PICKS } from '@first-round/shared/constants';
+import { MESSAGES } from '@first-round/shared/messages';
+import { filterPlayers, POSITION_FILTERS } from '@first-round/shared/player-filter';
+import type { PlayerDto } from '@first-round/shared/schemas';
+import { EmptyState } from '../page';
+import { PlayerRowContent } from '../player-row';
+import { CheckIcon, SearchIcon } from '../icons';
+import { BandLegend, RiskBandChip } from './risk-band';
+import { SelectionBar } from './selection-bar';
+import { savedDescription } from '../../lib/selection-text';
+import { notify } from '../../lib/toaster';
+import { errorKind, trpc } from '../../lib/trpc';
+
+const RowButton = chakra('button');
+const ToggleButton = chakra('button');
+
+/**
+ * Choosing the picks before the lock: search, position filter and 'Selected only' over the board, a tap
+ * per player up to the hard stop at 32, and Save. It starts from `initial` (the saved picks, or the global
+ * ones when reusing them) once they arrive, and after saving goes to `doneTo`.
+ */
+export function PicksEditor({ players, initial, groupId, doneTo }: { players: PlayerDto[]; initial: number[] | undefined; groupId: number | null; doneTo: string }) {
+  const navigate = useNavigate();
+  const utils = trpc.useUtils();
+  const save = trpc.picks.save.useMutation();
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [query, setQuery] = useState('');
+  const [position, setPosition] = useState('');
+  const [selectedOnly, setSelectedOnly] = useState(false);
+  const loaded = useRef(false);
+
+  useEffect(() => {
+    if (loaded.current || !initial) return;
+    loaded.current = true;
+    setSelected(new Set(initial));
+  }, [initial]);
+
+  const visible = useMemo(() => {
+    const shown = filterPlayers(players, query, position);
+    return selectedOnly ? shown.filter((p) => selected.has(p.id)) : shown;
+  }, [players, query, position, selectedOnly, selected]);
+
+  function toggle(id: number) {
+    // A hard stop at the limit: the 33rd tap says why instead of adding (the server refuses it too).
+    if (!selected.has(id) && selected.size >= MAX_PICKS) return notify('error', MESSAGES.tooManyPicksTitle, MESSAGES.tooManyPicks);
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }
+
+  async function onSave() {
+    if (selected.size === 0) return notify('error', MESSAGES.noPlayersSelectedTitle, MESSAGES.noPlayersSelected);
+    try {
+      await save.mutateAsync({ picks: [...selected], ...(groupId !== null ? { group_id: groupId } : {}) });
+    } catch (err) {
+      // SPEC §5: the server enforces the bounds (picksSchema). The ids come from its own board, so input
+      // its schema refuses is the number of picks.
+      if (errorKind(err) === 'INVALID_INPUT') return notify('error', MESSAGES.tooManyPicksTitle, MESSAGES.tooManyPicks);
+      return notify('error', MESSAGES.savePicksFailed);
+    }
+    await Promise.all([utils.picks.mine.invalidate(), utils.picks.global.invalidate(), utils.groups.invalidate()]);
+    notify('success', 'Picks saved', savedDescription(players.filter((p) => selected.has(p.id))));
+    navigate(doneTo);
+  }
+
+  return (
+    <>
+      <Flex gap="2" mb="3" wrap={{ base: 'wrap', md: 'nowrap' }} position="sticky" top={{ base: '96px', md: '50px' }} zIndex="1" bg="gray.50" py="2">
+        <InputGroup flex="1" flexBasis={{ base: '100%', md: 'auto' }} startElement={<SearchIcon size={18} />}>
+          <Input aria-label="Search Players" placeholder="Search Players" value={query} onChange={(e) => setQuery(e.target.value)} bg="white" size="lg" />
+        </InputGroup>
+        <NativeSelect.Root width="auto" size="lg">
+          <NativeSelect.Field aria-label="Pos" value={position} onChange={(e) => setPosition(e.target.value)} bg="white" minW="24">
+            <option value="">Pos</option>
+            {POSITION_FILTERS.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </NativeSelect.Field>
+          <NativeSelect.Indicator />
+        </NativeSelect.Root>
+        <ToggleButton
+          type="button"
+          aria-pressed={selectedOnly}
+          onClick={() => setSelectedOnly((on) => !on)}
+          display="inline-flex"
+          alignItems="center"
+          gap="2"
+          h="11"
+          px="4"
+          flexShrink={0}
+          borderRadius="md"
+          borderWidth="1px"
+          borderColor={selectedOnly ? 'navy.900' : 'gray.300'}
+          bg={selectedOnly ? 'navy.900' : 'white'}
+          color={selectedOnly ? 'white' : 'navy.900'}
+          fontWeight="semibold"
+          whiteSpace="nowrap"
+          cursor="pointer"
+          _focusVisible={{ outline: '3px solid', outlineColor: 'gold.400', outlineOffset: '1px' }}
+        >
+          {selectedOnly && <CheckIcon size={16} />}
+          Selected only
+        </ToggleButton>
+      </Flex>
+      <BandLegend players={players} />
+
+      {visible.length === 0 ? (
+        <EmptyState>
+          {selectedOnly && selected.size === 0 ? "You haven't selected anyone yet. Turn off 'Selected only' to see the whole board." : 'No players match your search.'}
+        </EmptyState>
+      ) : (
+        <Stack as="ul" gap="2" listStyleType="none" pb="28" aria-label="Players">
+          {visible.map((player) => {
+            const isSelected = selected.has(player.id);
+            return (
+              <li key={player.id}>
+                <RowButton
+                  type="button"
+                  aria-pressed={isSelected}
+                  onClick={() => toggle(player.id)}
+                  display="flex"
+                  width="100%"
+                  px="3"
+                  py="2.5"
+                  borderRadius="lg"
+                  borderWidth="1px"
+                  borderColor={isSelected ? 'navy.900' : 'gray.200'}
+                  bg={isSelected ? 'navy.900' : 'white'}
+                  color={isSelected ? 'white' : 'gray.900'}
+                  boxShadow={isSelected ? 'md' : 'xs'}
+                  cursor="pointer"
+                  transition="background 0.12s"
+                  _hover={{ borderColor: 'navy.400' }}
+                  _focusVisible={{ outline: '3px solid', outlineColor: 'gold.400', outlineOffset: '1px' }}
+                >
+                  <PlayerRowContent player={player} selected={isSelected} />
+                  <Box alignSelf="center" ms="2">
+                    <RiskBandChip band={player.band} />
+                  </Box>
+                  {isSelected && (
+                    <Box color="gold.400" alignSelf="center" flexShrink={0} ms="2">
+                      <CheckIcon size={22} />
+                    </Box>
+                  )}
+                </RowButton>
+              </li>
+            );
+          })}
+        </Stack>
+      )}
+
+      <SelectionBar count={selected.size} saving={save.isPending} onSave={() => void onSave()} />
+    </>
+  );
+}
