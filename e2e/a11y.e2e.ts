@@ -4,7 +4,8 @@ import { launchBrowser, newPerson, type Person } from './support/browser';
 import { axeFindings, serveAxe } from './support/axe';
 import { BASE_URL, OPERATOR_EMAIL, uniqueEmail, uniqueUsername } from './support/env';
 import { operator } from './support/operator';
-import { acceptRules, signInThroughUi, signUpThroughUi, togglePlayer, waitForPath } from './support/ui';
+import { acceptRules, signUpThroughUi, togglePlayer, waitForPath } from './support/ui';
+import { signInWithSession } from './support/session';
 
 /**
  * Issue 13's accessibility pass: axe-core (from node_modules, served to the page by the browser context:
@@ -171,11 +172,10 @@ describe('accessibility: no serious or critical axe-core violation on any screen
     await op.recordPick(1, 'Travis Hunter');
     await op.recordPick(2, 'Abdul Carter');
 
-    // The operator console, mid-draft (its board search opens once the draft has started). One sign-in
-    // for both widths: the operator's address may only ask for a few codes an hour.
+    // The operator console, mid-draft (its board search opens once the draft has started), at both widths.
     await op.skipFirstLoginRules();
     const { page: console_, context } = await person(SIZES[0]);
-    await signInThroughUi(console_, OPERATOR_EMAIL);
+    await signInWithSession(console_, OPERATOR_EMAIL);
     for (const size of SIZES) {
       await console_.setViewportSize(size);
       await visit(console_, '/admin', console_.getByRole('list', { name: 'Audit log' }));

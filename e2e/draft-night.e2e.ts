@@ -4,7 +4,8 @@ import { launchBrowser } from './support/browser';
 import { BASE_URL, uniqueEmail, uniqueUsername, MARSHAL_EMAIL } from './support/env';
 import { apiSession } from './support/idp';
 import { operator, playerId } from './support/operator';
-import { liveStrip, signInThroughUi, waitForPath } from './support/ui';
+import { liveStrip, waitForPath } from './support/ui';
+import { signInWithSession } from './support/session';
 import { watchForText, type TextSighting } from './support/watch-text';
 
 /**
@@ -101,7 +102,7 @@ describe('draft night: the live strip, rank arrows and the Final card', () => {
       f.context.setDefaultTimeout(10_000);
       f.sightings = await watchForText(f.context, [1, 2, 3, 4].map((n) => `Pick ${n} of 32`));
       f.page = await f.context.newPage();
-      await signInThroughUi(f.page, f.email);
+      await signInWithSession(f.page, f.email);
       await f.page.goto(`/groups/${groupId}/picks`);
       await f.page.getByRole('heading', { level: 1 }).waitFor();
     }

@@ -4,7 +4,7 @@ import { launchBrowser, newPerson } from './support/browser';
 import { BASE_URL, DEPUTY_EMAIL, uniqueEmail, uniqueUsername } from './support/env';
 import { apiSession } from './support/idp';
 import { operator } from './support/operator';
-import { signInThroughUi } from './support/ui';
+import { signInWithSession } from './support/session';
 import { watchForText } from './support/watch-text';
 
 const LOAD_ERROR = 'Failed to load group details';
@@ -77,7 +77,7 @@ describe('time and state always right', () => {
     const email = uniqueEmail('peek');
     const session = await apiSession(email, uniqueUsername('Peek'));
     await fetch(`${BASE_URL}/api/users/me/status`, { method: 'PATCH', headers: { authorization: `Bearer ${await session.token()}` } });
-    await signInThroughUi(page, email);
+    await signInWithSession(page, email);
 
     await page.goto(`/groups/${publicId}`);
     await page.getByRole('heading', { name: publicName, level: 1 }).waitFor();

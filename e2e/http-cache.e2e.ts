@@ -5,7 +5,8 @@ import { launchBrowser, newPerson } from './support/browser';
 import { BASE_URL, uniqueEmail, uniqueUsername, STEWARD_EMAIL } from './support/env';
 import { apiSession } from './support/idp';
 import { operator, playerId } from './support/operator';
-import { liveStrip, signInThroughUi } from './support/ui';
+import { liveStrip } from './support/ui';
+import { signInWithSession } from './support/session';
 
 /**
  * Draft night without a refetch storm, as a browser sees it. A player keeps their group's
@@ -108,7 +109,7 @@ describe('draft night: reads revalidate, the standings stay in view', () => {
 
     page = (await newPerson(browser)).page;
     reads = await recordHotReads(page);
-    await signInThroughUi(page, email);
+    await signInWithSession(page, email);
     await op.startDraft();
     await page.goto(`/groups/${groupId}/picks`);
     await myRow().waitFor();

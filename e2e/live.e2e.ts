@@ -4,7 +4,8 @@ import { launchBrowser, newPerson } from './support/browser';
 import { BASE_URL, OPERATOR_EMAIL, uniqueEmail, uniqueUsername } from './support/env';
 import { apiSession } from './support/idp';
 import { operator } from './support/operator';
-import { acceptRules, liveStrip, signInThroughUi, signUpThroughUi, togglePlayer, waitForPath } from './support/ui';
+import { acceptRules, liveStrip, signUpThroughUi, togglePlayer, waitForPath } from './support/ui';
+import { signInWithSession } from './support/session';
 
 /**
  * Draft night live: a player keeps the leaderboard and My Picks open (no reload, no navigation)
@@ -121,7 +122,7 @@ describe('draft night, live', () => {
     const session = await apiSession(OPERATOR_EMAIL, 'DraftOperator');
     await fetch(`${BASE_URL}/api/users/me/status`, { method: 'PATCH', headers: { authorization: `Bearer ${await session.token()}` } });
     console_ = (await newPerson(browser)).page;
-    await signInThroughUi(console_, OPERATOR_EMAIL);
+    await signInWithSession(console_, OPERATOR_EMAIL);
     await console_.getByRole('link', { name: 'Settings' }).click();
     await console_.getByRole('link', { name: 'Open the draft console' }).click();
     await waitForPath(console_, '/admin');

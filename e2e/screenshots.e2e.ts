@@ -8,7 +8,8 @@ import type pg from 'pg';
 import { removeSeeded, seedEntries, serverDatabase } from './support/database';
 import { apiSession } from './support/idp';
 import { listPlayers, operator, playerId } from './support/operator';
-import { acceptRules, signInThroughUi, signUpThroughUi, togglePlayer, waitForPath } from './support/ui';
+import { acceptRules, signUpThroughUi, togglePlayer, waitForPath } from './support/ui';
+import { signInWithSession } from './support/session';
 
 /** `npm run screenshots`: the main screens at 1280 and 375 px into docs/screenshots/. */
 const OUT = path.resolve(import.meta.dirname, '..', 'docs', 'screenshots');
@@ -179,7 +180,7 @@ describe('screenshots', () => {
     ).json()) as { group_id: number };
     for (const size of SIZES) {
       const { page, context } = await newPerson(browser, size);
-      await signInThroughUi(page, email);
+      await signInWithSession(page, email);
       await page.goto(`/groups/${own.group_id}`);
       await page.getByRole('button', { name: 'Invite', exact: true }).click();
       await page.getByRole('button', { name: 'QR code' }).click();
@@ -251,7 +252,7 @@ describe('screenshots', () => {
     await fetch(`${BASE_URL}/api/users/me/status`, { method: 'PATCH', headers: { authorization: `Bearer ${await session.token()}` } });
     for (const size of SIZES) {
       const { page, context } = await newPerson(browser, size);
-      await signInThroughUi(page, OPERATOR_EMAIL);
+      await signInWithSession(page, OPERATOR_EMAIL);
       await page.goto('/admin');
       await page.getByRole('heading', { name: 'Draft control' }).waitFor();
       await page.getByRole('list', { name: 'Audit log' }).waitFor();
