@@ -56,12 +56,24 @@ export const UNAVAILABLE_MESSAGE = 'The game is temporarily unavailable. Please 
 /** Every other fault on our side: the details go to the log, never into an answer. */
 export const INTERNAL_MESSAGE = 'Internal server error';
 
-/** A readable one-line message for a zod failure: "picks: Expected array, received string". */
+/**
+ * zod's own (English) messages say what is wrong but not where ('Invalid input: expected number, received
+ * string', 'Too small: expected number to be >0'); ours are written for people and name their field
+ * ('Username must be at least 2 characters', 'Group name is required', SPEC texts).
+ */
+const ZOD_OWN_MESSAGE = /^(Invalid|Too small|Too big)\b/;
+
+/**
+ * A readable one-line message for a zod failure. The field's path is added only where the message does
+ * not name the field itself ("picks: Invalid input: expected array, received string"), so a player reads
+ * "Username must be at least 2 characters", never "screen_name: Username must…".
+ */
 export function zodMessage(error: ZodError): string {
   return error.issues
     .map((i) => {
-      const where = i.path.length ? `${i.path.join('.')}: ` : '';
-      const msg = i.code === 'unrecognized_keys' ? `Unknown field(s): ${i.keys.join(', ')}` : i.message;
+      const unknownKeys = i.code === 'unrecognized_keys';
+      const msg = unknownKeys ? `Unknown field(s): ${i.keys.join(', ')}` : i.message;
+      const where = i.path.length && (unknownKeys || ZOD_OWN_MESSAGE.test(msg)) ? `${i.path.join('.')}: ` : '';
       return `${where}${msg}`;
     })
     .join('; ');

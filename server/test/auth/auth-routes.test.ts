@@ -107,7 +107,8 @@ describe('POST /auth/update-screen-name', () => {
       const res = await post('/api/auth/update-screen-name', user, { screen_name: name });
       expect(res.statusCode, name).toBe(422);
       const body = res.json() as { message: string; detail: string; code: string };
-      expect(body.message).toContain(`Username must be ${rule}`);
+      // The rule as a player reads it: no field path in front ('screen_name: …' is for zod's own messages).
+      expect(body.message).toBe(`Username must be ${rule}`);
       expect(body.detail).toBe(body.message);
       expect(body.code).toBe('INVALID_INPUT');
     }

@@ -176,7 +176,7 @@ describe('hostile strings', () => {
       for (const username of [NUL, 'Ad\u200bmin', 'evil\u202Egnp.exe']) {
         const res = await prod.request('POST', '/idp/sign-up', { body: { email: 'prodnul@example.com', username } });
         expect(res.statusCode, res.body).toBe(422);
-        expect((res.json() as { message: string }).message).toMatch(/^username: Username must/);
+        expect((res.json() as { message: string }).message).toMatch(/^Username must/);
       }
       expectError(await prod.request('GET', '/api/players?q=%00'), 422, 'Text must not contain NUL characters');
       expect(await tableCounts(prod)).toEqual(before);
