@@ -205,7 +205,6 @@ export function StandingsTable({
   entries,
   alive,
   label = 'Rankings',
-  footer,
   details,
   variant = 'global',
   header = true,
@@ -218,8 +217,6 @@ export function StandingsTable({
   entries?: number;
   alive?: number;
   label?: string;
-  /** Below the rows, inside the card (a 'Show more' button, say). */
-  footer?: ReactNode;
   details?: RowDetails;
   variant?: keyof typeof SIZES;
   /** The column headings (off for a second list under the same headings). */
@@ -268,7 +265,6 @@ export function StandingsTable({
             <MoveFlash delta={moves.get(me.participant_id)} version={version} />
           </Box>
         )}
-        {footer}
       </Box>
     </Stack>
   );

@@ -49,7 +49,7 @@ export interface RankMoves {
  * Follows one standings page across draft versions. A change first moves the version (draft.status is
  * patched at once) while the page still shows the old ranks, then the re-ranked page arrives under that
  * version: the page as it stood when the version moved is the baseline the new page is compared with.
- * A page that arrives again under the same version (a read, 'Show more') is compared with the same
+ * A page that arrives again under the same version (a read, another page of the same standings) is compared with the same
  * baseline, so the arrows stay until the next pick; a first page has nothing to compare with.
  */
 export class RankMoveTracker {
