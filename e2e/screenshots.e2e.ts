@@ -29,6 +29,8 @@ describe('screenshots', () => {
   let browser: Browser;
   let op: Awaited<ReturnType<typeof operator>>;
   let db: pg.Client | undefined;
+  /** A player whose entry holds a long shot, so round one's completion busts it (the busted shots). */
+  const busterEmail = uniqueEmail('buster');
   const pages: { page: Page; width: number }[] = [];
   /** A board of friends around the two players (written into the database, removed at the end). */
   const SEEDED = 'shots-standings-';
@@ -68,6 +70,11 @@ describe('screenshots', () => {
     const sam = await apiSession(uniqueEmail('sam'), 'SleeperPickSam');
     const samPicks = await Promise.all(['Cam Ward', 'Travis Hunter', 'Abdul Carter', 'Will Campbell', 'Tyler Warren', 'Jalon Walker'].map(playerId));
     await fetch(`${BASE_URL}/api/picks`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await sam.token()}` }, body: JSON.stringify({ picks: samPicks }) });
+    const buster = await apiSession(busterEmail, 'LongShotLarry');
+    const busterHeaders = { 'content-type': 'application/json', authorization: `Bearer ${await buster.token()}` };
+    await fetch(`${BASE_URL}/api/users/me/status`, { method: 'PATCH', headers: busterHeaders });
+    const busterPicks = await Promise.all(['Cam Ward', 'Travis Hunter', 'Jaxson Dart'].map(playerId));
+    await fetch(`${BASE_URL}/api/picks`, { method: 'POST', headers: busterHeaders, body: JSON.stringify({ picks: busterPicks }) });
     const names = { 1280: 'GridironGuru', 375: 'MockDraftMaven' } as const;
     for (const size of SIZES) {
       const { page } = await newPerson(browser, size, EASTERN);
@@ -155,7 +162,7 @@ describe('screenshots', () => {
     await api('/users/me/status', 'PATCH');
     const group = await api('/groups', 'POST', { name: 'Sunday Funday League', is_public: false });
     // Members, so the card has faces.
-    for (const name of ['BlitzBrenda', 'RedZoneRay', 'SleeperPickSam', 'TuaTagovaifan']) {
+    for (const name of ['BlitzBrenda', 'RedZoneRay', 'PlayActionPam', 'TuaTagovaifan']) {
       const member = await apiSession(uniqueEmail('member'), name);
       const link = await api('/groups/join-links', 'POST', { group_id: group.group_id, expiration_hours: 24 });
       await fetch(`${BASE_URL}/api/groups/join-with-link/${String(link.token)}`, { method: 'POST', headers: { authorization: `Bearer ${await member.token()}` } });
@@ -294,13 +301,16 @@ describe('screenshots', () => {
 
   // Round one was completed by the draft-night shots above.
   it('round one complete: the entries with a pick left undrafted are busted', async () => {
-    for (const { page, width } of pages) {
+    for (const size of SIZES) {
+      const { page, context } = await newPerson(browser, size, EASTERN);
+      await signInWithSession(page, busterEmail);
       await page.goto('/my-picks');
       await page.getByRole('status', { name: 'Your entry' }).getByText(/^BUSTED: /).waitFor();
-      await shot(page, 'my-picks-busted', width);
+      await shot(page, 'my-picks-busted', size.width);
       await page.goto('/leaderboard');
       await page.getByRole('region', { name: 'Your entry' }).getByText('Busted', { exact: true }).waitFor();
-      await shot(page, 'leaderboard-busted', width);
+      await shot(page, 'leaderboard-busted', size.width);
+      await context.close();
     }
   });
 
