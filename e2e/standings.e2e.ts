@@ -154,6 +154,8 @@ describe('standings people can read', () => {
     expect(pinnedText).toContain('1 hit · 1 pending');
     expect(pinnedText).toMatch(/Tie-break: boldest hit, #\d+ on the board/);
     await pinned.getByText('Alive', { exact: true }).waitFor();
+    // Who can still win (issue 14): the entries ahead are settled on 2 hits; one pending pick can still reach them.
+    await pinned.getByText('Can still win', { exact: true }).waitFor();
     const myRank = Number(pinnedText.match(/#(\d+)/)![1]);
     expect(myRank).toBeGreaterThan(AHEAD);
 
@@ -170,6 +172,7 @@ describe('standings people can read', () => {
     expect(await first.innerText()).toMatch(/Tie-break: boldest hit, #\d+ on the board/);
     await first.getByLabel('2 correct picks').waitFor();
     await first.getByLabel('0 picks pending').waitFor();
+    await first.getByText('Can still win', { exact: true }).waitFor();
 
     await page.getByRole('button', { name: 'Jump to me' }).click();
     const mine = rowOf(list, username);
@@ -246,6 +249,7 @@ describe('standings people can read', () => {
     await card.getByText('1 of 2 hit', { exact: true }).waitFor();
     await card.getByText('1 pending', { exact: true }).waitFor();
     await card.getByText(/^rank \d+ of \d+$/).waitFor();
+    await card.getByText('Can still win', { exact: true }).waitFor();
     const [, rank, of] = (await card.getByText(/^rank \d+ of \d+$/).innerText()).match(/rank (\d+) of (\d+)/)!;
     expect(Number(rank)).toBeGreaterThan(AHEAD);
     expect(Number(of)).toBeGreaterThanOrEqual(301);

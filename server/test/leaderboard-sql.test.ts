@@ -357,7 +357,7 @@ describe('groupLeaderboardSql matches rankEntries', () => {
   let orm: Orm | undefined;
   let global: GlobalStandings | undefined;
   let total = 0;
-  const seen = { aliveScoring: 0, busted: 0, sharedRanks: 0 };
+  const seen = { aliveScoring: 0, busted: 0, sharedRanks: 0, aliveEliminated: 0, canWin: 0 };
 
   beforeAll(async () => {
     db = await createTestDb();
@@ -393,6 +393,8 @@ describe('groupLeaderboardSql matches rankEntries', () => {
         seen.aliveScoring += expected.filter((r) => !r.busted && r.correct_picks > 0).length;
         seen.busted += expected.filter((r) => r.busted).length;
         seen.sharedRanks += expected.filter((r, i) => i > 0 && expected[i - 1]?.rank === r.rank && r.rank > 1).length;
+        seen.aliveEliminated += expected.filter((r) => !r.busted && !r.can_win).length;
+        seen.canWin += expected.filter((r) => r.can_win).length;
       }
     }, 60_000);
   }
@@ -402,5 +404,8 @@ describe('groupLeaderboardSql matches rankEntries', () => {
     expect(seen.aliveScoring).toBeGreaterThan(50);
     expect(seen.busted).toBeGreaterThan(50);
     expect(seen.sharedRanks).toBeGreaterThan(20);
+    // Who can still win (max_possible, can_win) compared on both sides of the line.
+    expect(seen.aliveEliminated).toBeGreaterThan(20);
+    expect(seen.canWin).toBeGreaterThan(20);
   });
 });

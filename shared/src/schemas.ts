@@ -253,6 +253,13 @@ export const leaderboardRowOutput = z.object({
   tiebreak_rank: z.number().nullable(),
   /** The entry's number of picks. An alive entry has no miss: `picks - correct_picks` of its picks are pending. */
   picks: z.number(),
+  /** Best possible final score: every pending pick hits (`picks` while alive); 0 once busted. */
+  max_possible: z.number(),
+  /**
+   * Whether it can still finish first (alone or sharing first): alive, and its best case reaches the best
+   * score already certain in this group (shared/src/contention.ts). False: 'Eliminated from 1st'.
+   */
+  can_win: z.boolean(),
 });
 export type LeaderboardRow = z.infer<typeof leaderboardRowOutput>;
 /** Longest name search on the standings (screen names are shorter). */

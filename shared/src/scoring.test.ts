@@ -14,6 +14,7 @@ import {
   type Entry,
   type PickedPlayer,
 } from './scoring.js';
+import { contentionOf, winningBarOfRanked } from './contention.js';
 import { seededRandom } from './seeded-random';
 
 const snap = (filledSlots: number, roundOneCompleteMarked = false, roundOnePicks = 32): DraftSnapshot => ({
@@ -135,12 +136,12 @@ describe('rankEntries', () => {
       d,
     );
     expect(rows).toEqual([
-      { rank: 1, participant_id: 'a', participant_name: 'a', correct_picks: 2, busted: false, tiebreak_rank: 30, picks: 3 },
-      { rank: 2, participant_id: 'c', participant_name: 'c', correct_picks: 2, busted: false, tiebreak_rank: 9, picks: 2 },
-      { rank: 2, participant_id: 'd', participant_name: 'd', correct_picks: 2, busted: false, tiebreak_rank: 9, picks: 2 },
-      { rank: 4, participant_id: 'b', participant_name: 'b', correct_picks: 1, busted: false, tiebreak_rank: 7, picks: 1 },
-      { rank: 5, participant_id: 'e', participant_name: 'e', correct_picks: 0, busted: false, tiebreak_rank: null, picks: 1 },
-      { rank: 5, participant_id: 'f', participant_name: 'f', correct_picks: 0, busted: true, tiebreak_rank: null, picks: 2 },
+      { rank: 1, participant_id: 'a', participant_name: 'a', correct_picks: 2, busted: false, tiebreak_rank: 30, picks: 3, max_possible: 3, can_win: true },
+      { rank: 2, participant_id: 'c', participant_name: 'c', correct_picks: 2, busted: false, tiebreak_rank: 9, picks: 2, max_possible: 2, can_win: true },
+      { rank: 2, participant_id: 'd', participant_name: 'd', correct_picks: 2, busted: false, tiebreak_rank: 9, picks: 2, max_possible: 2, can_win: true },
+      { rank: 4, participant_id: 'b', participant_name: 'b', correct_picks: 1, busted: false, tiebreak_rank: 7, picks: 1, max_possible: 1, can_win: false },
+      { rank: 5, participant_id: 'e', participant_name: 'e', correct_picks: 0, busted: false, tiebreak_rank: null, picks: 1, max_possible: 1, can_win: false },
+      { rank: 5, participant_id: 'f', participant_name: 'f', correct_picks: 0, busted: true, tiebreak_rank: null, picks: 2, max_possible: 0, can_win: false },
     ]);
   });
 
@@ -196,7 +197,7 @@ describe('scoreCounts and orderByScore agree with rankEntries', () => {
     const ranked = entries.filter((e) => e.picks.length > 0);
     const scores = ranked.map((e) => scoreCounts(countPicks(e.picks), d));
     const { entries: order, ranks } = orderByScore(scores, codePointOrder(ranked.map((e) => e.participantId)));
-    return [...order].map((entry, p) => ({
+    const rows = [...order].map((entry, p) => ({
       rank: ranks[p],
       participant_id: ranked[entry]!.participantId,
       participant_name: ranked[entry]!.participantName,
@@ -205,6 +206,8 @@ describe('scoreCounts and orderByScore agree with rankEntries', () => {
       tiebreak_rank: scores[entry]!.tiebreakRank,
       picks: ranked[entry]!.picks.length,
     }));
+    const bar = winningBarOfRanked(rows);
+    return rows.map((row) => ({ ...row, ...contentionOf(row, bar) }));
   };
 
   // `scale` spreads big-board ranks far apart: too many (score, tie-break) pairs for a slot each.

@@ -20,6 +20,8 @@
  * - A busted entry scores 0; otherwise its score is its number of hits.
  */
 
+import { contentionOf, winningBar } from './contention.js';
+
 export interface DraftSnapshot {
   /** Number of round-one slots (normally 32). */
   roundOnePicks: number;
@@ -134,6 +136,9 @@ export interface RankedRow {
   tiebreak_rank: number | null;
   /** The entry's number of picks: while it is alive, `picks - correct_picks` of them are still pending. */
   picks: number;
+  /** Best possible final score and whether it can still finish first (shared/src/contention.ts). */
+  max_possible: number;
+  can_win: boolean;
 }
 
 /**
@@ -184,7 +189,7 @@ export function rankEntries(entries: readonly Entry[], d: DraftSnapshot): Ranked
     return compareCodePoints(a.entry.participantId, b.entry.participantId);
   });
 
-  const rows: RankedRow[] = [];
+  const rows: Omit<RankedRow, 'max_possible' | 'can_win'>[] = [];
   let prev: EntryScore | null = null;
   let rank = 0;
   for (const [i, { entry, score }] of scored.entries()) {
@@ -206,7 +211,9 @@ export function rankEntries(entries: readonly Entry[], d: DraftSnapshot): Ranked
       picks: entry.picks.length,
     });
   }
-  return rows;
+  // Who can still win is measured against the scope's best certain score (contention.ts): any order.
+  const bar = winningBar(rows);
+  return rows.map((row) => ({ ...row, ...contentionOf(row, bar) }));
 }
 
 /**

@@ -4,7 +4,7 @@ import { compareByDraftOrder } from '@first-round/shared/player-filter';
 import { remainingSlots, scoreEntry, type DraftSnapshot } from '@first-round/shared/scoring';
 import type { DraftStatus, PlayerDto } from '@first-round/shared/schemas';
 import { outcomeOf } from '../lib/draft-snapshot';
-import { lockTimeText, plural } from '../lib/standings-text';
+import { contentionShown, contentionText, lockTimeText, plural } from '../lib/standings-text';
 import { trpc } from '../lib/trpc';
 
 /** Parts of a status line, each its own element (so each reads, and is found, on its own), joined by '·'. */
@@ -26,7 +26,8 @@ function Parts({ parts }: { parts: (string | false | null | undefined)[] }) {
  * My Picks as a status card. Before the start: how many picks, until when they can change, and in how many
  * groups the same picks count ('10 picks · editable until Thu 8 PM ET · used in 1 group'). Once the draft
  * is under way: 'ALIVE · 9 of 10 hit · 1 pending · rank 10 of 302', or why the entry is out ('BUSTED:
- * Shedeur Sanders was not drafted in round one'). Hits, misses and pending come from the board as patched
+ * Shedeur Sanders was not drafted in round one'); while the draft runs, whether it can still finish first
+ * ('… · Can still win' or '… · Eliminated from 1st'). Hits, misses and pending come from the board as patched
  * live (shared/src/scoring.ts decides); the rank from the global standings, which the stream pushes.
  */
 export function EntryStatusCard({ picks, status, snapshot }: { picks: PlayerDto[]; status: DraftStatus; snapshot: DraftSnapshot | null }) {
@@ -55,11 +56,13 @@ export function EntryStatusCard({ picks, status, snapshot }: { picks: PlayerDto[
   const me = standing.data?.draft_started ? standing.data.me : null;
   const rank = me && `rank ${me.rank} of ${standing.data!.entries}`;
   const hits = `${score.hits} of ${picks.length} hit`;
+  // Whether the entry can still finish first globally, from its standings row (decided by the server).
+  const contention = me && !me.busted && contentionShown(status) ? contentionText(me) : null;
   if (!score.busted) {
     return (
       <Card tone="alive">
         <Text fontWeight="bold" color="turf.700" fontSize="lg">
-          <Parts parts={['ALIVE', hits, `${score.pending} pending`, rank]} />
+          <Parts parts={['ALIVE', hits, `${score.pending} pending`, rank, contention]} />
         </Text>
       </Card>
     );

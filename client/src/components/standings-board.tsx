@@ -5,13 +5,14 @@ import { LEADERBOARD_RETRIES, STALE_TIMES } from '@first-round/shared/constants'
 import { MESSAGES } from '@first-round/shared/messages';
 import type { LeaderboardInput, LeaderboardRow } from '@first-round/shared/schemas';
 import { shouldRetry } from '../lib/query-client';
-import { pendingOf, plural, TIEBREAK_EXPLAINED, tiebreakText } from '../lib/standings-text';
+import { useDraftStatus } from '../lib/queries';
+import { contentionShown, pendingOf, plural, TIEBREAK_EXPLAINED, tiebreakText } from '../lib/standings-text';
 import { trpc } from '../lib/trpc';
 import { FullPageMessage } from './full-page-message';
 import { SearchIcon, XIcon } from './icons';
 import { InfoTip } from './info-tip';
 import { EmptyState } from './page';
-import { EntryStateBadge, standingsRowId, standingsSummary, StandingsTable, type RowDetails } from './standings-table';
+import { ContentionText, EntryStateBadge, standingsRowId, standingsSummary, StandingsTable, type RowDetails } from './standings-table';
 
 /** Rows per page: the global standings hold thousands of entries, read a page at a time. */
 export const STANDINGS_PAGE_SIZE = 100;
@@ -235,6 +236,7 @@ export function StandingsBoard({
 /** The caller's entry, pinned above the rows wherever it ranks, with the way to its row. */
 function MyEntry({ row, onJump, jumping }: { row: LeaderboardRow; onJump: () => void; jumping: boolean }) {
   const pending = pendingOf(row);
+  const contention = contentionShown(useDraftStatus().data);
   return (
     <Box
       role="region"
@@ -272,6 +274,11 @@ function MyEntry({ row, onJump, jumping }: { row: LeaderboardRow; onJump: () => 
             {plural(row.correct_picks, 'hit')}
             {pending !== null && ` · ${pending} pending`}
           </Text>
+          {contention && (
+            <Text fontSize="sm">
+              <ContentionText row={row} onDark />
+            </Text>
+          )}
           {row.tiebreak_rank !== null && (
             <Text fontSize="xs" color="navy.100">
               {tiebreakText(row.tiebreak_rank)}

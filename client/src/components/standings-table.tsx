@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { Badge, Box, Grid, Stack, Text, type GridProps } from '@chakra-ui/react';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
-import { pendingOf, plural, tiebreakText } from '../lib/standings-text';
+import { useDraftStatus } from '../lib/queries';
+import { contentionShown, contentionText, pendingOf, plural, tiebreakText } from '../lib/standings-text';
 import { CheckIcon, XIcon } from './icons';
 import { MoveFlash, RankMove, useRankMoves } from './rank-moves';
 
@@ -17,6 +18,21 @@ export function EntryStateBadge({ busted }: { busted: boolean }) {
       <CheckIcon size={12} />
       Alive
     </Badge>
+  );
+}
+
+/**
+ * 'Can still win' or 'Eliminated from 1st' beside an alive entry during the draft: in words, not colour
+ * alone, at AA contrast on the light rows or, `onDark`, on the navy card.
+ */
+export function ContentionText({ row, onDark = false }: { row: Pick<LeaderboardRow, 'busted' | 'can_win'>; onDark?: boolean }) {
+  const text = contentionText(row);
+  if (!text) return null;
+  const color = row.can_win ? (onDark ? 'gold.400' : 'turf.700') : onDark ? 'navy.100' : 'gray.700';
+  return (
+    <Text as="span" fontSize="xs" fontWeight="bold" color={color} whiteSpace="nowrap">
+      {text}
+    </Text>
   );
 }
 
@@ -67,8 +83,9 @@ function StandingsRow({
   label,
   trailing,
   move,
+  contention,
   ...rest
-}: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; label?: ReactNode; trailing?: ReactNode; move?: number; type?: 'button' } & GridProps) {
+}: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; label?: ReactNode; trailing?: ReactNode; move?: number; type?: 'button'; contention?: boolean } & GridProps) {
   const pending = pendingOf(row);
   return (
     <Grid
@@ -103,9 +120,12 @@ function StandingsRow({
         <Box gridArea="status" justifySelf="end" display="flex">
           <EntryStateBadge busted={row.busted} />
         </Box>
-        <Text gridArea="tb" fontSize="xs" color="gray.600" minW="0">
-          {row.tiebreak_rank !== null && tiebreakText(row.tiebreak_rank)}
-        </Text>
+        <Box gridArea="tb" display="flex" flexWrap="wrap" alignItems="center" columnGap="2" minW="0">
+          {contention && <ContentionText row={row} />}
+          <Text fontSize="xs" color="gray.600" minW="0">
+            {row.tiebreak_rank !== null && tiebreakText(row.tiebreak_rank)}
+          </Text>
+        </Box>
       </Box>
       <Text gridArea="hits" {...sizes.score} fontWeight="black" color={row.busted ? 'gray.600' : 'turf.700'} textAlign="right" aria-label={`${row.correct_picks} correct ${row.correct_picks === 1 ? 'pick' : 'picks'}`}>
         {row.correct_picks}
@@ -125,7 +145,7 @@ export interface RowDetails {
   panel: (row: LeaderboardRow) => ReactNode;
 }
 
-function ExpandableRow({ details, ...props }: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; move?: number; details: RowDetails }) {
+function ExpandableRow({ details, ...props }: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; move?: number; details: RowDetails; contention?: boolean }) {
   const { row, highlighted } = props;
   const [open, setOpen] = useState(false);
   const panelId = `picks-${row.participant_id}`;
@@ -227,6 +247,7 @@ export function StandingsTable({
   const meShown = !me || rows.some((r) => r.participant_id === me.participant_id);
   // Draft night: rows that moved since the previous pick flash once and show ▲3 / ▼2.
   const { moves, version } = useRankMoves(rows, me);
+  const contention = contentionShown(useDraftStatus().data);
   return (
     <Stack gap="2">
       {entries !== undefined && alive !== undefined && (
@@ -253,7 +274,11 @@ export function StandingsTable({
                 borderColor="gray.100"
                 aria-current={highlighted ? 'true' : undefined}
               >
-                {details ? <ExpandableRow row={row} highlighted={highlighted} sizes={sizes} move={move} details={details} /> : <StandingsRow row={row} highlighted={highlighted} sizes={sizes} move={move} />}
+                {details ? (
+                  <ExpandableRow row={row} highlighted={highlighted} sizes={sizes} move={move} details={details} contention={contention} />
+                ) : (
+                  <StandingsRow row={row} highlighted={highlighted} sizes={sizes} move={move} contention={contention} />
+                )}
                 <MoveFlash delta={move} version={version} />
               </Box>
             );
@@ -261,7 +286,7 @@ export function StandingsTable({
         </Stack>
         {!meShown && me && (
           <Box position="relative" borderTopWidth="3px" borderColor="gray.200" borderStyle="double" aria-label="Your entry" role="group">
-            <StandingsRow row={me} highlighted sizes={sizes} move={moves.get(me.participant_id)} label={<Text as="span" fontSize="md">You: #{me.rank}</Text>} />
+            <StandingsRow row={me} highlighted sizes={sizes} move={moves.get(me.participant_id)} contention={contention} label={<Text as="span" fontSize="md">You: #{me.rank}</Text>} />
             <MoveFlash delta={moves.get(me.participant_id)} version={version} />
           </Box>
         )}

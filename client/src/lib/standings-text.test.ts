@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lockTimeText, ordinal, pendingOf, plural, tiebreakText } from './standings-text';
+import { contentionShown, contentionText, lockTimeText, ordinal, pendingOf, plural, tiebreakText } from './standings-text';
 
 describe('standings text', () => {
   it('ordinals', () => {
@@ -14,6 +14,16 @@ describe('standings text', () => {
 
   it('the tie-break in words', () => {
     expect(tiebreakText(35)).toBe('Tie-break: boldest hit, #35 on the board');
+  });
+
+  it('who can still win: alive entries during the draft only', () => {
+    expect(contentionText({ busted: false, can_win: true })).toBe('Can still win');
+    expect(contentionText({ busted: false, can_win: false })).toBe('Eliminated from 1st');
+    expect(contentionText({ busted: true, can_win: false })).toBeNull();
+    expect(contentionShown({ draftHasStarted: true, round_one_complete: false })).toBe(true);
+    expect(contentionShown({ draftHasStarted: false, round_one_complete: false })).toBe(false);
+    expect(contentionShown({ draftHasStarted: true, round_one_complete: true })).toBe(false);
+    expect(contentionShown(undefined)).toBe(false);
   });
 
   it('pending picks: alive entries only', () => {

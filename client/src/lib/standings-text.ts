@@ -26,6 +26,19 @@ export function pendingOf(row: Pick<LeaderboardRow, 'busted' | 'picks' | 'correc
   return row.busted ? null : row.picks - row.correct_picks;
 }
 
+/**
+ * Who can still win, in words, for an alive entry during the draft ('Can still win' / 'Eliminated from
+ * 1st'; shared/src/contention.ts decides); null for a busted entry (its badge says it all).
+ */
+export function contentionText(row: Pick<LeaderboardRow, 'busted' | 'can_win'>): string | null {
+  if (row.busted) return null;
+  return row.can_win ? 'Can still win' : 'Eliminated from 1st';
+}
+
+/** Whether the standings speak of who can still win: from the start until round one is complete. */
+export const contentionShown = (status: { draftHasStarted: boolean; round_one_complete: boolean } | undefined) =>
+  Boolean(status?.draftHasStarted && !status.round_one_complete);
+
 /** 'Alive' or 'Busted'. */
 export const statusText = (busted: boolean) => (busted ? 'Busted' : 'Alive');
 

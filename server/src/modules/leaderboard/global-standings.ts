@@ -1,4 +1,5 @@
 import type { Knex } from '@mikro-orm/postgresql';
+import { canWinWith, NO_BAR } from '@first-round/shared/contention';
 import { codePointOrder, orderByScore, scoreCounts, type DraftSnapshot, type EntryScore } from '@first-round/shared/scoring';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
@@ -247,6 +248,16 @@ export class GlobalStandings {
       return score;
     });
     const { entries, ranks } = orderByScore(scores, idOrder);
+    // Who can still win: against the best settled entry (contention.ts), the first one in ranking order.
+    let bar = NO_BAR;
+    for (let p = 0; p < entries.length; p++) {
+      const e = entries[p]!;
+      const score = scores[e]!;
+      if (!score.busted && score.pending === 0) {
+        bar = { score: score.correctPicks, tiebreakRank: score.tiebreakRank ?? 0 };
+        break;
+      }
+    }
     // Arrays filled in order (push, typed arrays): V8 keeps them dense and fast at any size.
     const rankings: LeaderboardRow[] = [];
     const positionOf = new Int32Array(ids.length).fill(-1);
@@ -262,6 +273,8 @@ export class GlobalStandings {
         busted: score.busted,
         tiebreak_rank: score.tiebreakRank,
         picks: picks[e]!,
+        max_possible: score.busted ? 0 : picks[e]!,
+        can_win: canWinWith(score.correctPicks, score.busted, score.tiebreakRank, picks[e]!, bar),
       });
       positionOf[e] = p;
       if (!score.busted) alive++;

@@ -9,7 +9,7 @@
  *   $2  number of round-one slots (int, normally 32).
  *
  * Returns rows { rank, participant_id, participant_name, correct_picks, busted,
- * tiebreak_rank, picks } in exactly the order of `rankEntries` in
+ * tiebreak_rank, picks, max_possible, can_win } in exactly the order of `rankEntries` in
  * shared/src/scoring.ts, the reference implementation of the rules (hit / miss
  * / pending, busted and busted early, tie-break, competition ranks).
  * server/test/leaderboard-sql.test.ts checks the two agree.
@@ -23,6 +23,8 @@
  *   once round one is complete an undrafted pick is a miss.
  * - A busted entry scores 0 and its tie-break is null: its hits no longer
  *   count (same decision as scoreEntry).
+ * - Who can still win (max_possible, can_win): measured against `bar`, the best
+ *   settled entry (alive, nothing pending), as shared/src/contention.ts does.
  * - Rows sharing a rank are ordered by participant_id COLLATE "C" (byte order),
  *   matching compareCodePoints in scoring.ts.
  */
@@ -58,6 +60,13 @@ score as (
          (case when busted then 0 else hits end)::int as correct_picks,
          (case when busted then null else max_hit_rank end)::int as tiebreak_rank
     from scored
+),
+bar as (
+  select correct_picks as score, coalesce(tiebreak_rank, 0) as tiebreak_rank
+    from score
+   where not busted and correct_picks = picks
+   order by correct_picks desc, tiebreak_rank desc nulls last
+   limit 1
 )
 select
   (rank() over (order by sc.correct_picks desc, sc.tiebreak_rank desc nulls last))::int as rank,
@@ -66,8 +75,14 @@ select
   sc.correct_picks,
   sc.busted,
   sc.tiebreak_rank,
-  sc.picks
+  sc.picks,
+  (case when sc.busted then 0 else sc.picks end)::int as max_possible,
+  (not sc.busted and (b.score is null
+                      or sc.picks > b.score
+                      or (sc.picks = b.score
+                          and (sc.picks > sc.correct_picks or coalesce(sc.tiebreak_rank, 0) >= b.tiebreak_rank)))) as can_win
 from score sc
 join participant p on p.id = sc.participant_id
+left join bar b on true
 order by 1, sc.participant_id collate "C"
 `;

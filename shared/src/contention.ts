@@ -1,0 +1,100 @@
+/**
+ * Who can still win (pure, no I/O): for each entry on the standings its best possible final score and
+ * whether it can still finish first, from the counts every standings row already has (correct picks,
+ * busted, tie-break, picks). The leaderboard SQL (leaderboard.sql.ts) computes the same; the
+ * differential tests hold them equal. Reasoning in docs/decisions.md, "Who can still win".
+ *
+ * - `max_possible`: every pending pick hits. An alive entry has no miss, so that is all of its picks;
+ *   a busted entry's is 0 (one miss zeroes it for good).
+ * - The bar: the best score that is already certain. Only a "settled" entry (alive, nothing pending:
+ *   every pick hit) keeps its score whatever happens next; a leader with pending picks can still bust to
+ *   0, so its current hits are not a bar anyone must reach. The bar is the best settled entry's score
+ *   and tie-break (none settled: no bar).
+ * - `can_win`: alive, and its best case reaches the bar: above it, or equal to it while the tie-break
+ *   can still go its way (it has pending picks, whose big-board ranks decide its final tie-break, or it
+ *   is settled with a tie-break at least the bar's: equal shares first place).
+ *
+ * "Eliminated from 1st" (`can_win` false) is therefore never premature. The counts do not say which
+ * players two entries share, so `can_win` true means "not ruled out by anything certain", not a proof.
+ */
+
+/** What the rules read of a standings row. */
+export interface ContentionCounts {
+  correct_picks: number;
+  busted: boolean;
+  tiebreak_rank: number | null;
+  picks: number;
+}
+
+/** The best score already certain in a scope, with its tie-break; `NO_BAR` when no entry is settled. */
+export interface WinningBar {
+  score: number;
+  /** 0 when none (busted entries and entries without hits have no tie-break). */
+  tiebreakRank: number;
+}
+
+export const NO_BAR: WinningBar = Object.freeze({ score: 0, tiebreakRank: 0 });
+
+/** Best possible final score: all pending picks hit; 0 once busted. */
+export function maxPossible(row: ContentionCounts): number {
+  return row.busted ? 0 : row.picks;
+}
+
+/** Alive with nothing pending: its score and tie-break are final. */
+export function isSettled(row: ContentionCounts): boolean {
+  return !row.busted && row.correct_picks === row.picks;
+}
+
+/** Whether `a` is a higher bar than `b` (score, then tie-break). */
+function above(a: WinningBar, b: WinningBar): boolean {
+  return a.score > b.score || (a.score === b.score && a.tiebreakRank > b.tiebreakRank);
+}
+
+/** The bar of a scope: its best settled entry (rows in any order). */
+export function winningBar(rows: Iterable<ContentionCounts>): WinningBar {
+  let bar = NO_BAR;
+  for (const row of rows) {
+    if (!isSettled(row)) continue;
+    const candidate = { score: row.correct_picks, tiebreakRank: row.tiebreak_rank ?? 0 };
+    if (above(candidate, bar)) bar = candidate;
+  }
+  return bar;
+}
+
+/**
+ * The bar from rows in ranking order (score desc, tie-break desc): the first settled row, so a scan stops
+ * there. Same answer as `winningBar`.
+ */
+export function winningBarOfRanked(rows: readonly ContentionCounts[]): WinningBar {
+  for (const row of rows) if (isSettled(row)) return { score: row.correct_picks, tiebreakRank: row.tiebreak_rank ?? 0 };
+  return NO_BAR;
+}
+
+/** Whether an entry can still finish first (alone or sharing first) against the scope's bar. */
+export function canWin(row: ContentionCounts, bar: WinningBar): boolean {
+  return canWinWith(row.correct_picks, row.busted, row.tiebreak_rank, row.picks, bar);
+}
+
+/** `canWin` on the counts as they are (the global standings score 100,000 entries without an object each). */
+export function canWinWith(correctPicks: number, busted: boolean, tiebreakRank: number | null, picks: number, bar: WinningBar): boolean {
+  if (busted) return false;
+  // Alive: no miss, so its best case is every pick a hit.
+  if (picks !== bar.score) return picks > bar.score;
+  // Reaches the bar exactly: with picks pending its final tie-break is still open (its boldest pick's
+  // rank, which the counts do not know); settled, it is final and must at least equal the bar's.
+  return picks > correctPicks || (tiebreakRank ?? 0) >= bar.tiebreakRank;
+}
+
+export interface Contention {
+  max_possible: number;
+  can_win: boolean;
+}
+
+export function contentionOf(row: ContentionCounts, bar: WinningBar): Contention {
+  return { max_possible: maxPossible(row), can_win: canWin(row, bar) };
+}
+
+/** Before the draft starts every entry is fresh: all of its picks may hit, and anybody can win. */
+export function contentionBeforeStart(picks: number): Contention {
+  return { max_possible: picks, can_win: true };
+}
