@@ -159,6 +159,14 @@ describe('standings people can read', () => {
     const myRank = Number(pinnedText.match(/#(\d+)/)![1]);
     expect(myRank).toBeGreaterThan(AHEAD);
 
+    // The benchmark entries (issue 14), scored live and marked, not ranked: Travis Hunter (#1) and Cam Ward
+    // (#5) are both in the board's top 10, which is ahead of the player's single hit.
+    const benchmarks = page.getByRole('region', { name: 'Benchmarks' });
+    const top10 = benchmarks.getByRole('listitem', { name: 'Benchmark: Top 10 only' });
+    await top10.getByText('2 hits · 8 pending · You are behind').waitFor();
+    expect(await benchmarks.getByRole('listitem').count()).toBe(3);
+    await benchmarks.getByRole('listitem', { name: 'Benchmark: Big board top 32' }).getByText('Alive', { exact: true }).waitFor();
+
     // Page one: the 110 entries ahead fill it; the player is not on it.
     const list = rankings(page);
     await list.getByRole('listitem').nth(99).waitFor();

@@ -9,6 +9,7 @@ import { loadSigningKeys, type SigningKeys } from './modules/auth/keys.js';
 import { createMailer } from './modules/auth/mailer.js';
 import { DEFAULT_IDP_LIMITS, type IdpLimits, type LocalIdpDeps } from './modules/auth/local-idp.service.js';
 import type { ClerkUserLookup } from './modules/users/participants.service.js';
+import { BenchmarkCache } from './modules/leaderboard/benchmarks.cache.js';
 import { LeaderboardCache } from './modules/leaderboard/leaderboard.cache.js';
 import { DraftEventHub } from './modules/draft/draft.events.js';
 import { ParticipantCache } from './modules/users/participant.cache.js';
@@ -27,6 +28,8 @@ export interface AppDeps {
   idp: LocalIdpDeps;
   clerkLookup?: ClerkUserLookup;
   leaderboards: LeaderboardCache;
+  /** The benchmark entries every leaderboard shows beside the standings. */
+  benchmarks: BenchmarkCache;
   participants: ParticipantCache;
   draftStatus: DraftStatusCache;
   players: PlayersCache;
@@ -59,6 +62,8 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
       return { email: user.primaryEmailAddress?.emailAddress ?? null, username: user.username ?? null };
     };
   }
+  const draftStatus = new DraftStatusCache(orm, draft, events);
+  const players = new PlayersCache(orm, events);
   return {
     config,
     orm,
@@ -73,8 +78,9 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
     clerkLookup,
     leaderboards: new LeaderboardCache(orm, draft, events, log),
     participants: new ParticipantCache(events),
-    draftStatus: new DraftStatusCache(orm, draft, events),
-    players: new PlayersCache(orm, events),
+    draftStatus,
+    players,
+    benchmarks: new BenchmarkCache(config.BENCHMARK_ENTRIES, players, draftStatus),
     events,
     publicCounts: new PublicCountsCache(orm),
   };

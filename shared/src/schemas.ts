@@ -278,6 +278,20 @@ export const leaderboardInput = z.strictObject({
   status: entryStatus.optional(),
 });
 export type LeaderboardInput = z.output<typeof leaderboardInput>;
+/** A reference entry from the big board alone (shared/src/benchmark-entries.ts): scored, never ranked. */
+export const benchmarkRowOutput = z.object({
+  key: z.enum(['board_top_32', 'chalk_20', 'top_10']),
+  name: z.string(),
+  picks: z.number(),
+  correct_picks: z.number(),
+  pending: z.number(),
+  busted: z.boolean(),
+  tiebreak_rank: z.number().nullable(),
+  max_possible: z.number(),
+});
+export type BenchmarkRowDto = z.infer<typeof benchmarkRowOutput>;
+export const benchmarkRowsOutput = z.array(benchmarkRowOutput);
+
 export const leaderboardOutput = z.object({
   group_id: z.number(),
   draft_started: z.boolean(),
@@ -295,6 +309,12 @@ export const leaderboardOutput = z.object({
    * starts at `floor(me_position / limit) * limit`.
    */
   me_position: z.number().nullable(),
+  /**
+   * The benchmark entries (Big board top 32, Chalk 20, Top 10 only) with their live scores, the same on
+   * every leaderboard; not ranked, not counted in `entries`. Empty before the start or when the operator
+   * switched them off (BENCHMARK_ENTRIES=false).
+   */
+  benchmarks: benchmarkRowsOutput,
 });
 export type Leaderboard = z.infer<typeof leaderboardOutput>;
 

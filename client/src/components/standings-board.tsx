@@ -8,6 +8,7 @@ import { shouldRetry } from '../lib/query-client';
 import { useDraftStatus } from '../lib/queries';
 import { contentionShown, pendingOf, plural, TIEBREAK_EXPLAINED, tiebreakText } from '../lib/standings-text';
 import { trpc } from '../lib/trpc';
+import { BenchmarkEntries } from './benchmark-entries';
 import { FullPageMessage } from './full-page-message';
 import { SearchIcon, XIcon } from './icons';
 import { InfoTip } from './info-tip';
@@ -155,6 +156,7 @@ export function StandingsBoard({
       </Flex>
 
       {me && <MyEntry row={me} onJump={jumpToMe} jumping={jump !== null} />}
+      {!search && <BenchmarkEntries rows={data.benchmarks} me={me} />}
 
       <InputGroup
         startElement={<SearchIcon size={18} />}

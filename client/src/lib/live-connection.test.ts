@@ -45,7 +45,7 @@ const pick = (event_id: number): DraftChange => ({ event_id, kind: 'pick', slot:
 const standings = (event_id: number): StandingsUpdate => ({
   kind: 'standings',
   event_id,
-  leaderboard: { group_id: 1, draft_started: true, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null },
+  leaderboard: { group_id: 1, draft_started: true, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] },
 });
 
 describe('LiveConnection', () => {

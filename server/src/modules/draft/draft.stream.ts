@@ -11,7 +11,7 @@ export async function changesSince(em: EntityManager, afterId: number): Promise<
 }
 
 /** What a stream needs besides the hub: the standings for a page that watches them. */
-export type StreamDeps = Pick<AppDeps, 'events' | 'draftStatus' | 'leaderboards'>;
+export type StreamDeps = Pick<AppDeps, 'events' | 'draftStatus' | 'leaderboards' | 'benchmarks'>;
 
 /**
  * The live stream of draft changes for one subscriber. Listens first, then replays what the client

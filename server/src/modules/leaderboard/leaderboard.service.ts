@@ -12,13 +12,13 @@ import { positionIn } from './leaderboard.cache.js';
  * shared by every reader (validated and serialised once per version); only the caller's own row is theirs.
  */
 export async function getLeaderboard(
-  deps: Pick<AppDeps, 'draftStatus' | 'leaderboards'>,
+  deps: Pick<AppDeps, 'draftStatus' | 'leaderboards' | 'benchmarks'>,
   input: LeaderboardInput,
   participantId: string,
 ): Promise<Leaderboard> {
   if (!(await deps.draftStatus.hasStarted())) {
     // A search or a status filter reveals nothing either: no rows, no counts, no position.
-    return { group_id: input.group_id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null };
+    return { group_id: input.group_id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] };
   }
   const standings = await deps.leaderboards.get(input.group_id);
   const { rows, page } = deps.leaderboards.select(standings, input);
@@ -33,6 +33,7 @@ export async function getLeaderboard(
     me: leaderboardRowOutput.nullable().parse(mine ?? null),
     matches: rows.length,
     me_position: position < 0 ? null : position,
+    benchmarks: await deps.benchmarks.rows(),
   };
 }
 
@@ -50,7 +51,7 @@ export async function mayReadStandings(em: EntityManager, groupId: number, parti
  * change `eventId`. The caller's right to read the group is checked by the stream.
  */
 export async function standingsUpdateJson(
-  deps: Pick<AppDeps, 'draftStatus' | 'leaderboards'>,
+  deps: Pick<AppDeps, 'draftStatus' | 'leaderboards' | 'benchmarks'>,
   watch: LeaderboardInput,
   participantId: string,
   eventId: number,

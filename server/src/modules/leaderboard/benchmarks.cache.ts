@@ -1,0 +1,33 @@
+import { benchmarkRows } from '@first-round/shared/benchmark-entries';
+import { benchmarkRowsOutput, type BenchmarkRowDto, type DraftStatus, type PlayerDto } from '@first-round/shared/schemas';
+import { prepareJson } from '../../cache/json-body.js';
+import type { DraftStatusCache } from '../draft/draft-status.cache.js';
+import type { PlayersCache } from '../players/players.cache.js';
+
+const NONE: BenchmarkRowDto[] = prepareJson([]);
+
+/**
+ * The benchmark entries (shared/src/benchmark-entries.ts) as every leaderboard shows them: scored from the
+ * board and the draft state, both already cached per draft version, so they are worked out (and
+ * serialised) once per version, whatever the number of readers. Off with BENCHMARK_ENTRIES=false.
+ */
+export class BenchmarkCache {
+  private built: { board: PlayerDto[]; status: DraftStatus; rows: BenchmarkRowDto[] } | undefined;
+
+  constructor(
+    private readonly enabled: boolean,
+    private readonly players: Pick<PlayersCache, 'list'>,
+    private readonly draftStatus: Pick<DraftStatusCache, 'status'>,
+  ) {}
+
+  async rows(): Promise<BenchmarkRowDto[]> {
+    if (!this.enabled) return NONE;
+    const [board, status] = await Promise.all([this.players.list(), this.draftStatus.status()]);
+    if (this.built?.board !== board || this.built.status !== status) {
+      const draft = { roundOnePicks: status.round_one_picks, filledSlots: board.filter((p) => p.draft_round === 1).length, roundOneCompleteMarked: status.round_one_complete };
+      const picked = board.map((p) => ({ rank: p.rank, draftRound: p.draft_round }));
+      this.built = { board, status, rows: prepareJson(benchmarkRowsOutput.parse(benchmarkRows(picked, draft))) };
+    }
+    return this.built.rows;
+  }
+}
