@@ -262,6 +262,10 @@ describe('standings people can read', () => {
     expect(Number(rank)).toBeGreaterThan(AHEAD);
     expect(Number(of)).toBeGreaterThanOrEqual(301);
     expect(await page.getByRole('link', { name: 'Edit Picks' }).count()).toBe(0);
+    // Each pick says how much of the field holds him too (the global field, read once after the start).
+    const shares = page.getByRole('list', { name: 'My picks' }).getByText(/^Picked by you and (<1|\d+) % of the field$/);
+    await shares.first().waitFor();
+    expect(await shares.count()).toBe(2);
 
     // The group card: the player's place and status, live.
     await page.goto('/groups');

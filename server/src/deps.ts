@@ -11,6 +11,7 @@ import { DEFAULT_IDP_LIMITS, type IdpLimits, type LocalIdpDeps } from './modules
 import type { ClerkUserLookup } from './modules/users/participants.service.js';
 import { BenchmarkCache } from './modules/leaderboard/benchmarks.cache.js';
 import { LeaderboardCache } from './modules/leaderboard/leaderboard.cache.js';
+import { FieldCache } from './modules/leaderboard/field.cache.js';
 import { DraftEventHub } from './modules/draft/draft.events.js';
 import { ParticipantCache } from './modules/users/participant.cache.js';
 import { DraftStatusCache } from './modules/draft/draft-status.cache.js';
@@ -30,6 +31,8 @@ export interface AppDeps {
   leaderboards: LeaderboardCache;
   /** The benchmark entries every leaderboard shows beside the standings. */
   benchmarks: BenchmarkCache;
+  /** Who picked whom after the start, per group (leaderboard.field), kept until a start or reset. */
+  field: FieldCache;
   participants: ParticipantCache;
   draftStatus: DraftStatusCache;
   players: PlayersCache;
@@ -77,6 +80,7 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
       limits: { ...DEFAULT_IDP_LIMITS, requestsPerIpPerMinute: config.IDP_IP_RATE_LIMIT, resendMs: config.IDP_CODE_RESEND_SECONDS * 1000, ...options.idpLimits }, now: options.idpNow ?? (() => new Date()) },
     clerkLookup,
     leaderboards: new LeaderboardCache(orm, draft, events, log),
+    field: new FieldCache(orm, events),
     participants: new ParticipantCache(events),
     draftStatus,
     players,

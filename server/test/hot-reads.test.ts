@@ -197,6 +197,13 @@ describe('ETag and 304 on the hot reads', () => {
       { path: 'leaderboard.group', input: { group_id: 'x' }, user: owner },
       { path: 'leaderboard.group', input: { group_id: 1, limit: 0 }, user: owner },
       { path: 'leaderboard.group', input: { group_id: 1, name: 'a\u0000b' }, user: owner },
+      // The field: 409 before the start (this describe runs before it), 403, 401, bad input.
+      { path: 'leaderboard.field', user: owner },
+      { path: 'leaderboard.field', input: { group_id: group.id }, user: owner },
+      { path: 'leaderboard.field', input: { group_id: group.id }, user: outsider },
+      { path: 'leaderboard.field', input: { group_id: 1 } },
+      { path: 'leaderboard.field', input: { group_id: 'x' }, user: owner },
+      { path: 'leaderboard.field', input: { group_id: 1, extra: true }, user: owner },
     ];
     for (const { path, input, user } of cases) {
       const fast = await trpcGet(a, path, input, user);

@@ -38,6 +38,7 @@ export const MESSAGES = {
   tooManyPicks: 'Cannot pick more than 32 players',
   savePicksFailed: 'An error occurred while saving your picks',
   leaderboardBeforeStart: 'The leaderboard will be available once the NFL Draft begins.',
+  fieldBeforeStart: 'The field is shown once the draft starts',
   leaderboardEmpty: 'No participants have made picks yet.',
   leaderboardLoadFailed: 'Unable to load the leaderboard. Please try again later.',
   usernameUpdated: 'Username updated successfully',

@@ -318,6 +318,26 @@ export const leaderboardOutput = z.object({
 });
 export type Leaderboard = z.infer<typeof leaderboardOutput>;
 
+/**
+ * The field (leaderboard.field): after the start, how many entries picked each player, globally (no
+ * group_id, or 1) or in one of the caller's groups. An entry is a pick set with at least one pick, counted
+ * as the standings count it (a member reusing global picks: their global set).
+ */
+export const fieldInput = z.strictObject({ group_id: idSchema.optional() }).optional();
+export const fieldRowOutput = z.object({
+  player_id: z.number(),
+  player_name: z.string(),
+  /** Entries in the scope holding this player (always at least 1: unpicked players are left out). */
+  picked_by: z.number(),
+  /** Entries in the scope (the same on every row). */
+  entries: z.number(),
+  /** picked_by / entries, 0..1, rounded to 4 decimals (0.1234 = 12.34 %). */
+  share: z.number(),
+});
+export type FieldRow = z.infer<typeof fieldRowOutput>;
+/** Most picked first, then by big-board rank. */
+export const fieldOutput = z.array(fieldRowOutput);
+
 /** The caller's entry in one of their groups, for the group cards (leaderboard.myGroups). */
 export const myGroupStandingOutput = z.object({
   group_id: z.number(),

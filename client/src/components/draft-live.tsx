@@ -15,6 +15,7 @@ function draftKeys(): LiveKeys {
     players: getQueryKey(trpc.players.list, undefined, 'query'),
     dependents: [getQueryKey(trpc.draft.auditLog), getQueryKey(trpc.leaderboard), getQueryKey(trpc.picks), getQueryKey(trpc.groups)],
     standings: getQueryKey(trpc.leaderboard.group),
+    lockedOnly: [getQueryKey(trpc.leaderboard.field)],
   };
 }
 

@@ -22,7 +22,8 @@ import {
   winnerText,
   type StripPick,
 } from '../lib/live-strip';
-import { useDraftStatus, usePlayers } from '../lib/queries';
+import { useDraftStatus, useField, usePlayers } from '../lib/queries';
+import { inEntries } from '../lib/field-text';
 
 /*
  * Draft night inside the app, on Leaderboard, My Picks, the group pages and player selection (a lazy
@@ -102,8 +103,14 @@ export function LiveStrip() {
   const entry = useEntry(phase === null ? undefined : phase !== 'before', route.groupId);
   const players = usePlayers({ enabled: phase === 'live' && route.shown });
   const picks = useMemo(() => (players.data ? recentPicks(players.data, entry, TICKER_PICKS + 1) : null), [players.data, entry]);
+  // Who picked whom (the global field): locked at the start, so read once from then on, after this tab's jitter.
+  const fieldRead = useReadFrom(phase === null ? undefined : phase !== 'before');
+  const field = useField(fieldRead.due && route.shown && phase === 'live');
+  const shares = useMemo(() => (field.data ? new Map(field.data.map((r) => [r.player_id, r.share])) : null), [field.data]);
   if (!route.shown || !status || phase !== 'live' || !picks) return null;
   const [latest, ...earlier] = picks;
+  // A player no entry picked is not in the field: 0 %.
+  const latestShare = latest && shares ? (shares.get(latest.player.id) ?? 0) : undefined;
   return (
     <Box as="section" aria-label="Draft live" bg="navy.800" color="white" borderTopWidth="1px" borderColor="navy.700">
       <Stack maxW="5xl" mx="auto" px={{ base: '3', md: '6' }} py="2" gap="1">
@@ -112,7 +119,7 @@ export function LiveStrip() {
             <Box as="span" w="2" h="2" borderRadius="full" bg="white" _motionSafe={{ animation: 'pulse 1.6s ease-in-out infinite' }} aria-hidden />
             LIVE
           </Badge>{' '}
-          {latest ? <LatestPick pick={latest} roundOnePicks={status.round_one_picks} /> : <Text as="span" fontWeight="bold">{WAITING_FOR_FIRST_PICK}</Text>}
+          {latest ? <LatestPick pick={latest} roundOnePicks={status.round_one_picks} share={latestShare} /> : <Text as="span" fontWeight="bold">{WAITING_FOR_FIRST_PICK}</Text>}
         </Flex>
         {earlier.length > 0 && <Ticker picks={earlier} />}
       </Stack>
@@ -121,11 +128,12 @@ export function LiveStrip() {
 }
 
 /**
- * 'Pick 14 of 32 · Tyler Warren, TE, Penn State · your entry ✓'. Each part is one text node (a new pick
- * replaces the pick number whole, never digit by digit), with real spaces between the parts so the text
- * reads as one sentence (stripText in lib/live-strip.ts).
+ * 'Pick 14 of 32 · Tyler Warren, TE, Penn State · your entry ✓ · in 41 % of entries'. Each part is one text
+ * node (a new pick replaces the pick number whole, never digit by digit), with real spaces between the parts
+ * so the text reads as one sentence (stripText in lib/live-strip.ts). The share of entries holding the
+ * player (the global field) comes last, once it has been read.
  */
-function LatestPick({ pick, roundOnePicks }: { pick: StripPick; roundOnePicks: number }) {
+function LatestPick({ pick, roundOnePicks, share }: { pick: StripPick; roundOnePicks: number; share?: number }) {
   // A separator travels with the part after it, so a line never ends on a dot when the headline wraps.
   const dot = (
     <Text as="span" color="navy.200">
@@ -148,6 +156,14 @@ function LatestPick({ pick, roundOnePicks }: { pick: StripPick; roundOnePicks: n
             <Badge bg="gold.400" color="navy.900" fontWeight="bold">
               your entry ✓
             </Badge>
+          </Text>
+        </>
+      )}
+      {share !== undefined && (
+        <>
+          {' '}
+          <Text as="span" whiteSpace="nowrap" color="navy.100">
+            {dot} {inEntries(share)}
           </Text>
         </>
       )}

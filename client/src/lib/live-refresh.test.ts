@@ -107,11 +107,13 @@ const GLOBAL_BOARD: QueryKey = [['leaderboard', 'group'], { input: { group_id: 1
 const GROUP_BOARD: QueryKey = [['leaderboard', 'group'], { input: { group_id: 7, limit: 100 }, type: 'query' }];
 const MY_PICKS: QueryKey = [['picks', 'mine'], { input: {}, type: 'query' }];
 const USER_STATUS: QueryKey = [['users', 'status'], { type: 'query' }];
+const FIELD: QueryKey = [['leaderboard', 'field'], { type: 'query' }];
 const KEYS = {
   status: STATUS,
   players: PLAYERS,
   dependents: [[['draft', 'auditLog']], [['leaderboard']], [['picks']], [['groups']]],
   standings: [['leaderboard', 'group']],
+  lockedOnly: [[['leaderboard', 'field']]],
 };
 /** A pushed standings page (the content is whatever the test recognises). */
 const pushed = (event_id: number, group_id = 1, name = `after ${event_id}`): StandingsUpdate => ({
@@ -192,6 +194,23 @@ describe('LiveRefresh', () => {
     expect(readsOf(PLAYERS)).toBe(0);
     expect(readsOf(GROUP_BOARD)).toBe(0);
     expect(client.getQueryState(GROUP_BOARD)?.isInvalidated).toBe(true);
+  });
+
+  it('leaves the field alone on a recorded pick (picks are locked), and reads it again after a reset and a start', async () => {
+    onScreen(FIELD, () => [{ player_id: 3, share: 0.5 }], Infinity);
+    await vi.advanceTimersByTimeAsync(0);
+    reads.clear();
+    live.applyChange(pick(9, 3, player(3)));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(client.getQueryState(FIELD)?.isInvalidated).toBe(false);
+    expect(readsOf(FIELD)).toBe(0);
+    live.applyChange(change(10, 'reset'));
+    expect(client.getQueryState(FIELD)?.isInvalidated).toBe(true);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(readsOf(FIELD)).toBe(1);
+    live.applyChange(change(11, 'start'));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(readsOf(FIELD)).toBe(2);
   });
 
   it('refetches within [0, LIVE_REFRESH_JITTER_MS) whatever the random draw', async () => {

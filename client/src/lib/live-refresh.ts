@@ -94,6 +94,11 @@ export interface LiveKeys {
   dependents: QueryKey[];
   /** leaderboard.group: the page on screen is carried by the stream. */
   standings: QueryKey;
+  /**
+   * Answers that change only when picks lock or unlock (leaderboard.field: who picked whom): among the
+   * dependents, but marked stale only by a start or a reset, not by every recorded pick.
+   */
+  lockedOnly?: QueryKey[];
 }
 
 export interface LiveRefreshOptions {
@@ -140,7 +145,9 @@ export class LiveRefresh {
     this.seen = change.event_id;
     this.patch(this.keys.status, (data: DraftStatus) => statusAfter(data, change) ?? { data, exact: true });
     this.patch(this.keys.players, (data: PlayerDto[]) => ({ data: playersAfter(data, change), exact: true }));
-    for (const key of this.keys.dependents) for (const q of this.queries(key)) this.markStale(q);
+    const locking = change.kind === 'start' || change.kind === 'auto_start' || change.kind === 'reset';
+    const lockedOnly = locking ? new Set<string>() : new Set((this.keys.lockedOnly ?? []).flatMap((key) => this.queries(key).map((q) => q.queryHash)));
+    for (const key of this.keys.dependents) for (const q of this.queries(key)) if (!lockedOnly.has(q.queryHash)) this.markStale(q);
     this.awaitPush();
     this.schedule();
     return true;

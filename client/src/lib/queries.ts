@@ -21,3 +21,16 @@ export function usePlayers(options: { enabled?: boolean } = {}) {
 export function useProfile() {
   return trpc.auth.me.useQuery(undefined, { staleTime: STALE_TIMES.profile });
 }
+
+/**
+ * leaderboard.field: each picked player's share of the entries (global, or a group's), read only once the
+ * draft has started (before it the server answers 409). Picks are locked then, so it is not read again
+ * after each recorded pick; a start or a reset marks it stale (lib/live-refresh.ts, `lockedOnly`).
+ */
+export function useField(started: boolean, groupId?: number) {
+  return trpc.leaderboard.field.useQuery(groupId === undefined ? undefined : { group_id: groupId }, {
+    enabled: started,
+    staleTime: Infinity,
+  });
+}
+

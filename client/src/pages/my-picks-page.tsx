@@ -11,7 +11,8 @@ import { PrimaryButton } from '../components/form-bits';
 import { draftSnapshot, outcomeOf } from '../lib/draft-snapshot';
 import { notify } from '../lib/toaster';
 import { trpc } from '../lib/trpc';
-import { useDraftStatus, usePlayers } from '../lib/queries';
+import { useDraftStatus, useField, usePlayers } from '../lib/queries';
+import { pickedWithYou } from '../lib/field-text';
 
 export function MyPicksPage() {
   const players = usePlayers();
@@ -24,6 +25,9 @@ export function MyPicksPage() {
   }, [failed]);
 
   const started = draft.data?.draftHasStarted ?? false;
+  // Who else picked whom, once the picks are locked (global entries). Optional: the page works without it.
+  const field = useField(started);
+  const shares = useMemo(() => new Map((field.data ?? []).map((r) => [r.player_id, r.share])), [field.data]);
   const mine = useMemo(() => {
     // Without the board or the draft status the page cannot say what the picks are: show none.
     if (failed || !players.data || !picks.data) return [];
@@ -54,9 +58,15 @@ export function MyPicksPage() {
         <Stack as="ul" gap="2" listStyleType="none" aria-label="My picks">
           {mine.map((player) => {
             const outcome = outcomes.get(player.id) ?? null;
+            const share = started ? shares.get(player.id) : undefined;
             return (
               <Box as="li" key={player.id} px="3" py="2.5" borderRadius="lg" borderWidth="2px" {...outcomeStyle(outcome)}>
                 <PlayerRowContent player={player} outcome={outcome} />
+                {share !== undefined && (
+                  <Text mt="1" pl="3.25rem" fontSize="xs" color="gray.600" data-testid="field-share">
+                    Picked by {pickedWithYou(share)}
+                  </Text>
+                )}
               </Box>
             );
           })}

@@ -80,6 +80,8 @@ const EXPECTED: Record<string, Expected> = {
   // Live changes: every signed-in page listens.
   'draft.changes': signedIn('ok'),
   'leaderboard.group': membersOnly,
+  // Who picked whom: nothing before the start (409 once the caller may read the group), members only after.
+  'leaderboard.field': { before: membersLocked, after: membersOnly },
   // The caller's own groups: anyone signed in (an empty list without groups).
   'leaderboard.myGroups': signedIn('ok'),
 };
@@ -194,6 +196,7 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
     },
   },
   'leaderboard.group': { run: ({ caller, fixture }) => caller.leaderboard.group({ group_id: fixture.groupId }) },
+  'leaderboard.field': { run: ({ caller, fixture }) => caller.leaderboard.field({ group_id: fixture.groupId }) },
   'leaderboard.myGroups': { run: ({ caller }) => caller.leaderboard.myGroups() },
 };
 

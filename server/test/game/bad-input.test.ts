@@ -168,7 +168,7 @@ describe.each(restRoutes.map((r) => [key(r), r] as const))('%s', (_name, route) 
       expect(junk.statusCode, junk.body).toBe(plain.statusCode);
       // An empty value for a parameter the row does read (my-picks' group_id) is malformed.
       const empty = await t.request('GET', `${url}?group_id`, { user: user() });
-      if (route.path === '/picks/my-picks') await expectRefused(empty, 'empty group_id', 422);
+      if (route.path === '/picks/my-picks' || route.path === '/draft/field') await expectRefused(empty, 'empty group_id', 422);
       else expect(empty.statusCode, empty.body).toBe(plain.statusCode);
     }
     // A NUL anywhere in the query, value or key, read by the row or not: 422 before anything runs.
@@ -232,11 +232,11 @@ describe.each(restRoutes.map((r) => [key(r), r] as const))('%s', (_name, route) 
     });
   }
 
-  if (route.path === '/picks/my-picks') {
+  if (route.path === '/picks/my-picks' || route.path === '/draft/field') {
     it('refuses bad group_id query values', async () => {
       await refusedWithoutWrites(route, [
-        ...[...BAD_IDS, ''].map((id) => ({ what: `group_id=${id}`, status: 422, send: () => t.request('GET', `/api/picks/my-picks?group_id=${id}`, { user: user() }) })),
-        { what: 'unknown group', status: 404, send: () => t.request('GET', `/api/picks/my-picks?group_id=2147483647`, { user: user() }) },
+        ...[...BAD_IDS, ''].map((id) => ({ what: `group_id=${id}`, status: 422, send: () => t.request('GET', `/api${route.path}?group_id=${id}`, { user: user() }) })),
+        { what: 'unknown group', status: 404, send: () => t.request('GET', `/api${route.path}?group_id=2147483647`, { user: user() }) },
       ]);
     });
   }

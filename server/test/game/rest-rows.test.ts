@@ -366,6 +366,24 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expect(expectStatus(await get(`${p}/draft/status`), 200)).toMatchObject({ draftHasStarted: false, picks_made: 0 });
     expectError(await post(`${p}/draft/reset`, undefined, member), 403);
   },
+  'GET /draft/field': async (p) => {
+    const user = await t.signUp();
+    await savePicks(t, user, [players[30]!]);
+    expectError(await get(`${p}/draft/field`, user), 409, MESSAGES.fieldBeforeStart);
+    expectError(await get(`${p}/draft/field?group_id=${group.id}`, member), 409, MESSAGES.fieldBeforeStart);
+    expectError(await get(`${p}/draft/field?group_id=${group.id}`, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await get(`${p}/draft/field`), 401, MESSAGES.authRequired);
+    await operatorStart(t);
+    const field = expectStatus<{ player_id: number; picked_by: number; entries: number; share: number }[]>(await get(`${p}/draft/field`, outsider), 200);
+    expect(field.find((r) => r.player_id === players[30])?.picked_by).toBeGreaterThanOrEqual(1);
+    // Every row: the scope's entries, and the share rounded to 4 decimals; most picked first.
+    for (const r of field) expect(r).toMatchObject({ entries: field[0]!.entries, share: Math.round((r.picked_by / r.entries) * 10_000) / 10_000 });
+    expect(field.map((r) => r.picked_by)).toEqual(field.map((r) => r.picked_by).sort((x, y) => y - x));
+    expect(expectStatus(await get(`${p}/draft/field?group_id=1`, outsider), 200)).toEqual(field);
+    expect(expectStatus(await get(`${p}/draft/field?group_id=${group.id}`, member), 200)).toEqual(expect.any(Array));
+    expectError(await get(`${p}/draft/field?group_id=${group.id}`, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await get(`${p}/draft/field?group_id=0`, member), 422);
+  },
   'GET /draft/events': async (p) => {
     await post(`${p}/draft/start`, undefined, admin);
     const events = expectStatus<{ kind: string; actor: string; id: number }[]>(await get(`${p}/draft/events`, admin), 200);
@@ -553,6 +571,11 @@ describe('every procedure through a caller', () => {
     },
     'leaderboard.group': async (c) =>
       expect(await c.leaderboard.group({ group_id: group.id })).toEqual({ group_id: group.id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] }),
+    'leaderboard.field': async (c) => {
+      await expect(c.leaderboard.field({ group_id: group.id })).rejects.toMatchObject({ code: 'CONFLICT', message: MESSAGES.fieldBeforeStart });
+      await operatorStart(t);
+      expect(await c.leaderboard.field()).toEqual(expect.any(Array));
+    },
     'leaderboard.myGroups': async (c) => {
       const cards = await c.leaderboard.myGroups();
       expect(cards.draft_started).toBe(false);

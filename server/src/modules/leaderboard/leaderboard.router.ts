@@ -1,9 +1,9 @@
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
-import { leaderboardInput, leaderboardOutput, myGroupStandingsOutput } from '@first-round/shared/schemas';
+import { fieldInput, fieldOutput, leaderboardInput, leaderboardOutput, myGroupStandingsOutput } from '@first-round/shared/schemas';
 import { authedProcedure, router, signedIn } from '../../trpc/trpc.js';
 import { hotRead, hotReadProcedureWithInput } from '../../trpc/hot-read.js';
 import { requireMembership } from '../groups/membership.js';
-import { getLeaderboard, myGroupStandings } from './leaderboard.service.js';
+import { getField, getLeaderboard, myGroupStandings } from './leaderboard.service.js';
 
 /** Any group's standings (1 = global, open to every signed-in user); members only otherwise. */
 export const readLeaderboard = hotRead({
@@ -17,8 +17,24 @@ export const readLeaderboard = hotRead({
   },
 });
 
+/**
+ * Who picked whom, after the start: globally (no group_id, or 1) for every signed-in player, in a group
+ * for its members only (403/404 first, then 409 before the start, so nothing is revealed early).
+ */
+export const readField = hotRead({
+  input: fieldInput,
+  output: fieldOutput,
+  run: async (ctx, input) => {
+    const { participant } = await signedIn(ctx);
+    const groupId = input?.group_id ?? GLOBAL_GROUP_ID;
+    if (groupId !== GLOBAL_GROUP_ID) await requireMembership(ctx.em, groupId, participant.id);
+    return getField(ctx.deps, groupId);
+  },
+});
+
 export const leaderboardRouter = router({
   group: hotReadProcedureWithInput(readLeaderboard),
+  field: hotReadProcedureWithInput(readField),
   /** The caller's place in each of their groups (the group cards). */
   myGroups: authedProcedure.output(myGroupStandingsOutput).query(({ ctx }) => myGroupStandings(ctx.deps, ctx.em, ctx.participant.id)),
 });

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
-import { leaderboardRowOutput, type Leaderboard, type LeaderboardInput, type MyGroupStandings } from '@first-round/shared/schemas';
+import { MESSAGES } from '@first-round/shared/messages';
+import { leaderboardRowOutput, type FieldRow, type Leaderboard, type LeaderboardInput, type MyGroupStandings } from '@first-round/shared/schemas';
 import { jsonBody } from '../../cache/json-body.js';
+import { conflict } from '../../errors.js';
 import { sql } from '../../db/sql.js';
 import type { AppDeps } from '../../deps.js';
 import { findMembership } from '../groups/membership.js';
@@ -119,4 +121,14 @@ export async function myGroupStandings(
     }),
   );
   return { draft_started: started, groups };
+}
+
+/**
+ * The field of a group (1 = global): who picked whom, as shares of its entries. Only after the start,
+ * when picks are locked and public in aggregate: before it the answer would reveal picks (409). The
+ * caller's right to read the group is checked by the caller (requireMembership).
+ */
+export async function getField(deps: Pick<AppDeps, 'draftStatus' | 'field'>, groupId: number): Promise<FieldRow[]> {
+  if (!(await deps.draftStatus.hasStarted())) throw conflict(MESSAGES.fieldBeforeStart);
+  return deps.field.get(groupId);
 }

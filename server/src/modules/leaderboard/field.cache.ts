@@ -1,0 +1,100 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { fieldOutput, type FieldRow } from '@first-round/shared/schemas';
+import type { Orm } from '../../db/orm.js';
+import { prepareJson } from '../../cache/json-body.js';
+import { sql } from '../../db/sql.js';
+import type { DraftEventHub } from '../draft/draft.events.js';
+import { fieldSql } from './field.sql.js';
+
+/** A safety bound for what no announcement covers (rows written behind the app's back, with psql). */
+const MAX_AGE_MS = 5 * 60_000;
+
+/** picked_by / entries, 0..1, rounded to 4 decimals (12.34 %). */
+export function shareOf(pickedBy: number, entries: number): number {
+  return entries > 0 ? Math.round((pickedBy / entries) * 10_000) / 10_000 : 0;
+}
+
+/**
+ * The field per group (leaderboard.field), computed by one aggregate (field.sql.ts) and kept, validated
+ * and serialised once, until something changes who holds which player. It is only read after the start,
+ * when picks are locked, so a recorded pick (which moves the draft version) does not make it stale;
+ * what does:
+ * - the draft's start and reset (picks were editable in between): every group;
+ * - a member joining or leaving a group after the start (announced as `group`): that group;
+ * - an account fix moving a temporary participant's picks (announced as `participant` with its temp_ id):
+ *   every group (renames and first-login flags, the other `participant` announcements, change no count);
+ * - a board import (names, ranks): every group;
+ * - a resync (announcements may have been missed), and while announcements cannot be heard at all it is
+ *   computed on every read, as the other caches are.
+ * Concurrent readers of a group share one computation.
+ */
+export class FieldCache {
+  private readonly cache = new Map<number, { at: number; rows: FieldRow[] }>();
+  private readonly inFlight = new Map<number, { stamp: string; promise: Promise<FieldRow[]> }>();
+  /**
+   * Move whenever results may be stale (every group's, or one group's): a computation that started before
+   * is not kept. Per group, so a join in a small group does not throw away the global count in flight.
+   */
+  private generation = 0;
+  private readonly groupGenerations = new Map<number, number>();
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly events: Pick<DraftEventHub, 'isConnected' | 'onChange' | 'onResync' | 'onInvalidate'>,
+    private readonly clock: () => number = Date.now,
+  ) {
+    events.onChange((change) => {
+      if (change.kind === 'start' || change.kind === 'auto_start' || change.kind === 'reset') this.clear();
+    });
+    events.onResync(() => this.clear());
+    events.onInvalidate((message) => {
+      if (message.kind === 'group') this.forget(message.group_id);
+      else if (message.kind === 'board' || (message.kind === 'participant' && message.participant_id.startsWith('temp_'))) this.clear();
+    });
+  }
+
+  /** The group's field (1 = global); `em` is used only when it must be computed. */
+  get(groupId: number, em?: EntityManager): Promise<FieldRow[]> {
+    if (!this.events.isConnected) return this.compute(em ?? this.orm.em.fork(), groupId);
+    const hit = this.cache.get(groupId);
+    if (hit && this.clock() - hit.at < MAX_AGE_MS) return Promise.resolve(hit.rows);
+    const stamp = this.stamp(groupId);
+    const running = this.inFlight.get(groupId);
+    if (running && running.stamp === stamp) return running.promise;
+    const promise = this.compute(em ?? this.orm.em.fork(), groupId)
+      .then((rows) => {
+        if (this.stamp(groupId) === stamp) this.cache.set(groupId, { at: this.clock(), rows });
+        return rows;
+      })
+      .finally(() => {
+        if (this.inFlight.get(groupId)?.promise === promise) this.inFlight.delete(groupId);
+      });
+    this.inFlight.set(groupId, { stamp, promise });
+    return promise;
+  }
+
+  /** Every group's field is computed again at its next read. */
+  clear() {
+    this.generation++;
+    this.groupGenerations.clear();
+    this.cache.clear();
+    this.inFlight.clear();
+  }
+
+  /** One group's field is computed again at its next read. */
+  forget(groupId: number) {
+    this.groupGenerations.set(groupId, (this.groupGenerations.get(groupId) ?? 0) + 1);
+    this.cache.delete(groupId);
+    this.inFlight.delete(groupId);
+  }
+
+  private stamp(groupId: number): string {
+    return `${this.generation}:${this.groupGenerations.get(groupId) ?? 0}`;
+  }
+
+  private async compute(em: EntityManager, groupId: number): Promise<FieldRow[]> {
+    const rows = await sql<{ player_id: number; player_name: string; picked_by: number; entries: number }>(em, fieldSql, [groupId]);
+    const field = rows.map((r) => ({ ...r, share: shareOf(r.picked_by, r.entries) }));
+    return prepareJson(fieldOutput.parse(field));
+  }
+}
