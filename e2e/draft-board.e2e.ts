@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { axeFindings, serveAxe } from './support/axe';
 import { launchBrowser, newPerson, type Person } from './support/browser';
 import { BASE_URL, uniqueEmail, uniqueUsername, MARSHAL_EMAIL } from './support/env';
 import { apiSession } from './support/idp';
@@ -60,6 +61,7 @@ describe('the draft board', () => {
     for (const s of [sAna, sBo, sCy]) await rest(s, 'PATCH', '/users/me/status');
 
     ana = await newPerson(browser, { width: 375, height: 760 });
+    await serveAxe(ana.context);
     await signInWithSession(ana.page, anaEmail);
     await ana.page.goto(`/groups/${groupId}/board`);
     await ana.page.getByRole('heading', { name: 'Draft Board', level: 1 }).waitFor();
@@ -106,5 +108,7 @@ describe('the draft board', () => {
     expect(await waiting.nth(1).innerText()).toContain('Travis Hunter');
     expect(await page.evaluate('window.__boardMark')).toBe(1);
     await expectNoHorizontalScroll(page);
+    // No serious or critical axe-core finding (contrast included) on the filled board at 375 px.
+    expect(await axeFindings(page)).toEqual([]);
   });
 });

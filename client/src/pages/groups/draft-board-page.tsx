@@ -135,7 +135,7 @@ function SlotRow({ slot, me, first, onTheClock }: { slot: BoardSlot; me: string;
       borderColor="gray.100"
       bg={mine ? 'turf.50' : undefined}
     >
-      <Text flexShrink={0} w="14" fontSize="sm" fontWeight="bold" color="gray.700" pt="0.5">
+      <Text flexShrink={0} w="16" whiteSpace="nowrap" fontSize="sm" fontWeight="bold" color="gray.700" pt="0.5">
         Pick {slot.slot}
       </Text>
       {player ? (
@@ -156,9 +156,15 @@ function SlotRow({ slot, me, first, onTheClock }: { slot: BoardSlot; me: string;
           {slot.had_by.length > 0 ? <Members members={slot.had_by} me={me} label={`Had by ${memberCount(slot.had_by.length)}`} /> : <Text fontSize="sm" color="gray.600">Nobody here had him</Text>}
         </Stack>
       ) : (
-        <Text flex="1" color={onTheClock ? 'navy.900' : 'gray.600'} fontWeight={onTheClock ? 'semibold' : 'normal'}>
-          {onTheClock ? '· On the clock' : '—'}
-        </Text>
+        <Box flex="1">
+          {onTheClock ? (
+            <Badge size="md" bg="gold.400" color="navy.900" fontWeight="bold">
+              On the clock
+            </Badge>
+          ) : (
+            <Text color="gray.600">—</Text>
+          )}
+        </Box>
       )}
     </Flex>
   );
