@@ -28,6 +28,7 @@ const CreateGroupPage = page(() => import('./pages/groups/create-group-page'), '
 const JoinGroupPage = page(() => import('./pages/groups/join-group-page'), 'JoinGroupPage');
 const GroupPage = page(() => import('./pages/groups/group-page'), 'GroupPage');
 const GroupPicksPage = page(() => import('./pages/groups/group-picks-page'), 'GroupPicksPage');
+const DraftBoardPage = page(() => import('./pages/groups/draft-board-page'), 'DraftBoardPage');
 const SettingsPage = page(() => import('./pages/settings-page'), 'SettingsPage');
 const AuthTestPage = page(() => import('./pages/auth-test-page'), 'AuthTestPage');
 const AuthDebugPage = page(() => import('./pages/auth-debug-page'), 'AuthDebugPage');
@@ -63,6 +64,7 @@ export function AppRoutes() {
           <Route path="/groups/join" element={<JoinGroupPage />} />
           <Route path="/groups/:groupId" element={<GroupPage />} />
           <Route path="/groups/:groupId/picks" element={<GroupPicksPage />} />
+          <Route path="/groups/:groupId/board" element={<DraftBoardPage />} />
           <Route path="/settings" element={<SettingsPage />} />
           <Route path="/auth-test" element={<AuthTestPage />} />
           <Route path="/auth-debug" element={<AuthDebugPage />} />

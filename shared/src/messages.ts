@@ -41,6 +41,8 @@ export const MESSAGES = {
   fieldBeforeStart: 'The field is shown once the draft starts',
   leaderboardEmpty: 'No participants have made picks yet.',
   leaderboardLoadFailed: 'Unable to load the leaderboard. Please try again later.',
+  /** groups.draftBoard before the start (409): nobody's picks are shown until they lock. */
+  draftBoardBeforeStart: 'The draft board opens once the NFL Draft begins.',
   usernameUpdated: 'Username updated successfully',
   usernameUpdateFailed: 'Failed to update username',
   usernameTaken: 'That username is already taken',

@@ -362,6 +362,52 @@ export type MyGroupStanding = z.infer<typeof myGroupStandingOutput>;
 export const myGroupStandingsOutput = z.object({ draft_started: z.boolean(), groups: z.array(myGroupStandingOutput) });
 export type MyGroupStandings = z.infer<typeof myGroupStandingsOutput>;
 
+// ---------------------------------------------------------------- a group's draft board
+/** A member named on the draft board: their screen name (their id when they have none). */
+export const boardMemberOutput = z.object({ participant_id: z.string(), participant_name: z.string() });
+export type BoardMember = z.infer<typeof boardMemberOutput>;
+/** A round-one slot: the player taken there (null while open) and the members whose entry had him. */
+export const boardSlotOutput = z.object({
+  slot: z.number(),
+  player: z.object({ id: z.number(), player_name: z.string(), position: z.string(), school: z.string(), rank: z.number() }).nullable(),
+  /** Members whose entry has this player, busted ones included; by name. Empty while the slot is open. */
+  had_by: z.array(boardMemberOutput),
+});
+export type BoardSlot = z.infer<typeof boardSlotOutput>;
+/** An undrafted player some alive entry still needs: each member in `needed_by` busts if he is not taken in round one. */
+export const waitingOnOutput = z.object({
+  player_id: z.number(),
+  player_name: z.string(),
+  position: z.string(),
+  school: z.string(),
+  rank: z.number(),
+  needed_by: z.array(boardMemberOutput),
+});
+export type WaitingOn = z.infer<typeof waitingOnOutput>;
+/**
+ * A group's round one as it fills (groups.draftBoard, after the start only): every slot with the player
+ * taken there and who had him, then the undrafted players alive entries are waiting on, most-needed first.
+ */
+export const draftBoardOutput = z.object({
+  group_id: z.number(),
+  /**
+   * Whether other members' entries are shown (the group's picks_public, as for reading a member's picks).
+   * When false, `had_by` and `needed_by` name only the caller.
+   */
+  picks_visible: z.boolean(),
+  /** The draft version the board was built at (draft.status's last_event_id). */
+  last_event_id: z.number(),
+  round_one_complete: z.boolean(),
+  /** Entries shown (members with picks here; only the caller's when picks are not visible) and how many are not busted. */
+  entries: z.number(),
+  alive: z.number(),
+  /** Slots 1 to round_one_picks, in order. */
+  slots: z.array(boardSlotOutput),
+  /** Empty once round one is complete: nothing is pending any more. */
+  waiting_on: z.array(waitingOnOutput),
+});
+export type DraftBoard = z.infer<typeof draftBoardOutput>;
+
 // ---------------------------------------------------------------- live stream (draft.changes)
 /**
  * Opening or resuming the live stream: the last event id seen (an audit-log id, a decimal safe integer),

@@ -9,6 +9,7 @@ describe('document titles', () => {
     expect(routeTitleFor('/groups/join/abc123')).toBe('Group Invitation');
     expect(routeTitleFor('/groups/12')).toBe('Group');
     expect(routeTitleFor('/groups/12/picks')).toBe('Group Picks');
+    expect(routeTitleFor('/groups/12/board')).toBe('Draft Board');
     expect(routeTitleFor('/no/such/page')).toBeNull();
   });
 

@@ -32,6 +32,7 @@ export function routeTitleFor(pathname: string): string | null {
   if (fixed[path]) return fixed[path];
   if (path.startsWith('/groups/join/')) return 'Group Invitation';
   if (/^\/groups\/[^/]+\/picks$/.test(path)) return 'Group Picks';
+  if (/^\/groups\/[^/]+\/board$/.test(path)) return 'Draft Board';
   if (/^\/groups\/[^/]+$/.test(path)) return 'Group';
   return null;
 }

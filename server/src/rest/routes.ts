@@ -140,6 +140,16 @@ export const restRoutes: RestRoute[] = [
     summary: "Standings (1 = global), a page at a time (?limit=&offset=), optionally names matching ?search= or only ?status=alive|busted, with the caller's own row",
   },
   {
+    method: 'GET',
+    path: '/groups/:id/draft-board',
+    procedure: 'groups.draftBoard',
+    auth: 'bearer',
+    input: groupFromPath,
+    spec: false,
+    summary: "Members, after the start: round one's slots as they fill with who had each player, and the undrafted players members are waiting on (others' entries where the group's picks are public)",
+    responses: { 409: "The draft has not started: nothing about anyone's picks is shown yet" },
+  },
+  {
     method: 'POST',
     path: '/groups/:id/password',
     procedure: 'groups.setPassword',

@@ -50,6 +50,8 @@ const EXPECTED: Record<string, Expected> = {
   // Everyone may ask about their own membership (the join flow checks it before joining).
   'groups.membership': signedIn('ok'),
   'groups.members': membersOnly,
+  // Nothing about anyone's picks before the start (409 for members), members only after it.
+  'groups.draftBoard': { before: { anonymous: 401, nonMember: 403, member: 409, owner: 409, admin: 403 }, after: membersOnly },
   'groups.useGlobalPicks': { before: membersOnly, after: membersLocked },
   // Owners only, before and after the start (joining a private group to watch still asks for it).
   'groups.setPassword': { anonymous: 401, nonMember: 403, member: 403, owner: 'ok', admin: 403 },
@@ -152,6 +154,7 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
   'groups.memberCount': { run: ({ caller, fixture }) => caller.groups.memberCount({ group_id: fixture.groupId }) },
   'groups.membership': { run: ({ caller, fixture }) => caller.groups.membership({ group_id: fixture.groupId }) },
   'groups.members': { run: ({ caller, fixture }) => caller.groups.members({ group_id: fixture.groupId }) },
+  'groups.draftBoard': { run: ({ caller, fixture }) => caller.groups.draftBoard({ group_id: fixture.groupId }) },
   'groups.useGlobalPicks': { run: ({ caller, fixture }) => caller.groups.useGlobalPicks({ group_id: fixture.groupId, use_global_picks: false }) },
   // The same password again: the fixture's joins keep working.
   'groups.setPassword': { run: ({ caller, fixture }) => caller.groups.setPassword({ group_id: fixture.groupId, password: 'secret' }) },

@@ -3,7 +3,7 @@
  * tRPC procedure through a caller. A row or procedure added without a test here fails the key checks.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { GroupDto, Leaderboard, MyGroupStandings } from '@first-round/shared/schemas';
+import type { DraftBoard, GroupDto, Leaderboard, MyGroupStandings } from '@first-round/shared/schemas';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { restRoutes } from '../../src/rest/routes.js';
@@ -268,6 +268,26 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expect(full).toMatchObject({ matches: 2, me_position: 1 });
     expectError(await get(`${p}/groups/${group.id}/leaderboard?status=gone`, member), 422);
   },
+  'GET /groups/:id/draft-board': async (p) => {
+    await savePicks(t, owner, [players[0]!, players[1]!], group.id);
+    await savePicks(t, member, [players[1]!, players[2]!], group.id);
+    expectError(await get(`${p}/groups/${group.id}/draft-board`, member), 409, MESSAGES.draftBoardBeforeStart);
+    expectError(await get(`${p}/groups/${group.id}/draft-board`, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await get(`${p}/groups/${group.id}/draft-board`), 401, MESSAGES.authRequired);
+    await operatorStart(t);
+    expectStatus(await post('/api/draft/picks', { slot: 1, player_id: players[1] }, admin), 200);
+    const board = expectStatus<DraftBoard>(await get(`${p}/groups/${group.id}/draft-board`, member), 200);
+    expect(board).toMatchObject({ group_id: group.id, picks_visible: true, round_one_complete: false, entries: 2, alive: 2 });
+    expect(board.slots).toHaveLength(32);
+    expect(board.slots[0]).toMatchObject({ slot: 1, player: { id: players[1] }, had_by: expect.arrayContaining([{ participant_id: owner.id, participant_name: owner.username }]) });
+    expect(board.slots[0]!.had_by).toHaveLength(2);
+    expect(board.slots[1]).toEqual({ slot: 2, player: null, had_by: [] });
+    expect(board.waiting_on.map((w) => [w.player_id, w.needed_by.map((m) => m.participant_id)])).toEqual([
+      [players[0], [owner.id]],
+      [players[2], [member.id]],
+    ]);
+    expectError(await get(`${p}/groups/${group.id}/draft-board`, outsider), 403, MESSAGES.notGroupMember);
+  },
   'POST /groups/:id/use-global-picks': async (p) => {
     expect(expectStatus(await post(`${p}/groups/${group.id}/use-global-picks`, { use_global_picks: true }, member), 200)).toMatchObject({
       group_id: group.id,
@@ -490,6 +510,13 @@ describe('every procedure through a caller', () => {
     'groups.memberCount': async (c) => expect(await c.groups.memberCount({ group_id: group.id })).toEqual({ group_id: group.id, member_count: 2 }),
     'groups.membership': async (c) => expect(await c.groups.membership({ group_id: group.id })).toMatchObject({ is_member: true, is_owner: false }),
     'groups.members': async (c) => expect(await c.groups.members({ group_id: group.id })).toHaveLength(2),
+    'groups.draftBoard': async (c) => {
+      await expect(c.groups.draftBoard({ group_id: group.id })).rejects.toMatchObject({ code: 'CONFLICT', message: MESSAGES.draftBoardBeforeStart });
+      await operatorStart(t);
+      const board = await c.groups.draftBoard({ group_id: group.id });
+      expect(board).toMatchObject({ group_id: group.id, picks_visible: true, round_one_complete: false });
+      expect(board.slots.map((s) => s.slot)).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
+    },
     'groups.useGlobalPicks': async (c) => expect(await c.groups.useGlobalPicks({ group_id: group.id, use_global_picks: false })).toMatchObject({ use_global_picks: false }),
     'groups.setPassword': async (c) => {
       // The member is no owner: refused; the owner may.

@@ -1,4 +1,4 @@
-import { Badge, Box, HStack, Stack, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { skipToken } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { STALE_TIMES } from '@first-round/shared/constants';
@@ -100,6 +100,11 @@ function GroupPicks({ id }: { id: number }) {
   return (
     <Page title={g.name} before={back} subtitle={subtitle}>
       <Box pb="4">
+        <Button asChild variant="outline" size="sm" mb="4" borderColor="navy.900" color="navy.900">
+          <Link to={`/groups/${id}/board`}>
+            Draft board <span aria-hidden>→</span>
+          </Link>
+        </Button>
         <GroupLeaderboard groupId={id} me={me} picksVisible={g.picks_public} />
       </Box>
       {hasPicks && <PicksButton groupId={id}>View Picks</PicksButton>}

@@ -1,6 +1,7 @@
 import {
   createGroupInput,
   createSimpleGroupInput,
+  draftBoardOutput,
   groupIdInput,
   groupOutput,
   groupsOutput,
@@ -18,6 +19,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { MESSAGES } from '@first-round/shared/messages';
 import { authedProcedure, draftOpenProcedure, groupMemberProcedure, groupOwnerProcedure, publicProcedure, router } from '../../trpc/trpc.js';
 import * as groups from './groups.service.js';
+import { groupDraftBoard } from './draft-board.service.js';
 
 /** Who is calling, with the EntityManager of this call: what every groups service takes. */
 const caller = (ctx: { em: EntityManager; participant: { id: string } }) => ({ em: ctx.em, participantId: ctx.participant.id });
@@ -43,6 +45,8 @@ export const groupsRouter = router({
   memberCount: authedProcedure.input(groupIdInput).output(memberCountOutput).query(({ ctx, input }) => groups.memberCount(caller(ctx), input.group_id)),
   membership: authedProcedure.input(groupIdInput).output(membershipOutput).query(({ ctx, input }) => groups.getMembership(caller(ctx), input.group_id)),
   members: groupMemberProcedure.input(groupIdInput).output(membersOutput).query(({ ctx, input }) => groups.listMembers(ctx.em, input.group_id)),
+  /** Round one as it fills, with who had whom and who is waiting on whom: members only, after the start (409 before). */
+  draftBoard: groupMemberProcedure.input(groupIdInput).output(draftBoardOutput).query(({ ctx }) => groupDraftBoard(ctx.deps, ctx.em, ctx.membership)),
   useGlobalPicks: draftOpenProcedure(groupMemberProcedure.input(useGlobalPicksInput), MESSAGES.picksLocked)
     .output(membershipOutput)
     .mutation(({ ctx, input }) =>

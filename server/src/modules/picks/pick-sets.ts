@@ -45,3 +45,22 @@ export async function countPickSets(em: EntityManager, groupId: number): Promise
   const [row] = await em.execute<{ n: number }[]>(`select count(distinct participant_id)::int as n from pick where group_id = ?`, [groupId]);
   return row?.n ?? 0;
 }
+
+/**
+ * The player ids of several pick sets in one query (a group's entries: each member's set in the group, or
+ * their global one when they reuse it), keyed by participant. A participant named twice keeps the last.
+ */
+export async function playerIdsOfSets(em: EntityManager, sets: readonly { participantId: string; groupId: number }[]): Promise<Map<string, number[]>> {
+  const result = new Map<string, number[]>(sets.map((s) => [s.participantId, []]));
+  if (sets.length === 0) return result;
+  const rows = await em.execute<{ participant_id: string; player_id: number }[]>(
+    `select k.participant_id, k.player_id
+       from pick k
+       join json_to_recordset(?::json) as s(participant_id text, group_id int)
+         on k.participant_id = s.participant_id and k.group_id = s.group_id`,
+    // One JSON parameter (arrays would be spread into value lists by the driver's formatting).
+    [JSON.stringify(sets.map((s) => ({ participant_id: s.participantId, group_id: s.groupId })))],
+  );
+  for (const r of rows) result.get(r.participant_id)?.push(r.player_id);
+  return result;
+}

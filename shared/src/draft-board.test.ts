@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { buildDraftBoard, type BoardPlayer } from './draft-board.js';
+
+const player = (id: number, draft_pick: number | null = null, draft_round: number | null = draft_pick === null ? null : 1): BoardPlayer => ({
+  id,
+  rank: id,
+  player_name: `P${id}`,
+  position: 'QB',
+  school: 'State',
+  draft_round,
+  draft_pick,
+});
+const member = (name: string) => ({ participant_id: `user_${name}`, participant_name: name });
+
+describe('buildDraftBoard', () => {
+  const base = { group_id: 7, picks_visible: true, last_event_id: 3 };
+
+  it('fills slots by draft_pick, keeps busted members in had_by, and leaves them out of waiting_on', () => {
+    // Round of 3: slot 2 taken (P2); P5 went in round two, so zed (who had him) is busted.
+    const players = [player(1), player(2, 2), player(3), player(4), player(5, null, 2)];
+    const board = buildDraftBoard({
+      ...base,
+      players,
+      draft: { roundOnePicks: 3, filledSlots: 1, roundOneCompleteMarked: false },
+      entries: [
+        { ...member('Zed'), player_ids: [2, 5, 4] },
+        { ...member('amy'), player_ids: [2, 3] },
+        { ...member('Bea'), player_ids: [3, 1] },
+        { ...member('nobody'), player_ids: [] },
+      ],
+    });
+    expect(board.slots).toEqual([
+      { slot: 1, player: null, had_by: [] },
+      { slot: 2, player: { id: 2, player_name: 'P2', position: 'QB', school: 'State', rank: 2 }, had_by: [member('amy'), member('Zed')] },
+      { slot: 3, player: null, had_by: [] },
+    ]);
+    expect(board).toMatchObject({ entries: 3, alive: 2, round_one_complete: false });
+    // P3 needed by two, then P1 by one; zed's P4 is not awaited (busted).
+    expect(board.waiting_on.map((w) => [w.player_id, w.needed_by])).toEqual([
+      [3, [member('amy'), member('Bea')]],
+      [1, [member('Bea')]],
+    ]);
+  });
+
+  it('waits on nobody once round one is complete', () => {
+    const board = buildDraftBoard({
+      ...base,
+      players: [player(1, 1), player(2)],
+      draft: { roundOnePicks: 2, filledSlots: 1, roundOneCompleteMarked: true },
+      entries: [{ ...member('amy'), player_ids: [1, 2] }],
+    });
+    expect(board).toMatchObject({ round_one_complete: true, alive: 0, waiting_on: [] });
+    expect(board.slots[0]!.had_by).toEqual([member('amy')]);
+  });
+});

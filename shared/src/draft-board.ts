@@ -1,0 +1,101 @@
+/**
+ * A group's draft board, built from what the server already holds (pure, no I/O): the big board with its
+ * round-one results, the draft's state, and the entries shown. Busted is decided by the same rules as
+ * the standings (`scoreEntry` in scoring.ts), so the board and the leaderboard never disagree.
+ */
+import type { BoardMember, DraftBoard, WaitingOn } from './schemas.js';
+import { isRoundOneComplete, scoreEntry, type DraftSnapshot } from './scoring.js';
+
+/** A player as the board needs him (a subset of players.list's rows). */
+export interface BoardPlayer {
+  id: number;
+  rank: number;
+  player_name: string;
+  position: string;
+  school: string;
+  draft_round: number | null;
+  draft_pick: number | null;
+}
+
+/** One member's entry in the group: their group picks, or their global ones when they reuse them. */
+export interface BoardEntry {
+  participant_id: string;
+  participant_name: string;
+  player_ids: readonly number[];
+}
+
+export interface DraftBoardSource {
+  group_id: number;
+  picks_visible: boolean;
+  last_event_id: number;
+  players: readonly BoardPlayer[];
+  draft: DraftSnapshot;
+  entries: readonly BoardEntry[];
+}
+
+/** By name ignoring case, then by id: a stable order people can scan. */
+function byName(a: BoardMember, b: BoardMember): number {
+  const x = a.participant_name.toLowerCase();
+  const y = b.participant_name.toLowerCase();
+  if (x !== y) return x < y ? -1 : 1;
+  return a.participant_id < b.participant_id ? -1 : a.participant_id > b.participant_id ? 1 : 0;
+}
+
+export function buildDraftBoard(src: DraftBoardSource): DraftBoard {
+  const byId = new Map(src.players.map((p) => [p.id, p]));
+  const complete = isRoundOneComplete(src.draft);
+  const hadBy = new Map<number, BoardMember[]>();
+  const neededBy = new Map<number, BoardMember[]>();
+  let alive = 0;
+
+  for (const entry of src.entries) {
+    // A pick whose player left the board cannot be shown or scored (the board and picks are read apart).
+    const picks = entry.player_ids.map((id) => byId.get(id)).filter((p): p is BoardPlayer => p !== undefined);
+    if (picks.length === 0) continue;
+    const member = { participant_id: entry.participant_id, participant_name: entry.participant_name };
+    const { busted } = scoreEntry(
+      picks.map((p) => ({ rank: p.rank, draftRound: p.draft_round })),
+      src.draft,
+    );
+    if (!busted) alive++;
+    for (const p of picks) {
+      if (p.draft_round === 1) push(hadBy, p.id, member);
+      // Only an alive entry is still waiting: a busted one has nothing left to lose.
+      else if (p.draft_round === null && !complete && !busted) push(neededBy, p.id, member);
+    }
+  }
+
+  const taken = new Map<number, BoardPlayer>();
+  for (const p of src.players) if (p.draft_round === 1 && p.draft_pick !== null) taken.set(p.draft_pick, p);
+  const slots = Array.from({ length: src.draft.roundOnePicks }, (_, i) => {
+    const p = taken.get(i + 1);
+    return {
+      slot: i + 1,
+      player: p ? { id: p.id, player_name: p.player_name, position: p.position, school: p.school, rank: p.rank } : null,
+      had_by: p ? [...(hadBy.get(p.id) ?? [])].sort(byName) : [],
+    };
+  });
+
+  const waiting_on: WaitingOn[] = [...neededBy].map(([id, members]) => {
+    const p = byId.get(id)!;
+    return { player_id: p.id, player_name: p.player_name, position: p.position, school: p.school, rank: p.rank, needed_by: [...members].sort(byName) };
+  });
+  waiting_on.sort((a, b) => b.needed_by.length - a.needed_by.length || a.rank - b.rank);
+
+  return {
+    group_id: src.group_id,
+    picks_visible: src.picks_visible,
+    last_event_id: src.last_event_id,
+    round_one_complete: complete,
+    entries: src.entries.filter((e) => e.player_ids.some((id) => byId.has(id))).length,
+    alive,
+    slots,
+    waiting_on,
+  };
+}
+
+function push(map: Map<number, BoardMember[]>, id: number, member: BoardMember) {
+  const list = map.get(id);
+  if (list) list.push(member);
+  else map.set(id, [member]);
+}
