@@ -117,7 +117,8 @@ export const restRoutes: RestRoute[] = [
     path: '/share/links',
     procedure: 'share.createLink',
     auth: 'bearer',
-    input: body,
+    // No body (or {}) is the global entry; a JSON null is no object and refused as such.
+    input: (r) => (r.body === null ? null : (r.body ?? {})),
     spec: false,
     summary: "A share link for the caller's entry ({group_id}, absent: global): the public page /s/{token} and its card /api/share/{token}.png; the same link each time",
   },
