@@ -5,8 +5,8 @@ import { ShareLinkSchema, type ShareLink } from './share.entities.js';
 /* The share module's data access: the share_link table. Reads pass `refresh: true` (see groups.repository.ts). */
 
 /**
- * The entry's link: the one it has, else `token` stored as its new one. One statement, so two requests
- * racing for the same entry both answer the token that won (the unique constraint on the entry decides).
+ * The entry's link: the one it has, else `token` stored as its new one. The unique constraint on the
+ * entry decides a race: both requests answer the token that won.
  */
 export async function findOrInsertShareLink(em: EntityManager, link: { participantId: string; groupId: number; token: string }): Promise<string> {
   // A link committed by a racing request after this statement's snapshot is not seen by its select:
