@@ -11,6 +11,7 @@ export default defineConfig({
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 700 },
   server: {
     port: 5173,
-    proxy: { '/trpc': api, '/idp': api, '/api': api },
+    // /s/{token}: the share page is the server's own (no SPA route).
+    proxy: { '/trpc': api, '/idp': api, '/api': api, '/s/': api },
   },
 });

@@ -17,18 +17,20 @@ import { contentSecurityPolicy } from './content-security-policy.js';
 import { securityHeaders } from './security-headers.js';
 import { registerInvitePage } from './modules/join-links/invite-page.js';
 import { inviteDraft } from './modules/join-links/join-links.router.js';
+import { registerSharePages } from './modules/share/share-page.js';
 
 export const CLIENT_DIST = fileURLToPath(new URL('../../client/dist', import.meta.url));
 const PLACEHOLDER_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>First Round</title></head>
 <body><h1>First Round</h1><p>The web app has not been built yet: run <code>npm run build</code>.</p></body></html>`;
 
 /**
- * Keeps secrets out of logged URLs: invite tokens keep their first 4 characters (`/join-links/abcd…`);
- * SSE `connectionParams` (which carry the session token) are dropped whole.
+ * Keeps secrets out of logged URLs: invite and share tokens keep their first 4 characters
+ * (`/join-links/abcd…`, `/s/abcd…`); SSE `connectionParams` (which carry the session token) are dropped whole.
  */
 export function redactUrl(url: string): string {
   return url
     .replace(/(join-links\/|join-with-link\/|groups\/join\/)([^/?#]{4})[^/?#]*/g, '$1$2…')
+    .replace(/^(\/s\/|\/api\/share\/)([^/?#.]{4})[^/?#.]*/, '$1$2…')
     .replace(/([?&]connectionParams=)[^&#]*/g, '$1[redacted]');
 }
 
@@ -173,6 +175,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     html: () => (hasClient ? fs.promises.readFile(path.join(CLIENT_DIST, 'index.html'), 'utf8') : Promise.resolve(PLACEHOLDER_PAGE)),
     draft: inviteDraft(deps),
   });
+  // Share links: the card's picture and its page, for anyone holding the link.
+  registerSharePages(app, deps);
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';

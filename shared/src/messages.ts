@@ -28,6 +28,7 @@ export const MESSAGES = {
   tooManyWrongPasswords: (minutes: number) => `Too many wrong passwords for this group. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
   tooManyFailedJoins: (minutes: number) => `Too many failed attempts to join groups. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
   joinLinkInvalid: 'This invite link is invalid or has expired',
+  shareLinkInvalid: 'This share link does not exist',
   /** A join that added the member, and one that found them already in (by id, by link, public groups). */
   joined: 'You have joined the group',
   alreadyMember: 'You are already a member of this group',

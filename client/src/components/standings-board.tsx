@@ -12,6 +12,7 @@ import { BenchmarkEntries } from './benchmark-entries';
 import { FullPageMessage } from './full-page-message';
 import { SearchIcon, XIcon } from './icons';
 import { InfoTip } from './info-tip';
+import { ShareEntryButton } from './share-entry-button';
 import { EmptyState } from './page';
 import { ContentionText, EntryStateBadge, standingsRowId, standingsSummary, StandingsTable, type RowDetails } from './standings-table';
 
@@ -155,7 +156,7 @@ export function StandingsBoard({
         </HStack>
       </Flex>
 
-      {me && <MyEntry row={me} onJump={jumpToMe} jumping={jump !== null} />}
+      {me && <MyEntry row={me} groupId={groupId} onJump={jumpToMe} jumping={jump !== null} />}
       {!search && <BenchmarkEntries rows={data.benchmarks} me={me} />}
 
       <InputGroup
@@ -236,7 +237,7 @@ export function StandingsBoard({
 }
 
 /** The caller's entry, pinned above the rows wherever it ranks, with the way to its row. */
-function MyEntry({ row, onJump, jumping }: { row: LeaderboardRow; onJump: () => void; jumping: boolean }) {
+function MyEntry({ row, groupId, onJump, jumping }: { row: LeaderboardRow; groupId: number; onJump: () => void; jumping: boolean }) {
   const pending = pendingOf(row);
   const contention = contentionShown(useDraftStatus().data);
   return (
@@ -254,9 +255,12 @@ function MyEntry({ row, onJump, jumping }: { row: LeaderboardRow; onJump: () => 
         <Text fontSize="xs" fontWeight="bold" textTransform="uppercase" letterSpacing="wider" color="navy.100">
           Your entry
         </Text>
-        <Button size="sm" bg="gold.400" color="navy.900" fontWeight="bold" _hover={{ bg: 'gold.500' }} onClick={onJump} loading={jumping} flexShrink={0}>
-          Jump to me
-        </Button>
+        <Flex gap="2" wrap="wrap" justify="flex-end">
+          <ShareEntryButton groupId={groupId} variant="outline" borderColor="gold.400" color="gold.400" _hover={{ bg: 'navy.800' }} flexShrink={0} />
+          <Button size="sm" bg="gold.400" color="navy.900" fontWeight="bold" _hover={{ bg: 'gold.500' }} onClick={onJump} loading={jumping} flexShrink={0}>
+            Jump to me
+          </Button>
+        </Flex>
       </Flex>
       <Flex align="center" gap="3">
         <Text fontWeight="black" fontSize="2xl" lineHeight="1" aria-label={`Rank ${row.rank}`} flexShrink={0}>

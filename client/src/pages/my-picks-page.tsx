@@ -8,6 +8,7 @@ import { EmptyState, Page } from '../components/page';
 import { outcomeStyle, PlayerRowContent } from '../components/player-row';
 import { FullPageMessage } from '../components/full-page-message';
 import { PrimaryButton } from '../components/form-bits';
+import { ShareEntryButton } from '../components/share-entry-button';
 import { draftSnapshot, outcomeOf } from '../lib/draft-snapshot';
 import { notify } from '../lib/toaster';
 import { trpc } from '../lib/trpc';
@@ -51,6 +52,9 @@ export function MyPicksPage() {
       }
     >
       {!failed && draft.data && (mine.length > 0 || !started) && <EntryStatusCard picks={mine} status={draft.data} snapshot={snapshot} />}
+      {!failed && mine.length > 0 && (
+        <ShareEntryButton alignSelf="flex-start" mb="4" variant="outline" borderColor="navy.900" color="navy.900" bg="white" />
+      )}
 
       {mine.length === 0 ? (
         <EmptyState>{started ? 'You made no picks before the draft started.' : "You haven't picked any players yet."}</EmptyState>

@@ -112,6 +112,16 @@ export const restRoutes: RestRoute[] = [
   { method: 'POST', path: '/groups/join-links', procedure: 'joinLinks.create', auth: 'bearer', input: body, spec: true, summary: 'Create an invite link (owner, before the start)' },
   { method: 'GET', path: '/groups/join-links/:token', procedure: 'joinLinks.resolve', auth: 'public', input: (r) => ({ token: r.params.token }), spec: true, summary: 'Resolve an invite link (no sign-in needed)' },
   { method: 'POST', path: '/groups/join-with-link/:token', procedure: 'joinLinks.join', auth: 'bearer', input: (r) => ({ token: r.params.token }), spec: true, summary: 'Join with an invite link' },
+  {
+    method: 'POST',
+    path: '/share/links',
+    procedure: 'share.createLink',
+    auth: 'bearer',
+    // No body (or {}) is the global entry; a JSON null is no object and refused as such.
+    input: (r) => (r.body === null ? null : (r.body ?? {})),
+    spec: false,
+    summary: "A share link for the caller's entry ({group_id}, absent: global): the public page /s/{token} and its card /api/share/{token}.png; the same link each time",
+  },
   { method: 'POST', path: '/groups/create-simple', procedure: 'groups.createSimple', auth: 'bearer', input: body, spec: true, summary: 'Create a private group by name' },
   {
     method: 'POST',

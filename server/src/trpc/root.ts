@@ -6,6 +6,7 @@ import { leaderboardRouter } from '../modules/leaderboard/leaderboard.router.js'
 import { picksRouter } from '../modules/picks/picks.router.js';
 import { playersRouter } from '../modules/players/players.router.js';
 import { usersRouter } from '../modules/users/users.router.js';
+import { shareRouter } from '../modules/share/share.router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -17,6 +18,7 @@ export const appRouter = router({
   players: playersRouter,
   draft: draftRouter,
   leaderboard: leaderboardRouter,
+  share: shareRouter,
 });
 
 /** The client imports this type only; no server code reaches the browser bundle. */

@@ -86,6 +86,8 @@ const EXPECTED: Record<string, Expected> = {
   'leaderboard.field': { before: membersLocked, after: membersOnly },
   // The caller's own groups: anyone signed in (an empty list without groups).
   'leaderboard.myGroups': signedIn('ok'),
+  // A link to one's own entry in a group: its members, before and after the start.
+  'share.createLink': membersOnly,
 };
 
 type Caller = Awaited<ReturnType<TestApp['caller']>>;
@@ -201,6 +203,7 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
   'leaderboard.group': { run: ({ caller, fixture }) => caller.leaderboard.group({ group_id: fixture.groupId }) },
   'leaderboard.field': { run: ({ caller, fixture }) => caller.leaderboard.field({ group_id: fixture.groupId }) },
   'leaderboard.myGroups': { run: ({ caller }) => caller.leaderboard.myGroups() },
+  'share.createLink': { run: ({ caller, fixture }) => caller.share.createLink({ group_id: fixture.groupId }) },
 };
 
 const procedureNames = () => Object.keys(appRouter._def.procedures).sort();

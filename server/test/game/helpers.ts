@@ -87,7 +87,7 @@ export async function tableCounts(t: TestApp) {
             (select count(*) from draft_state where started_at is not null)::int as started,
             (select count(*) from group_join_failure)::int as group_join_failure, (select count(*) from idp_user)::int as idp_user,
             (select count(*) from idp_code)::int as idp_code, (select count(*) from idp_session)::int as idp_session,
-            (select count(*) from idp_outbox)::int as idp_outbox`,
+            (select count(*) from idp_outbox)::int as idp_outbox, (select count(*) from share_link)::int as share_link`,
   );
   return row!;
 }

@@ -175,6 +175,18 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expectError(await post(`${p}/groups/join-with-link/${link.token}`), 401);
     await post(`/api/groups/${group.id}/leave`, undefined, joiner);
   },
+  'POST /share/links': async (p) => {
+    const link = expectStatus<{ token: string; group_id: number; url: string; image_url: string }>(await post(`${p}/share/links`, { group_id: group.id }, member), 200);
+    expect(link).toEqual({ token: expect.stringMatching(/^[A-Za-z0-9_-]{22,}$/), group_id: group.id, url: `/s/${link.token}`, image_url: `/api/share/${link.token}.png` });
+    expect(link.token).not.toContain(member.id);
+    // The same entry, the same link; no body is the global entry.
+    expect(expectStatus(await post(`${p}/share/links`, { group_id: group.id }, member), 200)).toEqual(link);
+    expect(expectStatus<{ group_id: number }>(await post(`${p}/share/links`, undefined, member), 200).group_id).toBe(GLOBAL_GROUP_ID);
+    expect((await get(link.image_url)).headers['content-type']).toBe('image/png');
+    expectError(await post(`${p}/share/links`, { group_id: group.id }, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await post(`${p}/share/links`, { group_id: 2147483647 }, member), 404, MESSAGES.groupNotFound);
+    expectError(await post(`${p}/share/links`, { group_id: group.id }), 401);
+  },
   'POST /groups/create-simple': async (p) => {
     const name = uniqueName('Simple');
     const created = expectStatus<GroupDto>(await post(`${p}/groups/create-simple`, { name }, outsider), 200);
@@ -602,6 +614,11 @@ describe('every procedure through a caller', () => {
       await expect(c.leaderboard.field({ group_id: group.id })).rejects.toMatchObject({ code: 'CONFLICT', message: MESSAGES.fieldBeforeStart });
       await operatorStart(t);
       expect(await c.leaderboard.field()).toEqual(expect.any(Array));
+    },
+    'share.createLink': async (c) => {
+      const link = await c.share.createLink({ group_id: group.id });
+      expect(link).toMatchObject({ group_id: group.id, url: `/s/${link.token}` });
+      expect(await c.share.createLink({})).toMatchObject({ group_id: GLOBAL_GROUP_ID });
     },
     'leaderboard.myGroups': async (c) => {
       const cards = await c.leaderboard.myGroups();

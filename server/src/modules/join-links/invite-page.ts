@@ -30,7 +30,11 @@ export function invitePreview(invite: ResolvedJoinLink) {
  * set to the same line). Tags only: no script and no style, so the content security policy is the page's
  * own; every value is escaped.
  */
-export function withInviteTags(html: string, preview: { title: string; description: string }, urls: { page: string; image: string }): string {
+export function withInviteTags(
+  html: string,
+  preview: { title: string; description: string; imageAlt?: string },
+  urls: { page: string; image: string },
+): string {
   const tags: [string, string, string][] = [
     ['property', 'og:type', 'website'],
     ['property', 'og:site_name', 'First Round'],
@@ -40,7 +44,7 @@ export function withInviteTags(html: string, preview: { title: string; descripti
     ['property', 'og:image', urls.image],
     ['property', 'og:image:width', String(IMAGE_SIZE.width)],
     ['property', 'og:image:height', String(IMAGE_SIZE.height)],
-    ['property', 'og:image:alt', 'First Round: NFL Draft first-round pick’em'],
+    ['property', 'og:image:alt', preview.imageAlt ?? 'First Round: NFL Draft first-round pick’em'],
     ['name', 'twitter:card', 'summary_large_image'],
     ['name', 'twitter:title', preview.title],
     ['name', 'twitter:description', preview.description],
@@ -53,7 +57,7 @@ export function withInviteTags(html: string, preview: { title: string; descripti
 }
 
 /** Where absolute URLs in the tags point: the configured public address, else the one the request came to. */
-function originOf(deps: AppDeps, req: FastifyRequest): string {
+export function originOf(deps: AppDeps, req: FastifyRequest): string {
   if (deps.config.PUBLIC_URL) return new URL(deps.config.PUBLIC_URL).origin;
   return `${req.protocol}://${req.host}`;
 }

@@ -1,0 +1,193 @@
+/**
+ * The share card: what it says (a pure model, built by share.service.ts) and how it is laid out (a tree of
+ * elements satori lays out and draws, share-render.ts). No I/O here, so tests can read every word a card
+ * will show before anything is drawn.
+ */
+import type { PickOutcome } from '@first-round/shared/scoring';
+
+export const CARD_SIZE = { width: 1200, height: 630 } as const;
+export const BRAND = { navy: '#0b1f3a', gold: '#ffc53d', text: '#ffffff', muted: '#c9d6ea', hit: '#178046', miss: '#b42318', pending: '#1d3a63' } as const;
+export const CARD_FONT = 'Barlow Condensed';
+/** The same face's Latin Extended file under its own name: satori falls back to it glyph by glyph. */
+export const CARD_FONT_EXT = 'Barlow Condensed Ext';
+const CARD_FONTS = `${CARD_FONT}, ${CARD_FONT_EXT}`;
+
+/**
+ * Before the start a card holds how many picks are in and when they lock, and nothing that could name a
+ * player; after it, the picks themselves and how the entry stands.
+ */
+export type ShareCard =
+  | { phase: 'before'; name: string; group: string; picks: number; locks: string }
+  | {
+      phase: 'live';
+      name: string;
+      group: string;
+      picks: number;
+      hits: number;
+      busted: boolean;
+      /** null: the entry has no picks, so it is on no standings. */
+      rank: number | null;
+      entries: number;
+      chips: { name: string; outcome: PickOutcome }[];
+    };
+
+/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  if (tens >= 11 && tens <= 13) return `${n}th`;
+  return `${n}${({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th'}`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The card's lines, as the picture and the page say them. */
+export function cardLines(card: ShareCard) {
+  if (card.phase === 'before') {
+    return {
+      headline: card.picks === 0 ? 'No picks yet' : `${plural(card.picks, 'pick')} in`,
+      detail: `picks lock ${card.locks}`,
+      title: `${card.name} · ${card.picks === 0 ? 'no picks yet' : `${plural(card.picks, 'pick')} in`} · First Round`,
+      status: null as 'ALIVE' | 'BUSTED' | null,
+      standing: null as string | null,
+    };
+  }
+  const status: 'ALIVE' | 'BUSTED' | null = card.picks === 0 ? null : card.busted ? 'BUSTED' : 'ALIVE';
+  const standing = card.rank === null ? null : `${ordinal(card.rank)} of ${card.entries}`;
+  const pending = card.chips.filter((c) => c.outcome === 'pending').length;
+  return {
+    headline: card.picks === 0 ? 'No picks' : plural(card.hits, 'hit'),
+    detail: card.picks === 0 ? 'made no picks before the draft' : `${plural(card.picks, 'pick')}${pending ? ` · ${pending} pending` : ''}`,
+    title: `${card.name} · ${card.picks === 0 ? 'no picks' : plural(card.hits, 'hit')} · First Round`,
+    status,
+    standing,
+  };
+}
+
+/** A sentence for the page and the picture's alt text. */
+export function cardDescription(card: ShareCard): string {
+  const lines = cardLines(card);
+  const where = card.group === 'Global' ? 'on the global leaderboard' : `in ${card.group}`;
+  if (card.phase === 'before') return `${card.name}'s First Round entry ${where}: ${lines.headline}, ${lines.detail}.`;
+  const parts = [lines.headline, lines.status?.toLowerCase(), lines.standing].filter(Boolean);
+  return `${card.name}'s First Round entry ${where}: ${parts.join(', ')}.`;
+}
+
+// ------------------------------------------------------------------ layout (satori's element tree)
+
+/** An element as satori takes it (React's shape, without React). */
+export interface CardNode {
+  type: string;
+  props: { style?: Record<string, unknown>; children?: CardNode | string | (CardNode | string)[]; [attr: string]: unknown };
+}
+
+function h(type: string, style: Record<string, unknown>, ...children: (CardNode | string)[]): CardNode {
+  return { type, props: { style, children: children.length === 1 ? children[0] : children } };
+}
+const svg = (size: number, children: CardNode[], viewBox = '0 0 24 24'): CardNode => ({
+  type: 'svg',
+  props: { width: size, height: size, viewBox, fill: 'none', children },
+});
+const path = (d: string, stroke: string, width = 3): CardNode => ({
+  type: 'path',
+  props: { d, stroke, 'stroke-width': width, 'stroke-linecap': 'round', 'stroke-linejoin': 'round' },
+});
+
+/** The wordmark's football, as in the invite picture (scripts/render-og-image.ts). */
+const football = (size: number): CardNode =>
+  svg(size, [
+    { type: 'ellipse', props: { cx: 12, cy: 12, rx: 10, ry: 6, transform: 'rotate(-45 12 12)', stroke: BRAND.gold, 'stroke-width': 1.8 } },
+    path('M9 15 L15 9', BRAND.gold, 1.8),
+    path('M10.5 10.5 L11.7 11.7', BRAND.gold, 1.8),
+    path('M12.3 12.3 L13.5 13.5', BRAND.gold, 1.8),
+  ]);
+
+const MARKS: Record<PickOutcome, (size: number) => CardNode> = {
+  hit: (size) => svg(size, [path('M5 12.5 L10 17.5 L19 7', BRAND.text)]),
+  miss: (size) => svg(size, [path('M6 6 L18 18', BRAND.text), path('M18 6 L6 18', BRAND.text)]),
+  pending: (size) => svg(size, [{ type: 'circle', props: { cx: 12, cy: 12, r: 4, fill: BRAND.muted } }]),
+};
+const CHIP_BG: Record<PickOutcome, string> = { hit: BRAND.hit, miss: BRAND.miss, pending: BRAND.pending };
+
+/** Chips beyond this many fold into '+N more' (32 long names cannot all fit on the card). */
+const MAX_CHIPS = 28;
+
+function chipsOf(card: ShareCard): CardNode[] {
+  if (card.phase === 'before') {
+    // One blank tile per pick: how many, never which.
+    return Array.from({ length: card.picks }, () =>
+      h('div', { display: 'flex', width: 44, height: 44, borderRadius: 10, border: `2px solid ${BRAND.gold}`, alignItems: 'center', justifyContent: 'center', color: BRAND.gold, fontSize: 26, fontWeight: 700 }, '?'),
+    );
+  }
+  const small = card.chips.length > 12;
+  const fontSize = small ? 21 : 26;
+  const shown = card.chips.length > MAX_CHIPS ? card.chips.slice(0, MAX_CHIPS - 1) : card.chips;
+  const chips = shown.map((chip) =>
+    h(
+      'div',
+      { display: 'flex', alignItems: 'center', gap: 6, padding: small ? '5px 12px 5px 8px' : '8px 16px 8px 10px', borderRadius: 10, backgroundColor: CHIP_BG[chip.outcome], color: BRAND.text, fontSize, fontWeight: 700 },
+      MARKS[chip.outcome](small ? 20 : 24),
+      h('div', { display: 'flex', maxWidth: 300, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' }, chip.name),
+    ),
+  );
+  if (shown.length < card.chips.length) {
+    chips.push(h('div', { display: 'flex', alignItems: 'center', padding: '5px 12px', borderRadius: 10, border: `2px solid ${BRAND.muted}`, color: BRAND.muted, fontSize, fontWeight: 700 }, `+${card.chips.length - shown.length} more`));
+  }
+  return chips;
+}
+
+function badge(status: 'ALIVE' | 'BUSTED'): CardNode {
+  return h(
+    'div',
+    { display: 'flex', padding: '6px 18px', borderRadius: 10, backgroundColor: status === 'ALIVE' ? BRAND.hit : BRAND.miss, color: BRAND.text, fontSize: 34, fontWeight: 800, letterSpacing: 3 },
+    status,
+  );
+}
+
+/** The card laid out: 1200×630, navy with gold accents, the wordmark on top. */
+export function cardElement(card: ShareCard): CardNode {
+  const lines = cardLines(card);
+  const header = h(
+    'div',
+    { display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 24 },
+    h('div', { display: 'flex', alignItems: 'center', gap: 16, fontSize: 38, fontWeight: 800, letterSpacing: 6, color: BRAND.text }, football(54), 'FIRST ROUND'),
+    h(
+      'div',
+      { display: 'flex', flexShrink: 1, minWidth: 0, maxWidth: 560, padding: '6px 18px', borderRadius: 999, border: `2px solid ${BRAND.gold}`, color: BRAND.gold, fontSize: 28, fontWeight: 700, letterSpacing: 2, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' },
+      card.group.toUpperCase(),
+    ),
+  );
+  const name = h('div', { display: 'flex', fontSize: 80, fontWeight: 800, color: BRAND.text, lineHeight: 1, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis', maxWidth: 1072 }, card.name);
+  const stats: CardNode[] = [h('div', { display: 'flex', fontSize: 58, fontWeight: 800, color: BRAND.gold, lineHeight: 1 }, lines.headline)];
+  if (lines.status) stats.push(badge(lines.status));
+  if (lines.standing) stats.push(h('div', { display: 'flex', fontSize: 42, fontWeight: 700, color: BRAND.text }, lines.standing));
+  stats.push(h('div', { display: 'flex', fontSize: 30, fontWeight: 500, color: BRAND.muted }, lines.detail));
+  const footer = h(
+    'div',
+    { display: 'flex', justifyContent: 'space-between', fontSize: 26, fontWeight: 500, color: BRAND.muted },
+    h('div', { display: 'flex' }, 'Pick who goes in round one. One miss and you’re out.'),
+    h('div', { display: 'flex', color: BRAND.gold, fontWeight: 700 }, 'Play First Round'),
+  );
+  // satori sizes boxes without their padding: the content is a margin's width inside the 1200×630 card.
+  return h(
+    'div',
+    { display: 'flex', position: 'relative', width: CARD_SIZE.width, height: CARD_SIZE.height, backgroundColor: BRAND.navy, fontFamily: CARD_FONTS, color: BRAND.text },
+    h(
+      'div',
+      { display: 'flex', flexDirection: 'column', flexGrow: 1, margin: '44px 64px 40px', gap: 24, minWidth: 0 },
+      header,
+      name,
+      h('div', { display: 'flex', alignItems: 'center', gap: 22, flexWrap: 'wrap' }, ...stats),
+      h('div', { display: 'flex', flexWrap: 'wrap', gap: 10, overflow: 'hidden', flexGrow: 1, flexShrink: 1, alignContent: 'flex-start' }, ...chipsOf(card)),
+      footer,
+    ),
+    h('div', { display: 'flex', position: 'absolute', left: 0, bottom: 0, width: CARD_SIZE.width, height: 10, backgroundColor: BRAND.gold }),
+  );
+}
+
+/** Every piece of text the card draws, in order (what tests read). */
+export function cardText(node: CardNode | string): string[] {
+  if (typeof node === 'string') return [node];
+  const children = node.props.children;
+  if (children === undefined) return [];
+  return (Array.isArray(children) ? children : [children]).flatMap(cardText);
+}

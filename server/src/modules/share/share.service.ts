@@ -1,0 +1,100 @@
+import crypto from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
+import { formatDeadline } from '@first-round/shared/deadline';
+import { MESSAGES } from '@first-round/shared/messages';
+import { compareByDraftOrder } from '@first-round/shared/player-filter';
+import { pickOutcome, type DraftSnapshot } from '@first-round/shared/scoring';
+import type { ShareLink } from '@first-round/shared/schemas';
+import type { AppDeps } from '../../deps.js';
+import { isForeignKeyViolation, notFound } from '../../errors.js';
+import { findGroupName } from '../groups/groups.repository.js';
+import { findMembership, requireMembership } from '../groups/membership.js';
+import { entryPlayerIds } from '../picks/picks.repository.js';
+import { screenNamesOf } from '../users/participants.repository.js';
+import type { ShareCard } from './share-card.js';
+import * as repo from './share.repository.js';
+
+/** 144 random bits: 24 base64url characters, never a participant id or anything derived from one. */
+export const newShareToken = () => crypto.randomBytes(18).toString('base64url');
+
+/** Where the link's page and picture are: absolute with the configured public address, else from the root. */
+export function shareUrls(token: string, publicUrl: string | undefined): { url: string; image_url: string } {
+  const origin = publicUrl ? new URL(publicUrl).origin : '';
+  return { url: `${origin}/s/${token}`, image_url: `${origin}/api/share/${token}.png` };
+}
+
+/**
+ * The caller's link for their entry in a group (absent: global): made on first asking, the same link
+ * after. Members only (every signed-in player takes part in the global group). Not locked by the start:
+ * after it is when a card has something to show.
+ */
+export async function createShareLink(
+  { em, participantId, publicUrl }: { em: EntityManager; participantId: string; publicUrl: string | undefined },
+  input: { group_id?: number },
+): Promise<ShareLink> {
+  const groupId = input.group_id ?? GLOBAL_GROUP_ID;
+  await requireMembership(em, groupId, participantId);
+  let token: string;
+  try {
+    token = await repo.findOrInsertShareLink(em, { participantId, groupId, token: newShareToken() });
+  } catch (error) {
+    // The group was deleted (its last member left) while the link was being made.
+    if (isForeignKeyViolation(error)) throw notFound(MESSAGES.groupNotFound);
+    throw error;
+  }
+  return { token, group_id: groupId, ...shareUrls(token, publicUrl) };
+}
+
+/** What the card needs from the app: the draft's state and board (cached per draft version) and the standings. */
+export type ShareDeps = Pick<AppDeps, 'draft' | 'draftStatus' | 'players' | 'leaderboards'>;
+
+/** Shown for a player without a screen name (the leaderboard would show the id, which a public card must not). */
+const NAMELESS = 'A First Round player';
+
+/**
+ * The card of the entry a token finds, or 404 for a token that finds none (never made, or its member has
+ * left the group since). Before the start it holds the number of picks and when they lock, and nothing
+ * about which players they are (the `before` card has no field that could hold a name).
+ */
+export async function shareCardOf(deps: ShareDeps, em: EntityManager, token: string): Promise<ShareCard> {
+  const link = await repo.findShareLink(em, token);
+  if (!link) throw notFound(MESSAGES.shareLinkInvalid);
+  const membership = await findMembership(em, link.groupId, link.participantId);
+  const groupName = link.groupId === GLOBAL_GROUP_ID ? 'Global' : await findGroupName(em, link.groupId);
+  if (!membership || groupName === undefined) throw notFound(MESSAGES.shareLinkInvalid);
+  const source = link.groupId === GLOBAL_GROUP_ID || membership.use_global_picks ? GLOBAL_GROUP_ID : link.groupId;
+  const [picks, names, status] = await Promise.all([
+    entryPlayerIds(em, link.participantId, source),
+    screenNamesOf(em, [link.participantId]),
+    deps.draftStatus.status(),
+  ]);
+  const name = names.get(link.participantId)?.trim() || NAMELESS;
+  const group = groupName;
+  if (!status.draftHasStarted) {
+    return { phase: 'before', name, group, picks: picks.length, locks: formatDeadline(deps.draft.deadline) };
+  }
+  const [board, standings] = await Promise.all([deps.players.list(), deps.leaderboards.get(link.groupId, em)]);
+  const snapshot: DraftSnapshot = {
+    roundOnePicks: status.round_one_picks,
+    filledSlots: board.filter((p) => p.draft_round === 1).length,
+    roundOneCompleteMarked: status.round_one_complete,
+  };
+  const wanted = new Set(picks);
+  const chips = board
+    .filter((p) => wanted.has(p.id))
+    .sort(compareByDraftOrder)
+    .map((p) => ({ name: p.player_name, outcome: pickOutcome({ rank: p.rank, draftRound: p.draft_round }, snapshot) }));
+  const row = standings.byParticipant.get(link.participantId);
+  return {
+    phase: 'live',
+    name,
+    group,
+    picks: chips.length,
+    hits: chips.filter((c) => c.outcome === 'hit').length,
+    busted: row?.busted ?? chips.some((c) => c.outcome === 'miss'),
+    rank: row?.rank ?? null,
+    entries: standings.rankings.length,
+    chips,
+  };
+}
