@@ -26,7 +26,10 @@ export interface BoardEntry {
 
 export interface DraftBoardSource {
   group_id: number;
+  /** Whether members other than `viewer` may be named (the group's picks are public). */
   picks_visible: boolean;
+  /** Who is reading: always named where they appear. */
+  viewer: string;
   last_event_id: number;
   players: readonly BoardPlayer[];
   draft: DraftSnapshot;
@@ -42,6 +45,8 @@ function byName(a: BoardMember, b: BoardMember): number {
 }
 
 export function buildDraftBoard(src: DraftBoardSource): DraftBoard {
+  // Everyone counts; where picks are private only the reader is named.
+  const named = (members: BoardMember[]) => (src.picks_visible ? [...members] : members.filter((m) => m.participant_id === src.viewer)).sort(byName);
   const byId = new Map(src.players.map((p) => [p.id, p]));
   const complete = isRoundOneComplete(src.draft);
   const hadBy = new Map<number, BoardMember[]>();
@@ -72,15 +77,16 @@ export function buildDraftBoard(src: DraftBoardSource): DraftBoard {
     return {
       slot: i + 1,
       player: p ? { id: p.id, player_name: p.player_name, position: p.position, school: p.school, rank: p.rank } : null,
-      had_by: p ? [...(hadBy.get(p.id) ?? [])].sort(byName) : [],
+      had_by: p ? named(hadBy.get(p.id) ?? []) : [],
+      had_by_count: p ? (hadBy.get(p.id)?.length ?? 0) : 0,
     };
   });
 
   const waiting_on: WaitingOn[] = [...neededBy].map(([id, members]) => {
     const p = byId.get(id)!;
-    return { player_id: p.id, player_name: p.player_name, position: p.position, school: p.school, rank: p.rank, needed_by: [...members].sort(byName) };
+    return { player_id: p.id, player_name: p.player_name, position: p.position, school: p.school, rank: p.rank, needed_by: named(members), needed_by_count: members.length };
   });
-  waiting_on.sort((a, b) => b.needed_by.length - a.needed_by.length || a.rank - b.rank);
+  waiting_on.sort((a, b) => b.needed_by_count - a.needed_by_count || a.rank - b.rank);
 
   return {
     group_id: src.group_id,

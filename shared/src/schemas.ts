@@ -383,8 +383,12 @@ export type BoardMember = z.infer<typeof boardMemberOutput>;
 export const boardSlotOutput = z.object({
   slot: z.number(),
   player: z.object({ id: z.number(), player_name: z.string(), position: z.string(), school: z.string(), rank: z.number() }).nullable(),
-  /** Members whose entry has this player, busted ones included; by name. Empty while the slot is open. */
+  /**
+   * Members whose entry has this player, busted ones included; by name. Empty while the slot is open. Where
+   * the group keeps picks private, only the caller (if they had him): `had_by_count` counts everyone.
+   */
   had_by: z.array(boardMemberOutput),
+  had_by_count: z.number(),
 });
 export type BoardSlot = z.infer<typeof boardSlotOutput>;
 /** An undrafted player some alive entry still needs: each member in `needed_by` busts if he is not taken in round one. */
@@ -394,7 +398,10 @@ export const waitingOnOutput = z.object({
   position: z.string(),
   school: z.string(),
   rank: z.number(),
+  /** By name; where the group keeps picks private, only the caller (if they need him). */
   needed_by: z.array(boardMemberOutput),
+  /** Every alive entry of the group waiting on him, named or not. */
+  needed_by_count: z.number(),
 });
 export type WaitingOn = z.infer<typeof waitingOnOutput>;
 /**
@@ -404,8 +411,8 @@ export type WaitingOn = z.infer<typeof waitingOnOutput>;
 export const draftBoardOutput = z.object({
   group_id: z.number(),
   /**
-   * Whether other members' entries are shown (the group's picks_public, as for reading a member's picks).
-   * When false, `had_by` and `needed_by` name only the caller.
+   * Whether other members are named (the group's picks_public, as for reading a member's picks). When
+   * false, `had_by` and `needed_by` name only the caller; the counts still count every member's entry.
    */
   picks_visible: z.boolean(),
   /** The draft version the board was built at (draft.status's last_event_id). */

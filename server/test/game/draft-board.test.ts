@@ -78,7 +78,7 @@ describe('after the start', () => {
 
   it('lists every open slot and what the alive entries wait on before any pick', async () => {
     const board = expectStatus<DraftBoard>(await boardOf(fay), 200);
-    expect(board.slots).toEqual([1, 2, 3, 4, 5, 6].map((slot) => ({ slot, player: null, had_by: [] })));
+    expect(board.slots).toEqual([1, 2, 3, 4, 5, 6].map((slot) => ({ slot, player: null, had_by: [], had_by_count: 0 })));
     expect(board).toMatchObject({ group_id: group.id, picks_visible: true, round_one_complete: false, entries: 4, alive: 4 });
     // Every undrafted pick of an alive entry: by how many need him, then by rank.
     expect(board.waiting_on.map((w) => [w.player_id, w.needed_by.map((m) => m.participant_name)])).toEqual([
@@ -112,16 +112,16 @@ describe('after the start', () => {
       entries: 4,
       alive: 3,
       slots: [
-        { slot: 1, player: shown(p[1]!), had_by: [member(ann), member(bob)] },
-        { slot: 2, player: shown(p[0]!), had_by: [member(ann)] },
-        { slot: 3, player: shown(p[2]!), had_by: [member(bob), member(cat)] },
-        { slot: 4, player: null, had_by: [] },
-        { slot: 5, player: null, had_by: [] },
-        { slot: 6, player: null, had_by: [] },
+        { slot: 1, player: shown(p[1]!), had_by: [member(ann), member(bob)], had_by_count: 2 },
+        { slot: 2, player: shown(p[0]!), had_by: [member(ann)], had_by_count: 1 },
+        { slot: 3, player: shown(p[2]!), had_by: [member(bob), member(cat)], had_by_count: 2 },
+        { slot: 4, player: null, had_by: [], had_by_count: 0 },
+        { slot: 5, player: null, had_by: [], had_by_count: 0 },
+        { slot: 6, player: null, had_by: [], had_by_count: 0 },
       ],
       waiting_on: [
-        { player_id: p[4], player_name: shown(p[4]!).player_name, position: shown(p[4]!).position, school: shown(p[4]!).school, rank: shown(p[4]!).rank, needed_by: [member(ann), member(dan)] },
-        { player_id: p[6], player_name: shown(p[6]!).player_name, position: shown(p[6]!).position, school: shown(p[6]!).school, rank: shown(p[6]!).rank, needed_by: [member(dan)] },
+        { player_id: p[4], player_name: shown(p[4]!).player_name, position: shown(p[4]!).position, school: shown(p[4]!).school, rank: shown(p[4]!).rank, needed_by: [member(ann), member(dan)], needed_by_count: 2 },
+        { player_id: p[6], player_name: shown(p[6]!).player_name, position: shown(p[6]!).position, school: shown(p[6]!).school, rank: shown(p[6]!).rank, needed_by: [member(dan)], needed_by_count: 1 },
       ],
     });
     // Bob's own group picks (p7) do not count while he reuses his global ones; nobody else has p7.
@@ -132,11 +132,16 @@ describe('after the start', () => {
     expectError(await boardOf(undefined), 401, MESSAGES.authRequired);
   });
 
-  it("a group whose picks are private shows the caller's own entry only", async () => {
+  it('a group whose picks are private counts every entry but names only the caller', async () => {
     const mine = expectStatus<DraftBoard>(await boardOf(ann, quiet.id), 200);
-    expect(mine).toMatchObject({ picks_visible: false, entries: 1, alive: 1 });
-    expect(mine.slots[0]).toMatchObject({ slot: 1, had_by: [member(ann)] });
-    expect(mine.waiting_on.map((w) => [w.player_id, w.needed_by])).toEqual([[p[3], [member(ann)]]]);
+    expect(mine).toMatchObject({ picks_visible: false, entries: 2, alive: 2 });
+    // Dan and Ann both had the first pick: two counted, Ann alone named.
+    expect(mine.slots[0]).toMatchObject({ slot: 1, had_by: [member(ann)], had_by_count: 2 });
+    expect(mine.waiting_on.map((w) => [w.player_id, w.needed_by_count, w.needed_by])).toEqual([[p[3], 1, [member(ann)]]]);
+    // Dan reads the same counts, and Ann's wait without her name.
+    const his = expectStatus<DraftBoard>(await boardOf(dan, quiet.id), 200);
+    expect(his.slots[0]).toMatchObject({ had_by: [member(dan)], had_by_count: 2 });
+    expect(his.waiting_on.map((w) => [w.player_id, w.needed_by_count, w.needed_by])).toEqual([[p[3], 1, []]]);
     // The global group: the caller's global picks alone (others' global picks are never shown).
     const global = expectStatus<DraftBoard>(await boardOf(bob, 1), 200);
     expect(global).toMatchObject({ group_id: 1, picks_visible: false, entries: 1, alive: 1, waiting_on: [] });

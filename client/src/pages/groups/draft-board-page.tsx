@@ -84,7 +84,7 @@ function BoardView({ board, me }: { board: DraftBoard; me: string }) {
         </Text>
         {!board.picks_visible && (
           <Text fontSize="sm" color="gray.600">
-            This group keeps picks private: the board shows only your picks.
+            This group keeps picks private: the board counts everyone's picks and names only you.
           </Text>
         )}
       </Stack>
@@ -153,7 +153,13 @@ function SlotRow({ slot, me, first, onTheClock }: { slot: BoardSlot; me: string;
           <Text fontSize="sm" color="gray.600">
             {player.position} · {player.school}
           </Text>
-          {slot.had_by.length > 0 ? <Members members={slot.had_by} me={me} label={`Had by ${memberCount(slot.had_by.length)}`} /> : <Text fontSize="sm" color="gray.600">Nobody here had him</Text>}
+          {slot.had_by_count === 0 ? (
+            <Text fontSize="sm" color="gray.600">
+              Nobody here had him
+            </Text>
+          ) : (
+            <Members members={slot.had_by} others={slot.had_by_count - slot.had_by.length} me={me} label={`Had by ${memberCount(slot.had_by_count)}`} />
+          )}
         </Stack>
       ) : (
         <Box flex="1">
@@ -171,7 +177,7 @@ function SlotRow({ slot, me, first, onTheClock }: { slot: BoardSlot; me: string;
 }
 
 function WaitingRow({ item, me, first }: { item: WaitingOn; me: string; first: boolean }) {
-  const n = item.needed_by.length;
+  const n = item.needed_by_count;
   return (
     <Stack as="li" px="4" py="3" gap="1" borderTopWidth={first ? '0' : '1px'} borderColor="gray.100">
       <Flex align="baseline" justify="space-between" gap="3" wrap="wrap">
@@ -185,13 +191,13 @@ function WaitingRow({ item, me, first }: { item: WaitingOn; me: string; first: b
       <Text fontSize="sm" color="gray.600">
         {item.position} · {item.school} · #{item.rank} on the board
       </Text>
-      <Members members={item.needed_by} me={me} label={`Needed by ${memberCount(n)}`} />
+      <Members members={item.needed_by} others={n - item.needed_by.length} me={me} label={`Needed by ${memberCount(n)}`} />
     </Stack>
   );
 }
 
 /** Members as name chips (the caller's marked 'You'), a list of its own for screen readers. */
-function Members({ members, me, label }: { members: BoardMember[]; me: string; label: string }) {
+function Members({ members, others, me, label }: { members: BoardMember[]; others: number; me: string; label: string }) {
   return (
     <Flex as="ul" aria-label={label} listStyleType="none" gap="1.5" wrap="wrap">
       {members.map((m) => {
@@ -214,6 +220,12 @@ function Members({ members, me, label }: { members: BoardMember[]; me: string; l
           </Box>
         );
       })}
+      {/* Members a group with private picks does not name: counted, not shown. */}
+      {others > 0 && (
+        <Box as="li" px="2" py="0.5" borderRadius="full" fontSize="sm" fontWeight="medium" bg="gray.100" color="gray.800">
+          {members.length > 0 ? `+${others} more` : memberCount(others)}
+        </Box>
+      )}
     </Flex>
   );
 }

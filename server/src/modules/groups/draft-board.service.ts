@@ -15,8 +15,9 @@ import * as repo from './groups.repository.js';
  * player, and the undrafted players alive entries are waiting on. The caller is a member (the procedure
  * checked it). Nothing before the start: 409. Each member's entry is their group picks, or their global
  * picks when they reuse them (the leaderboard's rule). Others' entries only where the group's picks are
- * public, as for reading one member's picks (picks.ofParticipant); otherwise the board shows the caller's
- * own entry alone (the global group always: global picks of others are never shown).
+ * public, as for reading one member's picks (picks.ofParticipant); otherwise the board counts every
+ * member's entry but names only the caller (as the group's field share counts without names). The
+ * global group's board is the caller's own entry alone.
  *
  * Not cached: a group is small, and the draft's state and the board come from their per-version caches,
  * so a read costs the group's flag, its memberships, their names and their pick sets (four indexed reads).
@@ -29,9 +30,12 @@ export async function groupDraftBoard(
   if (!(await deps.draftStatus.hasStarted())) throw conflict(MESSAGES.draftBoardBeforeStart);
   const groupId = membership.group_id;
   const picksVisible = groupId !== GLOBAL_GROUP_ID && (await repo.findPicksPublic(em, groupId)) === true;
-  const members = picksVisible
-    ? (await repo.findMemberships(em, groupId)).map((m) => ({ participantId: m.participantId, useGlobalPicks: m.useGlobalPicks }))
-    : [{ participantId: membership.participant_id, useGlobalPicks: membership.use_global_picks }];
+  // The global group's entries are every player's: its board is the caller's own. A group's counts every
+  // member's entry, and names them only where picks are public.
+  const members =
+    groupId === GLOBAL_GROUP_ID
+      ? [{ participantId: membership.participant_id, useGlobalPicks: membership.use_global_picks }]
+      : (await repo.findMemberships(em, groupId)).map((m) => ({ participantId: m.participantId, useGlobalPicks: m.useGlobalPicks }));
   const sets = members.map((m) => ({ participantId: m.participantId, groupId: m.useGlobalPicks ? GLOBAL_GROUP_ID : groupId }));
   const names = await screenNamesOf(
     em,
@@ -47,6 +51,7 @@ export async function groupDraftBoard(
   return buildDraftBoard({
     group_id: groupId,
     picks_visible: picksVisible,
+    viewer: membership.participant_id,
     last_event_id: status.last_event_id,
     players,
     draft: {
