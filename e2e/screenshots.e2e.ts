@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPerson } from './support/browser';
 import { BASE_URL, OPERATOR_EMAIL, uniqueEmail } from './support/env';
@@ -31,6 +31,8 @@ describe('screenshots', () => {
   let db: pg.Client | undefined;
   /** A player whose entry holds a long shot, so round one's completion busts it (the busted shots). */
   const busterEmail = uniqueEmail('buster');
+  /** Film Room Five: a group whose picks are public, for the draft board. */
+  let boardGroupId = 0;
   const pages: { page: Page; width: number }[] = [];
   /** A board of friends around the two players (written into the database, removed at the end). */
   const SEEDED = 'shots-standings-';
@@ -75,6 +77,24 @@ describe('screenshots', () => {
     await fetch(`${BASE_URL}/api/users/me/status`, { method: 'PATCH', headers: busterHeaders });
     const busterPicks = await Promise.all(['Cam Ward', 'Travis Hunter', 'Jaxson Dart'].map(playerId));
     await fetch(`${BASE_URL}/api/picks`, { method: 'POST', headers: busterHeaders, body: JSON.stringify({ picks: busterPicks }) });
+    // A group with public picks for the draft board: Larry (owner), Sam and two more, each playing their My Picks.
+    const board = (await (await fetch(`${BASE_URL}/api/groups`, { method: 'POST', headers: busterHeaders, body: JSON.stringify({ name: 'Film Room Five', picks_public: true }) })).json()) as { group_id: number };
+    boardGroupId = board.group_id;
+    const fran = await apiSession(uniqueEmail('fran'), 'FilmRoomFran');
+    const otto = await apiSession(uniqueEmail('otto'), 'OverdraftOtto');
+    const members = [
+      { session: sam, picks: null },
+      { session: fran, picks: ['Travis Hunter', 'Abdul Carter', 'Tyler Warren', 'Jaxson Dart'] },
+      { session: otto, picks: ['Cam Ward', 'Jalon Walker', 'Shedeur Sanders', 'Will Johnson'] },
+    ];
+    for (const { session, picks } of members) {
+      const headers = { 'content-type': 'application/json', authorization: `Bearer ${await session.token()}` };
+      await fetch(`${BASE_URL}/api/users/me/status`, { method: 'PATCH', headers });
+      if (picks) await fetch(`${BASE_URL}/api/picks`, { method: 'POST', headers, body: JSON.stringify({ picks: await Promise.all(picks.map(playerId)) }) });
+      await fetch(`${BASE_URL}/api/groups/join`, { method: 'POST', headers, body: JSON.stringify({ group_id: boardGroupId }) });
+      await fetch(`${BASE_URL}/api/groups/${boardGroupId}/use-global-picks`, { method: 'POST', headers, body: JSON.stringify({ use_global_picks: true }) });
+    }
+    await fetch(`${BASE_URL}/api/groups/${boardGroupId}/use-global-picks`, { method: 'POST', headers: busterHeaders, body: JSON.stringify({ use_global_picks: true }) });
     const names = { 1280: 'GridironGuru', 375: 'MockDraftMaven' } as const;
     for (const size of SIZES) {
       const { page } = await newPerson(browser, size, EASTERN);
@@ -203,7 +223,7 @@ describe('screenshots', () => {
     // Friends on the board: some still alive with hits, more busted (32 picks, too many pending).
     const results = ['Cam Ward', 'Travis Hunter', 'Abdul Carter', 'Will Campbell', 'Mason Graham', 'Ashton Jeanty', 'Armand Membou', 'Tetairoa McMillan', 'Kelvin Banks Jr.', 'Colston Loveland'];
     const longShots = (await listPlayers()).slice(40, 72).map((p) => p.player_name);
-    const handles = ['BigBoardBen', 'WarRoomWes', 'TailgateTina', 'GreenRoomGabe', 'SleeperSam', 'ReachRita', 'BustAlertBo', 'TradeUpTed', 'HeismanHal', 'CombineCara', 'ProDayPete', 'FifthYearFay', 'TopTenTom', 'DraftDayDee', 'MockMarta', 'BoardJumperJo', 'SnapCountSy', 'RedshirtRay'];
+    const handles = ['BigBoardBen', 'WarRoomWes', 'TailgateTina', 'GreenRoomGabe', 'SleeperSam', 'ReachRita', 'BustAlertBo', 'TradeUpTed', 'HeismanHal', 'CombineCara', 'ProDayPete', 'FifthYearFay', 'TopTenTom', 'DraftDayDee', 'MockMarta', 'BoardJumperJo', 'SnapCountSy', 'RedshirtRay', 'PocketPassPat', 'NickelNed', 'WildcatWill', 'BlitzBarb'];
     db = await serverDatabase();
     await seedEntries(
       db,
@@ -240,6 +260,45 @@ describe('screenshots', () => {
       await page.getByText('Backend analysis').waitFor();
       await page.getByText('Success', { exact: true }).waitFor();
       await shot(page, 'auth-test', width);
+    }
+    // Issue 14: benchmarks and who can still win, the group's draft board, and a share card.
+    for (const size of SIZES) {
+      const { page, context } = await newPerson(browser, size, EASTERN);
+      await signInWithSession(page, busterEmail);
+      await page.goto('/leaderboard');
+      const benchmarks = page.getByRole('region', { name: 'Benchmarks' });
+      await benchmarks.getByText('Big board top 32').waitFor();
+      await page.getByRole('region', { name: 'Your entry' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page.evaluate('window.scrollBy(0, -70)');
+      await shot(page, 'leaderboard-benchmarks', size.width);
+      await page.goto(`/groups/${boardGroupId}/board`);
+      await page.getByRole('heading', { name: 'Waiting on' }).waitFor();
+      await page.getByText('Pick 1', { exact: true }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({ path: path.join(OUT, `draft-board-${size.width}.png`), fullPage: true, animations: 'disabled' });
+      await page.goto('/my-picks');
+      await page.getByText(/of the field/).first().waitFor();
+      await shot(page, 'my-picks-field', size.width);
+      await context.close();
+    }
+    const larry = await apiSession(busterEmail, 'LongShotLarry');
+    const link = (await (
+      await fetch(`${BASE_URL}/api/share/links`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${await larry.token()}` },
+        body: JSON.stringify({ group_id: boardGroupId }),
+      })
+    ).json()) as { token: string };
+    const card = await fetch(`${BASE_URL}/api/share/${link.token}.png`);
+    expect(card.headers.get('content-type')).toBe('image/png');
+    fs.writeFileSync(path.join(OUT, 'share-card.png'), Buffer.from(await card.arrayBuffer()));
+    for (const size of SIZES) {
+      const { page, context } = await newPerson(browser, size);
+      await page.goto(`/s/${link.token}`);
+      await page.getByRole('link', { name: 'Play First Round' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({ path: path.join(OUT, `share-page-${size.width}.png`), fullPage: true, animations: 'disabled' });
+      await context.close();
     }
   });
 

@@ -14,5 +14,6 @@ describe('field text', () => {
   it('words the pick and the strip lines', () => {
     expect(pickedWithYou(0.12)).toBe('you and 12 % of the field');
     expect(inEntries(0.4067)).toBe('in 41 % of entries');
+    expect(inEntries(0)).toBe('in no entry');
   });
 });

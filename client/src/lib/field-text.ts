@@ -9,7 +9,7 @@ export function pickedWithYou(share: number): string {
   return `you and ${percentOfField(share)} of the field`;
 }
 
-/** Under the latest pick on the draft strip: 'in 41 % of entries'. */
+/** Under the latest pick on the draft strip: 'in 41 % of entries', or 'in no entry' (nobody had him). */
 export function inEntries(share: number): string {
-  return `in ${percentOfField(share)} of entries`;
+  return share === 0 ? 'in no entry' : `in ${percentOfField(share)} of entries`;
 }
