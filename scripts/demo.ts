@@ -24,6 +24,8 @@ const PLAYERS = Math.floor(option('players', 500));
 const INTERVAL_S = option('interval', 10);
 
 const FIRST = ['Alex', 'Sam', 'Jordan', 'Taylor', 'Chris', 'Pat', 'Morgan', 'Casey', 'Jamie', 'Drew', 'Riley', 'Quinn', 'Avery', 'Blake', 'Cameron', 'Dana', 'Elliot', 'Frankie', 'Harper', 'Jesse'];
+/** The account a viewer signs in with to watch the demo from inside a group (ids like the demo's: replaced on a re-run). */
+const DEMO_FAN = { id: 'user_demofan', email: 'demo@first-round.local', name: 'DemoFan' };
 const TEAMS = ['Office Pool', 'Fantasy Crew', 'Family Draft', 'Tailgate League', 'Sunday Squad', 'Mock Draft Nerds', 'Big Board Club', 'War Room', 'Green Room', 'Draft Party'];
 
 async function serverIsUp(port: number) {
@@ -104,6 +106,28 @@ async function main() {
        on conflict do nothing`,
       [PLAYERS],
     );
+    // The viewer's own seat: an account to sign in with (the built-in provider's), an entry, and a group
+    // with public picks whose members play their My Picks, so its draft board names who had whom.
+    await sql(tx, `insert into idp_user (id, email, username) values ($1, $2, $3) on conflict do nothing`, [DEMO_FAN.id, DEMO_FAN.email, DEMO_FAN.name]);
+    await sql(tx, `insert into participant (id, email, screen_name, is_first_login) values ($1, $2, $3, false)`, [DEMO_FAN.id, DEMO_FAN.email, DEMO_FAN.name]);
+    await sql(
+      tx,
+      `insert into pick (participant_id, group_id, player_id)
+       select $1, 1, id from player where rank <= 40 order by rank * (0.5 + random()) limit 10`,
+      [DEMO_FAN.id],
+    );
+    const [party] = await sql<{ id: number }>(
+      tx,
+      `insert into groups (id, name, is_public, picks_public, created_by)
+       values (10000000 + floor(random() * 90000000)::int, 'Demo Watch Party', false, true, $1) returning id`,
+      [DEMO_FAN.id],
+    );
+    await sql(
+      tx,
+      `insert into group_membership (group_id, participant_id, is_owner, use_global_picks)
+       select $1, p.id, p.id = $2, true from participant p where p.id = $2 or p.id = any($3::text[])`,
+      [party!.id, DEMO_FAN.id, Array.from({ length: Math.min(9, PLAYERS) }, (_, i) => `user_demo${i + 1}`)],
+    );
     await sql(
       tx,
       `insert into pick (participant_id, group_id, player_id)
@@ -119,7 +143,9 @@ async function main() {
   console.log(`  ${PLAYERS} players, ${counts?.groups} groups, ${counts?.picks} picks`);
 
   if (!args.includes('--keep-draft')) await resetDraft(em, 'demo');
-  console.log(`Open http://localhost:${config.PORT}, sign up, and watch the leaderboards. Replaying 2025 round one, one pick every ${INTERVAL_S} s …`);
+  console.log(`Open http://localhost:${config.PORT} and sign in as ${DEMO_FAN.email} (the code is in the server log and at`);
+  console.log(`http://localhost:${config.PORT}/idp/dev/outbox?email=${DEMO_FAN.email}): 'Demo Watch Party' has a draft board, standings and`);
+  console.log(`share cards to watch; or sign up and watch the leaderboards. Replaying 2025 round one, one pick every ${INTERVAL_S} s …`);
   await replayRoundOne2025(em, settings, 'demo', {
     intervalMs: INTERVAL_S * 1000,
     onChange: (c) => console.log(c.kind === 'pick' ? `  Pick ${c.slot}: ${c.player?.player_name}, ${c.player?.position}, ${c.player?.school}` : `  ${c.kind}`),

@@ -293,7 +293,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expect(board.slots).toHaveLength(32);
     expect(board.slots[0]).toMatchObject({ slot: 1, player: { id: players[1] }, had_by: expect.arrayContaining([{ participant_id: owner.id, participant_name: owner.username }]) });
     expect(board.slots[0]!.had_by).toHaveLength(2);
-    expect(board.slots[1]).toEqual({ slot: 2, player: null, had_by: [] });
+    expect(board.slots[1]).toEqual({ slot: 2, player: null, had_by: [], had_by_count: 0 });
     expect(board.waiting_on.map((w) => [w.player_id, w.needed_by.map((m) => m.participant_id)])).toEqual([
       [players[0], [owner.id]],
       [players[2], [member.id]],
