@@ -12,6 +12,8 @@ import { PrimaryButton } from '../../components/form-bits';
 import { BackTo, GroupLoadError } from '../../components/groups/group-frame';
 import { NotAMember } from '../../components/groups/not-a-member';
 import { CheckIcon } from '../../components/icons';
+import { inEntries } from '../../lib/field-text';
+import { useField } from '../../lib/queries';
 import { errorKind, errorMessage, trpc } from '../../lib/trpc';
 
 /**
@@ -73,6 +75,12 @@ function Board({ id }: { id: number }) {
 const memberCount = (n: number) => (n === 1 ? '1 member' : `${n} members`);
 
 function BoardView({ board, me }: { board: DraftBoard; me: string }) {
+  // What the whole field picked (issue 14): 'in 41 % of entries' beside each player, once it has arrived.
+  const field = useField(true);
+  const shareOf = (playerId: number) => {
+    if (!field.data) return undefined;
+    return field.data.find((f) => f.player_id === playerId)?.share ?? 0;
+  };
   const filled = board.slots.filter((s) => s.player).length;
   const onTheClock = board.round_one_complete ? undefined : board.slots.find((s) => !s.player)?.slot;
   return (
@@ -95,7 +103,7 @@ function BoardView({ board, me }: { board: DraftBoard; me: string }) {
         </Text>
         <Stack as="ol" gap="0" listStyleType="none" aria-label="Round one picks" bg="white" borderRadius="xl" borderWidth="1px" borderColor="gray.200" boxShadow="sm" overflow="hidden">
           {board.slots.map((s, i) => (
-            <SlotRow key={s.slot} slot={s} me={me} first={i === 0} onTheClock={s.slot === onTheClock} />
+            <SlotRow key={s.slot} slot={s} me={me} first={i === 0} onTheClock={s.slot === onTheClock} share={s.player ? shareOf(s.player.id) : undefined} />
           ))}
         </Stack>
       </Box>
@@ -112,7 +120,7 @@ function BoardView({ board, me }: { board: DraftBoard; me: string }) {
         ) : (
           <Stack as="ul" gap="0" listStyleType="none" aria-label="Waiting on" bg="white" borderRadius="xl" borderWidth="1px" borderColor="gray.200" boxShadow="sm" overflow="hidden">
             {board.waiting_on.map((w, i) => (
-              <WaitingRow key={w.player_id} item={w} me={me} first={i === 0} />
+              <WaitingRow key={w.player_id} item={w} me={me} first={i === 0} share={shareOf(w.player_id)} />
             ))}
           </Stack>
         )}
@@ -121,7 +129,7 @@ function BoardView({ board, me }: { board: DraftBoard; me: string }) {
   );
 }
 
-function SlotRow({ slot, me, first, onTheClock }: { slot: BoardSlot; me: string; first: boolean; onTheClock: boolean }) {
+function SlotRow({ slot, me, first, onTheClock, share }: { slot: BoardSlot; me: string; first: boolean; onTheClock: boolean; share: number | undefined }) {
   const { player } = slot;
   const mine = slot.had_by.some((m) => m.participant_id === me);
   return (
@@ -152,6 +160,7 @@ function SlotRow({ slot, me, first, onTheClock }: { slot: BoardSlot; me: string;
           </Flex>
           <Text fontSize="sm" color="gray.600">
             {player.position} · {player.school}
+            {share !== undefined && ` · ${inEntries(share)}`}
           </Text>
           {slot.had_by_count === 0 ? (
             <Text fontSize="sm" color="gray.600">
@@ -176,7 +185,7 @@ function SlotRow({ slot, me, first, onTheClock }: { slot: BoardSlot; me: string;
   );
 }
 
-function WaitingRow({ item, me, first }: { item: WaitingOn; me: string; first: boolean }) {
+function WaitingRow({ item, me, first, share }: { item: WaitingOn; me: string; first: boolean; share: number | undefined }) {
   const n = item.needed_by_count;
   return (
     <Stack as="li" px="4" py="3" gap="1" borderTopWidth={first ? '0' : '1px'} borderColor="gray.100">
@@ -190,6 +199,7 @@ function WaitingRow({ item, me, first }: { item: WaitingOn; me: string; first: b
       </Flex>
       <Text fontSize="sm" color="gray.600">
         {item.position} · {item.school} · #{item.rank} on the board
+        {share !== undefined && ` · ${inEntries(share)}`}
       </Text>
       <Members members={item.needed_by} others={n - item.needed_by.length} me={me} label={`Needed by ${memberCount(n)}`} />
     </Stack>
