@@ -7,9 +7,9 @@ interface OutboxMail {
   sent_at: string;
 }
 
-/** The newest code mailed to the address after `since` (the development outbox), waiting briefly. */
+/** The newest code mailed to the address after `since` (the development outbox), waiting up to 20 s (a loaded machine). */
 export async function readCode(email: string, since = 0): Promise<string> {
-  for (let i = 0; i < 50; i++) {
+  for (let i = 0; i < 100; i++) {
     const res = await fetch(`${BASE_URL}/idp/dev/outbox?email=${encodeURIComponent(email)}`);
     if (res.ok) {
       const mails = (await res.json()) as OutboxMail[];

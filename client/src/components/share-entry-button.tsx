@@ -12,7 +12,15 @@ const canShare = () => typeof navigator !== 'undefined' && typeof navigator.shar
  * and hands it to the system share sheet, or copies it where there is none. The link shows the card
  * picture in chats; before the start it says only how many picks are in.
  */
-export function ShareEntryButton({ groupId = GLOBAL_GROUP_ID, ...props }: { groupId?: number } & Omit<ButtonProps, 'onClick'>) {
+export function ShareEntryButton({
+  groupId = GLOBAL_GROUP_ID,
+  compact = false,
+  ...props
+}: {
+  groupId?: number;
+  /** 'Share' on screen where space is short (the pinned entry on a phone); still named 'Share my entry'. */
+  compact?: boolean;
+} & Omit<ButtonProps, 'onClick'>) {
   const create = trpc.share.createLink.useMutation();
 
   async function share() {
@@ -41,8 +49,8 @@ export function ShareEntryButton({ groupId = GLOBAL_GROUP_ID, ...props }: { grou
   }
 
   return (
-    <Button size="sm" fontWeight="bold" loading={create.isPending} onClick={() => void share()} {...props}>
-      Share my entry
+    <Button size="sm" fontWeight="bold" loading={create.isPending} onClick={() => void share()} aria-label={compact ? 'Share my entry' : undefined} {...props}>
+      {compact ? 'Share' : 'Share my entry'}
     </Button>
   );
 }

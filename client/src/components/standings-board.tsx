@@ -157,7 +157,6 @@ export function StandingsBoard({
       </Flex>
 
       {me && <MyEntry row={me} groupId={groupId} onJump={jumpToMe} jumping={jump !== null} />}
-      {!search && <BenchmarkEntries rows={data.benchmarks} me={me} />}
 
       <InputGroup
         startElement={<SearchIcon size={18} />}
@@ -194,6 +193,7 @@ export function StandingsBoard({
         )}
         <Pager total={data.matches} offset={offset} limit={pageSize} onPage={(at) => showPage('main', at)} label="Pages of the standings" />
       </Box>
+
 
       {fold && !search && bustedCount > 0 && (
         <Box ref={bustedTop} scrollMarginTop="32">
@@ -232,6 +232,9 @@ export function StandingsBoard({
           )}
         </Box>
       )}
+
+      {/* Below the standings: the player's own row stays in view on a phone; the benchmarks are for comparing. */}
+      {!search && <BenchmarkEntries rows={data.benchmarks} me={me} />}
     </Stack>
   );
 }
@@ -256,7 +259,7 @@ function MyEntry({ row, groupId, onJump, jumping }: { row: LeaderboardRow; group
           Your entry
         </Text>
         <Flex gap="2" wrap="wrap" justify="flex-end">
-          <ShareEntryButton groupId={groupId} variant="outline" borderColor="gold.400" color="gold.400" _hover={{ bg: 'navy.800' }} flexShrink={0} />
+          <ShareEntryButton groupId={groupId} compact variant="outline" borderColor="gold.400" color="gold.400" _hover={{ bg: 'navy.800' }} flexShrink={0} />
           <Button size="sm" bg="gold.400" color="navy.900" fontWeight="bold" _hover={{ bg: 'gold.500' }} onClick={onJump} loading={jumping} flexShrink={0}>
             Jump to me
           </Button>
