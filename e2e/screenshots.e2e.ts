@@ -268,8 +268,8 @@ describe('screenshots', () => {
       await page.goto('/leaderboard');
       const benchmarks = page.getByRole('region', { name: 'Benchmarks' });
       await benchmarks.getByText('Big board top 32').waitFor();
-      await page.getByRole('region', { name: 'Your entry' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
-      await page.evaluate('window.scrollBy(0, -70)');
+      await shot(page, 'leaderboard-can-win', size.width);
+      await benchmarks.evaluate((el) => el.scrollIntoView({ block: 'center' }));
       await shot(page, 'leaderboard-benchmarks', size.width);
       await page.goto(`/groups/${boardGroupId}/board`);
       await page.getByRole('heading', { name: 'Waiting on' }).waitFor();
