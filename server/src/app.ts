@@ -18,6 +18,7 @@ import { securityHeaders } from './security-headers.js';
 import { registerInvitePage } from './modules/join-links/invite-page.js';
 import { inviteDraft } from './modules/join-links/join-links.router.js';
 import { registerSharePages } from './modules/share/share-page.js';
+import { registerReminderRoutes } from './modules/reminders/reminders.routes.js';
 
 export const CLIENT_DIST = fileURLToPath(new URL('../../client/dist', import.meta.url));
 const PLACEHOLDER_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>First Round</title></head>
@@ -177,6 +178,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
   });
   // Share links: the card's picture and its page, for anyone holding the link.
   registerSharePages(app, deps);
+  registerReminderRoutes(app, deps);
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';
