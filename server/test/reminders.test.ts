@@ -108,6 +108,23 @@ describe('the reminders', () => {
     expect(await runReminders(t.deps)).toMatchObject({ reminder: '24h', sent: 0 });
   });
 
+  it('a mail that cannot be sent is not recorded, and the next run sends it; a claim already recorded is not sent again', async () => {
+    const failing = await t.signUp('remindfail');
+    await t.request('GET', '/api/auth/me', { user: failing });
+    const refused = { ...t.deps.mailer, send: async () => Promise.reject(new Error('SMTP 451: try again later')) };
+    expect(await runReminders({ ...t.deps, mailer: refused })).toMatchObject({ reminder: '24h', sent: 0, failed: 1 });
+    expect(await t.db.query(`select 1 from reminder_sent where participant_id = $1`, [failing.id])).toEqual([]);
+    // As after a crash between two players: one recorded, one not; the next run sends only the other.
+    const resumed = await t.signUp('remindresume');
+    await t.request('GET', '/api/auth/me', { user: resumed });
+    await t.db.query(`insert into reminder_sent (participant_id, reminder, deadline) values ($1, '24h', $2)`, [resumed.id, deadline]);
+    expect(await runReminders(t.deps)).toMatchObject({ reminder: '24h', sent: 1, failed: 0 });
+    expect((await mailsTo(failing)).map((m) => m.subject)).toEqual(['Your First Round picks are not in: 24 hours left']);
+    expect(await mailsTo(resumed)).toEqual([]);
+    // Out of the later counts: they have their picks in by the 1-hour reminder.
+    for (const user of [failing, resumed]) await savePicks(t, user, [players[4]!]);
+  });
+
   it('the unsubscribe link: a wrong signature is refused, the right one switches reminders off', async () => {
     const [mail] = await mailsTo(quitter);
     const link = /(http:\/\/\S+\/api\/reminders\/unsubscribe\?\S+)/.exec(mail!.body)![1]!;
@@ -124,6 +141,12 @@ describe('the reminders', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.body).toContain('You will not get reminders any more');
+    expect(await (await t.caller(quitter)).users.reminders()).toEqual({ reminders: false });
+    // POST too (a mail program's one-click unsubscribe); a forged one changes nothing.
+    await (await t.caller(quitter)).users.setReminders({ reminders: true });
+    expect((await t.request('POST', forged)).statusCode).toBe(403);
+    expect(await (await t.caller(quitter)).users.reminders()).toEqual({ reminders: true });
+    expect((await t.request('POST', `${url.pathname}${url.search}`)).statusCode).toBe(200);
     expect(await (await t.caller(quitter)).users.reminders()).toEqual({ reminders: false });
   });
 
@@ -150,7 +173,7 @@ describe('the reminders', () => {
     expect((await mailsTo(quitter)).map((m) => m.subject)).toEqual(['Your First Round picks are not in: 24 hours left']);
     expect(await t.db.query(`select reminder, count(*)::int as n from reminder_sent group by reminder order by reminder`)).toEqual([
       { reminder: '1h', n: 4 },
-      { reminder: '24h', n: 4 },
+      { reminder: '24h', n: 6 },
     ]);
   });
 
