@@ -32,7 +32,9 @@ export function redactUrl(url: string): string {
   return url
     .replace(/(join-links\/|join-with-link\/|groups\/join\/)([^/?#]{4})[^/?#]*/g, '$1$2…')
     .replace(/^(\/s\/|\/api\/share\/)([^/?#.]{4})[^/?#.]*/, '$1$2…')
-    .replace(/([?&]connectionParams=)[^&#]*/g, '$1[redacted]');
+    .replace(/([?&]connectionParams=)[^&#]*/g, '$1[redacted]')
+    // A reminder's unsubscribe link: the signature is what lets it switch that player's reminders off.
+    .replace(/([?&]sig=)[^&#]*/g, '$1[redacted]');
 }
 
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {

@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupDto } from '@first-round/shared/schemas';
+import { loadConfig } from '../src/config.js';
+import { redactUrl } from '../src/app.js';
 import { dueReminder, runReminders, unsubscribeUrl } from '../src/modules/reminders/reminders.service.js';
 import { createTestApp, type TestApp, type TestUser } from './support/test-app.js';
 import { boardIds, createGroup, joinGroup, operatorReset, operatorStart, savePicks, uniqueName } from './game/helpers.js';
@@ -81,6 +83,13 @@ describe('when a reminder is due', () => {
     expect(dueReminder(before(1), d)).toBe('1h');
     expect(dueReminder(d, d)).toBeNull();
     expect(dueReminder(new Date(d.getTime() + HOUR), d)).toBeNull();
+  });
+
+  it('REMINDERS and REMINDER_CHECK_SECONDS are read from the environment', () => {
+    expect(loadConfig({}).REMINDERS).toBe(true);
+    expect(loadConfig({ REMINDERS: 'false', REMINDER_CHECK_SECONDS: '30' })).toMatchObject({ REMINDERS: false, REMINDER_CHECK_SECONDS: 30 });
+    expect(() => loadConfig({ REMINDER_CHECK_SECONDS: '0' })).toThrow(/REMINDER_CHECK_SECONDS/);
+    expect(redactUrl('/api/reminders/unsubscribe?p=user_1&sig=abcdef')).toBe('/api/reminders/unsubscribe?p=user_1&sig=[redacted]');
   });
 
   it('sends nothing 25 hours before, or when REMINDERS=false', async () => {
