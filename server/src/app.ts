@@ -18,6 +18,7 @@ import { securityHeaders } from './security-headers.js';
 import { registerInvitePage } from './modules/join-links/invite-page.js';
 import { inviteDraft } from './modules/join-links/join-links.router.js';
 import { registerSharePages } from './modules/share/share-page.js';
+import { registerReminderRoutes } from './modules/reminders/reminders.routes.js';
 
 export const CLIENT_DIST = fileURLToPath(new URL('../../client/dist', import.meta.url));
 const PLACEHOLDER_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>First Round</title></head>
@@ -31,7 +32,9 @@ export function redactUrl(url: string): string {
   return url
     .replace(/(join-links\/|join-with-link\/|groups\/join\/)([^/?#]{4})[^/?#]*/g, '$1$2…')
     .replace(/^(\/s\/|\/api\/share\/)([^/?#.]{4})[^/?#.]*/, '$1$2…')
-    .replace(/([?&]connectionParams=)[^&#]*/g, '$1[redacted]');
+    .replace(/([?&]connectionParams=)[^&#]*/g, '$1[redacted]')
+    // A reminder's unsubscribe link: the signature is what lets it switch that player's reminders off.
+    .replace(/([?&]sig=)[^&#]*/g, '$1[redacted]');
 }
 
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
@@ -177,6 +180,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
   });
   // Share links: the card's picture and its page, for anyone holding the link.
   registerSharePages(app, deps);
+  registerReminderRoutes(app, deps);
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';

@@ -38,6 +38,10 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The reference entries beside every leaderboard (Big board top 32, Chalk 20, Top 10 only); `false` hides them. */
   BENCHMARK_ENTRIES: z.preprocess(emptyToUndefined, z.stringbool().default(true)),
+  /** E-mail reminders 24 h and 1 h before picks lock; `false` sends none. */
+  REMINDERS: z.preprocess(emptyToUndefined, z.stringbool().default(true)),
+  /** How often (seconds) the server checks whether a reminder is due. */
+  REMINDER_CHECK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -6,7 +6,7 @@ import type { Orm } from './db/orm.js';
 import { draftSettings, type DraftSettings } from './modules/draft/draft.service.js';
 import { createBearerVerifier, type BearerVerifier } from './modules/auth/bearer.js';
 import { loadSigningKeys, type SigningKeys } from './modules/auth/keys.js';
-import { createMailer } from './modules/auth/mailer.js';
+import { createMailer, type Mailer } from './modules/auth/mailer.js';
 import { DEFAULT_IDP_LIMITS, type IdpLimits, type LocalIdpDeps } from './modules/auth/local-idp.service.js';
 import type { ClerkUserLookup } from './modules/users/participants.service.js';
 import { BenchmarkCache } from './modules/leaderboard/benchmarks.cache.js';
@@ -25,6 +25,8 @@ export interface AppDeps {
   log: FastifyBaseLogger;
   draft: DraftSettings;
   keys: SigningKeys;
+  /** SMTP, or the development outbox (sign-in codes, reminders before the lock). */
+  mailer: Mailer;
   bearer: BearerVerifier;
   idp: LocalIdpDeps;
   clerkLookup?: ClerkUserLookup;
@@ -73,6 +75,7 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
     log,
     draft,
     keys,
+    mailer,
     bearer: createBearerVerifier(config, keys, events),
     idp: {
       keys,

@@ -6,6 +6,7 @@ import { createDeps, type AppDeps } from './deps.js';
 import { seedDefaultBoard } from './modules/players/board.service.js';
 import { syncDeadline } from './modules/draft/draft.service.js';
 import { startDeadlineWatcher } from './modules/draft/deadline.js';
+import { startReminderTimer } from './modules/reminders/reminders.service.js';
 
 /** A failure the operator can fix: printed as one line, no stack trace. */
 class StartupError extends Error {}
@@ -71,6 +72,7 @@ async function main() {
     const app = await buildApp(deps);
     const stopWatcher = startDeadlineWatcher(deps);
     const stopRefresh = deps.leaderboards.startBackgroundRefresh();
+    const stopReminders = startReminderTimer(deps);
 
     let closing = false;
     // Answers sent while draining close their connection, or idle keep-alive sockets would hold it open.
@@ -84,6 +86,7 @@ async function main() {
       say(`${signal} received: finishing requests and shutting down`);
       stopWatcher();
       stopRefresh();
+      stopReminders();
       const drained = await drain(app, DRAIN_MS);
       if (!drained) console.error(`Requests still running after ${DRAIN_MS / 1000} s were cut off`);
       await cleanup();

@@ -113,6 +113,9 @@ export type Profile = z.infer<typeof profileOutput>;
 
 export const updateScreenNameInput = z.strictObject({ screen_name: usernameSchema });
 export const userStatusOutput = z.object({ is_first_login: z.boolean().nullable() });
+/** "E-mail me before picks lock" (Settings): reminders 24 h and 1 h before the deadline. */
+export const remindersSetting = z.strictObject({ reminders: z.boolean() });
+export type RemindersSetting = z.infer<typeof remindersSetting>;
 
 export const migrateParticipantInput = z.strictObject({
   temp_id: participantIdSchema,

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Heading, Stack, Text } from '@chakra-ui/react';
+import { Box, chakra, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
 import { MESSAGES } from '@first-round/shared/messages';
 import { useAuth } from '../auth/auth-context';
@@ -9,6 +9,54 @@ import { SignOutButton } from '../components/sign-out-button';
 import { notify } from '../lib/toaster';
 import { errorMessage, trpc } from '../lib/trpc';
 import { useProfile } from '../lib/queries';
+
+const Checkbox = chakra('input');
+
+/** "E-mail me before picks lock": reminders 24 h and 1 h before the deadline while some entry is not in. */
+function RemindersSetting() {
+  const utils = trpc.useUtils();
+  const setting = trpc.users.reminders.useQuery();
+  const save = trpc.users.setReminders.useMutation({
+    onSuccess(answer) {
+      utils.users.reminders.setData(undefined, answer);
+      notify('success', answer.reminders ? MESSAGES.remindersOn : MESSAGES.remindersOff);
+    },
+    onError(error) {
+      notify('error', errorMessage(error, MESSAGES.remindersSaveFailed));
+    },
+  });
+  const checked = save.isPending ? (save.variables?.reminders ?? false) : (setting.data?.reminders ?? false);
+  return (
+    <Card as="section" aria-labelledby="reminders-heading">
+      <Heading as="h2" id="reminders-heading" size="lg" mb="4" color="navy.900">
+        Reminders
+      </Heading>
+      <Flex gap="3" align="flex-start">
+        <Checkbox
+          id="email-reminders"
+          type="checkbox"
+          checked={checked}
+          disabled={!setting.data || save.isPending}
+          onChange={(e) => save.mutate({ reminders: e.target.checked })}
+          aria-describedby="email-reminders-hint"
+          mt="1"
+          boxSize="4.5"
+          flexShrink={0}
+          css={{ accentColor: 'var(--chakra-colors-navy-900)' }}
+          cursor="pointer"
+        />
+        <Box>
+          <chakra.label htmlFor="email-reminders" fontWeight="semibold" cursor="pointer">
+            E-mail me before picks lock
+          </chakra.label>
+          <Text id="email-reminders-hint" fontSize="sm" color="gray.600">
+            24 hours and 1 hour before the deadline, when some of your picks are not in yet.
+          </Text>
+        </Box>
+      </Flex>
+    </Card>
+  );
+}
 
 export function SettingsPage() {
   const auth = useAuth();
@@ -50,6 +98,7 @@ export function SettingsPage() {
             </Stack>
           </form>
         </Card>
+        <RemindersSetting />
         {me.data?.is_admin && (
           <Card as="section" aria-labelledby="operator-heading">
             <Heading as="h2" id="operator-heading" size="lg" mb="2" color="navy.900">

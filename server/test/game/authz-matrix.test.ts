@@ -36,6 +36,9 @@ const EXPECTED: Record<string, Expected> = {
   'auth.migrateParticipantId': signedIn('ok'),
   'users.status': signedIn('ok'),
   'users.markFirstLoginDone': signedIn('ok'),
+  'users.reminders': signedIn('ok'),
+  // Switching reminders off (or on) is not locked by the start.
+  'users.setReminders': signedIn('ok'),
   'groups.mine': signedIn('ok'),
   'groups.publicGroups': signedIn('ok'),
   // The fixture group is private: only its members may open it.
@@ -146,6 +149,8 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
   },
   'users.status': { run: ({ caller }) => caller.users.status() },
   'users.markFirstLoginDone': { run: ({ caller }) => caller.users.markFirstLoginDone() },
+  'users.reminders': { run: ({ caller }) => caller.users.reminders() },
+  'users.setReminders': { run: ({ caller }) => caller.users.setReminders({ reminders: true }) },
   'groups.mine': { run: ({ caller }) => caller.groups.mine() },
   'groups.publicGroups': { run: ({ caller }) => caller.groups.publicGroups() },
   'groups.get': { run: ({ caller, fixture }) => caller.groups.get({ group_id: fixture.groupId }) },

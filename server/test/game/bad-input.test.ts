@@ -41,6 +41,7 @@ interface BodySpec {
 
 /** Body-taking rows: their valid body and the type of each field. */
 const BODIES: Record<string, BodySpec> = {
+  'PATCH /users/me/reminders': { valid: () => ({ reminders: true }), fields: { reminders: { kind: 'boolean', required: true } } },
   'POST /auth/update-screen-name': { valid: () => ({ screen_name: 'fine_name' }), fields: { screen_name: { kind: 'nonEmptyString', required: true } } },
   'POST /auth/migrate-participant-id': {
     valid: () => ({ temp_id: 'temp_abc', clerk_id: owner.id }),

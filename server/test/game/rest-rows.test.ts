@@ -102,6 +102,20 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expect(expectStatus(await t.request('PATCH', `${p}/users/me/status`, { user }), 200)).toEqual({ is_first_login: false });
     expect(expectStatus(await get(`${p}/users/me/status`, user), 200)).toEqual({ is_first_login: false });
   },
+  'GET /users/me/reminders': async (p) => {
+    const user = await t.signUp();
+    expect(expectStatus(await get(`${p}/users/me/reminders`, user), 200)).toEqual({ reminders: true });
+    expectError(await get(`${p}/users/me/reminders`), 401);
+  },
+  'PATCH /users/me/reminders': async (p) => {
+    const user = await t.signUp();
+    await get(`${p}/auth/me`, user);
+    expect(expectStatus(await t.request('PATCH', `${p}/users/me/reminders`, { user, body: { reminders: false } }), 200)).toEqual({ reminders: false });
+    expect(expectStatus(await get(`${p}/users/me/reminders`, user), 200)).toEqual({ reminders: false });
+    expect(expectStatus(await t.request('PATCH', `${p}/users/me/reminders`, { user, body: { reminders: true } }), 200)).toEqual({ reminders: true });
+    expectError(await t.request('PATCH', `${p}/users/me/reminders`, { user, body: { reminders: 'no' } }), 422);
+    expectError(await t.request('PATCH', `${p}/users/me/reminders`, { body: { reminders: false } }), 401);
+  },
   'GET /groups/user': async (p) => {
     const mine = expectStatus<GroupDto[]>(await get(`${p}/groups/user`, member), 200);
     expect(mine.map((g) => g.id)).toEqual([group.id]);
@@ -501,6 +515,12 @@ describe('every procedure through a caller', () => {
     },
     'users.status': async (c) => expect(await c.users.status()).toHaveProperty('is_first_login'),
     'users.markFirstLoginDone': async (c) => expect(await c.users.markFirstLoginDone()).toEqual({ is_first_login: false }),
+    'users.reminders': async (c) => expect(await c.users.reminders()).toEqual({ reminders: true }),
+    'users.setReminders': async (c) => {
+      expect(await c.users.setReminders({ reminders: false })).toEqual({ reminders: false });
+      expect(await c.users.reminders()).toEqual({ reminders: false });
+      expect(await c.users.setReminders({ reminders: true })).toEqual({ reminders: true });
+    },
     'groups.mine': async (c) => expect((await c.groups.mine()).map((g) => g.id)).toContain(group.id),
     'groups.publicGroups': async (c) => expect((await c.groups.publicGroups()).map((g) => g.id)).toContain(publicGroup.id),
     'groups.get': async (c) => expect(await c.groups.get({ group_id: group.id })).toMatchObject({ name: group.name }),

@@ -102,7 +102,7 @@ export async function createTestApp(
     });
 
   const latestCode = async (email: string) => {
-    const rows = await db.query<{ code: string }>(`select code from idp_outbox where lower(to_address) = lower($1) order by id desc limit 1`, [email]);
+    const rows = await db.query<{ code: string }>(`select code from idp_outbox where lower(to_address) = lower($1) and code is not null order by id desc limit 1`, [email]);
     return rows[0]!.code;
   };
 
@@ -142,6 +142,6 @@ export async function createTestApp(
 }
 
 export async function latestOutboxCode(t: TestApp, email: string): Promise<string> {
-  const rows = await t.db.query<{ code: string }>(`select code from idp_outbox where lower(to_address) = lower($1) order by id desc limit 1`, [email]);
+  const rows = await t.db.query<{ code: string }>(`select code from idp_outbox where lower(to_address) = lower($1) and code is not null order by id desc limit 1`, [email]);
   return rows[0]!.code;
 }

@@ -9,8 +9,21 @@ export interface CodeMail {
   purpose: 'sign_in' | 'sign_up';
 }
 
+/** Any other message (the reminders before the lock); `headers` reach SMTP only (List-Unsubscribe). */
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  headers?: Record<string, string>;
+}
+
 export interface Mailer {
   sendCode(em: EntityManager, mail: CodeMail): Promise<void>;
+  /**
+   * Sends a message: by SMTP (resolves once the server accepted it), or into the outbox through `em`, so
+   * inside a transaction the message is queued exactly when the transaction commits.
+   */
+  send(em: EntityManager, mail: Mail): Promise<void>;
 }
 
 function render({ code, purpose }: CodeMail) {
@@ -28,17 +41,22 @@ function render({ code, purpose }: CodeMail) {
 export function createMailer(options: { smtpUrl?: string; from: string; production: boolean; log: FastifyBaseLogger }): Mailer {
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);
+    const deliver = async (mail: Mail, what: string) => {
+      try {
+        await transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, headers: mail.headers });
+      } catch (error) {
+        // The code and command say what went wrong; the error text may quote the server URL, password included.
+        const e = error as { code?: string; command?: string; responseCode?: number };
+        options.log.warn({ code: e.code, command: e.command, responseCode: e.responseCode }, `could not send ${what} by SMTP`);
+        throw error;
+      }
+    };
     return {
       async sendCode(_em, mail) {
-        const { subject, text } = render(mail);
-        try {
-          await transport.sendMail({ from: options.from, to: mail.to, subject, text });
-        } catch (error) {
-          // The code and command say what went wrong; the error text may quote the server URL, password included.
-          const e = error as { code?: string; command?: string; responseCode?: number };
-          options.log.warn({ code: e.code, command: e.command, responseCode: e.responseCode }, 'could not send a sign-in code by SMTP');
-          throw error;
-        }
+        await deliver({ to: mail.to, ...render(mail) }, 'a sign-in code');
+      },
+      async send(_em, mail) {
+        await deliver(mail, 'a message');
       },
     };
   }
@@ -51,6 +69,10 @@ export function createMailer(options: { smtpUrl?: string; from: string; producti
       } else {
         options.log.info({ to: mail.to, code: mail.code }, 'development outbox: sign-in code');
       }
+    },
+    async send(em, mail) {
+      await insertOutboxMail(em, { toAddress: mail.to, subject: mail.subject, body: mail.text, code: null });
+      options.log.info({ to: mail.to, subject: mail.subject }, 'development outbox: message');
     },
   };
 }

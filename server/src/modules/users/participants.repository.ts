@@ -42,7 +42,7 @@ export async function upsertParticipant(em: EntityManager, p: { id: string; emai
     .insert({ id: p.id, email: p.email, screenName })
     .onConflict('id')
     .merge({ email: raw('coalesce(excluded.email, participant.email)'), updatedAt: raw('now()') })
-    .returning(['id', 'email', 'screenName', 'isFirstLogin', 'createdAt', 'updatedAt'])
+    .returning(['id', 'email', 'screenName', 'isFirstLogin', 'emailReminders', 'createdAt', 'updatedAt'])
     .execute('get');
   return row;
 }
@@ -50,6 +50,17 @@ export async function upsertParticipant(em: EntityManager, p: { id: string; emai
 /** Sets the screen name; false when there is no such participant. A taken name raises participant_screen_name_unique. */
 export async function setScreenName(em: EntityManager, id: string, screenName: string): Promise<boolean> {
   return (await em.nativeUpdate(ParticipantSchema, { id }, { screenName, updatedAt: raw('now()') })) > 0;
+}
+
+/** Whether the participant wants e-mail before picks lock (false when there is no such participant). */
+export async function wantsReminders(em: EntityManager, id: string): Promise<boolean> {
+  const row = await em.findOne(ParticipantSchema, id, { fields: ['emailReminders'], refresh: true });
+  return row?.emailReminders ?? false;
+}
+
+/** Switches reminders on or off; false when there is no such participant. */
+export async function setReminders(em: EntityManager, id: string, on: boolean): Promise<boolean> {
+  return (await em.nativeUpdate(ParticipantSchema, { id }, { emailReminders: on, updatedAt: raw('now()') })) > 0;
 }
 
 export async function setFirstLoginDone(em: EntityManager, id: string): Promise<void> {

@@ -111,6 +111,17 @@ export async function getFirstLoginStatus({ em, participantId }: Pick<UserCall, 
   return { is_first_login: participant?.isFirstLogin ?? null };
 }
 
+/** Whether the caller gets e-mail before picks lock. */
+export async function getReminders({ em, participantId }: Pick<UserCall, 'em' | 'participantId'>) {
+  return { reminders: await repo.wantsReminders(em, participantId) };
+}
+
+/** Switches the caller's reminders on or off (the unsubscribe link in a reminder switches them off too). */
+export async function setReminders({ em, participantId }: Pick<UserCall, 'em' | 'participantId'>, reminders: boolean) {
+  await repo.setReminders(em, participantId, reminders);
+  return { reminders };
+}
+
 export async function markFirstLoginDone({ em, participantId, sink }: UserCall) {
   await em.transactional(async (tx) => {
     await repo.setFirstLoginDone(tx, participantId);

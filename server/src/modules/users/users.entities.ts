@@ -2,11 +2,13 @@ import { EntitySchema, type OptionalProps } from '@mikro-orm/core';
 
 /** A player of the game, keyed by the identity provider's user id (Clerk's or the built-in one's). */
 export interface Participant {
-  [OptionalProps]?: 'isFirstLogin' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'isFirstLogin' | 'emailReminders' | 'createdAt' | 'updatedAt';
   id: string;
   email: string | null;
   screenName: string | null;
   isFirstLogin: boolean | null;
+  /** E-mail me before picks lock (Settings, or the unsubscribe link in a reminder). */
+  emailReminders: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -20,6 +22,7 @@ export const ParticipantSchema = new EntitySchema<Participant>({
     email: { type: 'text', nullable: true },
     screenName: { type: 'text', nullable: true, fieldName: 'screen_name' },
     isFirstLogin: { type: 'boolean', nullable: true, fieldName: 'is_first_login', defaultRaw: 'true' },
+    emailReminders: { type: 'boolean', fieldName: 'email_reminders', defaultRaw: 'true' },
     createdAt: { type: 'Date', fieldName: 'created_at', defaultRaw: 'now()' },
     updatedAt: { type: 'Date', fieldName: 'updated_at', defaultRaw: 'now()' },
   },

@@ -1,0 +1,81 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
+import { sql, sqlOne } from '../../db/sql.js';
+import { ReminderSentSchema, type ReminderKind } from './reminders.entities.js';
+
+/*
+ * The reminders module's data access: the reminder_sent table, the run's lock, and the one read across
+ * modules that finds whose entries are not in (like leaderboard.sql.ts, a set-based read over picks,
+ * memberships and participants is SQL: one statement instead of a call per player and group).
+ */
+
+/** A player's missing entry: the global one (groupId null) or a group's. */
+export interface MissingEntry {
+  participantId: string;
+  email: string;
+  groupId: number | null;
+  groupName: string | null;
+}
+
+/**
+ * Every entry not in, of players who want reminders, have an e-mail address (their own, else the built-in
+ * identity provider's) and have not had this reminder for this deadline. An entry is in as the leaderboard
+ * counts it (leaderboard.sql.ts): the global pick set; in a group, the member's set there, or the global
+ * one when they reuse it (use_global_picks). Ordered by player, the global entry first, then group names.
+ */
+export function findMissingEntries(em: EntityManager, reminder: ReminderKind, deadline: Date): Promise<MissingEntry[]> {
+  return sql<MissingEntry>(
+    em,
+    `with missing as (
+       select p.id as participant_id, null::int as group_id, null::text as group_name
+         from participant p
+        where not exists (select 1 from pick k where k.participant_id = p.id and k.group_id = $1)
+       union all
+       select m.participant_id, g.id, g.name
+         from group_membership m
+         join groups g on g.id = m.group_id
+        where not exists (select 1 from pick k
+                           where k.participant_id = m.participant_id
+                             and k.group_id = case when m.use_global_picks then $1 else m.group_id end)
+     )
+     select ms.participant_id as "participantId", coalesce(nullif(p.email, ''), u.email) as email,
+            ms.group_id as "groupId", ms.group_name as "groupName"
+       from missing ms
+       join participant p on p.id = ms.participant_id
+       left join idp_user u on u.id = p.id
+      where p.email_reminders
+        and coalesce(nullif(p.email, ''), u.email) is not null
+        and not exists (select 1 from reminder_sent s where s.participant_id = p.id and s.reminder = $2 and s.deadline = $3)
+      order by ms.participant_id, ms.group_id nulls first, lower(ms.group_name)`,
+    [GLOBAL_GROUP_ID, reminder, deadline],
+  );
+}
+
+/**
+ * Claims the player's reminder inside `tx`: true when this transaction recorded it, false when it was
+ * recorded already (a racing instance's uncommitted claim makes this wait for its outcome).
+ */
+export async function claimReminder(tx: EntityManager, participantId: string, reminder: ReminderKind, deadline: Date): Promise<boolean> {
+  const rows = await sql(
+    tx,
+    `insert into reminder_sent (participant_id, reminder, deadline) values ($1, $2, $3)
+     on conflict on constraint reminder_sent_once do nothing
+     returning participant_id`,
+    [participantId, reminder, deadline],
+  );
+  return rows.length > 0;
+}
+
+/** Whether the player still wants reminders, re-read inside the claim's transaction (they may just have unsubscribed). */
+export async function stillWantsReminders(tx: EntityManager, participantId: string): Promise<boolean> {
+  const row = await sqlOne<{ wants: boolean }>(tx, `select email_reminders as wants from participant where id = $1`, [participantId]);
+  return row?.wants === true;
+}
+
+/** Reminders recorded for the player (tests, diagnostics). */
+export function remindersSentTo(em: EntityManager, participantId: string) {
+  return em.find(ReminderSentSchema, { participantId }, { orderBy: { sentAt: 'asc' }, refresh: true });
+}
+
+/** The lock that lets one instance run the reminders at a time; held until `tx` ends. */
+export const REMINDERS_LOCK = 'first-round:reminders';
