@@ -10,9 +10,10 @@ import { playersEntities } from '../modules/players/players.entities.js';
 import { picksEntities } from '../modules/picks/picks.entities.js';
 import { draftEntities } from '../modules/draft/draft.entities.js';
 import { shareEntities } from '../modules/share/share.entities.js';
+import { feedEntities } from '../modules/feed/feed.entities.js';
 
 /** Every module's entities, registered here and nowhere else. Tables come from the migrations: the schema generator never runs. */
-const entities = [...usersEntities, ...identityEntities, ...groupsEntities, ...joinLinksEntities, ...playersEntities, ...picksEntities, ...draftEntities, ...shareEntities];
+const entities = [...usersEntities, ...identityEntities, ...groupsEntities, ...joinLinksEntities, ...playersEntities, ...picksEntities, ...draftEntities, ...shareEntities, ...feedEntities];
 
 export type Orm = MikroORM;
 

@@ -6,7 +6,7 @@ import { espnAdapter, FeedFormatError, genericAdapter } from '../../src/modules/
 import { matchPlayer, normaliseName, normaliseSchool, similarity } from '../../src/modules/feed/feed.match.js';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/feed');
-export const fixture = (name: string): unknown => JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
+const fixture = (name: string): unknown => JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
 
 const board = fs
   .readFileSync(path.join(dir, '../../../../shared/data/players-2025.csv'), 'utf8')
