@@ -122,3 +122,22 @@ export async function dismissQueueItem(em: EntityManager, actor: string, id: num
   if (!settled) throw conflict(`Feed queue item ${id} was settled meanwhile`);
   return { item: toQueueItemDto((await findQueueItem(em, id))!), event_id: null };
 }
+
+/** The feed's status as lines for the operator's terminal (`npm run draft -- status`). */
+export function describeFeedStatus(status: FeedStatus): string[] {
+  if (!status.configured) return ['Feed: not configured (set FEED_URL to poll a results feed)'];
+  const lines = [
+    `Feed: ${status.kind}, every ${status.interval_seconds} s while the draft is live; ` +
+      (status.last_poll_at ? `last poll ${status.last_poll_at}` : 'not polled yet') +
+      (status.lag_seconds === null ? '' : `, last success ${status.lag_seconds} s ago, ${status.picks_seen} round-one picks seen`),
+  ];
+  if (status.last_error) lines.push(`  Last error: ${status.last_error}`);
+  for (const item of status.queue) {
+    const feed = `pick ${item.slot}: ${item.feed.player_name}, ${item.feed.school}`;
+    const suggestion = item.suggested ? ` → board #${item.suggested.rank} ${item.suggested.player_name} ${item.suggested.position} ${item.suggested.school}?` : ' → no board match';
+    const recorded = item.recorded ? ` (recorded: ${item.recorded.player_name})` : '';
+    lines.push(`  ${item.kind === 'conflict' ? 'Conflict' : 'To confirm'} #${item.id}: feed says ${feed}${suggestion}${recorded}`);
+  }
+  if (status.queue.length) lines.push('  Confirm or dismiss them on /admin (or POST /api/draft/feed/queue/{id}/confirm | dismiss).');
+  return lines;
+}
