@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedStatus } from '@first-round/shared/schemas';
+import { describeFeedItem } from '@first-round/shared/feed-words';
 import { describeFeedStatus } from '../../src/modules/feed/feed.service.js';
 
 const base: FeedStatus = {
@@ -29,6 +30,14 @@ describe('the feed status for the terminal', () => {
     });
     expect(lines[0]).toBe('Feed: espn, every 10 s while the draft is live; last poll 2025-04-24T00:10:00.000Z, last success 12 s ago, 16 round-one picks seen');
     expect(lines[1]).toBe('  Last error: The feed answered HTTP 503');
-    expect(lines[2]).toBe('  To confirm #3: feed says pick 17: Tyler Bookr, Alabama → board #29 Tyler Booker IOL Alabama?');
+    expect(lines[2]).toBe('  To confirm #3: Feed says pick 17: Tyler Bookr, Alabama → board #29 Tyler Booker IOL Alabama?');
+  });
+
+  it('words a conflict and an unmatched name', () => {
+    const item = { slot: 2, feed: { player_name: 'Shedeur Sanders', school: 'Colorado', position: 'QB', team: null } };
+    const hunter = { ...(booker as object), player_name: 'Travis Hunter', draft_pick: 2 } as never;
+    expect(describeFeedItem({ ...item, kind: 'conflict', suggested: null, recorded: hunter })).toBe('Feed says pick 2: Shedeur Sanders, Colorado, but pick 2 is recorded as Travis Hunter');
+    expect(describeFeedItem({ ...item, kind: 'conflict', suggested: hunter, recorded: null })).toBe('Feed says pick 2: Shedeur Sanders, Colorado, but Travis Hunter is already recorded at pick 2');
+    expect(describeFeedItem({ ...item, kind: 'confirm', suggested: null, recorded: null })).toBe('Feed says pick 2: Shedeur Sanders, Colorado → no board player is close');
   });
 });

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FeedStatus } from '@first-round/shared/schemas';
+import { describeFeedItem } from '@first-round/shared/feed-words';
 import type { Config } from '../../config.js';
 import { badRequest, conflict, DomainError, notFound } from '../../errors.js';
 import { PlayerSchema, type Player } from '../players/players.entities.js';
@@ -132,12 +133,7 @@ export function describeFeedStatus(status: FeedStatus): string[] {
       (status.lag_seconds === null ? '' : `, last success ${status.lag_seconds} s ago, ${status.picks_seen} round-one picks seen`),
   ];
   if (status.last_error) lines.push(`  Last error: ${status.last_error}`);
-  for (const item of status.queue) {
-    const feed = `pick ${item.slot}: ${item.feed.player_name}, ${item.feed.school}`;
-    const suggestion = item.suggested ? ` → board #${item.suggested.rank} ${item.suggested.player_name} ${item.suggested.position} ${item.suggested.school}?` : ' → no board match';
-    const recorded = item.recorded ? ` (recorded: ${item.recorded.player_name})` : '';
-    lines.push(`  ${item.kind === 'conflict' ? 'Conflict' : 'To confirm'} #${item.id}: feed says ${feed}${suggestion}${recorded}`);
-  }
+  for (const item of status.queue) lines.push(`  ${item.kind === 'conflict' ? 'Conflict' : 'To confirm'} #${item.id}: ${describeFeedItem(item)}`);
   if (status.queue.length) lines.push('  Confirm or dismiss them on /admin (or POST /api/draft/feed/queue/{id}/confirm | dismiss).');
   return lines;
 }
