@@ -103,6 +103,17 @@ describe('the results feed', () => {
     expect((await slots())[7]).toBe('Armand Membou');
   });
 
+  it('a queued pick the operator records by hand is settled at the next poll', async () => {
+    serving = { status: 200, body: JSON.stringify([{ overall: 13, round: 1, player_name: 'Kenneth Grnt', school: 'Michigan', position: 'DL', team: 'MIA' }]) };
+    expect(await t.deps.feed.pollOnce()).toMatchObject({ queued: 1 });
+    const [grant] = await t.db.query<{ id: number }>(`select id from player where player_name = 'Kenneth Grant'`);
+    expectStatus(await t.request('POST', '/api/draft/picks', { user: admin, body: { slot: 13, player_id: grant!.id } }), 200);
+    expect(await t.deps.feed.pollOnce()).toMatchObject({ recorded: [], queued: 0 });
+    expect((await feedStatus()).queue).toEqual([]);
+    const [item] = await t.db.query<{ status: string }>(`select status from feed_queue_item where slot = 13`);
+    expect(item).toEqual({ status: 'resolved' });
+  });
+
   it('a corrected feed raises a conflict and overwrites nothing; dismissed, it is not raised again', async () => {
     serve('generic-corrected.json');
     expect(await t.deps.feed.pollOnce()).toMatchObject({ recorded: [], queued: 1 });

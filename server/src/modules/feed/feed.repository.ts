@@ -36,6 +36,12 @@ export async function resolveOpenConfirmations(em: EntityManager, slot: number, 
   await sql(em, `update feed_queue_item set status = 'resolved', resolved_at = now(), resolved_by = $2 where slot = $1 and kind = 'confirm' and status = 'open'`, [slot, by]);
 }
 
+/** Slots with an open 'confirm' item (one read per poll, so settled slots cost a write only when needed). */
+export async function slotsAwaitingConfirmation(em: EntityManager): Promise<Set<number>> {
+  const rows = await sql<{ slot: number }>(em, `select distinct slot from feed_queue_item where kind = 'confirm' and status = 'open'`);
+  return new Set(rows.map((r) => r.slot));
+}
+
 export function openQueueItems(em: EntityManager): Promise<FeedQueueItemRow[]> {
   return em.find(FeedQueueItemSchema, { status: 'open' }, { populate: ['suggested', 'recorded'], orderBy: { slot: 'asc', id: 'asc' }, refresh: true });
 }

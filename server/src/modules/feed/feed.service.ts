@@ -8,7 +8,7 @@ import { recordPick, type DraftSettings } from '../draft/draft.service.js';
 import type { FeedPick } from './feed.adapters.js';
 import { matchPlayer } from './feed.match.js';
 import { FeedQueueItemSchema } from './feed.entities.js';
-import { findQueueItem, insertQueueItem, openQueueItems, readFeedStatus, resolveOpenConfirmations, toQueueItemDto } from './feed.repository.js';
+import { findQueueItem, insertQueueItem, openQueueItems, readFeedStatus, resolveOpenConfirmations, slotsAwaitingConfirmation, toQueueItemDto } from './feed.repository.js';
 
 /** The audit log's actor for picks the feed records by itself. */
 export const FEED_ACTOR = 'feed';
@@ -44,6 +44,7 @@ export async function applyFeed(em: EntityManager, settings: DraftSettings, pick
   // One board read per run; recorded picks update it in place so later picks of the same run see them.
   const board: Player[] = await em.fork().find(PlayerSchema, {}, { orderBy: { rank: 'asc' } });
   const bySlot = new Map(board.filter((p) => p.draftRound === 1 && p.draftPick !== null).map((p) => [p.draftPick!, p]));
+  const awaiting = await slotsAwaitingConfirmation(em);
   for (const pick of round) {
     const match = matchPlayer(pick, board);
     const report = { slot: pick.overall, feedPlayerName: pick.playerName, feedSchool: pick.school, feedPosition: pick.position, feedTeam: pick.team };
@@ -53,6 +54,9 @@ export async function applyFeed(em: EntityManager, settings: DraftSettings, pick
     };
     const recorded = bySlot.get(pick.overall);
     if (recorded) {
+      // Recorded meanwhile (by hand, say): a question still open about this slot is settled; a
+      // disagreement with what was recorded is raised as a conflict.
+      if (awaiting.delete(pick.overall)) await resolveOpenConfirmations(em, pick.overall, FEED_ACTOR);
       if (match.player?.id !== recorded.id) await queue('conflict', recorded.id);
       continue;
     }
