@@ -8,6 +8,7 @@ import { DomainError } from '../server/src/errors.js';
 import * as draft from '../server/src/modules/draft/draft.service.js';
 import { replayRoundOne2025 } from '../server/src/modules/draft/replay.js';
 import { roundOneSelections, searchPlayers } from '../server/src/modules/players/players.repository.js';
+import { describeFeedStatus, feedStatus } from '../server/src/modules/feed/feed.service.js';
 import { fail, openScriptDatabase } from './lib/database.js';
 
 const USAGE = `Usage: npm run draft -- <command>
@@ -51,6 +52,7 @@ async function main() {
         console.log(`Deadline: ${s.deadline}`);
         console.log(`Round one: ${s.picks_made} of ${s.round_one_picks} picks recorded${s.round_one_complete ? ', complete' : ''}`);
         for (const p of await roundOneSelections(em)) console.log(`  ${String(p.draftPick).padStart(2)}. ${p.playerName}, ${p.position}, ${p.school}`);
+        for (const line of describeFeedStatus(await feedStatus(em, db.config, new Date()))) console.log(line);
         break;
       }
       case 'start':

@@ -42,6 +42,11 @@ const envSchema = z.object({
   REMINDERS: z.preprocess(emptyToUndefined, z.stringbool().default(true)),
   /** How often (seconds) the server checks whether a reminder is due. */
   REMINDER_CHECK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** A results feed polled while the draft is live (modules/feed/); unset: picks are recorded by hand only. */
+  FEED_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  /** The feed's shape: ESPN's public draft JSON or the generic `[{overall, round, player_name, school, position, team}]`. */
+  FEED_KIND: z.enum(['espn', 'generic']).default('generic'),
+  FEED_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
 });
 
 export type Env = z.infer<typeof envSchema>;

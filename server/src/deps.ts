@@ -17,6 +17,7 @@ import { ParticipantCache } from './modules/users/participant.cache.js';
 import { DraftStatusCache } from './modules/draft/draft-status.cache.js';
 import { PlayersCache } from './modules/players/players.cache.js';
 import { PublicCountsCache } from './modules/groups/public-counts.js';
+import { FeedPoller, type FeedFetch } from './modules/feed/feed.poller.js';
 
 /** Everything a request needs, built once at start (or once per test). No module-level singletons. */
 export interface AppDeps {
@@ -41,6 +42,8 @@ export interface AppDeps {
   events: DraftEventHub;
   /** The landing page's entries and groups, counted at most once a minute. */
   publicCounts: PublicCountsCache;
+  /** The results feed's poller (modules/feed/); started by main.ts, polled directly by tests. */
+  feed: FeedPoller;
 }
 
 export interface DepsOptions {
@@ -50,6 +53,8 @@ export interface DepsOptions {
   idpNow?: () => Date;
   idpLimits?: Partial<IdpLimits>;
   log?: FastifyBaseLogger;
+  /** How the feed poller fetches (tests may stub it; the default is the global fetch). */
+  feedFetch?: FeedFetch;
 }
 
 export async function createDeps(config: Config, orm: Orm, options: DepsOptions = {}): Promise<AppDeps> {
@@ -90,5 +95,6 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
     benchmarks: new BenchmarkCache(config.BENCHMARK_ENTRIES, players, draftStatus),
     events,
     publicCounts: new PublicCountsCache(orm),
+    feed: new FeedPoller({ orm, config, draft, log, events }, options.feedFetch),
   };
 }

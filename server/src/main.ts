@@ -49,6 +49,7 @@ async function main() {
   let db: AppDatabase | undefined;
   let deps: AppDeps | undefined;
   const cleanup = async () => {
+    await deps?.feed.stop().catch(() => {});
     await deps?.events.stop().catch(() => {});
     await db?.close();
   };
@@ -73,6 +74,9 @@ async function main() {
     const stopWatcher = startDeadlineWatcher(deps);
     const stopRefresh = deps.leaderboards.startBackgroundRefresh();
     const stopReminders = startReminderTimer(deps);
+    // Only while the draft is live, and on one instance only (an advisory lock): modules/feed/feed.poller.ts.
+    deps.feed.start();
+    if (config.FEED_URL) say(`Results feed: ${config.FEED_KIND} at ${new URL(config.FEED_URL).host}, every ${config.FEED_INTERVAL_SECONDS} s while the draft is live`);
 
     let closing = false;
     // Answers sent while draining close their connection, or idle keep-alive sockets would hold it open.

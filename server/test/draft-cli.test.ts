@@ -50,6 +50,7 @@ describe('npm run draft', () => {
     expect(replay.out).toMatch(/Pick 32: Josh Simmons, OT, Ohio State\nReplayed 31 pick\(s\)\./);
     const status = draft('status');
     expect(status.out).toMatch(/Round one: 32 of 32 picks recorded, complete/);
+    expect(status.out).toMatch(/Feed: not configured/);
     const log = draft('log').out.split('\n');
     expect(log[0]).toMatch(/cli:\S+\tpick 32 Josh Simmons/);
     expect(draft('reset').out).toBe('Reset the draft (all results cleared)');

@@ -65,6 +65,42 @@ export const draftEventOutput = z.object({
 });
 export const draftEventsOutput = z.array(draftEventOutput);
 
+// ---------------------------------------------------------------- results feed (server/src/modules/feed)
+/** A feed's pick the server did not record by itself: to confirm (no sure match) or a conflict (the slot or player is recorded otherwise). */
+export const feedQueueItemOutput = z.object({
+  id: z.number(),
+  slot: z.number(),
+  kind: z.enum(['confirm', 'conflict']),
+  status: z.enum(['open', 'confirmed', 'dismissed', 'resolved']),
+  feed: z.object({ player_name: z.string(), school: z.string(), position: z.string().nullable(), team: z.string().nullable() }),
+  /** The board player the feed's name is closest to (null: none close enough). */
+  suggested: playerOutput.nullable(),
+  /** For a conflict: the player recorded at the slot when it was raised. */
+  recorded: playerOutput.nullable(),
+  /** Name (and school) similarity of the suggestion, 0–1. */
+  score: z.number().nullable(),
+  created_at: isoDate,
+});
+export type FeedQueueItem = z.infer<typeof feedQueueItemOutput>;
+export const feedStatusOutput = z.object({
+  configured: z.boolean(),
+  kind: z.enum(['espn', 'generic']),
+  interval_seconds: z.number(),
+  last_poll_at: isoDate.nullable(),
+  last_success_at: isoDate.nullable(),
+  last_error: z.string().nullable(),
+  /** Seconds since the last successful poll (null: none yet). */
+  lag_seconds: z.number().nullable(),
+  /** Round-one picks the feed reported at its last successful poll. */
+  picks_seen: z.number(),
+  /** Open items, oldest slot first. */
+  queue: z.array(feedQueueItemOutput),
+});
+export type FeedStatus = z.infer<typeof feedStatusOutput>;
+export const feedConfirmInput = z.strictObject({ id: idSchema, player_id: idSchema.optional() });
+export const feedDismissInput = z.strictObject({ id: idSchema });
+export const feedDecisionOutput = z.object({ item: feedQueueItemOutput, event_id: z.number().nullable() });
+
 // ---------------------------------------------------------------- names and other text
 /**
  * Control (Cc), format (Cf: zero-width joiners, soft hyphens, bidi overrides and isolates), line or

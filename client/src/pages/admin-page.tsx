@@ -6,6 +6,7 @@ import type { DraftChange } from '@first-round/shared/schemas';
 import { Card, Page } from '../components/page';
 import { FullPageMessage } from '../components/full-page-message';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { FeedCard } from '../components/feed-card';
 import { PrimaryButton } from '../components/form-bits';
 import { SearchIcon } from '../components/icons';
 import { describeDraftChange } from '@first-round/shared/draft-words';
@@ -136,6 +137,8 @@ export function AdminPage() {
             </Button>
           </Flex>
         </Card>
+
+        <FeedCard board={board} onRecorded={() => void Promise.all([utils.draft.status.invalidate(), utils.players.invalidate(), utils.draft.auditLog.invalidate(), utils.leaderboard.invalidate()])} />
 
         <SimpleGrid columns={{ base: 1, lg: 2 }} gap="5" alignItems="start">
           <Card as="section" aria-labelledby="record-heading">

@@ -86,6 +86,14 @@ export function pathId(value: string | undefined, field: string): number {
 
 const body = (req: RestRequest) => req.body ?? {};
 const groupFromPath = (req: RestRequest) => ({ group_id: pathId(req.params.id, 'group_id') });
+/**
+ * The body with the path's queue item id; a body that is no object (null, a number, an array) is passed on
+ * as it is, for the schema to refuse (every field of the body may be absent, so `{}` would pass).
+ */
+const bodyWithItemFromPath = (req: RestRequest) =>
+  req.body === undefined || (typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body))
+    ? { ...(req.body as object | undefined), id: pathId(req.params.id, 'id') }
+    : req.body;
 const bodyWithGroupFromPath = (req: RestRequest) => ({ ...(req.body as object | undefined), group_id: pathId(req.params.id, 'group_id') });
 
 /** The REST adapter is data: one row per documented call, each a call of the same tRPC procedure. */
@@ -220,4 +228,31 @@ export const restRoutes: RestRoute[] = [
   { method: 'POST', path: '/draft/complete-round', procedure: 'draft.completeRound', auth: 'admin', spec: false, summary: 'Operator: mark round one complete' },
   { method: 'POST', path: '/draft/reset', procedure: 'draft.reset', auth: 'admin', spec: false, summary: 'Operator: reset the draft' },
   { method: 'GET', path: '/draft/events', procedure: 'draft.auditLog', auth: 'admin', spec: false, summary: 'Operator: audit log' },
+  {
+    method: 'GET',
+    path: '/draft/feed',
+    procedure: 'draft.feed',
+    auth: 'admin',
+    spec: false,
+    summary: "Operator: the results feed's status (last poll, last error, lag) and its queue of picks to confirm or in conflict",
+  },
+  {
+    method: 'POST',
+    path: '/draft/feed/queue/:id/confirm',
+    procedure: 'draft.feedConfirm',
+    auth: 'admin',
+    input: bodyWithItemFromPath,
+    spec: false,
+    summary: "Operator: record a queued feed pick ({player_id}: another board player than the suggestion)",
+    responses: { 409: 'The item is already settled, or its slot is filled (a conflict: undo the recorded pick first)' },
+  },
+  {
+    method: 'POST',
+    path: '/draft/feed/queue/:id/dismiss',
+    procedure: 'draft.feedDismiss',
+    auth: 'admin',
+    input: bodyWithItemFromPath,
+    spec: false,
+    summary: 'Operator: dismiss a queued feed pick (the same report is not queued again)',
+  },
 ];

@@ -82,6 +82,10 @@ const EXPECTED: Record<string, Expected> = {
   'draft.completeRound': { before: adminOnly(409), after: adminOnly('ok') },
   'draft.reset': adminOnly('ok'),
   'draft.auditLog': adminOnly('ok'),
+  // The feed's queue: an unknown item is 404 for the operator, before and after the start.
+  'draft.feed': adminOnly('ok'),
+  'draft.feedConfirm': adminOnly(404),
+  'draft.feedDismiss': adminOnly(404),
   // Live changes: every signed-in page listens.
   'draft.changes': signedIn('ok'),
   'leaderboard.group': membersOnly,
@@ -199,6 +203,9 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
   },
   'draft.reset': { run: ({ caller }) => caller.draft.reset(), restore: async ({ phase }) => void (phase === 'after' && (await operatorStart(t).catch(() => {}))) },
   'draft.auditLog': { run: ({ caller }) => caller.draft.auditLog() },
+  'draft.feed': { run: ({ caller }) => caller.draft.feed() },
+  'draft.feedConfirm': { run: ({ caller }) => caller.draft.feedConfirm({ id: 2_000_000_000 }) },
+  'draft.feedDismiss': { run: ({ caller }) => caller.draft.feedDismiss({ id: 2_000_000_000 }) },
   'draft.changes': {
     run: async ({ caller }) => {
       const stream = await caller.draft.changes();

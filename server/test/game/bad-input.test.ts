@@ -75,6 +75,8 @@ const BODIES: Record<string, BodySpec> = {
   // Every field optional (no group: the global entry), so an empty object is a valid body here.
   'POST /share/links': { valid: () => ({ group_id: group.id }), fields: { group_id: { kind: 'id', required: false } } },
   'POST /draft/picks': { valid: () => ({ slot: 1, player_id: players[0] }), fields: { slot: { kind: 'id', required: true }, player_id: { kind: 'id', required: true } } },
+  // The queue item is the path's; the player is optional (absent: the feed's suggestion).
+  'POST /draft/feed/queue/:id/confirm': { valid: () => ({ player_id: players[0] }), fields: { player_id: { kind: 'id', required: false } } },
 };
 
 const HUGE = 99999999999;
@@ -130,7 +132,7 @@ async function refusedWithoutWrites(route: RestRoute, requests: BadRequest[]) {
 const key = (r: RestRoute) => `${r.method} ${r.path}`;
 
 /** Rows whose input comes from the path alone (covered by the path tests below). */
-const PATH_ONLY = ['POST /groups/:id/leave', 'POST /groups/join-with-link/:token'];
+const PATH_ONLY = ['POST /groups/:id/leave', 'POST /groups/join-with-link/:token', 'POST /draft/feed/queue/:id/dismiss'];
 
 it('knows the body of every row that takes one', () => {
   const withInput = restRoutes.filter((r) => r.method !== 'GET' && r.input).map(key);

@@ -5,6 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { GroupDto } from '@first-round/shared/schemas';
 import { ERROR_TABLE, type ErrorKind } from '../../src/errors.js';
 import { resetDraft, startDraft } from '../../src/modules/draft/draft.service.js';
+import { insertQueueItem } from '../../src/modules/feed/feed.repository.js';
 import type { TestApp, TestUser } from '../support/test-app.js';
 
 let seq = 0;
@@ -103,4 +104,22 @@ export async function eventually(check: () => Promise<void>, ms = 2000) {
       await new Promise((r) => setTimeout(r, 25));
     }
   }
+}
+
+/** A report in the results feed's queue, as the poller would leave it (modules/feed/); returns its id. */
+export async function queueFeedItem(t: TestApp, item: { slot: number; suggested: number | null; kind?: 'confirm' | 'conflict' }): Promise<number> {
+  const name = uniqueName('Feed Player');
+  await insertQueueItem(t.deps.orm.em.fork(), {
+    slot: item.slot,
+    kind: item.kind ?? 'confirm',
+    feedPlayerName: name,
+    feedSchool: 'Somewhere',
+    feedPosition: null,
+    feedTeam: null,
+    suggestedPlayerId: item.suggested,
+    recordedPlayerId: null,
+    score: 0.7,
+  });
+  const [row] = await t.db.query<{ id: number }>(`select id::int from feed_queue_item where feed_player_name = $1`, [name]);
+  return row!.id;
 }

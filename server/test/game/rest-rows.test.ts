@@ -10,7 +10,7 @@ import { restRoutes } from '../../src/rest/routes.js';
 import { appRouter } from '../../src/trpc/root.js';
 import { recordPick } from '../../src/modules/draft/draft.service.js';
 import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
-import { boardIds, createGroup, expectError, expectStatus, joinGroup, operatorReset, operatorStart, savePicks, uniqueName } from './helpers.js';
+import { boardIds, createGroup, expectError, expectStatus, joinGroup, operatorReset, operatorStart, queueFeedItem, savePicks, uniqueName } from './helpers.js';
 
 let t: TestApp;
 let owner: TestUser;
@@ -430,6 +430,30 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expectError(await get(`${p}/draft/field?group_id=${group.id}`, outsider), 403, MESSAGES.notGroupMember);
     expectError(await get(`${p}/draft/field?group_id=0`, member), 422);
   },
+  'GET /draft/feed': async (p) => {
+    const id = await queueFeedItem(t, { slot: 20, suggested: players[19]! });
+    const feed = expectStatus<{ configured: boolean; kind: string; lag_seconds: number | null; queue: { id: number; slot: number }[] }>(await get(`${p}/draft/feed`, admin), 200);
+    expect(feed).toMatchObject({ configured: false, kind: 'generic', lag_seconds: null });
+    expect(feed.queue).toContainEqual(expect.objectContaining({ id, slot: 20, suggested: expect.objectContaining({ id: players[19] }) }));
+    expectError(await get(`${p}/draft/feed`, member), 403);
+    expectError(await get(`${p}/draft/feed`), 401);
+  },
+  'POST /draft/feed/queue/:id/confirm': async (p) => {
+    const id = await queueFeedItem(t, { slot: 21, suggested: players[20]! });
+    expectError(await post(`${p}/draft/feed/queue/${id}/confirm`, {}, admin), 409);
+    await operatorStart(t);
+    expectError(await post(`${p}/draft/feed/queue/${id}/confirm`, {}, member), 403);
+    const done = expectStatus<{ item: { status: string }; event_id: number }>(await post(`${p}/draft/feed/queue/${id}/confirm`, { player_id: players[21] }, admin), 200);
+    expect(done.item.status).toBe('confirmed');
+    expect(expectStatus(await get(`${p}/draft/status`), 200)).toMatchObject({ picks_made: 1 });
+    expectError(await post(`${p}/draft/feed/queue/${id}/confirm`, {}, admin), 409);
+  },
+  'POST /draft/feed/queue/:id/dismiss': async (p) => {
+    const id = await queueFeedItem(t, { slot: 22, suggested: null });
+    expectError(await post(`${p}/draft/feed/queue/${id}/dismiss`, undefined, member), 403);
+    expect(expectStatus<{ item: { status: string } }>(await post(`${p}/draft/feed/queue/${id}/dismiss`, undefined, admin), 200).item.status).toBe('dismissed');
+    expectError(await post(`${p}/draft/feed/queue/${id}/dismiss`, undefined, admin), 409);
+  },
   'GET /draft/events': async (p) => {
     await post(`${p}/draft/start`, undefined, admin);
     const events = expectStatus<{ kind: string; actor: string; id: number }[]>(await get(`${p}/draft/events`, admin), 200);
@@ -603,6 +627,19 @@ describe('every procedure through a caller', () => {
       expect(await a.draft.completeRound()).toMatchObject({ kind: 'complete_round' });
     },
     'draft.reset': async (_c, a) => expect(await a.draft.reset()).toMatchObject({ kind: 'reset' }),
+    'draft.feed': async (_c, a) => {
+      const id = await queueFeedItem(t, { slot: 23, suggested: players[22]! });
+      expect((await a.draft.feed()).queue.map((q) => q.id)).toContain(id);
+    },
+    'draft.feedConfirm': async (_c, a) => {
+      await operatorStart(t);
+      const id = await queueFeedItem(t, { slot: 24, suggested: players[23]! });
+      expect(await a.draft.feedConfirm({ id })).toMatchObject({ item: { id, status: 'confirmed', slot: 24 } });
+    },
+    'draft.feedDismiss': async (_c, a) => {
+      const id = await queueFeedItem(t, { slot: 25, suggested: null });
+      expect(await a.draft.feedDismiss({ id })).toMatchObject({ item: { id, status: 'dismissed' }, event_id: null });
+    },
     'draft.auditLog': async (_c, a) => {
       await operatorStart(t);
       const pick = await a.draft.recordPick({ slot: 7, player_id: players[6]! });

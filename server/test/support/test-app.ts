@@ -133,6 +133,7 @@ export async function createTestApp(
     },
     async close() {
       await app.close();
+      await deps.feed.stop();
       await deps.events.stop();
       await orm.close(true);
       if (ownsDb) await db.close();

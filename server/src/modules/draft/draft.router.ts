@@ -1,8 +1,19 @@
-import { draftChangesInput, draftEventsOutput, draftStatusOutput, recordPickInput, type DraftChange } from '@first-round/shared/schemas';
+import {
+  draftChangesInput,
+  draftEventsOutput,
+  draftStatusOutput,
+  feedConfirmInput,
+  feedDecisionOutput,
+  feedDismissInput,
+  feedStatusOutput,
+  recordPickInput,
+  type DraftChange,
+} from '@first-round/shared/schemas';
 import { adminProcedure, authedProcedure, router } from '../../trpc/trpc.js';
 import { hotRead, hotReadProcedure } from '../../trpc/hot-read.js';
 import * as draft from './draft.service.js';
 import { draftChangeStream } from './draft.stream.js';
+import * as feed from '../feed/feed.service.js';
 
 /** The operator's changes run as the signed-in admin's e-mail, which the audit log records. */
 const actorOf = (ctx: { participant: { email: string | null; id: string } }) => ctx.participant.email ?? ctx.participant.id;
@@ -40,4 +51,14 @@ export const draftRouter = router({
       return draftChangeStream(ctx.deps, ctx.em, ctx.participant.id, input, signal, release);
     }),
   auditLog: adminProcedure.output(draftEventsOutput).query(({ ctx }) => draft.recentDraftEvents(ctx.em)),
+  /** The results feed (modules/feed/): its status and the queue of reports waiting for the operator. */
+  feed: adminProcedure.output(feedStatusOutput).query(({ ctx }) => feed.feedStatus(ctx.em, ctx.deps.config, ctx.deps.draft.now())),
+  feedConfirm: operatorChange
+    .input(feedConfirmInput)
+    .output(feedDecisionOutput)
+    .mutation(({ ctx, input }) => feed.confirmQueueItem(ctx.em, ctx.deps.draft, actorOf(ctx), input.id, input.player_id)),
+  feedDismiss: adminProcedure
+    .input(feedDismissInput)
+    .output(feedDecisionOutput)
+    .mutation(({ ctx, input }) => feed.dismissQueueItem(ctx.em, actorOf(ctx), input.id)),
 });

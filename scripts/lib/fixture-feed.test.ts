@@ -1,0 +1,27 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { espnAdapter, genericAdapter } from '../../server/src/modules/feed/feed.adapters.js';
+import { fixtureFeed, picksMadeAt, type RoundOnePick } from './fixture-feed.js';
+
+const picks = (
+  JSON.parse(fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../shared/data/round-one-2025.json'), 'utf8')) as { picks: RoundOnePick[] }
+).picks;
+
+describe('the fixture feed (npm run feed:fixture)', () => {
+  it('shows one more pick every interval, up to the whole round', () => {
+    expect(picksMadeAt(32, 0, 1000)).toBe(1);
+    expect(picksMadeAt(32, 2500, 1000)).toBe(3);
+    expect(picksMadeAt(32, 10_000_000, 1000)).toBe(32);
+  });
+
+  it('is read back by both adapters', () => {
+    expect(genericAdapter(fixtureFeed(picks, 3, 'generic')).map((p) => p.playerName)).toEqual(['Cam Ward', 'Travis Hunter', 'Abdul Carter']);
+    const espn = espnAdapter(fixtureFeed(picks, 2, 'espn'));
+    expect(espn).toEqual([
+      { overall: 1, round: 1, playerName: 'Cam Ward', school: 'Miami', position: 'QB', team: null },
+      { overall: 2, round: 1, playerName: 'Travis Hunter', school: 'Colorado', position: 'CB', team: null },
+    ]);
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * A results feed replaying a real round one (shared/data/round-one-<season>.json) for rehearsals:
+ * `npm run feed:fixture -- 2025`. What the feed shows after `elapsedMs`: one more pick every `intervalMs`,
+ * in the generic shape or ESPN's (docs/decisions.md, "Results feed").
+ */
+export interface RoundOnePick {
+  slot: number;
+  player_name: string;
+  position: string;
+  school: string;
+}
+
+export type FixtureKind = 'generic' | 'espn';
+
+/** The real 2025 round one took about 3 h 17 min for 32 picks: ~370 s a pick (the data has no clock times). */
+export const REAL_2025_SECONDS_PER_PICK = 370;
+
+export function picksMadeAt(total: number, elapsedMs: number, intervalMs: number): number {
+  if (elapsedMs < 0) return 0;
+  return Math.min(total, Math.floor(elapsedMs / intervalMs) + 1);
+}
+
+export function fixtureFeed(picks: readonly RoundOnePick[], made: number, kind: FixtureKind): unknown {
+  const sorted = [...picks].sort((a, b) => a.slot - b.slot);
+  if (kind === 'generic') {
+    return sorted.slice(0, made).map((p) => ({ overall: p.slot, round: 1, player_name: p.player_name, school: p.school, position: p.position, team: null }));
+  }
+  return {
+    status: { state: made >= sorted.length ? 'post' : 'in', description: made >= sorted.length ? 'Round 1 complete' : 'In Progress' },
+    picks: sorted.map((p, i) => ({
+      overall: p.slot,
+      round: 1,
+      pick: p.slot,
+      status: i < made ? 'SELECTION_MADE' : i === made ? 'ON_THE_CLOCK' : 'UPCOMING',
+      ...(i < made ? { athlete: { displayName: p.player_name, position: { abbreviation: p.position.split('/')[0] }, team: { shortDisplayName: p.school } } } : {}),
+    })),
+  };
+}

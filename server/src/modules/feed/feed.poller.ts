@@ -1,0 +1,122 @@
+import pg from 'pg';
+import type { AppDeps } from '../../deps.js';
+import { getDraftStatus } from '../draft/draft.service.js';
+import { feedAdapters, FeedFormatError } from './feed.adapters.js';
+import { writeFeedStatus } from './feed.repository.js';
+import { applyFeed, type FeedOutcome } from './feed.service.js';
+
+/** The advisory lock key the polling instance holds (any bigint no other lock in the database uses). */
+export const FEED_LOCK_KEY = 0x46_52_66_65_65_64n; // "FRfeed"
+const FETCH_TIMEOUT_MS = 8000;
+
+export type FeedFetch = (url: string, init: { signal: AbortSignal; headers: Record<string, string> }) => Promise<Pick<Response, 'ok' | 'status' | 'text'>>;
+
+type PollerDeps = Pick<AppDeps, 'orm' | 'config' | 'draft' | 'log' | 'events'>;
+
+/**
+ * Polls the configured results feed while the draft is live (started, round one not marked complete).
+ * Only one instance polls: the one holding a session advisory lock on its own connection; the others try
+ * again at each tick and take over when that connection goes. `pollOnce` is the whole of a poll, without
+ * the lock or the timer, for tests and the command line.
+ */
+export class FeedPoller {
+  private lockClient: pg.Client | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private running = false;
+
+  constructor(
+    private readonly deps: PollerDeps,
+    private readonly fetchFeed: FeedFetch = (url, init) => fetch(url, init),
+  ) {}
+
+  get holdsLock(): boolean {
+    return this.lockClient !== undefined;
+  }
+
+  /** Fetches, reads and applies the feed once; the status row records the poll, its error or its success. */
+  async pollOnce(): Promise<FeedOutcome | { error: string }> {
+    const { FEED_URL, FEED_KIND } = this.deps.config;
+    const em = this.deps.orm.em.fork();
+    const at = new Date();
+    if (!FEED_URL) return { error: 'FEED_URL is not set' };
+    try {
+      const res = await this.fetchFeed(FEED_URL, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: 'application/json', 'user-agent': 'first-round-feed/1' } });
+      if (!res.ok) throw new FeedFormatError(`The feed answered HTTP ${res.status}`);
+      let document: unknown;
+      try {
+        document = JSON.parse(await res.text());
+      } catch {
+        throw new FeedFormatError('The feed did not answer JSON');
+      }
+      const picks = feedAdapters[FEED_KIND](document);
+      const outcome = await applyFeed(em, this.deps.draft, picks);
+      for (const id of outcome.eventIds) this.deps.events.touch(id);
+      await writeFeedStatus(em, { lastPollAt: at, lastSuccessAt: at, lastError: null, picksSeen: outcome.seen });
+      if (outcome.recorded.length || outcome.queued) this.deps.log.info({ recorded: outcome.recorded, queued: outcome.queued }, 'results feed applied');
+      return outcome;
+    } catch (error) {
+      const message = error instanceof FeedFormatError ? error.message : `Feed poll failed: ${(error as Error)?.message ?? String(error)}`;
+      await writeFeedStatus(em, { lastPollAt: at, lastError: message.slice(0, 500) }).catch(() => {});
+      this.deps.log.warn({ err: message }, 'results feed poll failed');
+      return { error: message };
+    }
+  }
+
+  /** One timer tick: take (or keep) the lock, then poll if the draft is live. */
+  async tick(): Promise<void> {
+    if (this.running || this.stopped) return;
+    this.running = true;
+    try {
+      if (!(await this.acquireLock())) return;
+      const status = await getDraftStatus(this.deps.orm.em.fork(), this.deps.draft);
+      if (!status.draftHasStarted || status.round_one_complete) return;
+      await this.pollOnce();
+    } catch (error) {
+      this.deps.log.warn({ err: (error as Error)?.message }, 'results feed tick failed');
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** True when this instance holds the poller's lock (taken now or held from before). */
+  async acquireLock(): Promise<boolean> {
+    if (this.lockClient) return true;
+    const client = new pg.Client({ connectionString: this.deps.orm.config.get('clientUrl'), connectionTimeoutMillis: 10_000, application_name: 'first-round-feed' });
+    client.on('error', () => this.dropLock(client));
+    client.on('end', () => this.dropLock(client));
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1::bigint) as locked', [FEED_LOCK_KEY.toString()]);
+      if (rows[0]?.locked && !this.stopped) {
+        this.lockClient = client;
+        return true;
+      }
+    } catch (error) {
+      this.deps.log.warn({ err: (error as Error)?.message }, 'results feed lock unavailable');
+    }
+    await client.end().catch(() => {});
+    return false;
+  }
+
+  private dropLock(client: pg.Client) {
+    if (this.lockClient === client) this.lockClient = undefined;
+  }
+
+  /** Polls every FEED_INTERVAL_SECONDS until `stop`; nothing when no feed is configured. */
+  start(): void {
+    if (!this.deps.config.FEED_URL || this.timer) return;
+    this.timer = setInterval(() => void this.tick(), this.deps.config.FEED_INTERVAL_SECONDS * 1000);
+    this.timer.unref();
+    void this.tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    const client = this.lockClient;
+    this.lockClient = undefined;
+    await client?.end().catch(() => {});
+  }
+}

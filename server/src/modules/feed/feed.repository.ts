@@ -1,0 +1,73 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FeedQueueItem } from '@first-round/shared/schemas';
+import { sql } from '../../db/sql.js';
+import { toPlayerDto } from '../players/players.repository.js';
+import { FeedQueueItemSchema, FeedStatusSchema, type FeedQueueItemRow, type FeedQueueKind, type FeedStatusRow } from './feed.entities.js';
+
+/* The feed module's data access. Reads pass `refresh: true`: the poller and the admin write the same rows. */
+
+export interface NewQueueItem {
+  slot: number;
+  kind: FeedQueueKind;
+  feedPlayerName: string;
+  feedSchool: string;
+  feedPosition: string | null;
+  feedTeam: string | null;
+  suggestedPlayerId: number | null;
+  recordedPlayerId: number | null;
+  score: number | null;
+}
+
+/** Queues a report unless the same one is already queued (in any status): true when it is new. */
+export async function insertQueueItem(em: EntityManager, item: NewQueueItem): Promise<boolean> {
+  const rows = await sql(
+    em,
+    `insert into feed_queue_item (slot, kind, feed_player_name, feed_school, feed_position, feed_team, suggested_player_id, recorded_player_id, score)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+     on conflict on constraint feed_queue_item_report_unique do nothing
+     returning id`,
+    [item.slot, item.kind, item.feedPlayerName, item.feedSchool, item.feedPosition, item.feedTeam, item.suggestedPlayerId, item.recordedPlayerId, item.score],
+  );
+  return rows.length > 0;
+}
+
+/** Open items asking to confirm a pick for `slot`, settled once the slot is recorded: 'resolved'. */
+export async function resolveOpenConfirmations(em: EntityManager, slot: number, by: string): Promise<void> {
+  await sql(em, `update feed_queue_item set status = 'resolved', resolved_at = now(), resolved_by = $2 where slot = $1 and kind = 'confirm' and status = 'open'`, [slot, by]);
+}
+
+/** Slots with an open 'confirm' item (one read per poll, so settled slots cost a write only when needed). */
+export async function slotsAwaitingConfirmation(em: EntityManager): Promise<Set<number>> {
+  const rows = await sql<{ slot: number }>(em, `select distinct slot from feed_queue_item where kind = 'confirm' and status = 'open'`);
+  return new Set(rows.map((r) => r.slot));
+}
+
+export function openQueueItems(em: EntityManager): Promise<FeedQueueItemRow[]> {
+  return em.find(FeedQueueItemSchema, { status: 'open' }, { populate: ['suggested', 'recorded'], orderBy: { slot: 'asc', id: 'asc' }, refresh: true });
+}
+
+export function findQueueItem(em: EntityManager, id: number): Promise<FeedQueueItemRow | null> {
+  return em.findOne(FeedQueueItemSchema, { id }, { populate: ['suggested', 'recorded'], refresh: true });
+}
+
+export async function readFeedStatus(em: EntityManager): Promise<FeedStatusRow> {
+  return (await em.findOne(FeedStatusSchema, { id: 1 }, { refresh: true }))!;
+}
+
+export async function writeFeedStatus(em: EntityManager, status: Partial<Omit<FeedStatusRow, 'id'>>): Promise<void> {
+  await em.nativeUpdate(FeedStatusSchema, { id: 1 }, status);
+}
+
+export function toQueueItemDto(row: FeedQueueItemRow): FeedQueueItem {
+  return {
+    id: row.id,
+    slot: row.slot,
+    kind: row.kind,
+    status: row.status,
+    feed: { player_name: row.feedPlayerName, school: row.feedSchool, position: row.feedPosition, team: row.feedTeam },
+    suggested: row.suggested ? toPlayerDto(row.suggested) : null,
+    recorded: row.recorded ? toPlayerDto(row.recorded) : null,
+    score: row.score,
+    created_at: row.createdAt.toISOString(),
+  };
+}
