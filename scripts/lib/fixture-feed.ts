@@ -20,8 +20,15 @@ export function picksMadeAt(total: number, elapsedMs: number, intervalMs: number
   return Math.min(total, Math.floor(elapsedMs / intervalMs) + 1);
 }
 
+/**
+ * How a real feed spells two 2025 picks unlike the big board (a nickname, a typo): neither matches exactly
+ * nor once normalised, so the server queues both with the right player suggested, and the rehearsal has
+ * the operator confirm them (README, Results feed).
+ */
+export const FEED_SPELLINGS: Readonly<Record<string, string>> = { 'Tetairoa McMillan': 'Tet McMillan', 'Jahdae Barron': 'Jahdae Baron' };
+
 export function fixtureFeed(picks: readonly RoundOnePick[], made: number, kind: FixtureKind): unknown {
-  const sorted = [...picks].sort((a, b) => a.slot - b.slot);
+  const sorted = [...picks].sort((a, b) => a.slot - b.slot).map((p) => ({ ...p, player_name: FEED_SPELLINGS[p.player_name] ?? p.player_name }));
   if (kind === 'generic') {
     return sorted.slice(0, made).map((p) => ({ overall: p.slot, round: 1, player_name: p.player_name, school: p.school, position: p.position, team: null }));
   }
