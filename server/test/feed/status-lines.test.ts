@@ -17,8 +17,13 @@ const base: FeedStatus = {
 const booker = { id: 19, rank: 29, player_name: 'Tyler Booker', position: 'IOL', school: 'Alabama', draft_round: null, draft_pick: null, band: 'late' } as never;
 
 describe('the feed status for the terminal', () => {
-  it('says when no feed is configured', () => {
-    expect(describeFeedStatus({ ...base, configured: false })).toEqual(['Feed: not configured (set FEED_URL to poll a results feed)']);
+  it('says when no feed is configured, and shows what a polling server left when run without its FEED_URL', () => {
+    expect(describeFeedStatus({ ...base, configured: false, last_poll_at: null, last_success_at: null, lag_seconds: null, last_error: null })).toEqual([
+      'Feed: not configured (set FEED_URL to poll a results feed)',
+    ]);
+    expect(describeFeedStatus({ ...base, configured: false, last_error: null })).toEqual([
+      'Feed (polled by the server): last poll 2025-04-24T00:10:00.000Z, last success 12 s ago, 16 round-one picks seen',
+    ]);
   });
 
   it('shows the last poll, lag, error and the queue', () => {

@@ -130,9 +130,12 @@ export async function dismissQueueItem(em: EntityManager, actor: string, id: num
 
 /** The feed's status as lines for the operator's terminal (`npm run draft -- status`). */
 export function describeFeedStatus(status: FeedStatus): string[] {
-  if (!status.configured) return ['Feed: not configured (set FEED_URL to poll a results feed)'];
+  // The command line runs beside the server, often without its FEED_URL: a server that polls has left its
+  // status and queue in the database, which count whatever this process's own configuration says.
+  const polledElsewhere = !status.configured && (status.last_poll_at !== null || status.queue.length > 0);
+  if (!status.configured && !polledElsewhere) return ['Feed: not configured (set FEED_URL to poll a results feed)'];
   const lines = [
-    `Feed: ${status.kind}, every ${status.interval_seconds} s while the draft is live; ` +
+    (polledElsewhere ? 'Feed (polled by the server): ' : `Feed: ${status.kind}, every ${status.interval_seconds} s while the draft is live; `) +
       (status.last_poll_at ? `last poll ${status.last_poll_at}` : 'not polled yet') +
       (status.lag_seconds === null ? '' : `, last success ${status.lag_seconds} s ago, ${status.picks_seen} round-one picks seen`),
   ];
