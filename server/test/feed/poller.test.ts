@@ -146,6 +146,17 @@ describe('the results feed', () => {
     expect((await feedStatus()).last_error).toBeNull();
   });
 
+  it('a reset empties the queue: nothing from before can be confirmed into the next run, whose feed queues afresh', async () => {
+    serve('generic.json');
+    await t.deps.feed.pollOnce();
+    await operatorReset(t);
+    expect((await feedStatus()).queue).toEqual([]);
+    expect(await t.db.query('select count(*)::int as n from feed_queue_item')).toEqual([{ n: 0 }]);
+    await operatorStart(t);
+    expect(await t.deps.feed.pollOnce()).toMatchObject({ recorded: [1, 2, 3, 4, 9], queued: 1 });
+    expect((await feedStatus()).queue).toMatchObject([{ slot: 12, kind: 'confirm', status: 'open', feed: { player_name: 'Tyler Bookr' } }]);
+  });
+
   it('reads the ESPN feed', async () => {
     await operatorReset(t);
     await operatorStart(t);

@@ -10,6 +10,11 @@ import { Migration } from '@mikro-orm/migrations';
  *
  * feed_status is one row (id 1) written by whichever instance holds the poller's advisory lock, so every
  * instance answers the same status.
+ *
+ * The queue belongs to one run of the draft: a reset (logged as a `reset` draft event by whatever process
+ * makes it, server or command line) empties it in the same transaction, so nothing queued before can be
+ * confirmed into the next run's empty slots, and the same reports are queued afresh when the feed shows
+ * them again.
  */
 export class Migration20261221000000_feed extends Migration {
   override async up(): Promise<void> {
@@ -43,9 +48,23 @@ export class Migration20261221000000_feed extends Migration {
       );
     `);
     this.addSql(`insert into feed_status (id) values (1);`);
+    this.addSql(`
+      create function feed_queue_clear_on_reset() returns trigger language plpgsql as $$
+      begin
+        delete from feed_queue_item;
+        update feed_status set picks_seen = 0, last_error = null where id = 1;
+        return null;
+      end $$;
+    `);
+    this.addSql(`
+      create trigger feed_queue_clear_on_reset after insert on draft_event
+        for each row when (new.kind = 'reset') execute function feed_queue_clear_on_reset();
+    `);
   }
 
   override async down(): Promise<void> {
+    this.addSql('drop trigger if exists feed_queue_clear_on_reset on draft_event;');
+    this.addSql('drop function if exists feed_queue_clear_on_reset();');
     this.addSql('drop table if exists feed_queue_item;');
     this.addSql('drop table if exists feed_status;');
   }
