@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { buildDraftBoard, type BoardEntry } from '@first-round/shared/draft-board';
+import { snapshotOf } from '@first-round/shared/draft-snapshot';
 import { MESSAGES } from '@first-round/shared/messages';
 import type { DraftBoard } from '@first-round/shared/schemas';
 import type { AppDeps } from '../../deps.js';
@@ -54,11 +55,7 @@ export async function groupDraftBoard(
     viewer: membership.participant_id,
     last_event_id: status.last_event_id,
     players,
-    draft: {
-      roundOnePicks: status.round_one_picks,
-      filledSlots: players.filter((p) => p.draft_round === 1).length,
-      roundOneCompleteMarked: status.round_one_complete,
-    },
+    draft: snapshotOf(status, players),
     entries,
   });
 }

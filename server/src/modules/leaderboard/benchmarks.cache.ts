@@ -1,4 +1,5 @@
 import { benchmarkRows } from '@first-round/shared/benchmark-entries';
+import { snapshotOf } from '@first-round/shared/draft-snapshot';
 import { benchmarkRowsOutput, type BenchmarkRowDto, type DraftStatus, type PlayerDto } from '@first-round/shared/schemas';
 import { prepareJson } from '../../cache/json-body.js';
 import type { DraftStatusCache } from '../draft/draft-status.cache.js';
@@ -24,9 +25,8 @@ export class BenchmarkCache {
     if (!this.enabled) return NONE;
     const [board, status] = await Promise.all([this.players.list(), this.draftStatus.status()]);
     if (this.built?.board !== board || this.built.status !== status) {
-      const draft = { roundOnePicks: status.round_one_picks, filledSlots: board.filter((p) => p.draft_round === 1).length, roundOneCompleteMarked: status.round_one_complete };
       const picked = board.map((p) => ({ rank: p.rank, draftRound: p.draft_round }));
-      this.built = { board, status, rows: prepareJson(benchmarkRowsOutput.parse(benchmarkRows(picked, draft))) };
+      this.built = { board, status, rows: prepareJson(benchmarkRowsOutput.parse(benchmarkRows(picked, snapshotOf(status, board)))) };
     }
     return this.built.rows;
   }

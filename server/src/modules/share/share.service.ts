@@ -4,7 +4,7 @@ import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { formatDeadline } from '@first-round/shared/deadline';
 import { MESSAGES } from '@first-round/shared/messages';
 import { compareByDraftOrder } from '@first-round/shared/player-filter';
-import { pickOutcome, type DraftSnapshot } from '@first-round/shared/scoring';
+import { outcomeOf, snapshotOf } from '@first-round/shared/draft-snapshot';
 import type { ShareLink } from '@first-round/shared/schemas';
 import type { AppDeps } from '../../deps.js';
 import { isForeignKeyViolation, notFound } from '../../errors.js';
@@ -75,16 +75,12 @@ export async function shareCardOf(deps: ShareDeps, em: EntityManager, token: str
     return { phase: 'before', name, group, picks: picks.length, locks: formatDeadline(deps.draft.deadline) };
   }
   const [board, standings] = await Promise.all([deps.players.list(), deps.leaderboards.get(link.groupId, em)]);
-  const snapshot: DraftSnapshot = {
-    roundOnePicks: status.round_one_picks,
-    filledSlots: board.filter((p) => p.draft_round === 1).length,
-    roundOneCompleteMarked: status.round_one_complete,
-  };
+  const snapshot = snapshotOf(status, board);
   const wanted = new Set(picks);
   const chips = board
     .filter((p) => wanted.has(p.id))
     .sort(compareByDraftOrder)
-    .map((p) => ({ name: p.player_name, outcome: pickOutcome({ rank: p.rank, draftRound: p.draft_round }, snapshot) }));
+    .map((p) => ({ name: p.player_name, outcome: outcomeOf(p, snapshot) }));
   const row = standings.byParticipant.get(link.participantId);
   return {
     phase: 'live',
