@@ -24,6 +24,7 @@ import {
 } from '../lib/live-strip';
 import { useDraftStatus, useField, usePlayers } from '../lib/queries';
 import { inEntries } from '../lib/field-text';
+import { plural } from '@first-round/shared/words';
 
 /*
  * Draft night inside the app, on Leaderboard, My Picks, the group pages and player selection (a lazy
@@ -300,7 +301,7 @@ function Podium({ rows }: { rows: LeaderboardRow[] }) {
             {row.participant_name}
           </Text>
           <Text fontSize="xs" color="navy.100">
-            {row.correct_picks} {row.correct_picks === 1 ? 'hit' : 'hits'}
+            {plural(row.correct_picks, 'hit')}
           </Text>
           <Flex h={heights[i]} w="100%" bg={i === 0 ? 'gold.400' : 'navy.700'} color={i === 0 ? 'navy.900' : 'white'} borderTopRadius="md" align="center" justify="center" fontWeight="black" fontSize="lg">
             {ordinal(row.rank)}

@@ -1,5 +1,8 @@
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import type { DraftStatus, LeaderboardRow, PlayerDto } from '@first-round/shared/schemas';
+import { ordinal } from '@first-round/shared/words';
+
+export { ordinal } from '@first-round/shared/words';
 
 /*
  * The words of the draft-night strip (components/draft-strip.tsx), as pure functions of what the cache
@@ -116,13 +119,6 @@ export function countdownText(deadlineIso: string, now: Date, timeZone?: string)
   const deadline = new Date(deadlineIso);
   const left = timeLeftShort(deadline.getTime() - now.getTime());
   return `Picks lock ${lockTime(deadline, timeZone)}${left ? ` · ${left}` : ''}`;
-}
-
-/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 102nd … */
-export function ordinal(n: number): string {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
-  return `${n}${suffix}`;
 }
 
 /** 'You finished 10th of 302' (a shared rank reads the same), '… · busted', or that there was no entry. */

@@ -1,13 +1,14 @@
 import { riskiestPick } from '@first-round/shared/risk-bands';
+import { plural } from '@first-round/shared/words';
 
 /** '1 selection', '10 selections' (the spec's counter, with the singular right). */
 export function selectionsLabel(n: number): string {
-  return `${n} ${n === 1 ? 'selection' : 'selections'}`;
+  return plural(n, 'selection');
 }
 
 /** The 'Picks saved' toast's text: how many, and the pick most likely to bust the entry. */
 export function savedDescription(players: readonly { rank: number; player_name: string }[]): string {
-  const count = `${players.length} ${players.length === 1 ? 'player' : 'players'} locked in until draft night.`;
+  const count = `${plural(players.length, 'player')} locked in until draft night.`;
   const riskiest = riskiestPick(players);
   return riskiest ? `${count} Riskiest pick: ${riskiest.player_name} (#${riskiest.rank}).` : count;
 }

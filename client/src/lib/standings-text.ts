@@ -1,16 +1,6 @@
 import type { LeaderboardRow } from '@first-round/shared/schemas';
 
-/** 'N thing' or 'N things'. */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st, 22nd, 101st, 111th. */
-export function ordinal(n: number): string {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-  return `${n}${suffix}`;
-}
+export { ordinal, plural } from '@first-round/shared/words';
 
 /** The tie-break in words: an entry's boldest hit is its drafted pick ranked lowest on the big board. */
 export function tiebreakText(tiebreakRank: number): string {

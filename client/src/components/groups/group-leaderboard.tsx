@@ -2,8 +2,9 @@ import { Text } from '@chakra-ui/react';
 import { StandingsBoard } from '../standings-board';
 import type { RowDetails } from '../standings-table';
 import { ParticipantPicks } from './participant-picks';
+import { plural } from '@first-round/shared/words';
 
-const participants = (entries: number, alive: number) => `${entries} ${entries === 1 ? 'participant' : 'participants'} · ${alive} still alive`;
+const participants = (entries: number, alive: number) => `${plural(entries, 'participant')} · ${alive} still alive`;
 
 /**
  * A group's standings (the same board as the global one: the caller pinned, search, busted folded away).

@@ -15,6 +15,7 @@ import { CheckIcon } from '../../components/icons';
 import { inEntries } from '../../lib/field-text';
 import { useField } from '../../lib/queries';
 import { errorKind, errorMessage, trpc } from '../../lib/trpc';
+import { membersLabel } from '../../components/groups/group-utils';
 
 /**
  * A group's draft board (/groups/{id}/board): round one's slots as they fill, each with the members who
@@ -72,7 +73,6 @@ function Board({ id }: { id: number }) {
   );
 }
 
-const memberCount = (n: number) => (n === 1 ? '1 member' : `${n} members`);
 
 function BoardView({ board, me }: { board: DraftBoard; me: string }) {
   // What the whole field picked (issue 14): 'in 41 % of entries' beside each player, once it has arrived.
@@ -167,7 +167,7 @@ function SlotRow({ slot, me, first, onTheClock, share }: { slot: BoardSlot; me: 
               Nobody here had him
             </Text>
           ) : (
-            <Members members={slot.had_by} others={slot.had_by_count - slot.had_by.length} me={me} label={`Had by ${memberCount(slot.had_by_count)}`} />
+            <Members members={slot.had_by} others={slot.had_by_count - slot.had_by.length} me={me} label={`Had by ${membersLabel(slot.had_by_count)}`} />
           )}
         </Stack>
       ) : (
@@ -201,7 +201,7 @@ function WaitingRow({ item, me, first, share }: { item: WaitingOn; me: string; f
         {item.position} · {item.school} · #{item.rank} on the board
         {share !== undefined && ` · ${inEntries(share)}`}
       </Text>
-      <Members members={item.needed_by} others={n - item.needed_by.length} me={me} label={`Needed by ${memberCount(n)}`} />
+      <Members members={item.needed_by} others={n - item.needed_by.length} me={me} label={`Needed by ${membersLabel(n)}`} />
     </Stack>
   );
 }
@@ -233,7 +233,7 @@ function Members({ members, others, me, label }: { members: BoardMember[]; other
       {/* Members a group with private picks does not name: counted, not shown. */}
       {others > 0 && (
         <Box as="li" px="2" py="0.5" borderRadius="full" fontSize="sm" fontWeight="medium" bg="gray.100" color="gray.800">
-          {members.length > 0 ? `+${others} more` : memberCount(others)}
+          {members.length > 0 ? `+${others} more` : membersLabel(others)}
         </Box>
       )}
     </Flex>

@@ -4,6 +4,9 @@
  * will show before anything is drawn.
  */
 import type { PickOutcome } from '@first-round/shared/scoring';
+import { ordinal, plural } from '@first-round/shared/words';
+
+export { ordinal } from '@first-round/shared/words';
 
 export const CARD_SIZE = { width: 1200, height: 630 } as const;
 export const BRAND = { navy: '#0b1f3a', gold: '#ffc53d', text: '#ffffff', muted: '#c9d6ea', hit: '#178046', miss: '#b42318', pending: '#1d3a63' } as const;
@@ -30,15 +33,6 @@ export type ShareCard =
       entries: number;
       chips: { name: string; outcome: PickOutcome }[];
     };
-
-/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
-export function ordinal(n: number): string {
-  const tens = n % 100;
-  if (tens >= 11 && tens <= 13) return `${n}th`;
-  return `${n}${({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th'}`;
-}
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The card's lines, as the picture and the page say them. */
 export function cardLines(card: ShareCard) {
