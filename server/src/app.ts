@@ -14,7 +14,7 @@ import { registerRestAdapter } from './rest/adapter.js';
 import { registerIdpRoutes } from './modules/auth/idp.routes.js';
 import { registerOpenApi } from './rest/openapi.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
-import { securityHeaders } from './security-headers.js';
+import { apiSecurityHeaders, isApiPath, securityHeaders } from './security-headers.js';
 import { registerInvitePage } from './modules/join-links/invite-page.js';
 import { inviteDraft } from './modules/join-links/join-links.router.js';
 import { registerSharePages } from './modules/share/share-page.js';
@@ -97,15 +97,19 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
 
   logRequests(app);
 
-  const headers = securityHeaders({
+  const documentHeaders = securityHeaders({
     // The SPA loads only its own bundle; Clerk's frontend API is allowed when Clerk is configured.
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(deps.config) },
     frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
   });
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  const apiHeaders = apiSecurityHeaders(documentHeaders);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(isApiPath(request.url) ? apiHeaders : documentHeaders);
     done();
+  });
+  app.decorateReply('asDocument', function (this: FastifyReply) {
+    return this.headers(documentHeaders);
   });
   await app.register(fastifyCors, { origin: deps.config.appOrigins, credentials: true });
   // REST clients send `Content-Type: application/json` on every call, bodyless ones included.
@@ -196,5 +200,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
 declare module 'fastify' {
   interface FastifyReply {
     sendSpa(): FastifyReply;
+    /** The page's security headers instead of the API's, for a page served under `/api` (security-headers.ts). */
+    asDocument(): FastifyReply;
   }
 }

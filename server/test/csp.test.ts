@@ -48,9 +48,15 @@ function policyOf(res: LightMyRequestResponse): Record<string, string[]> {
   return policy;
 }
 
+/** What an API answer carries (OWASP's REST set): opened as a page, it may load, run and be framed by nothing. */
+const API_POLICY = { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] };
+
+const DOCUMENTS = ['home', 'page', 'groupPage', 'inviteLanding', 'notFoundFallback'] as const;
+const API_ANSWERS = ['json', 'jsonError', 'apiNotFound', 'hotRead'] as const;
+
 const html = { accept: 'text/html,application/xhtml+xml' };
 
-/** What a browser loads and what REST clients call: every one carries the same policy. */
+/** What a browser loads (documents) and what REST and tRPC clients call (API answers). */
 async function everyKindOfResponse(t: TestApp) {
   const user = await t.signUp();
   const responses = {
@@ -62,14 +68,16 @@ async function everyKindOfResponse(t: TestApp) {
     json: await t.request('GET', '/api/groups/user', { user }),
     jsonError: await t.request('GET', '/api/groups/user'),
     apiNotFound: await t.request('GET', '/api/nothing-here'),
+    hotRead: await t.request('GET', '/trpc/draft.status', { user }),
   };
-  for (const name of ['home', 'page', 'groupPage', 'inviteLanding', 'notFoundFallback'] as const) {
+  for (const name of DOCUMENTS) {
     expect(responses[name].statusCode, name).toBe(200);
     expect(responses[name].headers['content-type'], name).toMatch(/^text\/html/);
   }
   expect(responses.json.statusCode).toBe(200);
   expect(responses.jsonError.statusCode).toBe(401);
   expect(responses.apiNotFound.statusCode).toBe(404);
+  expect(responses.hotRead.statusCode).toBe(200);
   return responses;
 }
 
@@ -81,8 +89,29 @@ describe('content security policy, built-in sign-in', () => {
   });
   afterAll(async () => t?.close());
 
-  it('sends exactly the SPA policy on pages, the not-found fallback, the invite landing and JSON', async () => {
-    for (const [name, res] of Object.entries(await everyKindOfResponse(t))) expect(policyOf(res), name).toEqual(LOCAL_POLICY);
+  it('sends exactly the SPA policy on pages, the not-found fallback and the invite landing', async () => {
+    const responses = await everyKindOfResponse(t);
+    for (const name of DOCUMENTS) expect(policyOf(responses[name]), name).toEqual(LOCAL_POLICY);
+  });
+
+  it('sends API answers the policy that lets nothing load, run or frame them, and the other API headers', async () => {
+    const responses = await everyKindOfResponse(t);
+    for (const name of API_ANSWERS) {
+      expect(policyOf(responses[name]), name).toEqual(API_POLICY);
+      expect(responses[name].headers['x-content-type-options'], name).toBe('nosniff');
+      expect(responses[name].headers['x-frame-options'], name).toBe('DENY');
+      expect(responses[name].headers['strict-transport-security'], name).toMatch(/^max-age=31536000/);
+      // What only a document uses stays on documents.
+      expect(responses[name].headers, name).not.toHaveProperty('cross-origin-opener-policy');
+    }
+    expect(responses.home.headers['cross-origin-opener-policy']).toBe('same-origin');
+  });
+
+  it('gives the pages served under /api (the unsubscribe answer) the page policy', async () => {
+    const res = await t.request('GET', '/api/reminders/unsubscribe?p=nobody&sig=bad', { headers: html });
+    expect(res.statusCode).toBe(403);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(policyOf(res)).toEqual(LOCAL_POLICY);
   });
 
   it('serves HTML with no inline script, which script-src self would block', async () => {
@@ -112,7 +141,8 @@ describe('content security policy, Clerk', () => {
     }
     const config = await t.request('GET', '/api/client-config');
     expect(config.json()).toMatchObject({ auth_provider: 'clerk' });
-    expect(policyOf(config)).toEqual(CLERK_POLICY);
+    // An API answer allows nothing, Clerk or not.
+    expect(policyOf(config)).toEqual(API_POLICY);
   });
 });
 

@@ -70,7 +70,9 @@ export function etagVariant(etag: string, variant: string): string {
  * draft), and shared caches must not keep it at all.
  */
 export function sendRead(request: FastifyRequest, reply: FastifyReply, body: JsonBody) {
-  reply.header('etag', body.etag).header('cache-control', 'private, no-cache').header('vary', 'authorization');
+  // Added to what is there: CORS has already said the answer varies by Origin.
+  const vary = reply.getHeader('vary');
+  reply.header('etag', body.etag).header('cache-control', 'private, no-cache').header('vary', vary ? `${String(vary)}, authorization` : 'authorization');
   if (etagMatches(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(body.json);
 }

@@ -41,7 +41,7 @@ export function registerReminderRoutes(app: FastifyInstance, deps: Pick<AppDeps,
     const query = (request.query ?? {}) as Record<string, unknown>;
     const participantId = typeof query.p === 'string' ? query.p : '';
     const sig = typeof query.sig === 'string' ? query.sig : '';
-    reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
+    reply.asDocument().header('cache-control', 'no-store').type('text/html; charset=utf-8');
     if (!participantId || !sig || !isUnsubscribeSignature(deps.keys.hmacSecret, participantId, sig)) {
       return reply.code(403).send(page('This link is not valid', 'Use the link from your latest reminder, or switch reminders off in Settings.'));
     }
