@@ -1,13 +1,24 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** A response body as sent, and its entity tag (a hash of exactly those bytes). */
-export interface JsonBody {
+/** A value serialised once: its JSON text, that text's bytes (made at the first response that sends them) and its ETag. */
+interface Prepared {
   json: string;
+  etag: string;
+  bytes?: Buffer;
+}
+
+/**
+ * A response body as sent: its pieces in order (text of its own, or a prepared value whose bytes every
+ * response shares) and its entity tag. A standings page is one piece however many callers read it; the
+ * caller's own part is a few hundred bytes around it.
+ */
+export interface JsonBody {
+  pieces: readonly (string | Prepared)[];
   etag: string;
 }
 
-const prepared = new WeakMap<object, JsonBody>();
+const prepared = new WeakMap<object, Prepared>();
 
 export function etagOf(text: string): string {
   return `"${crypto.createHash('sha1').update(text).digest('base64url')}"`;
@@ -20,36 +31,63 @@ export function etagOf(text: string): string {
  * bytes would no longer match it if it changed.
  */
 export function prepareJson<T extends object>(value: T): T {
-  prepared.set(value, toBody(JSON.stringify(value)));
+  const json = JSON.stringify(value);
+  prepared.set(value, { json, etag: etagOf(json) });
   return Object.freeze(value);
 }
 
-function toBody(json: string): JsonBody {
-  return { json, etag: etagOf(json) };
+function ownBody(json: string): JsonBody {
+  return { pieces: [json], etag: etagOf(json) };
 }
 
 /**
  * The body of a response. A prepared value gives its bytes as they are; a plain object holding prepared
- * values (a standings page plus the caller's own row) is put together from their bytes, and its ETag from
- * their ETags, so the big part is neither serialised nor hashed again. Anything else is serialised.
+ * values (a standings page plus the caller's own row) is put together around their bytes, and its ETag from
+ * their ETags, so the big part is neither serialised, hashed nor copied into a string again. Anything else
+ * is serialised.
  */
 export function jsonBody(value: unknown): JsonBody {
-  if (value === null || typeof value !== 'object') return toBody(JSON.stringify(value) ?? 'null');
+  if (value === null || typeof value !== 'object') return ownBody(JSON.stringify(value) ?? 'null');
   const whole = prepared.get(value);
-  if (whole) return whole;
+  if (whole) return { pieces: [whole], etag: whole.etag };
   if (Array.isArray(value) || !Object.values(value).some((v) => v !== null && typeof v === 'object' && prepared.has(v))) {
-    return toBody(JSON.stringify(value));
+    return ownBody(JSON.stringify(value));
   }
-  const parts: string[] = [];
+  const pieces: (string | Prepared)[] = [];
   const identity: string[] = [];
+  let text = '{';
   for (const [key, v] of Object.entries(value)) {
     if (v === undefined || typeof v === 'function') continue;
     const part = v !== null && typeof v === 'object' ? prepared.get(v) : undefined;
-    const json = part ? part.json : JSON.stringify(v);
-    parts.push(`${JSON.stringify(key)}:${json}`);
-    identity.push(part ? `${key}#${part.etag}` : `${key}=${json}`);
+    text += `${text === '{' ? '' : ','}${JSON.stringify(key)}:`;
+    if (part) {
+      pieces.push(text, part);
+      text = '';
+      identity.push(`${key}#${part.etag}`);
+    } else {
+      const json = JSON.stringify(v);
+      text += json;
+      identity.push(`${key}=${json}`);
+    }
   }
-  return { json: `{${parts.join(',')}}`, etag: etagOf(identity.join('\n')) };
+  pieces.push(`${text}}`);
+  return { pieces, etag: etagOf(identity.join('\n')) };
+}
+
+/** The same answer inside an envelope (tRPC's `{"result":{"data":…}}`, a batch of one), with its own ETag. */
+export function enveloped(body: JsonBody, before: string, after: string, variant: string): JsonBody {
+  return { pieces: [before, ...body.pieces, after], etag: `${body.etag.slice(0, -1)}-${variant}"` };
+}
+
+/** The body as text (the live stream writes it into its frames). */
+export function jsonText(body: JsonBody): string {
+  return body.pieces.map((p) => (typeof p === 'string' ? p : p.json)).join('');
+}
+
+/** The body as one buffer: prepared bytes are copied once, not encoded again (nor at all when alone). */
+export function jsonBytes(body: JsonBody): Buffer {
+  const buffers = body.pieces.filter((p) => p !== '').map((p) => (typeof p === 'string' ? Buffer.from(p) : (p.bytes ??= Buffer.from(p.json))));
+  return buffers.length === 1 ? buffers[0]! : Buffer.concat(buffers);
 }
 
 /** Whether an `If-None-Match` header names this ETag (a list, `*`, or weak forms of it). */
@@ -57,11 +95,6 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
-
-/** The same entity tag for another representation of the same answer (tRPC's envelope, a batch of one). */
-export function etagVariant(etag: string, variant: string): string {
-  return `${etag.slice(0, -1)}-${variant}"`;
 }
 
 /**
@@ -74,5 +107,5 @@ export function sendRead(request: FastifyRequest, reply: FastifyReply, body: Jso
   const vary = reply.getHeader('vary');
   reply.header('etag', body.etag).header('cache-control', 'private, no-cache').header('vary', vary ? `${String(vary)}, authorization` : 'authorization');
   if (etagMatches(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
-  return reply.type('application/json; charset=utf-8').send(body.json);
+  return reply.type('application/json; charset=utf-8').send(jsonBytes(body));
 }

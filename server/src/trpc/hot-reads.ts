@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getTRPCErrorFromUnknown, getTRPCErrorShape, TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { AppDeps } from '../deps.js';
-import { etagVariant, jsonBody, sendRead } from '../cache/json-body.js';
+import { enveloped, jsonBody, sendRead } from '../cache/json-body.js';
 import type { ProcedurePath } from '../rest/routes.js';
 import { readProfile } from '../modules/auth/auth.router.js';
 import { readDraftStatus } from '../modules/draft/draft.router.js';
@@ -59,7 +59,7 @@ export function registerHotReads(app: FastifyInstance, deps: AppDeps) {
         input = batch ? (parsed as Record<string, unknown> | null)?.['0'] : parsed;
         ctx = await createContextInner({ deps, authorization: request.headers.authorization, ip: request.ip, headers: request.headers });
         const body = jsonBody(await runHotRead(read, ctx, input));
-        return sendRead(request, reply, { json: envelope(`{"result":{"data":${body.json}}}`), etag: etagVariant(body.etag, batch ? 'tb' : 't') });
+        return sendRead(request, reply, batch ? enveloped(body, '[{"result":{"data":', '}}]', 'tb') : enveloped(body, '{"result":{"data":', '}}', 't'));
       } catch (cause) {
         const { status, shape } = trpcErrorAnswer(cause, { type: 'query', path, input, ctx });
         if (status >= 500 && status !== 503) request.log.error({ err: cause }, 'hot read failed');

@@ -39,6 +39,8 @@ export class LeaderboardCache {
   private readonly inFlight = new Map<number, { version: number; promise: Promise<Standings> }>();
   /** Pages of a ranking, validated and serialised once: every reader of that page shares the bytes. */
   private readonly pages = new WeakMap<Standings, Map<string, LeaderboardRow[]>>();
+  /** Callers' own rows, validated and serialised (`ownRow`). */
+  private readonly ownRows = new WeakMap<LeaderboardRow, LeaderboardRow>();
   /** A ranking's alive and busted rows apart (for boards that fold the busted ones away), made once. */
   private readonly byStatus = new WeakMap<Standings, Record<EntryStatus, LeaderboardRow[]>>();
   /**
@@ -76,6 +78,16 @@ export class LeaderboardCache {
       if (message.kind === 'board') this.refresh();
       if (message.kind === 'group') this.invalidate(message.group_id);
     });
+  }
+
+  /**
+   * A caller's own row as the answer shows it, validated and serialised at its first read in this ranking
+   * (rankings are new rows each time, so a row never changes under its copy).
+   */
+  ownRow(row: LeaderboardRow): LeaderboardRow {
+    let own = this.ownRows.get(row);
+    if (!own) this.ownRows.set(row, (own = prepareJson(leaderboardRowOutput.parse(row))));
+    return own;
   }
 
   /** Rows `offset … offset + limit` of a ranking, the same (prepared) array for every reader of it. */

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
-import { leaderboardRowOutput, type FieldRow, type Leaderboard, type LeaderboardInput, type MyGroupStandings } from '@first-round/shared/schemas';
-import { jsonBody } from '../../cache/json-body.js';
+import { type FieldRow, type Leaderboard, type LeaderboardInput, type MyGroupStandings } from '@first-round/shared/schemas';
+import { jsonBody, jsonText } from '../../cache/json-body.js';
 import { conflict } from '../../errors.js';
 import { sql } from '../../db/sql.js';
 import type { AppDeps } from '../../deps.js';
@@ -32,7 +32,7 @@ export async function getLeaderboard(
     entries: standings.rankings.length,
     alive: standings.alive,
     rankings: page,
-    me: leaderboardRowOutput.nullable().parse(mine ?? null),
+    me: mine ? deps.leaderboards.ownRow(mine) : null,
     matches: rows.length,
     me_position: position < 0 ? null : position,
     benchmarks: await deps.benchmarks.rows(),
@@ -58,7 +58,7 @@ export async function standingsUpdateJson(
   participantId: string,
   eventId: number,
 ): Promise<string> {
-  const leaderboard = jsonBody(await getLeaderboard(deps, watch, participantId)).json;
+  const leaderboard = jsonText(jsonBody(await getLeaderboard(deps, watch, participantId)));
   return `{"kind":"standings","event_id":${eventId},"leaderboard":${leaderboard}}`;
 }
 
