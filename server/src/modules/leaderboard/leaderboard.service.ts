@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { type FieldRow, type Leaderboard, type LeaderboardInput, type MyGroupStandings } from '@first-round/shared/schemas';
-import { jsonBody, jsonText } from '../../cache/json-body.js';
+import { enveloped, jsonBody, jsonText, type JsonBody } from '../../cache/json-body.js';
 import { conflict } from '../../errors.js';
 import { sql } from '../../db/sql.js';
 import type { AppDeps } from '../../deps.js';
@@ -48,18 +48,23 @@ export async function mayReadStandings(em: EntityManager, groupId: number, parti
 }
 
 /**
- * A `standings` update of the live stream as JSON text: the page leaderboard.group answers with (the same
- * bytes: the shared page is serialised once per version, only the caller's own row is theirs), as of draft
- * change `eventId`. The caller's right to read the group is checked by the stream.
+ * A `standings` update of the live stream: the page leaderboard.group answers with (the same bytes: the
+ * shared page is serialised once per version, only the caller's own row is theirs), as of draft change
+ * `eventId`. The caller's right to read the group is checked by the stream.
  */
-export async function standingsUpdateJson(
+export async function standingsUpdate(
   deps: Pick<AppDeps, 'draftStatus' | 'leaderboards' | 'benchmarks'>,
   watch: LeaderboardInput,
   participantId: string,
   eventId: number,
-): Promise<string> {
-  const leaderboard = jsonText(jsonBody(await getLeaderboard(deps, watch, participantId)));
-  return `{"kind":"standings","event_id":${eventId},"leaderboard":${leaderboard}}`;
+): Promise<JsonBody> {
+  const leaderboard = jsonBody(await getLeaderboard(deps, watch, participantId));
+  return enveloped(leaderboard, `{"kind":"standings","event_id":${eventId},"leaderboard":`, '}', 'live');
+}
+
+/** The same update as JSON text. */
+export async function standingsUpdateJson(...args: Parameters<typeof standingsUpdate>): Promise<string> {
+  return jsonText(await standingsUpdate(...args));
 }
 
 /**
