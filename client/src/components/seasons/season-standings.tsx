@@ -25,7 +25,7 @@ function EntryRow({ entry, mine }: { entry: SeasonEntry; mine: boolean }) {
   const score = entry.busted ? `Busted (${entry.hits} of ${entry.picks} hit)` : `${entry.correct_picks} ${entry.correct_picks === 1 ? 'hit' : 'hits'}`;
   const summary = (
     <Flex align="center" gap="3" px="4" py="3" cursor={entry.pick_list ? 'pointer' : undefined}>
-      <Text fontWeight="black" color="navy.900" minW="8" aria-label={`Rank ${entry.rank}`}>
+      <Text fontWeight="black" color="navy.900" minW="8">
         {entry.rank}.
       </Text>
       <Flex flex="1" minW="0" align="center" gap="2" wrap="wrap">
@@ -48,7 +48,7 @@ function EntryRow({ entry, mine }: { entry: SeasonEntry; mine: boolean }) {
   if (!entry.pick_list) return <Box {...frame}>{summary}</Box>;
   return (
     <Box as="details" {...frame}>
-      <Box as="summary" listStyleType="none" css={{ '&::-webkit-details-marker': { display: 'none' } }} aria-label={`${entry.participant_name}: ${score}. Show picks`}>
+      <Box as="summary" listStyleType="none" css={{ '&::-webkit-details-marker': { display: 'none' } }}>
         {summary}
       </Box>
       <Box px="4" pb="3">
