@@ -75,7 +75,7 @@ function PickList({ picks, name }: { picks: SeasonPick[]; name: string }) {
               {p.position} - {p.school}
             </Text>
           </Box>
-          <Text flexShrink={0} fontSize="xs" fontWeight="bold" textTransform="uppercase" color={p.hit ? 'turf.800' : 'red.800'}>
+          <Text flexShrink={0} fontSize="xs" fontWeight="bold" textTransform="uppercase" color={p.hit ? 'turf.700' : 'red.700'}>
             {p.hit && p.draft_pick !== null ? `Hit · #${p.draft_pick}` : 'Miss'}
           </Text>
         </Flex>
