@@ -160,4 +160,17 @@ describe('npm run season', () => {
     // Over tRPC the same rule answers the same kind.
     await expect((await t.caller(cat)).seasons.groupLeaderboard({ year: 2025, group_id: office.id })).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
+  it('closes a season mid-draft only when forced, counting its undrafted picks as misses', async () => {
+    const [first] = await boardIds(t);
+    await savePicks(t, ann, [first!]);
+    await operatorStart(t);
+    const deadline = '2027-04-22T20:00:00-04:00';
+    expect(season('new', '2027', '--board', board2026, '--deadline', deadline)).toMatchObject({ code: 1, out: expect.stringMatching(/The 2026 draft is under way/) });
+    const forced = season('new', '2027', '--board', board2026, '--deadline', deadline, '--force');
+    expect(forced.code, forced.out).toBe(0);
+    const board = expectStatus<SeasonLeaderboard>(await t.request('GET', '/api/seasons/2026/leaderboard', { user: ann }), 200);
+    expect(board.me).toMatchObject({ rank: 1, busted: true, correct_picks: 0, hits: 0, pick_list: [{ player_name: 'Prospect 1', hit: false, draft_pick: null }] });
+    const [state] = await t.db.query<{ deadline: Date; started_at: Date | null }>(`select deadline, started_at from draft_state`);
+    expect(state).toEqual({ deadline: new Date(deadline), started_at: null });
+  });
 });
