@@ -472,6 +472,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
       [2025, true],
       [2024, false],
     ]);
+    expect(seasons[0]?.deadline).toBe(t.config.deadline.toISOString());
     expect(seasons[1]).toMatchObject({ entries: 1, winners: [{ participant_id: member.id, participant_name: member.username }], winning_score: 2, my_rank: null });
     expect(expectStatus<SeasonSummary[]>(await get(`${p}/seasons?group_id=${group.id}`, owner), 200)[1]).toMatchObject({ entries: 2, winning_score: 2, my_rank: 2 });
     expectError(await get(`${p}/seasons?group_id=${group.id}`, outsider), 403, MESSAGES.notGroupMember);

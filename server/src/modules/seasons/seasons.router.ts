@@ -11,7 +11,7 @@ export const seasonsRouter = router({
   list: authedProcedure
     .input(seasonsListInput)
     .output(seasonsListOutput)
-    .query(({ ctx, input }) => listSeasons(ctx.em, ctx.participant.id, input?.group_id)),
+    .query(({ ctx, input }) => listSeasons(ctx.em, ctx.participant.id, input?.group_id, ctx.deps.draft)),
   groupLeaderboard: groupMemberProcedure
     .input(seasonGroupLeaderboardInput)
     .output(seasonLeaderboardOutput)

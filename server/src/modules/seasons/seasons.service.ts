@@ -128,9 +128,9 @@ export async function seasonLines(em: EntityManager): Promise<SeasonListLine[]> 
 
 /**
  * Every season, newest first, with the winners and the caller's place in the closed ones: globally, or in
- * `groupId` (one of the caller's groups: members only, as its standings are).
+ * `groupId` (one of the caller's groups: members only, as its standings are). `lock`: the draft's settings.
  */
-export async function listSeasons(em: EntityManager, participantId: string, groupId: number | undefined): Promise<SeasonSummary[]> {
+export async function listSeasons(em: EntityManager, participantId: string, groupId: number | undefined, lock: { deadline: Date }): Promise<SeasonSummary[]> {
   const group = groupId ?? GLOBAL_GROUP_ID;
   if (group !== GLOBAL_GROUP_ID) await requireMembership(em, group, participantId);
   const [seasons, results] = await Promise.all([repo.findAllSeasons(em), repo.seasonResults(em, group, participantId)]);
@@ -141,7 +141,8 @@ export async function listSeasons(em: EntityManager, participantId: string, grou
     return {
       year: s.year,
       current: !closed,
-      deadline: s.deadline?.toISOString() ?? null,
+      // The current season's picks lock at the server's deadline (its configuration), whatever was stored.
+      deadline: closed ? (s.deadline?.toISOString() ?? null) : lock.deadline.toISOString(),
       opened_at: s.openedAt.toISOString(),
       closed_at: s.closedAt?.toISOString() ?? null,
       entries: closed ? (r?.entries ?? null) : null,
