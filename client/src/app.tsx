@@ -29,6 +29,7 @@ const JoinGroupPage = page(() => import('./pages/groups/join-group-page'), 'Join
 const GroupPage = page(() => import('./pages/groups/group-page'), 'GroupPage');
 const GroupPicksPage = page(() => import('./pages/groups/group-picks-page'), 'GroupPicksPage');
 const DraftBoardPage = page(() => import('./pages/groups/draft-board-page'), 'DraftBoardPage');
+const SeasonStandingsPage = page(() => import('./pages/season-standings-page'), 'SeasonStandingsPage');
 const SettingsPage = page(() => import('./pages/settings-page'), 'SettingsPage');
 const AuthTestPage = page(() => import('./pages/auth-test-page'), 'AuthTestPage');
 const AuthDebugPage = page(() => import('./pages/auth-debug-page'), 'AuthDebugPage');
@@ -65,6 +66,8 @@ export function AppRoutes() {
           <Route path="/groups/:groupId" element={<GroupPage />} />
           <Route path="/groups/:groupId/picks" element={<GroupPicksPage />} />
           <Route path="/groups/:groupId/board" element={<DraftBoardPage />} />
+          <Route path="/groups/:groupId/seasons/:year" element={<SeasonStandingsPage />} />
+          <Route path="/leaderboard/seasons/:year" element={<SeasonStandingsPage />} />
           <Route path="/settings" element={<SettingsPage />} />
           <Route path="/auth-test" element={<AuthTestPage />} />
           <Route path="/auth-debug" element={<AuthDebugPage />} />

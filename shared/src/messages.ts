@@ -52,6 +52,11 @@ export const MESSAGES = {
   usernameTaken: 'That username is already taken',
   accountFixMissing: 'Missing Information: Please provide both the temporary ID and Clerk ID',
   accountFixFailed: 'Error Fixing Account',
+  /** Past seasons (seasons.*): an unknown year, the current one (its standings are the live ones), a group that was not there. */
+  seasonNotFound: (year: number) => `There is no ${year} season`,
+  seasonNotClosed: (year: number) => `The ${year} season is still being played: its standings are the current leaderboard`,
+  groupNotInSeason: (year: number) => `This group has no final standings for ${year}: it did not exist when that season closed`,
+  noPastSeasons: 'No past seasons yet',
 } as const;
 
 export const usernameRuleMessage = {

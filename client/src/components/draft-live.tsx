@@ -13,9 +13,11 @@ function draftKeys(): LiveKeys {
   return {
     status: getQueryKey(trpc.draft.status, undefined, 'query'),
     players: getQueryKey(trpc.players.list, undefined, 'query'),
-    dependents: [getQueryKey(trpc.draft.auditLog), getQueryKey(trpc.leaderboard), getQueryKey(trpc.picks), getQueryKey(trpc.groups)],
+    dependents: [getQueryKey(trpc.draft.auditLog), getQueryKey(trpc.leaderboard), getQueryKey(trpc.picks), getQueryKey(trpc.groups), getQueryKey(trpc.seasons)],
     standings: getQueryKey(trpc.leaderboard.group),
-    lockedOnly: [getQueryKey(trpc.leaderboard.field)],
+    // Past seasons change only when a new season opens, which the stream carries as a reset: not re-read
+    // after every pick of draft night.
+    lockedOnly: [getQueryKey(trpc.leaderboard.field), getQueryKey(trpc.seasons)],
   };
 }
 

@@ -12,9 +12,10 @@ import { draftEntities } from '../modules/draft/draft.entities.js';
 import { shareEntities } from '../modules/share/share.entities.js';
 import { remindersEntities } from '../modules/reminders/reminders.entities.js';
 import { feedEntities } from '../modules/feed/feed.entities.js';
+import { seasonsEntities } from '../modules/seasons/seasons.entities.js';
 
 /** Every module's entities, registered here and nowhere else. Tables come from the migrations: the schema generator never runs. */
-const entities = [...usersEntities, ...identityEntities, ...groupsEntities, ...joinLinksEntities, ...playersEntities, ...picksEntities, ...draftEntities, ...shareEntities, ...remindersEntities, ...feedEntities];
+const entities = [...usersEntities, ...identityEntities, ...groupsEntities, ...joinLinksEntities, ...playersEntities, ...picksEntities, ...draftEntities, ...shareEntities, ...remindersEntities, ...feedEntities, ...seasonsEntities];
 
 export type Orm = MikroORM;
 

@@ -1,7 +1,7 @@
 import type { inferRouterInputs } from '@trpc/server';
 import { z } from 'zod';
 import { parseId, parseWholeNumber } from '@first-round/shared/ids';
-import { idSchema, joinLinkTokenInput, participantIdSchema } from '@first-round/shared/schemas';
+import { idSchema, joinLinkTokenInput, participantIdSchema, seasonYearSchema } from '@first-round/shared/schemas';
 import type { AppRouter } from '../trpc/root.js';
 import { invalidInput } from '../errors.js';
 
@@ -49,6 +49,7 @@ export const PATH_PARAMS: Record<string, z.ZodType> = {
   id: idSchema,
   participantId: participantIdSchema,
   token: joinLinkTokenInput.shape.token,
+  year: seasonYearSchema,
 };
 
 /** A whole number from the query string, read by one of the shared parsers (shared/src/ids.ts). */
@@ -221,6 +222,38 @@ export const restRoutes: RestRoute[] = [
     spec: false,
     summary: "After the start: each picked player's share of the entries, globally or in one of the caller's groups (?group_id=)",
     responses: { 409: 'The draft has not started: the field is shown once it starts' },
+  },
+  {
+    method: 'GET',
+    path: '/seasons',
+    procedure: 'seasons.list',
+    auth: 'bearer',
+    query: z.object({ group_id: idParam }),
+    input: (r) => (r.query.group_id === undefined ? undefined : { group_id: r.query.group_id }),
+    spec: false,
+    summary: "Every season, newest first: the current one, and the closed ones with their winners and the caller's final place (globally, or in one of the caller's groups with ?group_id=)",
+  },
+  {
+    method: 'GET',
+    path: '/seasons/:year/leaderboard',
+    procedure: 'seasons.globalLeaderboard',
+    auth: 'bearer',
+    query: z.object({ limit: idParam, offset: countParam }),
+    input: (r) => ({ year: pathId(r.params.year, 'year'), ...r.query }),
+    spec: false,
+    summary: "A closed season's final global standings, a page at a time (?limit=&offset=), with the caller's own entry and its picks ✓/✗",
+    responses: { 404: 'No such season, or it is the current one (its standings are /api/groups/1/leaderboard)' },
+  },
+  {
+    method: 'GET',
+    path: '/seasons/:year/groups/:id/leaderboard',
+    procedure: 'seasons.groupLeaderboard',
+    auth: 'bearer',
+    query: z.object({ limit: idParam, offset: countParam }),
+    input: (r) => ({ year: pathId(r.params.year, 'year'), group_id: pathId(r.params.id, 'group_id'), ...r.query }),
+    spec: false,
+    summary: "Members: a closed season's final standings in the group, each entry's picks ✓/✗ where the group's picks are public (the caller's own always)",
+    responses: { 404: 'No such group, no such season, the current season, or the group was not there when the season closed' },
   },
   { method: 'POST', path: '/draft/start', procedure: 'draft.start', auth: 'admin', spec: false, summary: 'Operator: start the draft' },
   { method: 'POST', path: '/draft/picks', procedure: 'draft.recordPick', auth: 'admin', input: body, spec: false, summary: 'Operator: record a round-one pick' },

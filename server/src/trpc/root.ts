@@ -7,6 +7,7 @@ import { picksRouter } from '../modules/picks/picks.router.js';
 import { playersRouter } from '../modules/players/players.router.js';
 import { usersRouter } from '../modules/users/users.router.js';
 import { shareRouter } from '../modules/share/share.router.js';
+import { seasonsRouter } from '../modules/seasons/seasons.router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -19,6 +20,7 @@ export const appRouter = router({
   draft: draftRouter,
   leaderboard: leaderboardRouter,
   share: shareRouter,
+  seasons: seasonsRouter,
 });
 
 /** The client imports this type only; no server code reaches the browser bundle. */

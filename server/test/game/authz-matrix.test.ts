@@ -11,7 +11,7 @@ import { appRouter } from '../../src/trpc/root.js';
 import { hashPassword } from '../../src/modules/groups/password.js';
 import { recordPick } from '../../src/modules/draft/draft.service.js';
 import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
-import { boardIds, operatorReset, operatorStart, sha256hex, uniqueName } from './helpers.js';
+import { boardIds, insertPastSeason, operatorReset, operatorStart, sha256hex, uniqueName } from './helpers.js';
 
 const ROLES = ['anonymous', 'nonMember', 'member', 'owner', 'admin'] as const;
 type Role = (typeof ROLES)[number];
@@ -95,6 +95,10 @@ const EXPECTED: Record<string, Expected> = {
   'leaderboard.myGroups': signedIn('ok'),
   // A link to one's own entry in a group: its members, before and after the start.
   'share.createLink': membersOnly,
+  // Past seasons read as today's standings do: every signed-in player globally, members in a group.
+  'seasons.list': signedIn('ok'),
+  'seasons.globalLeaderboard': signedIn('ok'),
+  'seasons.groupLeaderboard': membersOnly,
 };
 
 type Caller = Awaited<ReturnType<TestApp['caller']>>;
@@ -216,6 +220,9 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
   'leaderboard.field': { run: ({ caller, fixture }) => caller.leaderboard.field({ group_id: fixture.groupId }) },
   'leaderboard.myGroups': { run: ({ caller }) => caller.leaderboard.myGroups() },
   'share.createLink': { run: ({ caller, fixture }) => caller.share.createLink({ group_id: fixture.groupId }) },
+  'seasons.list': { run: ({ caller }) => caller.seasons.list() },
+  'seasons.globalLeaderboard': { run: ({ caller }) => caller.seasons.globalLeaderboard({ year: 2024 }) },
+  'seasons.groupLeaderboard': { run: ({ caller, fixture }) => caller.seasons.groupLeaderboard({ year: 2024, group_id: fixture.groupId }) },
 };
 
 const procedureNames = () => Object.keys(appRouter._def.procedures).sort();
@@ -253,6 +260,12 @@ beforeAll(async () => {
   for (const role of ROLES) if (role !== 'anonymous') await callers[role].auth.me();
   players = await boardIds(t);
   shared = await makeFixture();
+  // A closed season the fixture group took part in (the current one is 2025).
+  const entry = { participantId: users.owner.id, name: users.owner.username, hits: [true] };
+  await insertPastSeason(t, 2024, [
+    { id: 1, name: 'Global', entries: [entry] },
+    { id: shared.groupId, name: 'Matrix then', entries: [entry] },
+  ]);
 });
 afterAll(async () => t?.close());
 

@@ -100,6 +100,7 @@ const userFor = (route: RestRoute) => (route.auth === 'admin' ? admin : route.pa
 
 function concrete(path: string, params: Record<string, string> = {}) {
   return path
+    .replace(':year', params.year ?? '2025')
     .replace(':id', params.id ?? String(group.id))
     .replace(':participantId', params.participantId ?? member.id)
     .replace(':token', params.token ?? 'sometoken');
@@ -173,7 +174,7 @@ describe.each(restRoutes.map((r) => [key(r), r] as const))('%s', (_name, route) 
       expect(junk.statusCode, junk.body).toBe(plain.statusCode);
       // An empty value for a parameter the row does read (my-picks' group_id) is malformed.
       const empty = await t.request('GET', `${url}?group_id`, { user: user() });
-      if (route.path === '/picks/my-picks' || route.path === '/draft/field') await expectRefused(empty, 'empty group_id', 422);
+      if (route.path === '/picks/my-picks' || route.path === '/draft/field' || route.path === '/seasons') await expectRefused(empty, 'empty group_id', 422);
       else expect(empty.statusCode, empty.body).toBe(plain.statusCode);
     }
     // A NUL anywhere in the query, value or key, read by the row or not: 422 before anything runs.
@@ -227,7 +228,20 @@ describe.each(restRoutes.map((r) => [key(r), r] as const))('%s', (_name, route) 
     });
   }
 
-  if (route.path === '/groups/:id/leaderboard') {
+  if (route.path.includes(':year')) {
+    it('refuses years that are no draft year, and answers 404 for one with no season', async () => {
+      await refusedWithoutWrites(route, [
+        ...['1999', '3000', '0', '-1', 'abc', '2024.5', '2e3', '%00', '9'.repeat(300)].map((year) => ({
+          what: `year ${year}`,
+          status: 422,
+          send: () => t.request('GET', `/api${concrete(route.path, { year })}`, { user: user() }),
+        })),
+        { what: 'unknown year', status: 404, send: () => t.request('GET', `/api${concrete(route.path, { year: '2031' })}`, { user: user() }) },
+      ]);
+    });
+  }
+
+  if (route.path === '/groups/:id/leaderboard' || route.path.startsWith('/seasons/')) {
     it('refuses bad page values (limit, offset)', async () => {
       const url = `/api${concrete(route.path)}`;
       await refusedWithoutWrites(route, [
@@ -237,7 +251,7 @@ describe.each(restRoutes.map((r) => [key(r), r] as const))('%s', (_name, route) 
     });
   }
 
-  if (route.path === '/picks/my-picks' || route.path === '/draft/field') {
+  if (route.path === '/picks/my-picks' || route.path === '/draft/field' || route.path === '/seasons') {
     it('refuses bad group_id query values', async () => {
       await refusedWithoutWrites(route, [
         ...[...BAD_IDS, ''].map((id) => ({ what: `group_id=${id}`, status: 422, send: () => t.request('GET', `/api${route.path}?group_id=${id}`, { user: user() }) })),

@@ -88,7 +88,9 @@ export async function tableCounts(t: TestApp) {
             (select count(*) from draft_state where started_at is not null)::int as started,
             (select count(*) from group_join_failure)::int as group_join_failure, (select count(*) from idp_user)::int as idp_user,
             (select count(*) from idp_code)::int as idp_code, (select count(*) from idp_session)::int as idp_session,
-            (select count(*) from idp_outbox)::int as idp_outbox, (select count(*) from share_link)::int as share_link`,
+            (select count(*) from idp_outbox)::int as idp_outbox, (select count(*) from share_link)::int as share_link,
+            (select count(*) from season)::int as season, (select count(*) from season_entry)::int as season_entry,
+            (select count(*) from season_entry_pick)::int as season_entry_pick, (select count(*) from season_player)::int as season_player`,
   );
   return row!;
 }
@@ -122,4 +124,47 @@ export async function queueFeedItem(t: TestApp, item: { slot: number; suggested:
   });
   const [row] = await t.db.query<{ id: number }>(`select id::int from feed_queue_item where feed_player_name = $1`, [name]);
   return row!.id;
+}
+
+/**
+ * A closed season in the archive, written directly as `npm run season -- new` would have left it: the
+ * board's first players, the groups (1 = global) each with its ranked entries and their picks ✓/✗.
+ */
+export async function insertPastSeason(
+  t: TestApp,
+  year: number,
+  groups: { id: number; name: string; entries: { participantId: string; name: string; hits: boolean[] }[] }[],
+): Promise<void> {
+  await t.db.query(`insert into season (year, deadline, opened_at, closed_at) values ($1, $2, $2, $3)`, [
+    year,
+    new Date(Date.UTC(year, 3, 24)),
+    new Date(Date.UTC(year, 4, 1)),
+  ]);
+  const players = await t.db.query<{ id: number; rank: number }>(`select id, rank from player order by rank limit 32`);
+  await t.db.query(
+    `insert into season_player (season, player_id, rank, player_name, position, school, draft_round, draft_pick)
+     select $1, id, rank, player_name, position, school, 1, rank from player where id = any($2::int[])`,
+    [year, players.map((p) => p.id)],
+  );
+  for (const g of groups) {
+    await t.db.query(`insert into season_group (season, group_id, name, is_public, picks_public) values ($1, $2, $3, false, true)`, [year, g.id, g.name]);
+    for (const [i, e] of g.entries.entries()) {
+      const hits = e.hits.filter(Boolean).length;
+      const busted = hits < e.hits.length;
+      await t.db.query(
+        `insert into season_entry (season, group_id, participant_id, participant_name, rank, picks, hits, correct_picks, busted)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [year, g.id, e.participantId, e.name, i + 1, e.hits.length, hits, busted ? 0 : hits, busted],
+      );
+      for (const [k, hit] of e.hits.entries()) {
+        await t.db.query(`insert into season_entry_pick (season, group_id, participant_id, player_id, hit) values ($1, $2, $3, $4, $5)`, [
+          year,
+          g.id,
+          e.participantId,
+          players[k]!.id,
+          hit,
+        ]);
+      }
+    }
+  }
 }

@@ -3,14 +3,14 @@
  * tRPC procedure through a caller. A row or procedure added without a test here fails the key checks.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DraftBoard, GroupDto, Leaderboard, MyGroupStandings } from '@first-round/shared/schemas';
+import type { DraftBoard, GroupDto, Leaderboard, MyGroupStandings, SeasonLeaderboard, SeasonSummary } from '@first-round/shared/schemas';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { restRoutes } from '../../src/rest/routes.js';
 import { appRouter } from '../../src/trpc/root.js';
 import { recordPick } from '../../src/modules/draft/draft.service.js';
 import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
-import { boardIds, createGroup, expectError, expectStatus, joinGroup, operatorReset, operatorStart, queueFeedItem, savePicks, uniqueName } from './helpers.js';
+import { boardIds, createGroup, expectError, expectStatus, insertPastSeason, joinGroup, operatorReset, operatorStart, queueFeedItem, savePicks, uniqueName } from './helpers.js';
 
 let t: TestApp;
 let owner: TestUser;
@@ -30,6 +30,18 @@ beforeAll(async () => {
   group = await createGroup(t, owner, { picks_public: true });
   publicGroup = await createGroup(t, owner, { is_public: true });
   await joinGroup(t, member, group.id);
+  // A closed season (the current one is 2025): the member topped the group, the owner missed once.
+  await insertPastSeason(t, 2024, [
+    { id: 1, name: 'Global', entries: [{ participantId: member.id, name: member.username, hits: [true, true] }] },
+    {
+      id: group.id,
+      name: 'Rows 2024',
+      entries: [
+        { participantId: member.id, name: member.username, hits: [true, true] },
+        { participantId: owner.id, name: owner.username, hits: [true, false] },
+      ],
+    },
+  ]);
 });
 afterAll(async () => t?.close());
 afterEach(async () => {
@@ -454,6 +466,42 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expect(expectStatus<{ item: { status: string } }>(await post(`${p}/draft/feed/queue/${id}/dismiss`, undefined, admin), 200).item.status).toBe('dismissed');
     expectError(await post(`${p}/draft/feed/queue/${id}/dismiss`, undefined, admin), 409);
   },
+  'GET /seasons': async (p) => {
+    const seasons = expectStatus<SeasonSummary[]>(await get(`${p}/seasons`, outsider), 200);
+    expect(seasons.map((s) => [s.year, s.current])).toEqual([
+      [2025, true],
+      [2024, false],
+    ]);
+    expect(seasons[0]?.deadline).toBe(t.config.deadline.toISOString());
+    expect(seasons[1]).toMatchObject({ entries: 1, winners: [{ participant_id: member.id, participant_name: member.username }], winning_score: 2, my_rank: null });
+    expect(expectStatus<SeasonSummary[]>(await get(`${p}/seasons?group_id=${group.id}`, owner), 200)[1]).toMatchObject({ entries: 2, winning_score: 2, my_rank: 2 });
+    expectError(await get(`${p}/seasons?group_id=${group.id}`, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await get(`${p}/seasons?group_id=abc`, owner), 422);
+    expectError(await get(`${p}/seasons`), 401);
+  },
+  'GET /seasons/:year/leaderboard': async (p) => {
+    const board = expectStatus<SeasonLeaderboard>(await get(`${p}/seasons/2024/leaderboard`, member), 200);
+    expect(board).toMatchObject({ year: 2024, group_id: 1, group_name: 'Global', entries: 1, me: { rank: 1, correct_picks: 2 } });
+    expect(board.me?.pick_list?.map((k) => k.hit)).toEqual([true, true]);
+    // Others' global picks are theirs alone.
+    expect(expectStatus<SeasonLeaderboard>(await get(`${p}/seasons/2024/leaderboard`, outsider), 200).rankings[0]?.pick_list).toBeNull();
+    expectError(await get(`${p}/seasons/2023/leaderboard`, member), 404, MESSAGES.seasonNotFound(2023));
+    expectError(await get(`${p}/seasons/2025/leaderboard`, member), 404, MESSAGES.seasonNotClosed(2025));
+    expectError(await get(`${p}/seasons/twenty/leaderboard`, member), 422);
+    expectError(await get(`${p}/seasons/2024/leaderboard`), 401);
+  },
+  'GET /seasons/:year/groups/:id/leaderboard': async (p) => {
+    const board = expectStatus<SeasonLeaderboard>(await get(`${p}/seasons/2024/groups/${group.id}/leaderboard?limit=1`, owner), 200);
+    // The name it had then; a page of one, and the caller's own row with its ✓ and ✗.
+    expect(board).toMatchObject({ group_name: 'Rows 2024', entries: 2, rankings: [{ participant_id: member.id, rank: 1 }], me: { rank: 2, busted: true, hits: 1 } });
+    expect(board.me?.pick_list?.map((k) => k.hit)).toEqual([true, false]);
+    // The group's picks are public: members see each other's.
+    expect(board.rankings[0]?.pick_list).toHaveLength(2);
+    expectError(await get(`${p}/seasons/2024/groups/${group.id}/leaderboard`, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await get(`${p}/seasons/2024/groups/${publicGroup.id}/leaderboard`, owner), 404, MESSAGES.groupNotInSeason(2024));
+    expectError(await get(`${p}/seasons/2024/groups/999999/leaderboard`, owner), 404, MESSAGES.groupNotFound);
+    expectError(await get(`${p}/seasons/2024/groups/${group.id}/leaderboard?offset=-1`, owner), 422);
+  },
   'GET /draft/events': async (p) => {
     await post(`${p}/draft/start`, undefined, admin);
     const events = expectStatus<{ kind: string; actor: string; id: number }[]>(await get(`${p}/draft/events`, admin), 200);
@@ -475,7 +523,7 @@ describe('REST rows at /api', () => {
 
   it("answers as each row's auth says: 401 signed out unless public, 403 for a player on an operator's row", async () => {
     for (const route of restRoutes) {
-      const url = `/api${route.path.replace(':id', String(group.id)).replace(':token', 'sometoken').replace(':participantId', member.id)}`;
+      const url = `/api${route.path.replace(':id', String(group.id)).replace(':year', '2024').replace(':token', 'sometoken').replace(':participantId', member.id)}`;
       const body = route.method === 'GET' ? undefined : {};
       const signedOut = await t.request(route.method, url, { body });
       if (route.auth === 'public') {
@@ -676,6 +724,12 @@ describe('every procedure through a caller', () => {
       const link = await c.share.createLink({ group_id: group.id });
       expect(link).toMatchObject({ group_id: group.id, url: `/s/${link.token}` });
       expect(await c.share.createLink({})).toMatchObject({ group_id: GLOBAL_GROUP_ID });
+    },
+    'seasons.list': async (c) => expect((await c.seasons.list({ group_id: group.id })).map((s) => s.year)).toEqual([2025, 2024]),
+    'seasons.globalLeaderboard': async (c) => expect(await c.seasons.globalLeaderboard({ year: 2024 })).toMatchObject({ entries: 1, me: { participant_id: member.id } }),
+    'seasons.groupLeaderboard': async (c) => {
+      expect(await c.seasons.groupLeaderboard({ year: 2024, group_id: group.id })).toMatchObject({ group_name: 'Rows 2024', entries: 2 });
+      await expect(c.seasons.groupLeaderboard({ year: 2030, group_id: group.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: MESSAGES.seasonNotFound(2030) });
     },
     'leaderboard.myGroups': async (c) => {
       const cards = await c.leaderboard.myGroups();

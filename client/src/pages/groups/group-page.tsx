@@ -11,6 +11,7 @@ import { BackTo, GroupLoadError } from '../../components/groups/group-frame';
 import { OwnerTools } from '../../components/groups/owner-tools';
 import { PicksChoice } from '../../components/groups/picks-choice';
 import { MembersList } from '../../components/groups/members-list';
+import { GroupHistory } from '../../components/groups/group-history';
 import { NotAMember } from '../../components/groups/not-a-member';
 import { membersLabel, useDraftStarted } from '../../components/groups/group-utils';
 import { errorKind, errorMessage, trpc } from '../../lib/trpc';
@@ -90,6 +91,7 @@ function GroupDetails({ id }: { id: number }) {
           </Text>
         </Card>
         <MembersList members={members.data ?? []} me={membership.data.participant_id} />
+        <GroupHistory groupId={id} />
       </Stack>
       <PicksChoice groupId={id} hasGlobalPicks={hasGlobalPicks} />
     </Page>

@@ -12,6 +12,7 @@ import { GroupLeaderboard } from '../../components/groups/group-leaderboard';
 import { GroupInvite } from '../../components/groups/invite';
 import { GroupPassword } from '../../components/groups/group-password';
 import { MembersList } from '../../components/groups/members-list';
+import { GroupHistory } from '../../components/groups/group-history';
 import { NotAMember } from '../../components/groups/not-a-member';
 import { membersLabel, useDraftStarted } from '../../components/groups/group-utils';
 import { errorKind, errorMessage, trpc } from '../../lib/trpc';
@@ -91,6 +92,7 @@ function GroupPicks({ id }: { id: number }) {
             </Text>
           </Card>
           {members.isPending ? <Text color="gray.600">Loading members...</Text> : <MembersList members={members.data ?? []} me={me} />}
+          <GroupHistory groupId={id} />
         </Stack>
         <PicksButton groupId={id}>Edit Picks</PicksButton>
       </Page>
@@ -106,6 +108,9 @@ function GroupPicks({ id }: { id: number }) {
           </Link>
         </Button>
         <GroupLeaderboard groupId={id} me={me} picksVisible={g.picks_public} />
+        <Box mt="8">
+          <GroupHistory groupId={id} />
+        </Box>
       </Box>
       {hasPicks && <PicksButton groupId={id}>View Picks</PicksButton>}
     </Page>

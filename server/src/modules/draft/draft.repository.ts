@@ -120,3 +120,8 @@ export function toAuditEntry(e: DraftEvent) {
     created_at: e.createdAt.toISOString(),
   };
 }
+
+/** Empties the audit log (a new season: the closed one's log is archived first, seasons.repository.ts). */
+export async function deleteDraftEvents(tx: EntityManager): Promise<void> {
+  await tx.nativeDelete(DraftEventSchema, {});
+}

@@ -32,3 +32,12 @@ export async function pickedPlayerIds(em: EntityManager, playerIds: readonly num
     .execute<{ player: number }[]>('all', true);
   return new Set(rows.map((r) => r.player));
 }
+
+/**
+ * Empties every entry at once (a new season starts with no picks): TRUNCATE, whose trigger empties
+ * entry_stat in one step instead of recounting every set. Inside the caller's transaction; it holds the
+ * table exclusively until that commits, so a save racing the new season waits and then sees it.
+ */
+export async function deleteAllPicks(tx: EntityManager): Promise<void> {
+  await tx.execute('truncate pick');
+}

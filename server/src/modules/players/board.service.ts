@@ -42,12 +42,17 @@ export async function importBoard(em: EntityManager, rows: readonly BoardRow[]):
   });
 }
 
-export async function importBoardCsv(em: EntityManager, text: string): Promise<ImportSummary> {
+/** A board CSV's rows, or a 422 naming every bad row (the import and a new season read boards alike). */
+export function parseBoardText(text: string): BoardRow[] {
   const parsed = parseBoardCsv(text);
   if (!parsed.ok) {
     throw unprocessable(parsed.errors.map((e) => `row ${e.row}: ${e.message}`).join('\n'));
   }
-  return importBoard(em, parsed.rows);
+  return parsed.rows;
+}
+
+export async function importBoardCsv(em: EntityManager, text: string): Promise<ImportSummary> {
+  return importBoard(em, parseBoardText(text));
 }
 
 /** Loads the shipped 2025 board into an empty player table (first start); a populated board is left alone. */

@@ -1,0 +1,215 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql, sqlOne } from '../../db/sql.js';
+import { groupLeaderboardSql } from '../leaderboard/leaderboard.sql.js';
+import { SeasonSchema, type Season } from './seasons.entities.js';
+
+/**
+ * The seasons module's data access. Closing a season copies the game's tables (the board, groups, the
+ * audit log, picks) into the archive in set-based statements: this is the one place that reads them all,
+ * once per season, inside the closing transaction. Archive reads are plain SQL.
+ */
+
+/** Serialises season changes (two `season new` at once): held until the transaction ends. */
+export async function lockSeasons(tx: EntityManager): Promise<void> {
+  await sql(tx, `select pg_advisory_xact_lock(hashtext('first-round:season'))`);
+}
+
+export function findCurrentSeason(em: EntityManager): Promise<Season | null> {
+  return em.findOne(SeasonSchema, { closedAt: null });
+}
+
+export function findSeason(em: EntityManager, year: number): Promise<Season | null> {
+  return em.findOne(SeasonSchema, { year });
+}
+
+export function findAllSeasons(em: EntityManager): Promise<Season[]> {
+  return em.find(SeasonSchema, {}, { orderBy: { year: 'desc' } });
+}
+
+export async function insertSeason(tx: EntityManager, year: number, deadline: Date): Promise<void> {
+  await tx.insert(SeasonSchema, { year, deadline });
+}
+
+// ---------------------------------------------------------------- archiving the closing season
+
+/** The board with its draft results, and every group as it is now (names can change or go later). */
+export async function archiveBoardAndGroups(tx: EntityManager, year: number): Promise<void> {
+  await sql(
+    tx,
+    `insert into season_player (season, player_id, rank, player_name, position, school, draft_round, draft_pick, band)
+     select $1, id, rank, player_name, position, school, draft_round, draft_pick, band from player`,
+    [year],
+  );
+  await sql(tx, `insert into season_group (season, group_id, name, is_public, picks_public) select $1, id, name, is_public, picks_public from groups`, [year]);
+}
+
+/** The audit log, events as they were logged (ids kept: they are the order of the night). */
+export async function archiveDraftEvents(tx: EntityManager, year: number): Promise<number> {
+  const rows = await sql(
+    tx,
+    `insert into season_draft_event (season, event_id, kind, slot, player_id, actor, detail, created_at)
+     select $1, id, kind, slot, player_id, actor, detail, created_at from draft_event returning event_id`,
+    [year],
+  );
+  return rows.length;
+}
+
+/** Groups whose standings are worth keeping: the global one and every group with a member. */
+export async function groupsWithMembers(tx: EntityManager): Promise<number[]> {
+  const rows = await sql<{ id: number }>(tx, `select 1 as id union select distinct group_id from group_membership order by 1`);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * One group's standings as the leaderboard ranks them (the very query, leaderboard.sql.ts), stored as
+ * the group's final standings. Returns how many entries were ranked.
+ */
+export async function archiveStandings(tx: EntityManager, year: number, groupId: number, roundOnePicks: number): Promise<number> {
+  const rows = await sql(
+    tx,
+    `insert into season_entry (season, group_id, participant_id, participant_name, rank, picks, correct_picks, busted, tiebreak_rank)
+     select $3::int, $1::int, s.participant_id, s.participant_name, s.rank, s.picks, s.correct_picks, s.busted, s.tiebreak_rank
+       from (${groupLeaderboardSql}) s
+     returning participant_id`,
+    [groupId, roundOnePicks, year],
+  );
+  return rows.length;
+}
+
+/**
+ * Each archived entry's picks (a group entry reusing the global picks gets those), each a hit when its
+ * player went in round one, then each entry's hit count.
+ */
+export async function archiveEntryPicks(tx: EntityManager, year: number): Promise<void> {
+  await sql(
+    tx,
+    `insert into season_entry_pick (season, group_id, participant_id, player_id, hit)
+     select e.season, e.group_id, e.participant_id, k.player_id, coalesce(p.draft_round = 1, false)
+       from season_entry e
+       left join group_membership m on m.group_id = e.group_id and m.participant_id = e.participant_id
+       join pick k on k.participant_id = e.participant_id
+                  and k.group_id = case when e.group_id = 1 or m.use_global_picks then 1 else e.group_id end
+       join player p on p.id = k.player_id
+      where e.season = $1`,
+    [year],
+  );
+  await sql(
+    tx,
+    `update season_entry e set hits = (select count(*) from season_entry_pick k
+                                         where k.season = e.season and k.group_id = e.group_id and k.participant_id = e.participant_id and k.hit)
+      where e.season = $1`,
+    [year],
+  );
+}
+
+/** Marks the season closed, with the deadline and start the draft actually had. */
+export async function closeSeason(tx: EntityManager, year: number, roundOnePicks: number): Promise<void> {
+  await sql(
+    tx,
+    `update season s set closed_at = now(), started_at = d.started_at, deadline = coalesce(d.deadline, s.deadline), round_one_picks = $2
+       from draft_state d where d.id = 1 and s.year = $1`,
+    [year, roundOnePicks],
+  );
+}
+
+// ---------------------------------------------------------------- reading the archive
+
+export interface SeasonSummaryRow {
+  year: number;
+  closed: boolean;
+  /** Null: the group was not there when the season closed (or the season is open). */
+  entries: number | null;
+  winners: { participant_id: string; participant_name: string }[];
+  winning_score: number | null;
+  my_rank: number | null;
+}
+
+/** Per closed season: entries, winners and the caller's rank, in `groupId` (1: globally). */
+export async function seasonResults(em: EntityManager, groupId: number, participantId: string): Promise<SeasonSummaryRow[]> {
+  return sql<SeasonSummaryRow>(
+    em,
+    `select s.year, s.closed_at is not null as closed,
+            case when g.group_id is null then null
+                 else (select count(*) from season_entry e where e.season = s.year and e.group_id = $1)::int end as entries,
+            (select coalesce(json_agg(json_build_object('participant_id', e.participant_id, 'participant_name', e.participant_name)
+                                      order by e.participant_id collate "C"), '[]'::json)
+               from season_entry e where e.season = s.year and e.group_id = $1 and e.rank = 1) as winners,
+            (select max(e.correct_picks) from season_entry e where e.season = s.year and e.group_id = $1 and e.rank = 1)::int as winning_score,
+            (select e.rank from season_entry e where e.season = s.year and e.group_id = $1 and e.participant_id = $2) as my_rank
+       from season s
+       left join season_group g on g.season = s.year and g.group_id = $1
+      order by s.year desc`,
+    [groupId, participantId],
+  );
+}
+
+export interface SeasonGroupRow {
+  name: string;
+  picks_public: boolean;
+}
+
+export function findSeasonGroup(em: EntityManager, year: number, groupId: number): Promise<SeasonGroupRow | undefined> {
+  return sqlOne<SeasonGroupRow>(em, `select name, picks_public from season_group where season = $1 and group_id = $2`, [year, groupId]);
+}
+
+export interface SeasonEntryRow {
+  rank: number;
+  participant_id: string;
+  participant_name: string;
+  correct_picks: number;
+  hits: number;
+  picks: number;
+  busted: boolean;
+  tiebreak_rank: number | null;
+}
+
+const ENTRY_COLUMNS = 'rank, participant_id, participant_name, correct_picks, hits, picks, busted, tiebreak_rank';
+
+/** A page of a group's final standings, in the leaderboard's order. */
+export function seasonEntries(em: EntityManager, year: number, groupId: number, limit: number, offset: number): Promise<SeasonEntryRow[]> {
+  return sql<SeasonEntryRow>(
+    em,
+    `select ${ENTRY_COLUMNS} from season_entry where season = $1 and group_id = $2
+      order by rank, participant_id collate "C" limit $3 offset $4`,
+    [year, groupId, limit, offset],
+  );
+}
+
+export async function countSeasonEntries(em: EntityManager, year: number, groupId: number): Promise<number> {
+  const row = await sqlOne<{ n: number }>(em, `select count(*)::int as n from season_entry where season = $1 and group_id = $2`, [year, groupId]);
+  return row?.n ?? 0;
+}
+
+export function seasonEntryOf(em: EntityManager, year: number, groupId: number, participantId: string): Promise<SeasonEntryRow | undefined> {
+  return sqlOne<SeasonEntryRow>(em, `select ${ENTRY_COLUMNS} from season_entry where season = $1 and group_id = $2 and participant_id = $3`, [
+    year,
+    groupId,
+    participantId,
+  ]);
+}
+
+export interface SeasonPickRow {
+  participant_id: string;
+  player_id: number;
+  player_name: string;
+  position: string;
+  school: string;
+  rank: number;
+  draft_pick: number | null;
+  hit: boolean;
+}
+
+/** The archived picks of some entries of a group, best-ranked first. */
+export function seasonPicksOf(em: EntityManager, year: number, groupId: number, participantIds: readonly string[]): Promise<SeasonPickRow[]> {
+  if (participantIds.length === 0) return Promise.resolve([]);
+  return sql<SeasonPickRow>(
+    em,
+    `select k.participant_id, k.player_id, p.player_name, p.position, p.school, p.rank,
+            case when p.draft_round = 1 then p.draft_pick end as draft_pick, k.hit
+       from season_entry_pick k
+       join season_player p on p.season = k.season and p.player_id = k.player_id
+      where k.season = $1 and k.group_id = $2 and k.participant_id = any($3::text[])
+      order by p.rank`,
+    [year, groupId, [...participantIds]],
+  );
+}
