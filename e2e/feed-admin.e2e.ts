@@ -18,7 +18,8 @@ import { watchForText, type TextSighting } from './support/watch-text';
  * with FEED_URL pointing at a local fixture feed: the real 2025 round one, one more pick every PICK_MS from
  * the first poll, with the two misspellings of `npm run feed:fixture` ('Tet McMillan' at 8, 'Jahdae Baron'
  * at 20). The operator starts the draft and watches: picks arrive by themselves, the two misspelt ones wait
- * in the queue; the operator confirms one and chooses the player for the other.
+ * in the queue; the operator confirms one and chooses the player for the other. Then the feed goes down
+ * for a while: the card says it is backing off and until when, and stops saying so once the feed is back.
  */
 const PICK_MS = 1000;
 /** What a person waits for the feed: a few polls (1 s) and the card's refresh (5 s), on a loaded machine. */
@@ -43,6 +44,8 @@ describe('the results feed on /admin', () => {
   let sightings: TextSighting[];
   let feedStartedAt: number | undefined;
   let feedRequests = 0;
+  /** The fixture answers 503 while true (a feed that goes down). */
+  let failing = false;
   /** performance.now() in the page when the operator's confirmation of pick 8 had settled. */
   let confirmedAt = Infinity;
 
@@ -58,6 +61,11 @@ describe('the results feed on /admin', () => {
     await op.skipFirstLoginRules();
     fixture = http.createServer((_req, res) => {
       feedRequests++;
+      if (failing) {
+        res.writeHead(503, { 'content-type': 'text/plain' });
+        res.end('down');
+        return;
+      }
       feedStartedAt ??= Date.now();
       const made = picksMadeAt(roundOne.length, Date.now() - feedStartedAt, PICK_MS);
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
@@ -77,7 +85,7 @@ describe('the results feed on /admin', () => {
   it('before the start the card says the feed is configured and waits; nothing is fetched', async () => {
     const person = await newPerson(browser, undefined, { baseURL: instance.baseUrl });
     page = person.page;
-    sightings = await watchForText(person.context, ['Feed says pick 8', 'Last error']);
+    sightings = await watchForText(person.context, ['Feed says pick 8', 'Last error', 'Backing off']);
     await signInWithSession(page, DEPUTY_EMAIL);
     await page.goto('/admin');
     await page.getByRole('heading', { name: 'Draft control' }).waitFor();
@@ -93,7 +101,7 @@ describe('the results feed on /admin', () => {
     await dialog.waitFor({ state: 'hidden' });
     await page.getByText('Live', { exact: true }).waitFor();
     // The status line: the last poll's success, and how many picks the feed showed.
-    await card().getByText(/^Generic feed, polled every 1 s while the draft is live\. Last success \d+ s ago; \d+ round-one picks seen\.$/).waitFor({ timeout: FEED_MS });
+    await card().getByText(/^Generic feed, polled every 1 s while the draft is live\. Last success \d+ s ago; \d+ round-one picks seen\. Next poll at [^.]+\.$/).waitFor({ timeout: FEED_MS });
     await auditEntry('Pick 1: Cam Ward', 'feed').waitFor({ timeout: FEED_MS });
     await auditEntry('Pick 7: Armand Membou', 'feed').waitFor({ timeout: FEED_MS });
     expect(feedRequests).toBeGreaterThan(0);
@@ -126,6 +134,23 @@ describe('the results feed on /admin', () => {
     expect(sightings.filter((s) => s.text === 'Feed says pick 8' && s.at > confirmedAt)).toEqual([]);
     expect(await queue().getByRole('listitem').count()).toBe(1);
 
+    // The fixture always served a good feed so far: no error, no backoff was ever shown.
+    expect(sightings.filter((s) => s.text === 'Last error' || s.text === 'Backing off')).toEqual([]);
+  }, 90_000);
+
+  it('a feed that starts failing is backed off, and the card says until when; the first success ends it', async () => {
+    failing = true;
+    const backoff = card().getByText(/^Backing off after \d+ failed polls in a row: next poll at .+, back to every 1 s once one succeeds\.$/);
+    await backoff.waitFor({ timeout: FEED_MS });
+    await card().getByText('Backing off', { exact: true }).waitFor();
+    await card().getByText('Last error: The feed answered HTTP 503').waitFor();
+    failing = false;
+    await backoff.waitFor({ state: 'detached', timeout: FEED_MS });
+    await card().getByText(/Last success \d+ s ago; 32 round-one picks seen\. Next poll at [^.]+\.$/).waitFor();
+    expect(await card().getByText(/^Last error/).count()).toBe(0);
+  });
+
+  it('the operator records pick 20 by choosing the player; round one is full and the feed stops', async () => {
     // The operator records pick 20 by choosing the player instead of confirming the suggestion.
     const item = queued(BARRON);
     await item.getByRole('button', { name: 'Choose another' }).click();
@@ -135,7 +160,7 @@ describe('the results feed on /admin', () => {
     await queue().waitFor({ state: 'detached' });
     await page.getByText('32 / 32', { exact: true }).waitFor();
     expect((await recordedSlots()).get(20)).toBe('Jahdae Barron');
-    // The fixture always served a good feed: no error was ever shown.
-    expect(sightings.filter((s) => s.text === 'Last error')).toEqual([]);
-  }, 90_000);
+    // 32 of 32: round one is over, nothing more is polled or announced.
+    await card().getByText(/^Generic feed, polled every 1 s while the draft is live\. Last success .+; 32 round-one picks seen\.$/).waitFor({ timeout: FEED_MS });
+  });
 });
