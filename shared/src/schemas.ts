@@ -93,6 +93,14 @@ export const feedStatusOutput = z.object({
   lag_seconds: z.number().nullable(),
   /** Round-one picks the feed reported at its last successful poll. */
   picks_seen: z.number(),
+  /** Polls in a row that failed (0 after a success). */
+  consecutive_failures: z.number(),
+  /** When the next poll is due (null: none scheduled, the draft is not live or nothing polled yet). */
+  next_poll_at: isoDate.nullable(),
+  /** Seconds until then (0 when due), null with next_poll_at. */
+  next_poll_in_seconds: z.number().nullable(),
+  /** The feed keeps failing: polls wait longer than the interval, doubling up to a cap. */
+  backing_off: z.boolean(),
   /** Open items, oldest slot first. */
   queue: z.array(feedQueueItemOutput),
 });

@@ -10,6 +10,8 @@ import { errorMessage, trpc } from '../lib/trpc';
 const FEED_REFRESH_MS = 5000;
 
 const ago = (seconds: number) => (seconds < 90 ? `${seconds} s ago` : `${Math.round(seconds / 60)} min ago`);
+/** A clock time the operator can compare with their own clock ('22:41:05'). */
+const at = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 /**
  * The results feed on /admin: its status line (last poll, lag, last error) and the queue of reports it did
@@ -59,18 +61,24 @@ export function FeedCard({ board, onRecorded }: { board: readonly PlayerDto[]; o
           Results feed
         </Heading>
         <Badge size="lg" px="3" py="1" borderRadius="full" bg={!f.configured ? 'gray.200' : healthy ? 'turf.500' : 'gold.400'} color={healthy ? 'white' : 'gray.800'}>
-          {!f.configured ? 'Off' : f.last_error ? 'Error' : f.lag_seconds === null ? 'Waiting' : healthy ? 'Following' : 'Behind'}
+          {!f.configured ? 'Off' : f.backing_off ? 'Backing off' : f.last_error ? 'Error' : f.lag_seconds === null ? 'Waiting' : healthy ? 'Following' : 'Behind'}
         </Badge>
       </Flex>
       <Text color="gray.700" fontSize="sm" role="status">
         {!f.configured
           ? 'No feed configured (FEED_URL): record picks by hand.'
           : `${f.kind === 'espn' ? 'ESPN' : 'Generic'} feed, polled every ${f.interval_seconds} s while the draft is live. ` +
-            (f.last_poll_at ? `Last success ${f.lag_seconds === null ? 'never' : ago(f.lag_seconds)}; ${f.picks_seen} round-one picks seen.` : 'Not polled yet.')}
+            (f.last_poll_at ? `Last success ${f.lag_seconds === null ? 'never' : ago(f.lag_seconds)}; ${f.picks_seen} round-one picks seen.` : 'Not polled yet.') +
+            (f.next_poll_at && !f.backing_off ? ` Next poll at ${at(f.next_poll_at)}.` : '')}
       </Text>
       {f.last_error && (
         <Text color="red.700" fontSize="sm" mt="1">
           Last error: {f.last_error}
+        </Text>
+      )}
+      {f.backing_off && f.next_poll_at && (
+        <Text color="red.700" fontSize="sm" mt="1">
+          Backing off after {f.consecutive_failures} failed polls in a row: next poll at {at(f.next_poll_at)}, back to every {f.interval_seconds} s once one succeeds.
         </Text>
       )}
       {f.queue.length > 0 && (

@@ -12,6 +12,10 @@ const base: FeedStatus = {
   last_error: 'The feed answered HTTP 503',
   lag_seconds: 12,
   picks_seen: 16,
+  consecutive_failures: 1,
+  next_poll_at: null,
+  next_poll_in_seconds: null,
+  backing_off: false,
   queue: [],
 };
 const booker = { id: 19, rank: 29, player_name: 'Tyler Booker', position: 'IOL', school: 'Alabama', draft_round: null, draft_pick: null, band: 'late' } as never;

@@ -7,6 +7,7 @@ import { Migration20261201000000_player_band } from './Migration20261201000000_p
 import { Migration20261210000000_share_links } from './Migration20261210000000_share_links.js';
 import { Migration20261220000000_reminders } from './Migration20261220000000_reminders.js';
 import { Migration20261221000000_feed } from './Migration20261221000000_feed.js';
+import { Migration20261222000000_feed_backoff } from './Migration20261222000000_feed_backoff.js';
 import { Migration20261230000000_seasons } from './Migration20261230000000_seasons.js';
 
 /** Listed explicitly (not discovered by glob) so migrations run the same under tsx, tests and bundles. */
@@ -19,5 +20,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261210000000_share_links', class: Migration20261210000000_share_links },
   { name: 'Migration20261220000000_reminders', class: Migration20261220000000_reminders },
   { name: 'Migration20261221000000_feed', class: Migration20261221000000_feed },
+  { name: 'Migration20261222000000_feed_backoff', class: Migration20261222000000_feed_backoff },
   { name: 'Migration20261230000000_seasons', class: Migration20261230000000_seasons },
 ];

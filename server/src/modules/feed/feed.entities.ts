@@ -51,6 +51,10 @@ export interface FeedStatusRow {
   lastSuccessAt: Date | null;
   lastError: string | null;
   picksSeen: number;
+  /** Polls in a row that failed (0 after a success); the poller backs off from the second. */
+  consecutiveFailures: number;
+  /** When the polling instance polls next; null while nothing is scheduled (the draft is not live). */
+  nextPollAt: Date | null;
 }
 export const FeedStatusSchema = new EntitySchema<FeedStatusRow>({
   name: 'FeedStatus',
@@ -61,6 +65,8 @@ export const FeedStatusSchema = new EntitySchema<FeedStatusRow>({
     lastSuccessAt: { type: 'Date', nullable: true, fieldName: 'last_success_at' },
     lastError: { type: 'text', nullable: true, fieldName: 'last_error' },
     picksSeen: { type: 'integer', fieldName: 'picks_seen' },
+    consecutiveFailures: { type: 'integer', fieldName: 'consecutive_failures' },
+    nextPollAt: { type: 'Date', nullable: true, fieldName: 'next_poll_at' },
   },
 });
 

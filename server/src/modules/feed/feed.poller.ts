@@ -2,12 +2,15 @@ import pg from 'pg';
 import type { AppDeps } from '../../deps.js';
 import { getDraftStatus } from '../draft/draft.service.js';
 import { feedAdapters, FeedFormatError } from './feed.adapters.js';
+import { pollDelaySeconds } from './feed.backoff.js';
 import { writeFeedStatus } from './feed.repository.js';
 import { applyFeed, type FeedOutcome } from './feed.service.js';
 
 /** The advisory lock key the polling instance holds (any bigint no other lock in the database uses). */
 export const FEED_LOCK_KEY = 0x46_52_66_65_65_64n; // "FRfeed"
 const FETCH_TIMEOUT_MS = 8000;
+/** A timer may fire a millisecond early: a poll this close to due counts as due. */
+const TIMER_SLACK_MS = 20;
 
 export type FeedFetch = (url: string, init: { signal: AbortSignal; headers: Record<string, string> }) => Promise<Pick<Response, 'ok' | 'status' | 'text'>>;
 
@@ -24,6 +27,9 @@ export class FeedPoller {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private running = false;
+  /** Failed polls in a row, and when the next poll is due (ms; undefined: at the next tick). */
+  private failures = 0;
+  private nextPollAt: number | undefined;
 
   constructor(
     private readonly deps: PollerDeps,
@@ -34,11 +40,25 @@ export class FeedPoller {
     return this.lockClient !== undefined;
   }
 
-  /** Fetches, reads and applies the feed once; the status row records the poll, its error or its success. */
+  private now(): number {
+    return this.deps.draft.now().getTime();
+  }
+
+  /** After a poll: the failure count and when the next poll is due, as the status row will say. */
+  private schedule(at: Date, failed: boolean): { consecutiveFailures: number; nextPollAt: Date } {
+    this.failures = failed ? this.failures + 1 : 0;
+    this.nextPollAt = at.getTime() + pollDelaySeconds(this.deps.config.FEED_INTERVAL_SECONDS, this.failures) * 1000;
+    return { consecutiveFailures: this.failures, nextPollAt: new Date(this.nextPollAt) };
+  }
+
+  /**
+   * Fetches, reads and applies the feed once; the status row records the poll, its error or its success,
+   * and when the next poll is due (later and later while the feed keeps failing: `pollDelaySeconds`).
+   */
   async pollOnce(): Promise<FeedOutcome | { error: string }> {
     const { FEED_URL, FEED_KIND } = this.deps.config;
     const em = this.deps.orm.em.fork();
-    const at = new Date();
+    const at = new Date(this.now());
     if (!FEED_URL) return { error: 'FEED_URL is not set' };
     try {
       const res = await this.fetchFeed(FEED_URL, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: 'application/json', 'user-agent': 'first-round-feed/1' } });
@@ -52,31 +72,54 @@ export class FeedPoller {
       const picks = feedAdapters[FEED_KIND](document);
       const outcome = await applyFeed(em, this.deps.draft, picks);
       for (const id of outcome.eventIds) this.deps.events.touch(id);
-      await writeFeedStatus(em, { lastPollAt: at, lastSuccessAt: at, lastError: null, picksSeen: outcome.seen });
+      await writeFeedStatus(em, { lastPollAt: at, lastSuccessAt: at, lastError: null, picksSeen: outcome.seen, ...this.schedule(at, false) });
       if (outcome.recorded.length || outcome.queued) this.deps.log.info({ recorded: outcome.recorded, queued: outcome.queued }, 'results feed applied');
       return outcome;
     } catch (error) {
       const message = error instanceof FeedFormatError ? error.message : `Feed poll failed: ${(error as Error)?.message ?? String(error)}`;
-      await writeFeedStatus(em, { lastPollAt: at, lastError: message.slice(0, 500) }).catch(() => {});
-      this.deps.log.warn({ err: message }, 'results feed poll failed');
+      const next = this.schedule(at, true);
+      await writeFeedStatus(em, { lastPollAt: at, lastError: message.slice(0, 500), ...next }).catch(() => {});
+      this.deps.log.warn({ err: message, failures: next.consecutiveFailures, nextPollAt: next.nextPollAt.toISOString() }, 'results feed poll failed');
       return { error: message };
     }
   }
 
-  /** One timer tick: take (or keep) the lock, then poll if the draft is live. */
+  /** One timer tick: take (or keep) the lock, then poll if the draft is live and a poll is due. */
   async tick(): Promise<void> {
     if (this.running || this.stopped) return;
     this.running = true;
     try {
-      if (!(await this.acquireLock())) return;
+      if (!(await this.acquireLock())) {
+        // Another instance polls, with its own schedule; this one starts afresh should it take over.
+        this.failures = 0;
+        this.nextPollAt = undefined;
+        return;
+      }
+      if (this.nextPollAt !== undefined && this.now() < this.nextPollAt - TIMER_SLACK_MS) return;
       const status = await getDraftStatus(this.deps.orm.em.fork(), this.deps.draft);
-      if (!status.draftHasStarted || status.round_one_complete) return;
+      if (!status.draftHasStarted || status.round_one_complete) return await this.unschedule();
       await this.pollOnce();
     } catch (error) {
+      // The database, say: try again at the normal pace, not at once.
+      this.nextPollAt = Math.max(this.nextPollAt ?? 0, this.now() + this.deps.config.FEED_INTERVAL_SECONDS * 1000);
       this.deps.log.warn({ err: (error as Error)?.message }, 'results feed tick failed');
     } finally {
       this.running = false;
     }
+  }
+
+  /** The draft is not live: nothing is due, and a later run starts without the old failures. */
+  private async unschedule(): Promise<void> {
+    if (this.failures === 0 && this.nextPollAt === undefined) return;
+    this.failures = 0;
+    this.nextPollAt = undefined;
+    await writeFeedStatus(this.deps.orm.em.fork(), { consecutiveFailures: 0, nextPollAt: null });
+  }
+
+  /** How long the timer waits before its next tick: until the next poll is due, else one interval. */
+  msUntilNextTick(): number {
+    if (this.nextPollAt === undefined) return this.deps.config.FEED_INTERVAL_SECONDS * 1000;
+    return Math.max(0, this.nextPollAt - this.now());
   }
 
   /** True when this instance holds the poller's lock (taken now or held from before). */
@@ -103,17 +146,25 @@ export class FeedPoller {
     if (this.lockClient === client) this.lockClient = undefined;
   }
 
-  /** Polls every FEED_INTERVAL_SECONDS until `stop`; nothing when no feed is configured. */
+  /**
+   * Ticks until `stop`: every FEED_INTERVAL_SECONDS, or when the next poll is due while backing off (one
+   * timeout after another, so a slow poll never overlaps the next). Nothing when no feed is configured.
+   */
   start(): void {
     if (!this.deps.config.FEED_URL || this.timer) return;
-    this.timer = setInterval(() => void this.tick(), this.deps.config.FEED_INTERVAL_SECONDS * 1000);
+    const loop = async () => {
+      await this.tick();
+      if (this.stopped) return;
+      this.timer = setTimeout(() => void loop(), this.msUntilNextTick());
+      this.timer.unref();
+    };
+    this.timer = setTimeout(() => void loop(), 0);
     this.timer.unref();
-    void this.tick();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const client = this.lockClient;
     this.lockClient = undefined;

@@ -7,6 +7,7 @@ import { PlayerSchema, type Player } from '../players/players.entities.js';
 import { recordPick, type DraftSettings } from '../draft/draft.service.js';
 import type { FeedPick } from './feed.adapters.js';
 import { matchPlayer } from './feed.match.js';
+import { pollDelaySeconds } from './feed.backoff.js';
 import { FeedQueueItemSchema } from './feed.entities.js';
 import { findQueueItem, insertQueueItem, openQueueItems, readFeedStatus, resolveOpenConfirmations, slotsAwaitingConfirmation, toQueueItemDto } from './feed.repository.js';
 
@@ -96,6 +97,10 @@ export async function feedStatus(em: EntityManager, config: Pick<Config, 'FEED_U
     last_error: status.lastError,
     lag_seconds: status.lastSuccessAt ? Math.max(0, Math.round((now.getTime() - status.lastSuccessAt.getTime()) / 1000)) : null,
     picks_seen: status.picksSeen,
+    consecutive_failures: status.consecutiveFailures,
+    next_poll_at: status.nextPollAt?.toISOString() ?? null,
+    next_poll_in_seconds: status.nextPollAt ? Math.max(0, Math.round((status.nextPollAt.getTime() - now.getTime()) / 1000)) : null,
+    backing_off: pollDelaySeconds(config.FEED_INTERVAL_SECONDS, status.consecutiveFailures) > config.FEED_INTERVAL_SECONDS,
     queue: queue.map(toQueueItemDto),
   };
 }
@@ -137,9 +142,12 @@ export function describeFeedStatus(status: FeedStatus): string[] {
   const lines = [
     (polledElsewhere ? 'Feed (polled by the server): ' : `Feed: ${status.kind}, every ${status.interval_seconds} s while the draft is live; `) +
       (status.last_poll_at ? `last poll ${status.last_poll_at}` : 'not polled yet') +
-      (status.lag_seconds === null ? '' : `, last success ${status.lag_seconds} s ago, ${status.picks_seen} round-one picks seen`),
+      (status.lag_seconds === null ? '' : `, last success ${status.lag_seconds} s ago, ${status.picks_seen} round-one picks seen`) +
+      (status.next_poll_in_seconds === null || status.backing_off ? '' : `, next poll in ${status.next_poll_in_seconds} s`),
   ];
   if (status.last_error) lines.push(`  Last error: ${status.last_error}`);
+  if (status.backing_off && status.next_poll_at)
+    lines.push(`  Backing off after ${status.consecutive_failures} failed polls in a row: next poll at ${status.next_poll_at} (in ${status.next_poll_in_seconds} s)`);
   for (const item of status.queue) lines.push(`  ${item.kind === 'conflict' ? 'Conflict' : 'To confirm'} #${item.id}: ${describeFeedItem(item)}`);
   if (status.queue.length) lines.push('  Confirm or dismiss them on /admin (or POST /api/draft/feed/queue/{id}/confirm | dismiss).');
   return lines;
