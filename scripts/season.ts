@@ -72,10 +72,15 @@ async function main() {
       });
       const { closed, opened } = result;
       console.log(`Closed the ${closed.year} season: final standings of ${closed.groups} group(s) kept (${closed.entries} global entries), ${closed.events} draft event(s) archived.`);
-      console.log(`Opened the ${opened.year} season: ${opened.players} players on the board, picks lock ${opened.deadline.toISOString()}.`);
+      console.log(`Opened the ${opened.year} season: ${opened.players} players on the board, its draft night ${opened.deadline.toISOString()}.`);
       if (db.config.deadline.getTime() !== opened.deadline.getTime()) {
         // The server's deadline is its configuration, read at start (docs/decisions.md, "Seasons").
-        console.log(`Servers lock picks at their configured deadline (now ${db.config.deadline.toISOString()}): set DRAFT_DEADLINE=${opened.deadline.toISOString()} and restart them.`);
+        const configured = db.config.deadline.toISOString();
+        console.log(
+          opened.deadline.getTime() <= Date.now()
+            ? `That time has passed: servers keep locking picks at their own deadline (${configured}, DRAFT_DEADLINE or the next draft night), so picks are open until then.`
+            : `Servers lock picks at their configured deadline (now ${configured}): set DRAFT_DEADLINE=${opened.deadline.toISOString()} and restart them.`,
+        );
       }
     } else {
       const lines = await seasonLines(em);
