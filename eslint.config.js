@@ -12,6 +12,15 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-console': ['error', { allow: ['warn', 'error'] }],
+      // `callback?.(await write())` skips the write altogether when there is no callback (an optional
+      // call does not evaluate its arguments): await into a variable first, then call.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ChainExpression > CallExpression > AwaitExpression.arguments',
+          message: 'An optional call skips its arguments when the callee is missing: await into a variable first, then call.',
+        },
+      ],
     },
   },
   { files: ['scripts/**', 'e2e/**', '**/*.test.ts', 'server/test/**'], rules: { 'no-console': 'off' } },

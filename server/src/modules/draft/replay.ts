@@ -37,14 +37,20 @@ export async function replayRoundOne2025(
 ): Promise<number> {
   const picks = (await loadRoundOne2025(em)).filter((p) => p.slot <= settings.roundOnePicks).slice(0, options.limit);
   const status = await getDraftStatus(em, settings);
-  if (!status.started_at) options.onChange?.(await startDraft(em, settings, actor));
+  // Each write is awaited on its own statement, never as the argument of `onChange?.(…)`: an optional
+  // call skips evaluating its arguments when there is no callback, and the write would silently not run.
+  if (!status.started_at) {
+    const started = await startDraft(em, settings, actor);
+    options.onChange?.(started);
+  }
   let recorded = 0;
   for (const pick of picks) {
     const current = await playerAtRoundOneSlot(em, pick.slot);
     if (current?.id === pick.playerId) continue;
     if (recorded > 0 && options.intervalMs) await new Promise((r) => setTimeout(r, options.intervalMs));
-    options.onChange?.(await recordPick(em, settings, actor, pick.slot, pick.playerId));
+    const change = await recordPick(em, settings, actor, pick.slot, pick.playerId);
     recorded++;
+    options.onChange?.(change);
   }
   return recorded;
 }
