@@ -3,7 +3,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import fastifyCors from '@fastify/cors';
 import type { AppDeps } from './deps.js';
 import { sql } from './db/sql.js';
 import { errorAnswer, notFound } from './errors.js';
@@ -14,6 +13,7 @@ import { registerRestAdapter } from './rest/adapter.js';
 import { registerIdpRoutes } from './modules/auth/idp.routes.js';
 import { registerOpenApi } from './rest/openapi.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
+import { registerCors } from './cors.js';
 import { apiSecurityHeaders, isApiPath, securityHeaders } from './security-headers.js';
 import { registerInvitePage } from './modules/join-links/invite-page.js';
 import { inviteDraft } from './modules/join-links/join-links.router.js';
@@ -97,12 +97,16 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
 
   logRequests(app);
 
-  const documentHeaders = securityHeaders({
-    // The SPA loads only its own bundle; Clerk's frontend API is allowed when Clerk is configured.
-    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(deps.config) },
-    frameguard: { action: 'deny' },
-    crossOriginEmbedderPolicy: false,
-  });
+  const documentHeaders = {
+    ...securityHeaders({
+      // The SPA loads only its own bundle; Clerk's frontend API is allowed when Clerk is configured.
+      contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(deps.config) },
+      frameguard: { action: 'deny' },
+      crossOriginEmbedderPolicy: false,
+    }),
+    // CORS answers depend on the Origin (cors.ts); module scripts are fetched in CORS mode.
+    vary: 'Origin',
+  };
   const apiHeaders = apiSecurityHeaders(documentHeaders);
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(isApiPath(request.url) ? apiHeaders : documentHeaders);
@@ -111,7 +115,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
   app.decorateReply('asDocument', function (this: FastifyReply) {
     return this.headers(documentHeaders);
   });
-  await app.register(fastifyCors, { origin: deps.config.appOrigins, credentials: true });
+  registerCors(app, deps.config.appOrigins);
   // REST clients send `Content-Type: application/json` on every call, bodyless ones included.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {

@@ -52,6 +52,27 @@ export function parseInputWith<T>(schema: z.ZodType<T>, rawInput: unknown): T {
 }
 
 /**
+ * A read's context whose EntityManager is forked only if the read asks for it (forking costs as much as
+ * a cached read). A class, not an object with a getter made per request: the getter is defined once.
+ */
+class LazyReadContext implements ReadContext {
+  readonly deps: Context['deps'];
+  readonly auth: Context['auth'];
+  readonly ip: string;
+  readonly headers: Context['headers'];
+  #em: EntityManager | undefined;
+  constructor(ctx: Context) {
+    this.deps = ctx.deps;
+    this.auth = ctx.auth;
+    this.ip = ctx.ip;
+    this.headers = ctx.headers;
+  }
+  get em(): EntityManager {
+    return (this.#em ??= this.deps.orm.em.fork());
+  }
+}
+
+/**
  * Runs a hot read outside tRPC's procedure chain, with what that chain would do: NUL refused, input
  * parsed by the same schema (a failure is tRPC's BAD_REQUEST with the zod error), an EntityManager (made
  * only if the read needs one), and domain errors turned into tRPC errors.
@@ -59,10 +80,8 @@ export function parseInputWith<T>(schema: z.ZodType<T>, rawInput: unknown): T {
 export async function runHotRead(read: AnyHotRead, ctx: Context, rawInput: unknown): Promise<unknown> {
   refuseNulInput(rawInput);
   const input = read.input ? parseInputWith(read.input, rawInput) : undefined;
-  let em: EntityManager | undefined;
-  const readContext = Object.defineProperty({ ...ctx }, 'em', { get: () => (em ??= ctx.deps.orm.em.fork()) }) as ReadContext;
   try {
-    return await read.run(readContext, input as never);
+    return await read.run(new LazyReadContext(ctx), input as never);
   } catch (error) {
     throw toTrpcError(error) ?? error;
   }

@@ -51,7 +51,6 @@ export function registerHotReads(app: FastifyInstance, deps: AppDeps) {
     app.get(`/trpc/${path}`, async (request: FastifyRequest, reply: FastifyReply) => {
       const query = request.query as Record<string, string | undefined>;
       const batch = query.batch === '1';
-      const envelope = (json: string) => (batch ? `[${json}]` : json);
       let input: unknown;
       let ctx: Context | undefined;
       try {
@@ -63,7 +62,8 @@ export function registerHotReads(app: FastifyInstance, deps: AppDeps) {
       } catch (cause) {
         const { status, shape } = trpcErrorAnswer(cause, { type: 'query', path, input, ctx });
         if (status >= 500 && status !== 503) request.log.error({ err: cause }, 'hot read failed');
-        return reply.code(status).type('application/json').send(envelope(JSON.stringify({ error: shape })));
+        const json = JSON.stringify({ error: shape });
+        return reply.code(status).type('application/json').send(batch ? `[${json}]` : json);
       }
     });
   }
