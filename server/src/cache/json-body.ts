@@ -21,7 +21,8 @@ export interface JsonBody {
 const prepared = new WeakMap<object, Prepared>();
 
 export function etagOf(text: string): string {
-  return `"${crypto.createHash('sha1').update(text).digest('base64url')}"`;
+  // One-shot hash (Node ≥ 20.12): half the cost of a Hash object, and it runs on every composed answer.
+  return `"${crypto.hash('sha1', text, 'base64url')}"`;
 }
 
 /**
@@ -86,8 +87,18 @@ export function jsonText(body: JsonBody): string {
 
 /** The body as one buffer: prepared bytes are copied once, not encoded again (nor at all when alone). */
 export function jsonBytes(body: JsonBody): Buffer {
-  const buffers = body.pieces.filter((p) => p !== '').map((p) => (typeof p === 'string' ? Buffer.from(p) : (p.bytes ??= Buffer.from(p.json))));
-  return buffers.length === 1 ? buffers[0]! : Buffer.concat(buffers);
+  const { pieces } = body;
+  if (pieces.length === 1) return bytesOf(pieces[0]!);
+  let length = 0;
+  for (const p of pieces) length += typeof p === 'string' ? Buffer.byteLength(p) : bytesOf(p).length;
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const p of pieces) at += typeof p === 'string' ? out.write(p, at) : bytesOf(p).copy(out, at);
+  return out;
+}
+
+function bytesOf(piece: string | Prepared): Buffer {
+  return typeof piece === 'string' ? Buffer.from(piece) : (piece.bytes ??= Buffer.from(piece.json));
 }
 
 /** Whether an `If-None-Match` header names this ETag (a list, `*`, or weak forms of it). */

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { enveloped, jsonBody, jsonBytes, jsonText, prepareJson } from '../src/cache/json-body.js';
+
+/** What a hot read sends: the same bytes JSON.stringify would give, put together around shared pages. */
+describe('answers put together from prepared pieces', () => {
+  const page = prepareJson([{ rank: 1, participant_name: 'Zoë 🏈 Ødegaard' }, { rank: 2, participant_name: '李雷' }]);
+  const me = prepareJson({ rank: 2, participant_name: '李雷' });
+  const answer = { group_id: 1, rankings: page, me, matches: 2, note: 'naïve', skipped: undefined };
+
+  it('sends exactly the JSON of the whole answer, multi-byte names included', () => {
+    const body = jsonBody(answer);
+    expect(jsonBytes(body).toString('utf8')).toBe(JSON.stringify(answer));
+    expect(jsonBytes(body).length).toBe(Buffer.byteLength(JSON.stringify(answer)));
+    expect(jsonText(body)).toBe(JSON.stringify(answer));
+  });
+
+  it('wraps it in an envelope without changing a byte inside, under its own ETag', () => {
+    const body = jsonBody(answer);
+    const wrapped = enveloped(body, '{"result":{"data":', '}}', 't');
+    expect(JSON.parse(jsonBytes(wrapped).toString('utf8'))).toEqual({ result: { data: JSON.parse(JSON.stringify(answer)) } });
+    expect(wrapped.etag).not.toBe(body.etag);
+  });
+
+  it('gives the same ETag to the same answer and another to a different caller', () => {
+    expect(jsonBody({ ...answer }).etag).toBe(jsonBody(answer).etag);
+    const other = prepareJson({ rank: 1, participant_name: 'Zoë 🏈 Ødegaard' });
+    expect(jsonBody({ ...answer, me: other }).etag).not.toBe(jsonBody(answer).etag);
+    expect(jsonBody({ ...answer, matches: 3 }).etag).not.toBe(jsonBody(answer).etag);
+  });
+
+  it('sends a prepared value alone as its own bytes, the same buffer each time', () => {
+    expect(jsonBytes(jsonBody(page))).toBe(jsonBytes(jsonBody(page)));
+    expect(jsonBytes(jsonBody(page)).toString('utf8')).toBe(JSON.stringify(page));
+  });
+});
