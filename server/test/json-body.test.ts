@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { enveloped, jsonBody, jsonBytes, jsonText, prepareJson } from '../src/cache/json-body.js';
+import { enveloped, jsonBody, jsonBytes, jsonText, prepareJson, writeJson } from '../src/cache/json-body.js';
 
 /** What a hot read sends: the same bytes JSON.stringify would give, put together around shared pages. */
 describe('answers put together from prepared pieces', () => {
@@ -31,5 +31,19 @@ describe('answers put together from prepared pieces', () => {
   it('sends a prepared value alone as its own bytes, the same buffer each time', () => {
     expect(jsonBytes(jsonBody(page))).toBe(jsonBytes(jsonBody(page)));
     expect(jsonBytes(jsonBody(page)).toString('utf8')).toBe(JSON.stringify(page));
+  });
+
+  it('writes a live frame as text around the shared page bytes, the same buffer for every stream', () => {
+    const big = prepareJson(Array.from({ length: 50 }, (_, i) => ({ rank: i + 1, participant_name: `Entry ${i} · Zoë` })));
+    const frames = [1, 2].map(() => {
+      const chunks: (string | Buffer)[] = [];
+      writeJson({ cork() {}, uncork() {}, write: (c) => chunks.push(c) > 0 }, enveloped(jsonBody({ rankings: big, me }), 'data: ', '\n\n', 'frame'));
+      return chunks;
+    });
+    for (const chunks of frames) {
+      expect(Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))).toString('utf8')).toBe(`data: ${JSON.stringify({ rankings: big, me })}\n\n`);
+      expect(chunks).toHaveLength(3);
+    }
+    expect(frames[0]![1]).toBe(frames[1]![1]);
   });
 });

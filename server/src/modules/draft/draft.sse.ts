@@ -8,7 +8,7 @@ import { appRouter } from '../../trpc/root.js';
 import { parseQueryJson, trpcErrorAnswer } from '../../trpc/hot-reads.js';
 import { parseInputWith } from '../../trpc/hot-read.js';
 import { mayReadStandings, standingsUpdate } from '../leaderboard/leaderboard.service.js';
-import { enveloped, jsonBytes } from '../../cache/json-body.js';
+import { enveloped, writeJson } from '../../cache/json-body.js';
 import { changesSince } from './draft.stream.js';
 
 const PATH = 'draft.changes';
@@ -98,10 +98,10 @@ export class DraftChangeFanOut {
         if (!this.streams.has(stream) || stream.lastSent > eventId) continue;
         stream.allowed ??= await mayReadStandings(em, stream.watch!.group_id, stream.participantId);
         if (!stream.allowed) continue;
-        // The frame as bytes around the shared page's bytes: one copy per stream, no string of the page.
+        // The frame as text around the shared page's bytes: nothing of the page is copied per stream.
         const update = await standingsUpdate(this.deps, stream.watch!, stream.participantId, eventId);
         if (overtaken()) return;
-        if (this.streams.has(stream)) stream.res.write(jsonBytes(enveloped(update, 'data: ', `\nid: ${eventId}\n\n\n`, 'frame')));
+        if (this.streams.has(stream)) writeJson(stream.res, enveloped(update, 'data: ', `\nid: ${eventId}\n\n\n`, 'frame'));
       }
     } catch (error) {
       // The pages fall back to reading the standings themselves (the web app waits only so long).
