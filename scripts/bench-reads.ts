@@ -122,6 +122,8 @@ interface Measured {
   rps: number;
   p50: number;
   p99: number;
+  /** Each turn's p99, to tell a steady tail from one bad moment. */
+  p99s: number[];
   bad: number;
 }
 
@@ -149,6 +151,7 @@ async function loadPair(label: string, plainUrl: string, gameUrl: string, header
     rps: list.reduce((n, t) => n + t.requests, 0) / list.reduce((n, t) => n + t.seconds, 0),
     p50: Math.round(list.reduce((n, t) => n + t.p50, 0) / list.length),
     p99: Math.max(...list.map((t) => t.p99)),
+    p99s: list.map((t) => t.p99),
     bad: list.reduce((n, t) => n + t.bad, 0),
   });
   return [measured(`plain Fastify, same bytes as ${label}`, turns.plain), measured(label, turns.game)];
@@ -197,7 +200,7 @@ async function main() {
       const bytes = plainRoutes[`/${name}/${kind}`]!.body.length;
       rows.push({ ...yardstick, ratio: 1, bytes }, { ...game, ratio: game.rps / yardstick.rps, bytes, target: TARGETS[label] });
       const verdict = TARGETS[label] === undefined ? '' : game.rps / yardstick.rps >= TARGETS[label]! && game.p99 <= P99_TARGET_MS ? ' ✓' : ' ✗ below target';
-      console.log(`  ${label}: ${game.rps.toFixed(0)} req/s (plain ${yardstick.rps.toFixed(0)}), ${((100 * game.rps) / yardstick.rps).toFixed(0)} %, p99 ${game.p99} ms${verdict}`);
+      console.log(`  ${label}: ${game.rps.toFixed(0)} req/s (plain ${yardstick.rps.toFixed(0)}), ${((100 * game.rps) / yardstick.rps).toFixed(0)} %, p99 ${game.p99} ms (turns ${game.p99s.join('/')}; plain ${yardstick.p99s.join('/')})${verdict}`);
     }
   }
 

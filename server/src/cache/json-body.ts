@@ -80,7 +80,7 @@ export function enveloped(body: JsonBody, before: string, after: string, variant
   return { pieces: [before, ...body.pieces, after], etag: `${body.etag.slice(0, -1)}-${variant}"` };
 }
 
-/** The body as text (the live stream writes it into its frames). */
+/** The body as text (a composed answer as one string; the tRPC live subscription parses it). */
 export function jsonText(body: JsonBody): string {
   return body.pieces.map((p) => (typeof p === 'string' ? p : p.json)).join('');
 }
