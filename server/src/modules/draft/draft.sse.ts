@@ -7,7 +7,7 @@ import { refuseNulInput, signedIn, toTrpcError } from '../../trpc/trpc.js';
 import { appRouter } from '../../trpc/root.js';
 import { parseQueryJson, trpcErrorAnswer } from '../../trpc/hot-reads.js';
 import { parseInputWith } from '../../trpc/hot-read.js';
-import { mayReadStandings, standingsUpdate } from '../leaderboard/leaderboard.service.js';
+import { mayReadStandings, standingsFrame, standingsView, type StandingsView } from '../leaderboard/leaderboard.service.js';
 import { enveloped, writeJson } from '../../cache/json-body.js';
 import { changesSince } from './draft.stream.js';
 
@@ -93,14 +93,19 @@ export class DraftChangeFanOut {
     const em = this.deps.orm.em.fork();
     try {
       await Promise.all([...new Set(watchers.map((s) => s.watch!.group_id))].map((groupId) => this.deps.leaderboards.get(groupId)));
+      // Each watched page is read once for all its watchers; a watcher's frame is then only its own row
+      // around the page's shared bytes, made without waiting on anything.
+      const views = new Map<string, StandingsView>();
       for (const stream of watchers) {
         if (overtaken()) return;
         if (!this.streams.has(stream) || stream.lastSent > eventId) continue;
         stream.allowed ??= await mayReadStandings(em, stream.watch!.group_id, stream.participantId);
         if (!stream.allowed) continue;
-        // The frame as text around the shared page's bytes: nothing of the page is copied per stream.
-        const update = await standingsUpdate(this.deps, stream.watch!, stream.participantId, eventId);
+        const key = JSON.stringify(stream.watch);
+        let view = views.get(key);
+        if (!view) views.set(key, (view = await standingsView(this.deps, stream.watch!)));
         if (overtaken()) return;
+        const update = standingsFrame(this.deps, view, stream.watch!, stream.participantId, eventId);
         if (this.streams.has(stream)) writeJson(stream.res, enveloped(update, 'data: ', `\nid: ${eventId}\n\n\n`, 'frame'));
       }
     } catch (error) {

@@ -1,29 +1,38 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
-import { type FieldRow, type Leaderboard, type LeaderboardInput, type MyGroupStandings } from '@first-round/shared/schemas';
+import { type FieldRow, type Leaderboard, type LeaderboardInput, type LeaderboardRow, type MyGroupStandings } from '@first-round/shared/schemas';
 import { enveloped, jsonBody, jsonText, type JsonBody } from '../../cache/json-body.js';
 import { conflict } from '../../errors.js';
 import { sql } from '../../db/sql.js';
 import type { AppDeps } from '../../deps.js';
 import { findMembership } from '../groups/membership.js';
-import { positionIn } from './leaderboard.cache.js';
+import { positionIn, type Standings } from './leaderboard.cache.js';
+
+type StandingsDeps = Pick<AppDeps, 'draftStatus' | 'leaderboards' | 'benchmarks'>;
+
+/** What every reader of one standings page shares, read once: then each reader's answer is only their own row. */
+export type StandingsView =
+  | { started: false }
+  | { started: true; standings: Standings; rows: readonly LeaderboardRow[]; page: LeaderboardRow[]; benchmarks: Leaderboard['benchmarks'] };
+
+export async function standingsView(deps: StandingsDeps, input: LeaderboardInput): Promise<StandingsView> {
+  if (!(await deps.draftStatus.hasStarted())) return { started: false };
+  const standings = await deps.leaderboards.get(input.group_id);
+  const { rows, page } = deps.leaderboards.select(standings, input);
+  return { started: true, standings, rows, page, benchmarks: await deps.benchmarks.rows() };
+}
 
 /**
  * Before the start nothing is revealed: no rankings, so nobody learns anybody's picks. The page itself is
  * shared by every reader (validated and serialised once per version); only the caller's own row is theirs.
  */
-export async function getLeaderboard(
-  deps: Pick<AppDeps, 'draftStatus' | 'leaderboards' | 'benchmarks'>,
-  input: LeaderboardInput,
-  participantId: string,
-): Promise<Leaderboard> {
-  if (!(await deps.draftStatus.hasStarted())) {
+export function leaderboardFor(deps: Pick<AppDeps, 'leaderboards'>, view: StandingsView, input: LeaderboardInput, participantId: string): Leaderboard {
+  if (!view.started) {
     // A search or a status filter reveals nothing either: no rows, no counts, no position.
     return { group_id: input.group_id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] };
   }
-  const standings = await deps.leaderboards.get(input.group_id);
-  const { rows, page } = deps.leaderboards.select(standings, input);
+  const { standings, rows } = view;
   const mine = standings.byParticipant.get(participantId);
   const position = mine ? positionIn(rows, mine) : -1;
   return {
@@ -31,12 +40,16 @@ export async function getLeaderboard(
     draft_started: true,
     entries: standings.rankings.length,
     alive: standings.alive,
-    rankings: page,
+    rankings: view.page,
     me: mine ? deps.leaderboards.ownRow(mine) : null,
     matches: rows.length,
     me_position: position < 0 ? null : position,
-    benchmarks: await deps.benchmarks.rows(),
+    benchmarks: view.benchmarks,
   };
+}
+
+export async function getLeaderboard(deps: StandingsDeps, input: LeaderboardInput, participantId: string): Promise<Leaderboard> {
+  return leaderboardFor(deps, await standingsView(deps, input), input, participantId);
 }
 
 /**
@@ -52,19 +65,14 @@ export async function mayReadStandings(em: EntityManager, groupId: number, parti
  * shared page is serialised once per version, only the caller's own row is theirs), as of draft change
  * `eventId`. The caller's right to read the group is checked by the stream.
  */
-export async function standingsUpdate(
-  deps: Pick<AppDeps, 'draftStatus' | 'leaderboards' | 'benchmarks'>,
-  watch: LeaderboardInput,
-  participantId: string,
-  eventId: number,
-): Promise<JsonBody> {
-  const leaderboard = jsonBody(await getLeaderboard(deps, watch, participantId));
+export function standingsFrame(deps: Pick<AppDeps, 'leaderboards'>, view: StandingsView, watch: LeaderboardInput, participantId: string, eventId: number): JsonBody {
+  const leaderboard = jsonBody(leaderboardFor(deps, view, watch, participantId));
   return enveloped(leaderboard, `{"kind":"standings","event_id":${eventId},"leaderboard":`, '}', 'live');
 }
 
-/** The same update as JSON text. */
-export async function standingsUpdateJson(...args: Parameters<typeof standingsUpdate>): Promise<string> {
-  return jsonText(await standingsUpdate(...args));
+/** The same update as JSON text, for one reader (the tRPC subscription). */
+export async function standingsUpdateJson(deps: StandingsDeps, watch: LeaderboardInput, participantId: string, eventId: number): Promise<string> {
+  return jsonText(standingsFrame(deps, await standingsView(deps, watch), watch, participantId, eventId));
 }
 
 /**
