@@ -86,7 +86,8 @@ async function main() {
       const lines = await seasonLines(em);
       for (const s of lines) {
         const state = s.current ? 'current' : 'closed';
-        const deadline = s.deadline ? s.deadline.toISOString() : 'no deadline';
+        // The current season locks at the server's deadline (configuration), as GET /api/seasons says.
+        const deadline = (s.current ? db.config.deadline : s.deadline)?.toISOString() ?? 'no deadline';
         const result = s.current
           ? ''
           : `\t${s.entries ?? 0} entries\t${s.winners.length > 0 ? `winner: ${s.winners.join(', ')} (${s.winningScore} hits)` : 'no winner'}`;
