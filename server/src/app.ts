@@ -13,7 +13,7 @@ import { registerRestAdapter } from './rest/adapter.js';
 import { registerIdpRoutes } from './modules/auth/idp.routes.js';
 import { registerOpenApi } from './rest/openapi.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
-import { registerCors } from './cors.js';
+import { CORS_VARY, registerCors } from './cors.js';
 import { apiSecurityHeaders, isApiPath, securityHeaders } from './security-headers.js';
 import { registerInvitePage } from './modules/join-links/invite-page.js';
 import { inviteDraft } from './modules/join-links/join-links.router.js';
@@ -104,10 +104,10 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
       frameguard: { action: 'deny' },
       crossOriginEmbedderPolicy: false,
     }),
-    // CORS answers depend on the Origin (cors.ts); module scripts are fetched in CORS mode.
-    vary: 'Origin',
+    // Module scripts are fetched in CORS mode too.
+    ...CORS_VARY,
   };
-  const apiHeaders = apiSecurityHeaders(documentHeaders);
+  const apiHeaders = { ...apiSecurityHeaders(documentHeaders), ...CORS_VARY };
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(isApiPath(request.url) ? apiHeaders : documentHeaders);
     done();

@@ -1,13 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 
 const METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE';
+/** On every answer, page or API (set with the other constant headers in app.ts): CORS answers depend on the Origin. */
+export const CORS_VARY = { vary: 'Origin' } as const;
 /** How long a browser may keep a preflight's answer (seconds). */
 const PREFLIGHT_MAX_AGE = '600';
 
 /**
  * Cross-origin calls with credentials, from the configured origins only (CORS_ORIGINS, PUBLIC_URL, the
- * server's own: config.appOrigins). Every answer says `Vary: Origin` (security-headers.ts, set with the
- * other constant headers), so a cache never gives one origin what was allowed for another.
+ * server's own: config.appOrigins). Every answer says `Vary: Origin` (CORS_VARY, set with the other
+ * constant headers), so a cache never gives one origin what was allowed for another.
  *
  * Our own hook rather than @fastify/cors: the plugin copied its options and resolved the origin on every
  * request, a twentieth of a hot read (docs/benchmarks.md), although nearly every request (the web app's

@@ -39,8 +39,6 @@ export function apiSecurityHeaders(documentHeaders: Record<string, string>): Rec
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
     'cross-origin-resource-policy': 'same-origin',
-    // CORS answers depend on the Origin (cors.ts).
-    vary: 'Origin',
   };
 }
 

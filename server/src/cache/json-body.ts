@@ -95,8 +95,8 @@ export function payloadOf(body: JsonBody): string | Buffer {
   return body.pieces.length === 1 && only !== undefined && typeof only !== 'string' ? bytesOf(only) : jsonText(body);
 }
 
-function bytesOf(piece: string | Prepared): Buffer {
-  return typeof piece === 'string' ? Buffer.from(piece) : (piece.bytes ??= Buffer.from(piece.json));
+function bytesOf(piece: Prepared): Buffer {
+  return (piece.bytes ??= Buffer.from(piece.json));
 }
 
 /** Prepared pieces at least this long are written as their shared bytes; shorter ones join the text around them. */
