@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { axeFindings, serveAxe } from './support/axe';
 import { launchBrowser, newPerson, type Person } from './support/browser';
-import { BASE_URL, uniqueEmail, uniqueUsername, MARSHAL_EMAIL } from './support/env';
+import { uniqueEmail, uniqueUsername, MARSHAL_EMAIL } from './support/env';
 import { apiSession } from './support/idp';
 import { operator, playerId } from './support/operator';
 import { signInWithSession } from './support/session';
 import { expectNoHorizontalScroll, waitForPath } from './support/ui';
+import { rest } from './support/rest';
 
 /**
  * Issue 14: a group's draft board on a phone. Three friends in a group with public picks:
@@ -17,16 +18,6 @@ import { expectNoHorizontalScroll, waitForPath } from './support/ui';
  * under 'Waiting on', needed by two members.
  */
 const LIVE_MS = 6000;
-
-async function rest(session: { token(): Promise<string> }, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${BASE_URL}/api${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${await session.token()}` },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json() as Promise<Record<string, unknown>>;
-}
 
 describe('the draft board', () => {
   let browser: Browser;

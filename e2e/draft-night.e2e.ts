@@ -7,6 +7,7 @@ import { operator, playerId } from './support/operator';
 import { liveStrip, waitForPath } from './support/ui';
 import { signInWithSession } from './support/session';
 import { watchForText, type TextSighting } from './support/watch-text';
+import { rest } from './support/rest';
 
 /**
  * The live layer on draft night. Three friends in a group keep its standings open while the
@@ -35,16 +36,6 @@ interface Friend {
   context: BrowserContext;
   page: Page;
   sightings: TextSighting[];
-}
-
-async function rest(session: { token(): Promise<string> }, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${BASE_URL}/api${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${await session.token()}` },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json() as Promise<Record<string, unknown>>;
 }
 
 /** The group's standings rows (an opened row holds a list of its own). */

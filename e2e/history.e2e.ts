@@ -3,11 +3,12 @@ import type { Browser } from 'playwright-core';
 import type pg from 'pg';
 import { axeFindings, serveAxe } from './support/axe';
 import { launchBrowser, newPerson, type Person } from './support/browser';
-import { BASE_URL, uniqueEmail, uniqueUsername } from './support/env';
+import { uniqueEmail, uniqueUsername } from './support/env';
 import { apiSession } from './support/idp';
 import { serverDatabase } from './support/database';
 import { signInWithSession } from './support/session';
 import { waitForPath } from './support/ui';
+import { rest } from './support/rest';
 
 /**
  * Issue 15, seasons: a group's History. A season closed before this one (written into the archive as
@@ -17,16 +18,6 @@ import { waitForPath } from './support/ui';
  * says so.
  */
 const YEAR = 2024;
-
-async function rest(session: { token(): Promise<string> }, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${BASE_URL}/api${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${await session.token()}` },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json() as Promise<Record<string, unknown>>;
-}
 
 /** The group's final standings of YEAR: Alice first with two hits, Bo busted by a miss. */
 async function archiveSeason(db: pg.Client, groupId: number, groupName: string, alice: { id: string; name: string }, bo: { id: string; name: string }) {
