@@ -1,29 +1,52 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** A value serialised once: its JSON text, that text's bytes (made at the first response that sends them) and its ETag. */
+/** A value serialised once: its JSON text, that text's bytes (made at the first response that sends them) and its ETag (at the first that needs it). */
 interface Prepared {
   json: string;
-  etag: string;
+  etag?: string;
   bytes?: Buffer;
 }
+
+/** Prepared pieces at least this long are named by their ETag in a composed ETag and written as their shared bytes. */
+const SHARED_PIECE_MIN = 1024;
 
 /**
  * A response body as sent: its pieces in order (text of its own, or a prepared value whose bytes every
  * response shares) and its entity tag. A standings page is one piece however many callers read it; the
- * caller's own part is a few hundred bytes around it.
+ * caller's own part is a few hundred bytes around it. The ETag is hashed at its first use: a read needs
+ * it, a live frame (5,000 of them after each pick) never does.
  */
-export interface JsonBody {
-  pieces: readonly (string | Prepared)[];
-  etag: string;
+export class JsonBody {
+  private tag: string | undefined;
+
+  constructor(
+    readonly pieces: readonly (string | Prepared)[],
+    /** For an envelope: the body inside and the variant its ETag adds to that body's. */
+    private readonly inner?: { body: JsonBody; variant: string },
+  ) {}
+
+  get etag(): string {
+    return (this.tag ??= this.computeTag());
+  }
+
+  private computeTag(): string {
+    if (this.inner) return `${this.inner.body.etag.slice(0, -1)}-${this.inner.variant}"`;
+    const [only] = this.pieces;
+    if (this.pieces.length === 1 && only !== undefined && typeof only !== 'string') return tagOf(only);
+    // The text of the answer, with each big shared piece stood in for by its own ETag.
+    return etagOf(this.pieces.map((p) => (typeof p === 'string' ? p : p.json.length < SHARED_PIECE_MIN ? p.json : `\u0000${tagOf(p)}\u0000`)).join(''));
+  }
 }
 
 const prepared = new WeakMap<object, Prepared>();
 
 export function etagOf(text: string): string {
-  // One-shot hash (Node ≥ 20.12): half the cost of a Hash object, and it runs on every composed answer.
+  // One-shot hash (Node ≥ 20.12): half the cost of a Hash object.
   return `"${crypto.hash('sha1', text, 'base64url')}"`;
 }
+
+const tagOf = (piece: Prepared) => (piece.etag ??= etagOf(piece.json));
 
 /**
  * Serialises a value once, now, and remembers the bytes with it: a cache calls this when it builds an
@@ -32,30 +55,23 @@ export function etagOf(text: string): string {
  * bytes would no longer match it if it changed.
  */
 export function prepareJson<T extends object>(value: T): T {
-  const json = JSON.stringify(value);
-  prepared.set(value, { json, etag: etagOf(json) });
+  prepared.set(value, { json: JSON.stringify(value) });
   return Object.freeze(value);
-}
-
-function ownBody(json: string): JsonBody {
-  return { pieces: [json], etag: etagOf(json) };
 }
 
 /**
  * The body of a response. A prepared value gives its bytes as they are; a plain object holding prepared
- * values (a standings page plus the caller's own row) is put together around their bytes, and its ETag from
- * their ETags, so the big part is neither serialised, hashed nor copied into a string again. Anything else
- * is serialised.
+ * values (a standings page plus the caller's own row) is put together around their bytes, so the big part
+ * is neither serialised, hashed nor copied into a string again. Anything else is serialised.
  */
 export function jsonBody(value: unknown): JsonBody {
-  if (value === null || typeof value !== 'object') return ownBody(JSON.stringify(value) ?? 'null');
+  if (value === null || typeof value !== 'object') return new JsonBody([JSON.stringify(value) ?? 'null']);
   const whole = prepared.get(value);
-  if (whole) return { pieces: [whole], etag: whole.etag };
+  if (whole) return new JsonBody([whole]);
   if (Array.isArray(value) || !Object.values(value).some((v) => v !== null && typeof v === 'object' && prepared.has(v))) {
-    return ownBody(JSON.stringify(value));
+    return new JsonBody([JSON.stringify(value)]);
   }
   const pieces: (string | Prepared)[] = [];
-  const identity: string[] = [];
   let text = '{';
   for (const [key, v] of Object.entries(value)) {
     if (v === undefined || typeof v === 'function') continue;
@@ -64,20 +80,17 @@ export function jsonBody(value: unknown): JsonBody {
     if (part) {
       pieces.push(text, part);
       text = '';
-      identity.push(`${key}#${part.etag}`);
     } else {
-      const json = JSON.stringify(v);
-      text += json;
-      identity.push(`${key}=${json}`);
+      text += JSON.stringify(v);
     }
   }
   pieces.push(`${text}}`);
-  return { pieces, etag: etagOf(identity.join('\n')) };
+  return new JsonBody(pieces);
 }
 
 /** The same answer inside an envelope (tRPC's `{"result":{"data":…}}`, a batch of one), with its own ETag. */
 export function enveloped(body: JsonBody, before: string, after: string, variant: string): JsonBody {
-  return { pieces: [before, ...body.pieces, after], etag: `${body.etag.slice(0, -1)}-${variant}"` };
+  return new JsonBody([before, ...body.pieces, after], { body, variant });
 }
 
 /** The body as text (a composed answer as one string; the tRPC live subscription parses it). */
@@ -98,9 +111,6 @@ export function payloadOf(body: JsonBody): string | Buffer {
 function bytesOf(piece: Prepared): Buffer {
   return (piece.bytes ??= Buffer.from(piece.json));
 }
-
-/** Prepared pieces at least this long are written as their shared bytes; shorter ones join the text around them. */
-const SHARED_PIECE_MIN = 1024;
 
 /**
  * Writes a body to a stream (the live fan-out) without copying the big prepared pieces: the text around a
