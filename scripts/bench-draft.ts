@@ -10,7 +10,8 @@
 // Options: --participants N (default 100000), --groups N (5000), --members N (8 per group),
 //          --picks N (8 recorded picks for the re-rank), --clients N (5000), --live-picks N (3),
 //          --workers N (2 load-generator threads), --round-timeout S (120), --log-level L (the server's LOG_LEVEL; default as
-//          `npm start`: info), --no-write, --keep (keep the throwaway directory: database, server log)
+//          `npm start`: info), --no-write, --keep (keep the throwaway directory: database, server log),
+//          --profile DIR (the server and the load generator run with --cpu-prof and leave their profiles in DIR)
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
@@ -49,6 +50,7 @@ const LOG_LEVEL = args.includes('--log-level') ? args[args.indexOf('--log-level'
 const WRITE = !args.includes('--no-write');
 /** Keep the throwaway directory (database, server log) for a look afterwards. */
 const KEEP = args.includes('--keep');
+const PROFILE_DIR = args.includes('--profile') ? path.resolve(args[args.indexOf('--profile') + 1]!) : undefined;
 const ROUND_ONE_PICKS = 32;
 const OPERATOR = 'user_benchoperator';
 const OPERATOR_EMAIL = 'operator@bench.local';
@@ -255,7 +257,8 @@ async function main() {
     const serverLog = path.join(dir, 'server.log');
     const serverOut = fsSync.openSync(serverLog, 'a');
     log(`Starting the server as \`npm start\` does (scripts/start.mjs, LOG_LEVEL=${LOG_LEVEL}, output in ${serverLog})…`);
-    const server = spawn(process.execPath, [path.resolve('scripts/start.mjs')], {
+    const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+    const server = spawn(process.execPath, [...profile, path.resolve('scripts/start.mjs')], {
       env: {
         ...process.env,
         NODE_ENV: 'production',
@@ -298,7 +301,7 @@ async function main() {
     };
     const optionsFile = path.join(dir, 'load-options.json');
     await fs.writeFile(optionsFile, JSON.stringify(loadOptions));
-    const load = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/bench-draft-load.ts'), optionsFile], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const load = spawn(process.execPath, [...profile, '--import', 'tsx', path.resolve('scripts/bench-draft-load.ts'), optionsFile], { stdio: ['ignore', 'inherit', 'inherit'] });
     cleanups.unshift(async () => {
       if (load.exitCode === null) load.kill('SIGKILL');
     });

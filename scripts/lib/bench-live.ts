@@ -28,32 +28,60 @@ export interface SseEvent {
 /**
  * Server-sent events from a text stream (https://html.spec.whatwg.org/multipage/server-sent-events.html),
  * as tRPC 11 writes them: `event: connected` first, then `data:` + `id:` per tracked item, `event: ping`.
+ * One pass over each chunk, as a browser's native EventSource reads it: the load generator shares the
+ * machine with the server, and a parser that scans every 18 KB frame with regular expressions several
+ * times over took a third of its time.
  */
 export class SseParser {
   private buffer = '';
+  /** How far the buffer was already searched for a blank line. */
+  private scanned = 0;
 
   push(chunk: string): SseEvent[] {
     this.buffer += chunk;
     const events: SseEvent[] = [];
-    let end: number;
-    while ((end = this.buffer.search(/\r?\n\r?\n/)) >= 0) {
-      const block = this.buffer.slice(0, end);
-      this.buffer = this.buffer.slice(end).replace(/^\r?\n\r?\n/, '');
-      const event: SseEvent = { data: '' };
-      const data: string[] = [];
-      for (const line of block.split(/\r?\n/)) {
-        const colon = line.indexOf(':');
-        if (colon === 0) continue; // a comment
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (field === 'data') data.push(value);
-        else if (field === 'event') event.event = value;
-        else if (field === 'id') event.id = value;
-      }
-      event.data = data.join('\n');
-      if (data.length > 0 || event.event) events.push(event);
+    for (let blank = this.blankLine(); blank; blank = this.blankLine()) {
+      const event = this.parseBlock(this.buffer.slice(0, blank.end));
+      this.buffer = this.buffer.slice(blank.next);
+      this.scanned = 0;
+      if (event) events.push(event);
     }
     return events;
+  }
+
+  /** The first blank line (two line breaks, CR LF or LF): where the event before it ends and the next starts. */
+  private blankLine(): { end: number; next: number } | undefined {
+    const text = this.buffer;
+    // From each line feed to the next (indexOf, not a loop over 18 KB of data line by character); a line
+    // break split over two chunks (LF | CR LF) is found again from two characters back.
+    for (let i = text.indexOf('\n', Math.max(0, this.scanned - 2)); i >= 0; i = text.indexOf('\n', i + 1)) {
+      let j = i + 1;
+      if (text.charCodeAt(j) === 13) j++;
+      if (text.charCodeAt(j) === 10) return { end: i > 0 && text.charCodeAt(i - 1) === 13 ? i - 1 : i, next: j + 1 };
+    }
+    this.scanned = text.length;
+    return undefined;
+  }
+
+  private parseBlock(block: string): SseEvent | undefined {
+    const event: SseEvent = { data: '' };
+    const data: string[] = [];
+    let start = 0;
+    while (start <= block.length) {
+      let stop = block.indexOf('\n', start);
+      if (stop < 0) stop = block.length;
+      const line = block.slice(start, block.charCodeAt(stop - 1) === 13 ? stop - 1 : stop);
+      start = stop + 1;
+      const colon = line.indexOf(':');
+      if (colon === 0) continue; // a comment
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? '' : line.slice(line.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1);
+      if (field === 'data') data.push(value);
+      else if (field === 'event') event.event = value;
+      else if (field === 'id') event.id = value;
+    }
+    event.data = data.join('\n');
+    return data.length > 0 || event.event ? event : undefined;
   }
 }
 
