@@ -15,6 +15,7 @@ import { signInWithSession } from './support/session';
  * - the standings on screen come on the live stream, re-ranked: no request for them either, and never
  *   a fallback read (the page would read them only if they did not come within STANDINGS_PUSH_WAIT_MS);
  * - the strip announcing the pick (under the header) leaves the updated standings visible;
+ * - the live stream itself is gzip-compressed (the browser asks for it, and decodes each frame as it comes);
  * - a page that does read the standings (a reload) revalidates through the browser's HTTP cache:
  *   If-None-Match, answered 304 while nothing changed.
  */
@@ -35,7 +36,7 @@ interface Read {
  * protocol: Playwright's response events report a revalidated answer as the cached 200 the page gets,
  * while the raw response (`responseReceivedExtraInfo`) has the server's status, 304.
  */
-async function recordHotReads(page: Page): Promise<Read[]> {
+async function recordHotReads(page: Page, streams: Array<{ contentEncoding?: string }> = []): Promise<Read[]> {
   const reads: Read[] = [];
   const cdp = await page.context().newCDPSession(page);
   const urls = new Map<string, string>();
@@ -47,6 +48,10 @@ async function recordHotReads(page: Page): Promise<Read[]> {
     if (!raw) return;
     const url = new URL(raw);
     const path = url.pathname.replace(/^\/trpc\//, '');
+    if (path === 'draft.changes' && url.pathname.startsWith('/trpc/')) {
+      const received = Object.fromEntries(Object.entries(e.headers as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
+      streams.push({ contentEncoding: received['content-encoding'] });
+    }
     if (!url.pathname.startsWith('/trpc/') || path.includes(',') || path === 'draft.changes') return;
     const input = url.searchParams.get('input');
     const sent = Object.fromEntries(Object.entries(sentHeaders.get(e.requestId) ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
@@ -70,6 +75,8 @@ describe('draft night: reads revalidate, the standings stay in view', () => {
   let op: Awaited<ReturnType<typeof operator>>;
   let page: Page;
   let reads: Read[];
+  /** The page's live streams as they came over the wire. */
+  const streams: Array<{ contentEncoding?: string }> = [];
   let groupId = 0;
   const email = uniqueEmail('etag');
   const username = uniqueUsername('Etag');
@@ -108,7 +115,7 @@ describe('draft night: reads revalidate, the standings stay in view', () => {
     await call('PATCH', '/users/me/status');
 
     page = (await newPerson(browser)).page;
-    reads = await recordHotReads(page);
+    reads = await recordHotReads(page, streams);
     await signInWithSession(page, email);
     await op.startDraft();
     await page.goto(`/groups/${groupId}/picks`);
@@ -144,6 +151,9 @@ describe('draft night: reads revalidate, the standings stay in view', () => {
     const score = myRow().getByLabel('1 correct pick');
     await score.waitFor({ timeout: LIVE_MS });
     expect(groupReads(since)).toEqual([]);
+    // What brought it: the page's live stream, gzip-compressed on the wire.
+    expect(streams.length).toBeGreaterThan(0);
+    expect(streams.every((s) => s.contentEncoding === 'gzip')).toBe(true);
 
     // The strip is up, and the updated row (its name and its score) is not under it, on a desktop and on
     // a phone (where the strip spans the width below the header).

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
@@ -241,5 +243,38 @@ describe('the standings page on the live stream', () => {
       await member.return?.(undefined);
       await outsider.return?.(undefined);
     }
+  });
+
+  it('is gzip-compressed for a client that accepts it, decoding to the very frames an uncompressed stream gets', async () => {
+    // A raw stream as a browser's EventSource opens it, with or without `Accept-Encoding: gzip`.
+    const open = (encoding: string | undefined) =>
+      new Promise<{ res: http.IncomingMessage; text: () => string; stop: () => void }>((resolve, reject) => {
+        const input = encodeURIComponent(JSON.stringify({ lastEventId: null, standings: { group_id: 1, limit: 100 } }));
+        const params = encodeURIComponent(JSON.stringify({ token: alice.token }));
+        const req = http.get(`${url}/trpc/draft.changes?connectionParams=${params}&input=${input}`, { headers: { accept: 'text/event-stream', ...(encoding ? { 'accept-encoding': encoding } : {}) } }, (res) => {
+          const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH })) : res;
+          let text = '';
+          body.setEncoding('utf8');
+          body.on('data', (chunk: string) => (text += chunk));
+          resolve({ res, text: () => text, stop: () => req.destroy() });
+        });
+        req.on('error', reject);
+      });
+    const [zipped, plain] = [await open('gzip, deflate, br, zstd'), await open(undefined)];
+    expect(zipped.res.headers['content-encoding']).toBe('gzip');
+    expect(zipped.res.headers.vary).toMatch(/accept-encoding/i);
+    expect(plain.res.headers['content-encoding']).toBeUndefined();
+    await until(() => zipped.text().includes('event: connected') && plain.text().includes('event: connected'));
+
+    const [player] = await t.db.query<{ id: number }>(`select id from player where draft_pick is null order by rank limit 1`);
+    const [next] = await t.db.query<{ slot: number }>(`select count(*)::int + 1 as slot from player where draft_pick is not null`);
+    await recordPick(t.orm().em.fork(), t.deps.draft, 'test', next!.slot, player!.id);
+    // Each frame is readable as soon as it is sent (not held back until more comes): the page included.
+    await until(() => [zipped, plain].every((s) => s.text().includes('"kind":"standings"') && s.text().endsWith('\n\n\n')), 5000);
+    expect(zipped.text()).toBe(plain.text());
+    const page = JSON.parse(/^data: (\{"kind":"standings".*)$/m.exec(zipped.text())![1]!) as StandingsUpdate;
+    expect(page.leaderboard.me).toMatchObject({ participant_id: alice.id });
+    zipped.stop();
+    plain.stop();
   });
 });

@@ -9,6 +9,7 @@ import { parseQueryJson, trpcErrorAnswer } from '../../trpc/hot-reads.js';
 import { parseInputWith } from '../../trpc/hot-read.js';
 import { mayReadStandings, standingsFrame, standingsView, type StandingsView } from '../leaderboard/leaderboard.service.js';
 import { enveloped, writeJson } from '../../cache/json-body.js';
+import { acceptsGzip, GzipStream, type ByteSink } from '../../cache/gzip-stream.js';
 import { changesSince } from './draft.stream.js';
 
 const PATH = 'draft.changes';
@@ -17,9 +18,13 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-
 /** tRPC's SSE framing: one field per line, then a blank line (tRPC adds one more; kept identical). */
 const frame = (fields: Array<[string, string]>) => `${fields.map(([k, v]) => `${k}: ${v}\n`).join('')}\n\n`;
 export const changeFrame = (change: DraftChange) => frame([['data', JSON.stringify(change)], ['id', String(change.event_id)]]);
+/** Written to every stream alike: one buffer, so a gzip stream sends it compressed once for all (gzip-stream.ts). */
+const PING = Buffer.from(frame([['event', 'ping'], ['data', '']]));
 
 interface Stream {
   res: ServerResponse;
+  /** What the stream writes to: the response itself, or its gzip stream when the client accepts gzip. */
+  out: ByteSink;
   lastSent: number;
   participantId: string;
   /** The standings page on the client's screen, sent again after every change (draftChangesInput). */
@@ -60,7 +65,7 @@ export class DraftChangeFanOut {
       if (message.kind !== 'group') return;
       for (const stream of this.streams) if (stream.watch?.group_id === message.group_id) stream.allowed = undefined;
     });
-    this.pingTimer = setInterval(() => this.writeAll(frame([['event', 'ping'], ['data', '']])), pingMs);
+    this.pingTimer = setInterval(() => this.writeAll(PING), pingMs);
     this.pingTimer.unref();
   }
 
@@ -69,12 +74,12 @@ export class DraftChangeFanOut {
   }
 
   private broadcast(change: DraftChange) {
-    const bytes = changeFrame(change);
+    const bytes = Buffer.from(changeFrame(change));
     const watchers: Stream[] = [];
     for (const stream of this.streams) {
       if (change.event_id <= stream.lastSent) continue;
       stream.lastSent = change.event_id;
-      stream.res.write(bytes);
+      stream.out.write(bytes);
       if (stream.watch) watchers.push(stream);
     }
     void this.sendStandings(watchers, change.event_id);
@@ -106,7 +111,7 @@ export class DraftChangeFanOut {
         if (!view) views.set(key, (view = await standingsView(this.deps, stream.watch!)));
         if (overtaken()) return;
         const update = standingsFrame(this.deps, view, stream.watch!, stream.participantId, eventId);
-        if (this.streams.has(stream)) writeJson(stream.res, enveloped(update, 'data: ', `\nid: ${eventId}\n\n\n`, 'frame'));
+        if (this.streams.has(stream)) writeJson(stream.out, enveloped(update, 'data: ', `\nid: ${eventId}\n\n\n`, 'frame'));
       }
     } catch (error) {
       // The pages fall back to reading the standings themselves (the web app waits only so long).
@@ -114,21 +119,21 @@ export class DraftChangeFanOut {
     }
   }
 
-  private writeAll(bytes: string) {
-    for (const stream of this.streams) stream.res.write(bytes);
+  private writeAll(bytes: Buffer) {
+    for (const stream of this.streams) stream.out.write(bytes);
   }
 
   /** Server shutdown: streams end without a `return` event, so clients reconnect (to another instance). */
   private endAll() {
     clearInterval(this.pingTimer);
-    for (const stream of this.streams) stream.res.end();
+    for (const stream of this.streams) stream.out.end();
     this.streams.clear();
   }
 
-  /** Starts a stream on `res` (headers already written): replays after `lastEventId`, then live. */
-  async open(res: ServerResponse, participantId: string, input: DraftChangesInput, release: () => void) {
+  /** Starts a stream on `res` (headers already written), writing to `out`: replays after `lastEventId`, then live. */
+  async open(res: ServerResponse, out: ByteSink, participantId: string, input: DraftChangesInput, release: () => void) {
     const lastEventId = Number(input?.lastEventId ?? 0);
-    const stream: Stream = { res, lastSent: lastEventId, participantId, watch: input?.standings };
+    const stream: Stream = { res, out, lastSent: lastEventId, participantId, watch: input?.standings };
     if (res.destroyed) return release();
     // Listening before the replay is read: a change landing in between is in one or the other, and
     // `lastSent` keeps it from being sent twice.
@@ -143,7 +148,7 @@ export class DraftChangeFanOut {
     for (const change of replay) {
       if (change.event_id <= stream.lastSent) continue;
       stream.lastSent = change.event_id;
-      res.write(changeFrame(change));
+      out.write(changeFrame(change));
       replayed = change.event_id;
     }
     // Caught up after a reconnect: the standings as of the last change replayed.
@@ -160,14 +165,22 @@ export function registerDraftChangesSse(app: FastifyInstance, deps: AppDeps) {
     const query = request.query as Record<string, string | undefined>;
     let ctx: Context | undefined;
     let input: unknown;
+    let out: ByteSink | undefined;
     // Listened for first: a client that leaves while its token is still being checked must give its
     // place back (a 'close' that happened before a listener was added would never be heard).
     const left = new AbortController();
     reply.raw.on('close', () => left.abort());
-    const start = () => {
+    // Compressed when the client accepts it (browsers do): the fan-out's pages are shared pieces,
+    // compressed once for all streams (gzip-stream.ts).
+    const gzip = acceptsGzip(request.headers['accept-encoding']);
+    const start = (): ByteSink => {
       reply.hijack();
-      reply.raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
-      reply.raw.write(connected);
+      const headers = reply.getHeaders() as Record<string, string>;
+      const vary = headers.vary ? `${headers.vary}, accept-encoding` : 'accept-encoding';
+      reply.raw.writeHead(200, { ...headers, ...SSE_HEADERS, vary, ...(gzip ? { 'content-encoding': 'gzip' } : {}) });
+      const out = gzip ? new GzipStream(reply.raw) : reply.raw;
+      out.write(connected);
+      return out;
     };
     try {
       const params = parseQueryJson(query.connectionParams, 'connectionParams') as { token?: unknown } | undefined;
@@ -187,12 +200,12 @@ export function registerDraftChangesSse(app: FastifyInstance, deps: AppDeps) {
       const parsed = parseInputWith(draftChangesInput, input);
       const release = deps.events.openStream(participant.id, left.signal);
       if (left.signal.aborted) return reply.hijack();
-      start();
-      await fanOut.open(reply.raw, participant.id, parsed, release);
+      out = start();
+      await fanOut.open(reply.raw, out, participant.id, parsed, release);
     } catch (cause) {
       const { shape } = trpcErrorAnswer(toTrpcError(cause) ?? cause, { type: 'subscription', path: PATH, input, ctx });
-      if (!reply.sent && !reply.raw.headersSent) start();
-      reply.raw.end(frame([['event', 'serialized-error'], ['data', JSON.stringify(shape)]]));
+      if (!out && !reply.sent && !reply.raw.headersSent) out = start();
+      (out ?? reply.raw).end(frame([['event', 'serialized-error'], ['data', JSON.stringify(shape)]]));
     }
   });
   return fanOut;
