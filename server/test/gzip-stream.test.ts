@@ -9,7 +9,7 @@ function capture() {
   const sink = {
     cork() {},
     uncork() {},
-    write: (chunk: string | Buffer) => chunks.push(Buffer.from(chunk)) > 0,
+    write: (chunk: string | Buffer, encoding?: BufferEncoding) => chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, encoding ?? 'utf8') : chunk) > 0,
     end: (chunk?: string | Buffer) => {
       if (chunk !== undefined) chunks.push(Buffer.from(chunk));
       ended = true;

@@ -18,7 +18,7 @@ import zlib from 'node:zlib';
 export interface ByteSink {
   cork(): void;
   uncork(): void;
-  write(chunk: string | Buffer): boolean;
+  write(chunk: string | Buffer, encoding?: BufferEncoding): boolean;
   end(chunk?: string | Buffer): unknown;
 }
 
@@ -111,14 +111,12 @@ export class GzipStream implements ByteSink {
   }
 
   write(chunk: string | Buffer): boolean {
-    const own = typeof chunk === 'string' ? Buffer.from(chunk) : undefined;
-    const piece = own ? (own.length > STORE_MAX ? deflate(own) : undefined) : deflatedOf(chunk as Buffer);
-    if (piece) {
-      this.crc = crc32Combine(this.crc, piece.crc, piece.shift);
-      this.length += piece.length;
-      return this.out.write(piece.blocks);
+    if (typeof chunk === 'string') {
+      const size = Buffer.byteLength(chunk);
+      if (size <= STORE_MAX) return this.stored(chunk, size);
+      return this.deflated(deflate(Buffer.from(chunk)));
     }
-    return this.out.write(this.stored(own!));
+    return this.deflated(deflatedOf(chunk));
   }
 
   /** The final (empty) block and the trailer: CRC-32 and length of everything written. */
@@ -131,15 +129,22 @@ export class GzipStream implements ByteSink {
     return this.out.end(trailer);
   }
 
-  /** Uncompressed bytes as a stored block: byte-aligned here, since every piece ends on a byte boundary. */
-  private stored(bytes: Buffer): Buffer {
-    this.crc = zlib.crc32(bytes, this.crc);
-    this.length += bytes.length;
-    const block = Buffer.allocUnsafe(5 + bytes.length);
-    block[0] = 0; // not final, stored
-    block.writeUInt16LE(bytes.length, 1);
-    block.writeUInt16LE(~bytes.length & 0xffff, 3);
-    bytes.copy(block, 5);
-    return block;
+  private deflated(piece: DeflatedPiece): boolean {
+    this.crc = crc32Combine(this.crc, piece.crc, piece.shift);
+    this.length += piece.length;
+    return this.out.write(piece.blocks);
+  }
+
+  /**
+   * Own text as a stored block (byte-aligned here: every piece ends on a byte boundary). Its 5-byte header
+   * and the text go out as strings, not a new Buffer: thousands of small buffers per pick are memory
+   * outside V8's heap, and enough of it makes V8 collect the whole heap.
+   */
+  private stored(text: string, size: number): boolean {
+    this.crc = zlib.crc32(text, this.crc);
+    this.length += size;
+    const header = String.fromCharCode(0, size & 0xff, size >>> 8, ~size & 0xff, (~size >>> 8) & 0xff);
+    this.out.write(header, 'latin1');
+    return this.out.write(text);
   }
 }
