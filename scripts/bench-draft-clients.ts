@@ -28,6 +28,8 @@ export interface ClientsInit {
   users: string[];
   /** Random delay before the refetch, as the web app waits after an event. */
   jitterMs: number;
+  /** Ask for the stream gzip-compressed, as browsers do, and decode it. */
+  gzip: boolean;
 }
 
 /** One client's part of a round: from the event to what its page shows after the refetch. */
@@ -208,8 +210,8 @@ function subscribe(client: Client): Promise<string | undefined> {
         port: url.port,
         path: changesPath(client.token),
         agent: false,
-        // As a browser's EventSource asks, and then decodes each frame as it comes.
-        headers: { accept: 'text/event-stream', 'cache-control': 'no-cache', 'accept-encoding': 'gzip, deflate, br, zstd' },
+        // With --gzip, as a browser's EventSource asks, and then each frame is decoded as it comes.
+        headers: { accept: 'text/event-stream', 'cache-control': 'no-cache', ...(init.gzip ? { 'accept-encoding': 'gzip, deflate, br, zstd' } : {}) },
       },
       (res) => {
         if (res.statusCode !== 200) {
@@ -217,7 +219,7 @@ function subscribe(client: Client): Promise<string | undefined> {
           settle(`HTTP ${res.statusCode}`);
           return;
         }
-        const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH })) : res;
+        const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, chunkSize: 64 * 1024 })) : res;
         body.setEncoding('utf8');
         body.on('data', (chunk: string) => {
           for (const event of parser.push(chunk)) {

@@ -28,6 +28,8 @@ export interface LoadOptions {
   roundOnePicks: number;
   workers: number;
   jitterMs: number;
+  /** The clients ask for gzip-compressed streams, as browsers do. */
+  gzip: boolean;
   roundTimeoutMs: number;
   resultFile: string;
 }
@@ -127,6 +129,7 @@ async function main() {
       azp: options.azp,
       users: options.users.filter((_, j) => j % workerCount === i),
       jitterMs: options.jitterMs,
+      gzip: options.gzip,
     };
     const worker = new Worker(new URL('./lib/tsx-worker.mjs', import.meta.url), {
       workerData: { ...init, module: new URL('./bench-draft-clients.ts', import.meta.url).href },
