@@ -30,6 +30,8 @@ export interface LoadOptions {
   jitterMs: number;
   /** The clients ask for gzip-compressed streams, as browsers do. */
   gzip: boolean;
+  /** The server's process, whose CPU time each round reads from /proc (Linux). */
+  serverPid?: number;
   roundTimeoutMs: number;
   resultFile: string;
 }
@@ -46,6 +48,8 @@ export interface RoundResult {
   player: string;
   /** The operator's recordPick call, sent to answered. */
   callMs: number;
+  /** The server process's CPU time (user + system) from the call to the round's end (PostgreSQL's not included). */
+  serverCpuMs?: number;
   clients: number;
   events: number;
   shown: number;
@@ -60,6 +64,24 @@ export interface RoundResult {
   /** Each read made because no page came on the stream in time, sent to answered. */
   refetch: number[];
 }
+
+/**
+ * A process's CPU time so far (user + system, ms) from /proc/<pid>/stat; undefined where there is no /proc.
+ * Latencies on a shared machine move with whatever else runs; the server's own CPU per pick moves less,
+ * and it is what a change to the server changes.
+ */
+function serverCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+/** USER_HZ: 100 on Linux everywhere that matters (`getconf CLK_TCK`). */
+const CLOCK_TICKS = 100;
 
 const options = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as LoadOptions;
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -172,6 +194,7 @@ async function main() {
       tell({ type: 'round' });
       await fromAll('roundOpen');
       const token = await operatorToken();
+      const serverCpu0 = serverCpuMs(options.serverPid);
       const sent = now();
       const answer = await call('POST', '/trpc/draft.recordPick', token, { slot, player_id: player.id });
       const answered = now();
@@ -181,6 +204,7 @@ async function main() {
         tell({ type: 'collect' });
         reports.push(...(await fromAll('roundDone', 10_000)));
       }
+      const serverCpu1 = serverCpuMs(options.serverPid);
       const records: RoundRecord[] = reports.flatMap((r) => r.records);
       // Refetches past the round's time still run: the next pick waits for them (rounds never overlap).
       tell({ type: 'drain' });
@@ -195,6 +219,7 @@ async function main() {
         slot,
         player: player.player_name,
         callMs: answered - sent,
+        serverCpuMs: serverCpu0 !== undefined && serverCpu1 !== undefined ? serverCpu1 - serverCpu0 : undefined,
         clients: records.length,
         events: 0,
         shown: 0,
@@ -228,7 +253,8 @@ async function main() {
       const s = summary(result.toShown);
       log(
         `  pick ${slot} (${player.player_name}): call ${result.callMs.toFixed(0)} ms; events ${result.events}/${result.clients} (p50 ${e.p50.toFixed(0)}, max ${e.max.toFixed(0)} ms); ` +
-          `new standings shown ${result.shown}/${result.clients} (p50 ${s.p50.toFixed(0)}, max ${s.max.toFixed(0)} ms; ${result.pushed} pushed); ${result.notModified} × 304, ${result.stale} stale, ${result.errors.length} errors`,
+          `new standings shown ${result.shown}/${result.clients} (p50 ${s.p50.toFixed(0)}, max ${s.max.toFixed(0)} ms; ${result.pushed} pushed); ${result.notModified} × 304, ${result.stale} stale, ${result.errors.length} errors; ` +
+          `the server's CPU ${result.serverCpuMs ?? '–'} ms`,
       );
       for (const line of result.errors) log(`    ${line}`);
       rounds.push(result);

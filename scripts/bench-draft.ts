@@ -299,6 +299,7 @@ async function main() {
       workers: WORKERS,
       jitterMs: 1000,
       gzip: GZIP,
+      serverPid: server.pid,
       roundTimeoutMs: ROUND_TIMEOUT_S * 1000,
       resultFile: path.join(dir, 'load-result.json'),
     };
@@ -322,6 +323,7 @@ async function main() {
     const toShown = summary(rounds.flatMap((r) => r.toShown));
     const refetch = summary(rounds.flatMap((r) => r.refetch));
     const call = summary(rounds.map((r) => r.callMs));
+    const cpuOf = (values: (number | undefined)[]) => values.map((v) => (v === undefined ? '–' : `${v.toFixed(0)}`)).join(', ');
     // A client that never showed the new standings has no time: the figure is then "not all".
     const allShown = shownCount === total;
     log(`  all picks: event p50 ${ms(toEvent.p50)}, max ${ms(toEvent.max)}; new standings on ${shownCount}/${total} pages, p50 ${ms(toShown.p50)}, max ${ms(toShown.max)}; refetch p50 ${ms(refetch.p50)}, p99 ${ms(refetch.p99)}`);
@@ -350,10 +352,11 @@ Data: ${globalEntries.toLocaleString('en-US')} global entries and ${(counts.entr
 | … the previous implementation (the leaderboard SQL ranks all entries), timed right after each re-rank | | p50 ${ms(sqlRank.p50)}, max ${ms(sqlRank.max)} |
 | Group standings, first read after a change (4 groups) | | max ${ms(Math.max(...groupTimes))} |
 | Recorded pick → ${CLIENTS.toLocaleString('en-US')} live clients showing the new standings (${rounds.length} picks; from the operator's call returning) | ≤ 1.5 s | ${shownCount}/${total} shown; p50 ${ms(toShown.p50)}, max ${ms(toShown.max)} (${verdict(allShown && toShown.max <= 1500)}) |
-| … recorded pick → the SSE event at each client (negative: before the operator's call was answered) | | ${rounds.reduce((n, r) => n + r.events, 0)}/${total} received; p50 ${ms(toEvent.p50)}, max ${ms(toEvent.max)} |
+| … recorded pick → the SSE event at each client (it comes with the page: the change waits for it; negative: before the operator's call was answered) | | ${rounds.reduce((n, r) => n + r.events, 0)}/${total} received; p50 ${ms(toEvent.p50)}, max ${ms(toEvent.max)} |
 | … pages brought by the stream (no request) | | ${pushed}/${total}; ${staleCount} stale, ${errorCount} errors |
 | … pages read instead (no page on the stream within ${STANDINGS_PUSH_WAIT_MS / 1000} s), sent → answered | | ${refetch.n === 0 ? 'none' : `${refetch.n} read; p50 ${ms(refetch.p50)}, p99 ${ms(refetch.p99)}; ${notModified} × 304`} |
 | … the operator's recordPick call under that load | | p50 ${ms(call.p50)}, max ${ms(call.max)} |
+| … the server process's CPU time per pick (user + system, from the call to the round's end; PostgreSQL's not included) | | ${cpuOf(rounds.map((r) => r.serverCpuMs))} ms |
 
 How it is measured:
 - Re-rank: the operator's change is recorded as the command line records it; the server's LeaderboardCache (in the benchmark's
