@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { enveloped, jsonBody, jsonText, payloadOf, prepareJson, writeJson } from '../src/cache/json-body.js';
+import { enveloped, jsonBody, jsonTemplate, jsonText, payloadOf, prepareJson, writeJson } from '../src/cache/json-body.js';
 
 /** What a hot read sends: the same bytes JSON.stringify would give, put together around shared pages. */
 describe('answers put together from prepared pieces', () => {
@@ -25,6 +25,14 @@ describe('answers put together from prepared pieces', () => {
     const other = prepareJson({ rank: 1, participant_name: 'Zoë 🏈 Ødegaard' });
     expect(jsonBody({ ...answer, me: other }).etag).not.toBe(jsonBody(answer).etag);
     expect(jsonBody({ ...answer, matches: 3 }).etag).not.toBe(jsonBody(answer).etag);
+  });
+
+  it('writes a template as the same JSON, values serialised and prepared values as their shared pieces', () => {
+    const big = prepareJson(Array.from({ length: 50 }, (_, i) => ({ rank: i + 1, participant_name: `Entry ${i} · Zoë` })));
+    const body = jsonTemplate`{"group_id":${1},"name":${'Zoë "Z" 🏈'},"rankings":${big},"me":${me},"none":${null},"ok":${true},"n":${-2.5}}`;
+    expect(jsonText(body)).toBe(JSON.stringify({ group_id: 1, name: 'Zoë "Z" 🏈', rankings: big, me, none: null, ok: true, n: -2.5 }));
+    expect(body.pieces.filter((p) => typeof p !== 'string')).toHaveLength(1);
+    expect(body.etag).toBe(jsonTemplate`{"group_id":${1},"name":${'Zoë "Z" 🏈'},"rankings":${big},"me":${me},"none":${null},"ok":${true},"n":${-2.5}}`.etag);
   });
 
   it('sends a prepared value alone as its own bytes, the same buffer each time', () => {

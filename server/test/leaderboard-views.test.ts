@@ -194,9 +194,17 @@ describe('after the start', () => {
 
   it('the live stream carries the watched page with its search and status as leaderboard.group answers it', async () => {
     const watch = { group_id: 1, limit: 10, offset: 0, search: `fan${tag}`, status: 'busted' as const };
-    const update = JSON.parse(await standingsUpdateJson(t.deps, watch, users.bob.id, 42)) as StandingsUpdate;
-    expect(update.leaderboard).toEqual(await (await t.caller(users.bob)).leaderboard.group(watch));
+    const text = await standingsUpdateJson(t.deps, watch, users.bob.id, 42);
+    const update = JSON.parse(text) as StandingsUpdate;
+    const read = await (await t.caller(users.bob)).leaderboard.group(watch);
+    expect(update.leaderboard).toEqual(read);
     expect(update.leaderboard.rankings.map((r) => r.participant_id)).toEqual([users.bob.id]);
+    // Byte for byte what the read serialises to, for a searched page and for a plain (shared, prepared) one.
+    expect(text).toBe(JSON.stringify({ kind: 'standings', event_id: 42, leaderboard: read }));
+    const plain = { group_id: 1, limit: 10, offset: 0 };
+    expect(await standingsUpdateJson(t.deps, plain, users.bob.id, 43)).toBe(
+      JSON.stringify({ kind: 'standings', event_id: 43, leaderboard: await (await t.caller(users.bob)).leaderboard.group(plain) }),
+    );
   });
 
   it('group cards show the caller’s place, the entries and whether they are alive', async () => {

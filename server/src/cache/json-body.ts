@@ -88,6 +88,28 @@ export function jsonBody(value: unknown): JsonBody {
   return new JsonBody(pieces);
 }
 
+/**
+ * A body whose shape the caller knows, as a tagged template: the literal parts are JSON text as they are,
+ * each value is serialised (a prepared value: its shared bytes, or its text when short). What a hot path
+ * uses instead of jsonBody's walk over an object's keys, e.g. the live frame sent to 5,000 streams.
+ */
+export function jsonTemplate(text: TemplateStringsArray, ...values: unknown[]): JsonBody {
+  const pieces: (string | Prepared)[] = [];
+  let pending = text[0]!;
+  values.forEach((value, i) => {
+    const part = value !== null && typeof value === 'object' ? prepared.get(value) : undefined;
+    if (!part) pending += typeof value === 'number' && Number.isFinite(value) ? String(value) : (JSON.stringify(value) ?? 'null');
+    else if (part.json.length < SHARED_PIECE_MIN) pending += part.json;
+    else {
+      pieces.push(pending, part);
+      pending = '';
+    }
+    pending += text[i + 1]!;
+  });
+  pieces.push(pending);
+  return new JsonBody(pieces);
+}
+
 /** The same answer inside an envelope (tRPC's `{"result":{"data":…}}`, a batch of one), with its own ETag. */
 export function enveloped(body: JsonBody, before: string, after: string, variant: string): JsonBody {
   return new JsonBody([before, ...body.pieces, after], { body, variant });

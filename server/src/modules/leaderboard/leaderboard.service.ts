@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { type FieldRow, type Leaderboard, type LeaderboardInput, type LeaderboardRow, type MyGroupStandings } from '@first-round/shared/schemas';
-import { enveloped, jsonBody, jsonText, type JsonBody } from '../../cache/json-body.js';
+import { enveloped, jsonBody, jsonTemplate, jsonText, type JsonBody } from '../../cache/json-body.js';
 import { conflict } from '../../errors.js';
 import { sql } from '../../db/sql.js';
 import type { AppDeps } from '../../deps.js';
@@ -32,20 +32,26 @@ export function leaderboardFor(deps: Pick<AppDeps, 'leaderboards'>, view: Standi
     // A search or a status filter reveals nothing either: no rows, no counts, no position.
     return { group_id: input.group_id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] };
   }
+  const { me, position } = ownPlace(deps, view, participantId);
   const { standings, rows } = view;
-  const mine = standings.byParticipant.get(participantId);
-  const position = mine ? positionIn(rows, mine) : -1;
   return {
     group_id: input.group_id,
     draft_started: true,
     entries: standings.rankings.length,
     alive: standings.alive,
     rankings: view.page,
-    me: mine ? deps.leaderboards.ownRow(mine) : null,
+    me,
     matches: rows.length,
-    me_position: position < 0 ? null : position,
+    me_position: position,
     benchmarks: view.benchmarks,
   };
+}
+
+/** The caller's own row (prepared) and its 0-based position among the view's rows, or nulls. */
+function ownPlace(deps: Pick<AppDeps, 'leaderboards'>, view: Extract<StandingsView, { started: true }>, participantId: string) {
+  const mine = view.standings.byParticipant.get(participantId);
+  const position = mine ? positionIn(view.rows, mine) : -1;
+  return { me: mine ? deps.leaderboards.ownRow(mine) : null, position: position < 0 ? null : position };
 }
 
 export async function getLeaderboard(deps: StandingsDeps, input: LeaderboardInput, participantId: string): Promise<Leaderboard> {
@@ -63,11 +69,15 @@ export async function mayReadStandings(em: EntityManager, groupId: number, parti
 /**
  * A `standings` update of the live stream: the page leaderboard.group answers with (the same bytes: the
  * shared page is serialised once per version, only the caller's own row is theirs), as of draft change
- * `eventId`. The caller's right to read the group is checked by the stream.
+ * `eventId`. Written out field by field, in leaderboardFor's order, rather than built as an object and
+ * walked: it is made for every watcher after every pick. The caller's right to read the group is checked
+ * by the stream.
  */
 export function standingsFrame(deps: Pick<AppDeps, 'leaderboards'>, view: StandingsView, watch: LeaderboardInput, participantId: string, eventId: number): JsonBody {
-  const leaderboard = jsonBody(leaderboardFor(deps, view, watch, participantId));
-  return enveloped(leaderboard, `{"kind":"standings","event_id":${eventId},"leaderboard":`, '}', 'live');
+  if (!view.started) return enveloped(jsonBody(leaderboardFor(deps, view, watch, participantId)), `{"kind":"standings","event_id":${eventId},"leaderboard":`, '}', 'live');
+  const { standings, rows } = view;
+  const { me, position } = ownPlace(deps, view, participantId);
+  return jsonTemplate`{"kind":"standings","event_id":${eventId},"leaderboard":{"group_id":${watch.group_id},"draft_started":true,"entries":${standings.rankings.length},"alive":${standings.alive},"rankings":${view.page},"me":${me},"matches":${rows.length},"me_position":${position},"benchmarks":${view.benchmarks}}}`;
 }
 
 /** The same update as JSON text, for one reader (the tRPC subscription). */
