@@ -114,6 +114,8 @@ describe('polish', () => {
 
     await signUpThroughUi(page, uniqueEmail('titles'), uniqueUsername('Titles'));
     await acceptRules(page);
+    // The page the rules lead to, once drawn (the screen behind the dialog may still show its own heading).
+    await page.getByRole('heading', { name: 'Edit Picks', level: 1 }).waitFor();
     expect(await expectTitleOfHeading(page)).toBe('Edit Picks · First Round');
     const seen = new Set<string>();
     for (const [path, heading] of [
