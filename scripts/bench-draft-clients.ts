@@ -129,7 +129,7 @@ function fetchPage(client: Client, retry = true): Promise<{ status: number; erro
         if (status === 200) {
           try {
             const text = Buffer.concat(chunks).toString('utf8');
-            JSON.parse(text);
+            JSON.parse(text); // parsed as the page would be (and refused if it cannot be); checked after the round
             client.page = text;
             const etag = res.headers.etag;
             client.etag = typeof etag === 'string' ? etag : undefined;

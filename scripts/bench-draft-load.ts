@@ -70,7 +70,7 @@ export interface RoundResult {
  * Latencies on a shared machine move with whatever else runs; the server's own CPU per pick moves less,
  * and it is what a change to the server changes.
  */
-function serverCpuMs(pid: number | undefined): number | undefined {
+function cpuMsOf(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks.
@@ -194,7 +194,7 @@ async function main() {
       tell({ type: 'round' });
       await fromAll('roundOpen');
       const token = await operatorToken();
-      const serverCpu0 = serverCpuMs(options.serverPid);
+      const serverCpu0 = cpuMsOf(options.serverPid);
       const sent = now();
       const answer = await call('POST', '/trpc/draft.recordPick', token, { slot, player_id: player.id });
       const answered = now();
@@ -204,7 +204,7 @@ async function main() {
         tell({ type: 'collect' });
         reports.push(...(await fromAll('roundDone', 10_000)));
       }
-      const serverCpu1 = serverCpuMs(options.serverPid);
+      const serverCpu1 = cpuMsOf(options.serverPid);
       const records: RoundRecord[] = reports.flatMap((r) => r.records);
       // Refetches past the round's time still run: the next pick waits for them (rounds never overlap).
       tell({ type: 'drain' });

@@ -14,7 +14,7 @@ import zlib from 'node:zlib';
  * (zlib's crc32_combine), so the stream stays valid gzip to its end.
  */
 
-/** Node's own type for what the stream writes to (an http.ServerResponse). */
+/** What a live stream writes to: an http.ServerResponse, or a GzipStream around one. */
 export interface ByteSink {
   cork(): void;
   uncork(): void;

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ByteSink } from './gzip-stream.js';
 
 /** A value serialised once: its JSON text, that text's bytes (made at the first response that sends them) and its ETag (at the first that needs it). */
 interface Prepared {
@@ -8,7 +9,10 @@ interface Prepared {
   bytes?: Buffer;
 }
 
-/** Prepared pieces at least this long are named by their ETag in a composed ETag and written as their shared bytes. */
+/**
+ * Prepared values at least this long stay pieces of their own in a composed body (written as their shared
+ * bytes, named by their ETag in its ETag); shorter ones join the text around them.
+ */
 const SHARED_PIECE_MIN = 1024;
 
 /**
@@ -34,8 +38,8 @@ export class JsonBody {
     if (this.inner) return `${this.inner.body.etag.slice(0, -1)}-${this.inner.variant}"`;
     const [only] = this.pieces;
     if (this.pieces.length === 1 && only !== undefined && typeof only !== 'string') return tagOf(only);
-    // The text of the answer, with each big shared piece stood in for by its own ETag.
-    return etagOf(this.pieces.map((p) => (typeof p === 'string' ? p : p.json.length < SHARED_PIECE_MIN ? p.json : `\u0000${tagOf(p)}\u0000`)).join(''));
+    // The text of the answer, with each shared piece stood in for by its own ETag.
+    return etagOf(this.pieces.map((p) => (typeof p === 'string' ? p : `\u0000${tagOf(p)}\u0000`)).join(''));
   }
 }
 
@@ -71,43 +75,56 @@ export function jsonBody(value: unknown): JsonBody {
   if (Array.isArray(value) || !Object.values(value).some((v) => v !== null && typeof v === 'object' && prepared.has(v))) {
     return new JsonBody([JSON.stringify(value)]);
   }
-  const pieces: (string | Prepared)[] = [];
-  let text = '{';
+  const body = new BodyBuilder('{');
+  let first = true;
   for (const [key, v] of Object.entries(value)) {
     if (v === undefined || typeof v === 'function') continue;
-    const part = v !== null && typeof v === 'object' ? prepared.get(v) : undefined;
-    text += `${text === '{' ? '' : ','}${JSON.stringify(key)}:`;
-    if (part) {
-      pieces.push(text, part);
-      text = '';
-    } else {
-      text += JSON.stringify(v);
-    }
+    body.text(`${first ? '' : ','}${JSON.stringify(key)}:`);
+    body.value(v);
+    first = false;
   }
-  pieces.push(`${text}}`);
-  return new JsonBody(pieces);
+  body.text('}');
+  return body.done();
 }
 
 /**
  * A body whose shape the caller knows, as a tagged template: the literal parts are JSON text as they are,
- * each value is serialised (a prepared value: its shared bytes, or its text when short). What a hot path
- * uses instead of jsonBody's walk over an object's keys, e.g. the live frame sent to 5,000 streams.
+ * each value is serialised. What a hot path uses instead of jsonBody's walk over an object's keys, e.g.
+ * the live frame sent to 5,000 streams.
  */
 export function jsonTemplate(text: TemplateStringsArray, ...values: unknown[]): JsonBody {
-  const pieces: (string | Prepared)[] = [];
-  let pending = text[0]!;
+  const body = new BodyBuilder(text[0]!);
   values.forEach((value, i) => {
-    const part = value !== null && typeof value === 'object' ? prepared.get(value) : undefined;
-    if (!part) pending += typeof value === 'number' && Number.isFinite(value) ? String(value) : (JSON.stringify(value) ?? 'null');
-    else if (part.json.length < SHARED_PIECE_MIN) pending += part.json;
-    else {
-      pieces.push(pending, part);
-      pending = '';
-    }
-    pending += text[i + 1]!;
+    body.value(value);
+    body.text(text[i + 1]!);
   });
-  pieces.push(pending);
-  return new JsonBody(pieces);
+  return body.done();
+}
+
+/** Puts a composed body together: its own text, and values serialised or, when prepared, as their shared pieces. */
+class BodyBuilder {
+  private readonly pieces: (string | Prepared)[] = [];
+
+  constructor(private pending: string) {}
+
+  text(json: string) {
+    this.pending += json;
+  }
+
+  value(value: unknown) {
+    const part = value !== null && typeof value === 'object' ? prepared.get(value) : undefined;
+    if (!part) this.pending += typeof value === 'number' && Number.isFinite(value) ? String(value) : (JSON.stringify(value) ?? 'null');
+    else if (part.json.length < SHARED_PIECE_MIN) this.pending += part.json;
+    else {
+      this.pieces.push(this.pending, part);
+      this.pending = '';
+    }
+  }
+
+  done(): JsonBody {
+    this.pieces.push(this.pending);
+    return new JsonBody(this.pieces);
+  }
 }
 
 /** The same answer inside an envelope (tRPC's `{"result":{"data":…}}`, a batch of one), with its own ETag. */
@@ -140,12 +157,11 @@ function bytesOf(piece: Prepared): Buffer {
  * stream was 18 KB × 5,000 streams of fresh buffers after every pick, and that much new memory outside
  * the heap makes V8 collect the whole (large) heap.
  */
-export function writeJson(out: { cork(): void; uncork(): void; write(chunk: string | Buffer): boolean }, body: JsonBody): void {
+export function writeJson(out: Pick<ByteSink, 'cork' | 'uncork' | 'write'>, body: JsonBody): void {
   out.cork();
   let text = '';
   for (const p of body.pieces) {
     if (typeof p === 'string') text += p;
-    else if (p.json.length < SHARED_PIECE_MIN) text += p.json;
     else {
       if (text) out.write(text);
       text = '';
