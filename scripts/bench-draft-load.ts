@@ -14,6 +14,7 @@ import { groupLeaderboardSql } from '../server/src/modules/leaderboard/leaderboa
 import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
 import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
 import { now, ownRow, PAGE_INPUT, showing, summary } from './lib/bench-live.js';
+import { cpuMsOf } from './lib/process-cpu.js';
 import type { ClientsInit, FromWorker, RoundRecord, ToWorker } from './bench-draft-clients.js';
 
 export interface LoadOptions {
@@ -65,23 +66,6 @@ export interface RoundResult {
   refetch: number[];
 }
 
-/**
- * A process's CPU time so far (user + system, ms) from /proc/<pid>/stat; undefined where there is no /proc.
- * Latencies on a shared machine move with whatever else runs; the server's own CPU per pick moves less,
- * and it is what a change to the server changes.
- */
-function cpuMsOf(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks.
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return undefined;
-  }
-}
-/** USER_HZ: 100 on Linux everywhere that matters (`getconf CLK_TCK`). */
-const CLOCK_TICKS = 100;
 
 const options = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as LoadOptions;
 const log = (line: string) => process.stderr.write(`${line}\n`);

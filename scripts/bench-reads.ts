@@ -19,6 +19,7 @@ import { sql } from '../server/src/db/sql.js';
 import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
 import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
 import { draftSettings, recordPick, startDraft } from '../server/src/modules/draft/draft.service.js';
+import { cpuMsOf } from './lib/process-cpu.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -64,16 +65,17 @@ async function waitFor(check: () => Promise<boolean>, what: string, ms = 120_000
 }
 
 /** The game, started the way `npm start` starts it; its output goes to a log file beside its data. */
-async function startGame(env: NodeJS.ProcessEnv, port: number) {
+async function startGame(env: NodeJS.ProcessEnv, port: number): Promise<number | undefined> {
   const out = fs.openSync(path.join(dataDir, 'server.log'), 'a');
   const profileDir = args.includes('--profile') ? path.resolve(args[args.indexOf('--profile') + 1]!) : undefined;
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const child = spawn(process.execPath, [...profile, path.join(root, 'scripts', 'start.mjs')], { cwd: root, env, stdio: ['ignore', out, out] });
   children.push(child);
   await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok, 'the game to be ready');
+  return child.pid;
 }
 
-async function startPlain(routes: Record<string, { type: string; body: string }>): Promise<number> {
+async function startPlain(routes: Record<string, { type: string; body: string }>): Promise<{ port: number; pid: number | undefined }> {
   const file = path.join(dataDir, 'plain-routes.json');
   fs.writeFileSync(file, JSON.stringify(routes));
   const child = spawn(process.execPath, [path.join(root, 'scripts', 'lib', 'plain-server.mjs'), file], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -81,7 +83,7 @@ async function startPlain(routes: Record<string, { type: string; body: string }>
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       const match = /listening (\d+)/.exec(chunk.toString());
-      if (match) resolve(Number(match[1]));
+      if (match) resolve({ port: Number(match[1]), pid: child.pid });
     });
     child.once('exit', () => reject(new Error('the plain Fastify process exited')));
   });
@@ -125,12 +127,23 @@ interface Measured {
   /** Each turn's p99, to tell a steady tail from one bad moment. */
   p99s: number[];
   bad: number;
+  /** The serving process's own CPU time per answer (µs): what a change to the server changes, whatever else the machine does. */
+  cpuUs: number | undefined;
+}
+
+/** A process being measured: where to send requests, and its pid for its CPU time. */
+interface Server {
+  url: string;
+  pid: number | undefined;
 }
 
 /** One stretch of load on one URL. */
-async function stretch(url: string, headers: Record<string, string>, seconds: number) {
+async function stretch(url: string, headers: Record<string, string>, seconds: number, pid: number | undefined) {
+  const cpu0 = cpuMsOf(pid);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
-  return { requests: result.requests.total, seconds, p50: result.latency.p50, p99: result.latency.p99, bad: result.non2xx + result.errors + result.timeouts };
+  const cpu1 = cpuMsOf(pid);
+  const cpuMs = cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0;
+  return { requests: result.requests.total, seconds, p50: result.latency.p50, p99: result.latency.p99, bad: result.non2xx + result.errors + result.timeouts, cpuMs };
 }
 
 /**
@@ -138,13 +151,15 @@ async function stretch(url: string, headers: Record<string, string>, seconds: nu
  * else the machine does during the run weighs on both alike; the ratio is then a property of the game,
  * not of the minute it was measured in. req/s over all of a side's turns; p50 their mean, p99 their worst.
  */
-async function loadPair(label: string, plainUrl: string, gameUrl: string, headers: Record<string, string>): Promise<[Measured, Measured]> {
+async function loadPair(label: string, plain: Server, game: Server & { headers: Record<string, string> }): Promise<[Measured, Measured]> {
+  const { url: plainUrl } = plain;
+  const { url: gameUrl, headers } = game;
   await autocannon({ url: plainUrl, connections: CONNECTIONS, duration: 2 }); // warm-ups, not reported
   await autocannon({ url: gameUrl, connections: CONNECTIONS, duration: 2, headers });
   const turns: Record<'plain' | 'game', Awaited<ReturnType<typeof stretch>>[]> = { plain: [], game: [] };
   for (let i = 0; i < SLICES; i++) {
-    turns.plain.push(await stretch(plainUrl, {}, SECONDS / SLICES));
-    turns.game.push(await stretch(gameUrl, headers, SECONDS / SLICES));
+    turns.plain.push(await stretch(plainUrl, {}, SECONDS / SLICES, plain.pid));
+    turns.game.push(await stretch(gameUrl, headers, SECONDS / SLICES, game.pid));
   }
   const measured = (name: string, list: (typeof turns)['game']): Measured => ({
     name,
@@ -153,9 +168,12 @@ async function loadPair(label: string, plainUrl: string, gameUrl: string, header
     p99: Math.max(...list.map((t) => t.p99)),
     p99s: list.map((t) => t.p99),
     bad: list.reduce((n, t) => n + t.bad, 0),
+    cpuUs: list.some((t) => t.cpuMs === undefined) ? undefined : (1000 * list.reduce((n, t) => n + t.cpuMs!, 0)) / list.reduce((n, t) => n + t.requests, 0),
   });
   return [measured(`plain Fastify, same bytes as ${label}`, turns.plain), measured(label, turns.game)];
 }
+
+const cpuText = (m: Measured) => (m.cpuUs === undefined ? '–' : `${m.cpuUs.toFixed(0)} µs`);
 
 async function main() {
   const port = await freePort();
@@ -163,7 +181,7 @@ async function main() {
   // Always a throwaway embedded database: never fill the database a DATABASE_URL points at.
   delete env.DATABASE_URL;
   console.log(`Starting the game (npm start's way) on port ${port}, data in ${dataDir}…`);
-  await startGame(env, port);
+  const gamePid = await startGame(env, port);
   console.log('Filling it…');
   const tokenFor = await fill(env);
   const base = `http://127.0.0.1:${port}`;
@@ -188,19 +206,23 @@ async function main() {
       plainRoutes[`/${name}/${kind}`] = { type: res.headers.get('content-type') ?? 'application/json', body: await res.text() };
     }
   }
-  const plainPort = await startPlain(plainRoutes);
-  const plain = `http://127.0.0.1:${plainPort}`;
+  const plainProcess = await startPlain(plainRoutes);
+  const plain = `http://127.0.0.1:${plainProcess.port}`;
 
   const rows: Array<Measured & { ratio: number; bytes: number; target?: number }> = [];
   for (const [name, paths] of Object.entries(routes)) {
     for (const kind of ['rest', 'trpc'] as const) {
       const label = `${name} ${kind === 'rest' ? 'REST' : 'tRPC'}`;
       if (only !== undefined && !label.includes(only)) continue;
-      const [yardstick, game] = await loadPair(label, `${plain}/${name}/${kind}`, base + paths[kind], await auth());
+      const [yardstick, game] = await loadPair(
+        label,
+        { url: `${plain}/${name}/${kind}`, pid: plainProcess.pid },
+        { url: base + paths[kind], pid: gamePid, headers: await auth() },
+      );
       const bytes = plainRoutes[`/${name}/${kind}`]!.body.length;
       rows.push({ ...yardstick, ratio: 1, bytes }, { ...game, ratio: game.rps / yardstick.rps, bytes, target: TARGETS[label] });
       const verdict = TARGETS[label] === undefined ? '' : game.rps / yardstick.rps >= TARGETS[label]! && game.p99 <= P99_TARGET_MS ? ' ✓' : ' ✗ below target';
-      console.log(`  ${label}: ${game.rps.toFixed(0)} req/s (plain ${yardstick.rps.toFixed(0)}), ${((100 * game.rps) / yardstick.rps).toFixed(0)} %, p99 ${game.p99} ms (turns ${game.p99s.join('/')}; plain ${yardstick.p99s.join('/')})${verdict}`);
+      console.log(`  ${label}: ${game.rps.toFixed(0)} req/s (plain ${yardstick.rps.toFixed(0)}), ${((100 * game.rps) / yardstick.rps).toFixed(0)} %, p99 ${game.p99} ms (turns ${game.p99s.join('/')}; plain ${yardstick.p99s.join('/')}); CPU per answer ${cpuText(game)} (plain ${cpuText(yardstick)})${verdict}`);
     }
   }
 
@@ -208,11 +230,11 @@ async function main() {
   const table = [
     `Run ${new Date().toISOString().slice(0, 10)} on ${machine}. ${ENTRIES.toLocaleString('en-US')} entries, draft running (${RECORDED} picks), ${CONNECTIONS} connections, ${SECONDS} s per route and as long for its yardstick, in ${SLICES} alternating turns each after a 2 s warm-up; load generator, game and plain process share the machine.`,
     '',
-    '| Route | Bytes | req/s | p50 | p99 | Non-2xx | Share of plain | Target |',
-    '|---|---|---|---|---|---|---|---|',
+    '| Route | Bytes | req/s | p50 | p99 | CPU per answer | Non-2xx | Share of plain | Target |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.name} | ${r.bytes.toLocaleString('en-US')} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms | ${r.bad} | ${r.ratio === 1 ? '' : `${(100 * r.ratio).toFixed(0)} %`} | ${r.target === undefined ? '' : `≥ ${r.target * 100} %, p99 ≤ ${P99_TARGET_MS} ms`} |`,
+        `| ${r.name} | ${r.bytes.toLocaleString('en-US')} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms | ${cpuText(r)} | ${r.bad} | ${r.ratio === 1 ? '' : `${(100 * r.ratio).toFixed(0)} %`} | ${r.target === undefined ? '' : `≥ ${r.target * 100} %, p99 ≤ ${P99_TARGET_MS} ms`} |`,
     ),
   ].join('\n');
   console.log(`\n${table}\n`);

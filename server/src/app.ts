@@ -19,6 +19,7 @@ import { registerInvitePage } from './modules/join-links/invite-page.js';
 import { inviteDraft } from './modules/join-links/join-links.router.js';
 import { registerSharePages } from './modules/share/share-page.js';
 import { registerReminderRoutes } from './modules/reminders/reminders.routes.js';
+import { closeConnectionsWhileDraining } from './draining.js';
 
 export const CLIENT_DIST = fileURLToPath(new URL('../../client/dist', import.meta.url));
 const PLACEHOLDER_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>First Round</title></head>
@@ -96,6 +97,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
   });
 
   logRequests(app);
+  closeConnectionsWhileDraining(app);
 
   const documentHeaders = {
     ...securityHeaders({

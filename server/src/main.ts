@@ -79,10 +79,6 @@ async function main() {
     if (config.FEED_URL) say(`Results feed: ${config.FEED_KIND} at ${new URL(config.FEED_URL).host}, every ${config.FEED_INTERVAL_SECONDS} s while the draft is live`);
 
     let closing = false;
-    // Answers sent while draining close their connection, or idle keep-alive sockets would hold it open.
-    app.addHook('onSend', async (_request, reply) => {
-      if (closing) reply.header('connection', 'close');
-    });
     const shutdown = async (signal: NodeJS.Signals) => {
       // Once is enough: npm forwards the terminal's Ctrl-C as a second SIGINT, and the drain is bounded.
       if (closing) return;

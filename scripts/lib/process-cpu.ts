@@ -1,0 +1,20 @@
+import fs from 'node:fs';
+
+/** USER_HZ: 100 on Linux everywhere that matters (`getconf CLK_TCK`). */
+const CLOCK_TICKS = 100;
+
+/**
+ * A process's CPU time so far (user + system, ms) from /proc/<pid>/stat; undefined where there is no /proc.
+ * Latencies on a shared machine move with whatever else runs; a process's own CPU per unit of work moves
+ * less, and it is what a change to that process changes.
+ */
+export function cpuMsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
