@@ -59,7 +59,7 @@ const OPERATOR_EMAIL = 'operator@bench.local';
 
 const log = (line: string) => console.log(line);
 
-async function timed<T>(label: string, run: () => Promise<T>): Promise<T> {
+async function timed<T>(label: string, run: () => T | Promise<T>): Promise<T> {
   const t0 = performance.now();
   const out = await run();
   log(`  ${label}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);

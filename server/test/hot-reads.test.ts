@@ -4,7 +4,11 @@ import { MESSAGES } from '@first-round/shared/messages';
 import type { DraftStatus, Leaderboard, PlayerDto } from '@first-round/shared/schemas';
 import { importBoard } from '../src/modules/players/board.service.js';
 import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from './support/test-app.js';
-import { eventually, operatorReset } from './game/helpers.js';
+import { eventually, operatorReset, operatorStart } from './game/helpers.js';
+import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
+import { createContextInner } from '../src/trpc/context.js';
+import { runHotRead } from '../src/trpc/hot-read.js';
+import { HOT_READS } from '../src/trpc/hot-reads.js';
 
 /**
  * The hot reads (draft status, board, standings, profile) are answered from memory on every instance.
@@ -142,6 +146,50 @@ describe('caches on two instances', () => {
     json(await a.request('POST', `/api/groups/${group.id}/leave`, { user: member }));
     expect(json<Leaderboard>(await standingsOn(a, owner)).entries).toBe(1);
     await eventually(async () => expect(json<Leaderboard>(await standingsOn(b, owner)).entries).toBe(1), HEARD_MS);
+  });
+});
+
+/**
+ * What makes a hot read cheap: once its caches hold the current version (every read after the first
+ * of a version), it is answered at once, without a promise (cache/maybe-promise.ts: each promise costs a
+ * read async-hook bookkeeping). A change not yet loaded, or changes that cannot be heard, make it wait
+ * for the database: the same answer, later.
+ */
+describe('hot reads answered from memory', () => {
+  it('answer at once when their caches are current, and the same after waiting when they are not', async () => {
+    const user = await a.signUp();
+    await operatorStart(a);
+    const context = () => createContextInner({ deps: a.deps, authorization: user.authorization });
+    const reads = [
+      ['leaderboard.group', { group_id: GLOBAL_GROUP_ID, limit: 10 }],
+      ['draft.status', undefined],
+      ['auth.me', undefined],
+      ['players.list', undefined],
+    ] as const;
+    const waitedFor = new Map<string, unknown>();
+    for (const [path, input] of reads) waitedFor.set(path, await runHotRead(HOT_READS[path]!, await context(), input));
+
+    const ctx = context();
+    expect(ctx).not.toBeInstanceOf(Promise);
+    for (const [path, input] of reads) {
+      const answer = runHotRead(HOT_READS[path]!, ctx as Awaited<typeof ctx>, input);
+      expect(answer, path).not.toBeInstanceOf(Promise);
+      expect(answer, path).toEqual(waitedFor.get(path));
+    }
+
+    await a.deps.events.stop();
+    try {
+      // Deaf to changes, the token is checked again and the draft's state and board read from the database.
+      const deafCtx = context();
+      expect(deafCtx).toBeInstanceOf(Promise);
+      for (const [path, input] of reads) {
+        const answer = runHotRead(HOT_READS[path]!, await deafCtx, input);
+        if (path !== 'auth.me') expect(answer, path).toBeInstanceOf(Promise);
+        expect(await answer, path).toEqual(waitedFor.get(path));
+      }
+    } finally {
+      await a.deps.events.start();
+    }
   });
 });
 

@@ -6,9 +6,12 @@ export interface VersionSource {
   readonly isConnected: boolean;
 }
 
+import type { MaybePromise } from './maybe-promise.js';
+
 /**
  * One value that changes only with the draft (its state, the board): loaded once per version, shared by
- * concurrent readers, and read from the database every time while changes cannot be heard.
+ * concurrent readers, and read from the database every time while changes cannot be heard. A current
+ * value is given as it is, not as a promise (cache/maybe-promise.ts).
  */
 export class Versioned<T> {
   private hit: { version: number; value: T } | undefined;
@@ -19,10 +22,10 @@ export class Versioned<T> {
     private readonly load: () => Promise<T>,
   ) {}
 
-  get(): Promise<T> {
+  get(): MaybePromise<T> {
     if (!this.events.isConnected) return this.load();
     const version = this.events.version;
-    if (this.hit?.version === version) return Promise.resolve(this.hit.value);
+    if (this.hit?.version === version) return this.hit.value;
     if (this.running?.version === version) return this.running.promise;
     const promise = this.load()
       .then((value) => {

@@ -38,11 +38,14 @@ export async function registerRestAdapter(app: FastifyInstance, deps: AppDeps) {
         // Every part of the request, unknown query keys included, as the procedures' own guard does.
         if (containsNul([req.params, req.query, req.body])) throw unprocessable(NUL_MESSAGE);
         const query = parseQuery(route.query, req.query);
-        const ctx = await createContextInner({ deps, authorization: req.headers.authorization, ip: req.ip, headers: req.headers });
+        // Awaited only when not already here: a cached read makes no promise (cache/maybe-promise.ts).
+        const made = createContextInner({ deps, authorization: req.headers.authorization, ip: req.ip, headers: req.headers });
+        const ctx = made instanceof Promise ? await made : made;
         const params = { ...(req.params as Record<string, string>), ...(absent ? { [absent]: '' } : {}) };
         const input = route.input?.({ params, query, body: req.body });
         const hot = HOT_READS[route.procedure];
-        const result = hot ? await runHotRead(hot, ctx, input) : await procedureOf(createCaller(ctx), route.procedure)(input);
+        const answer = hot ? runHotRead(hot, ctx, input) : procedureOf(createCaller(ctx), route.procedure)(input);
+        const result = answer instanceof Promise ? await answer : answer;
         if (route.method === 'GET') return sendRead(req, reply, jsonBody(result));
         return reply.send(result ?? { success: true });
       } catch (error) {

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
+import type { MaybePromise } from '../cache/maybe-promise.js';
 import type { Context } from './context.js';
 import { publicProcedure, refuseNulInput, toTrpcError } from './trpc.js';
 
@@ -17,14 +18,15 @@ export type ReadContext = Context & { em: EntityManager };
 export interface HotRead<TSchema extends z.ZodType | undefined, TOutput> {
   input: TSchema;
   output: z.ZodType;
-  run(ctx: ReadContext, input: TSchema extends z.ZodType ? z.output<TSchema> : undefined): Promise<TOutput>;
+  /** The answer: as it is when every cache it reads is current, else a promise (cache/maybe-promise.ts). */
+  run(ctx: ReadContext, input: TSchema extends z.ZodType ? z.output<TSchema> : undefined): MaybePromise<TOutput>;
 }
 
 /** Any hot read, whatever its input and output (for the fast path's table). */
 export interface AnyHotRead {
   input: z.ZodType | undefined;
   output: z.ZodType;
-  run(ctx: ReadContext, input: never): Promise<unknown>;
+  run(ctx: ReadContext, input: never): MaybePromise<unknown>;
 }
 
 export function hotRead<TSchema extends z.ZodType | undefined, TOutput>(read: HotRead<TSchema, TOutput>) {
@@ -75,14 +77,20 @@ class LazyReadContext implements ReadContext {
 /**
  * Runs a hot read outside tRPC's procedure chain, with what that chain would do: NUL refused, input
  * parsed by the same schema (a failure is tRPC's BAD_REQUEST with the zod error), an EntityManager (made
- * only if the read needs one), and domain errors turned into tRPC errors.
+ * only if the read needs one), and domain errors turned into tRPC errors. Throws now or rejects later,
+ * as the read does: callers call it inside their `try`.
  */
-export async function runHotRead(read: AnyHotRead, ctx: Context, rawInput: unknown): Promise<unknown> {
+export function runHotRead(read: AnyHotRead, ctx: Context, rawInput: unknown): MaybePromise<unknown> {
   refuseNulInput(rawInput);
   const input = read.input ? parseInputWith(read.input, rawInput) : undefined;
   try {
-    return await read.run(new LazyReadContext(ctx), input as never);
+    const answer = read.run(new LazyReadContext(ctx), input as never);
+    return answer instanceof Promise ? answer.catch(asTrpcError) : answer;
   } catch (error) {
-    throw toTrpcError(error) ?? error;
+    return asTrpcError(error);
   }
+}
+
+function asTrpcError(error: unknown): never {
+  throw toTrpcError(error) ?? error;
 }

@@ -56,8 +56,11 @@ export function registerHotReads(app: FastifyInstance, deps: AppDeps) {
       try {
         const parsed = parseQueryJson(query.input, 'Input');
         input = batch ? (parsed as Record<string, unknown> | null)?.['0'] : parsed;
-        ctx = await createContextInner({ deps, authorization: request.headers.authorization, ip: request.ip, headers: request.headers });
-        const body = jsonBody(await runHotRead(read, ctx, input));
+        // Awaited only when not already here: a cached read makes no promise (cache/maybe-promise.ts).
+        const made = createContextInner({ deps, authorization: request.headers.authorization, ip: request.ip, headers: request.headers });
+        ctx = made instanceof Promise ? await made : made;
+        const answer = runHotRead(read, ctx, input);
+        const body = jsonBody(answer instanceof Promise ? await answer : answer);
         return sendRead(request, reply, batch ? enveloped(body, '[{"result":{"data":', '}}]', 'tb') : enveloped(body, '{"result":{"data":', '}}', 't'));
       } catch (cause) {
         const { status, shape } = trpcErrorAnswer(cause, { type: 'query', path, input, ctx });

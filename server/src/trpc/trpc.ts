@@ -6,6 +6,7 @@ import type { Context } from './context.js';
 import { describeError, DomainError, draftLocked, ERROR_TABLE, isDatabaseUnavailable, isUniqueViolation, unprocessable } from '../errors.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ensureParticipant, type ParticipantRow } from '../modules/users/participants.service.js';
+import type { MaybePromise } from '../cache/maybe-promise.js';
 import type { Identity } from '../modules/auth/bearer.js';
 import { requireMembership } from '../modules/groups/membership.js';
 import { isDraftStarted } from '../modules/draft/draft.service.js';
@@ -95,17 +96,22 @@ export interface SignedIn {
 }
 
 /**
- * Who a signed-in caller is (their participant row created or refreshed on first sight); 401 otherwise.
- * `ctx.em` is touched only when the row is not in memory (a hot read forks one only then).
+ * Who a signed-in caller is (their participant row created or refreshed on first sight); 401 otherwise,
+ * thrown at once. `ctx.em` is touched only when the row is not in memory (a hot read forks one only
+ * then); a row in memory is answered without a promise (cache/maybe-promise.ts).
  */
-export async function signedIn(ctx: Context & { em: EntityManager }): Promise<SignedIn> {
+export function signedIn(ctx: Context & { em: EntityManager }): MaybePromise<SignedIn> {
   if (!ctx.auth) throw new TRPCError({ code: 'UNAUTHORIZED', message: MESSAGES.authRequired });
   if (!ctx.auth.ok) throw new TRPCError({ code: 'UNAUTHORIZED', message: MESSAGES.authRequiredSignInAgain });
   const { identity } = ctx.auth;
-  const participant =
-    ctx.deps.participants.get(identity.userId) ?? (await ensureParticipant(ctx.em, identity, ctx.deps.participants, ctx.deps.clerkLookup));
-  const isAdmin = Boolean(participant.email && ctx.deps.config.ADMIN_EMAILS.includes(participant.email.toLowerCase()));
-  return { identity, participant, isAdmin };
+  const { participants, clerkLookup, config } = ctx.deps;
+  const withRole = (participant: ParticipantRow): SignedIn => ({
+    identity,
+    participant,
+    isAdmin: Boolean(participant.email && config.ADMIN_EMAILS.includes(participant.email.toLowerCase())),
+  });
+  const known = participants.get(identity.userId);
+  return known ? withRole(known) : ensureParticipant(ctx.em, identity, participants, clerkLookup).then(withRole);
 }
 
 /** Signed-in callers only; narrows the context to their identity and participant row. */

@@ -7,6 +7,7 @@ import {
   updateScreenNameInput,
 } from '@first-round/shared/schemas';
 import { authedProcedure, router, signedIn } from '../../trpc/trpc.js';
+import { after } from '../../cache/maybe-promise.js';
 import { hotRead, hotReadProcedure } from '../../trpc/hot-read.js';
 import { prepareJson } from '../../cache/json-body.js';
 import { migrateParticipant, updateScreenName, type ParticipantRow } from '../users/participants.service.js';
@@ -38,10 +39,7 @@ function preparedProfile(p: ParticipantRow, isAdmin: boolean): Profile {
 export const readProfile = hotRead({
   input: undefined,
   output: profileOutput,
-  run: async (ctx) => {
-    const { participant, isAdmin } = await signedIn(ctx);
-    return preparedProfile(participant, isAdmin);
-  },
+  run: (ctx) => after(signedIn(ctx), ({ participant, isAdmin }) => preparedProfile(participant, isAdmin)),
 });
 
 export const authRouter = router({

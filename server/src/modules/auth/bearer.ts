@@ -6,6 +6,7 @@ import { LOCAL_ISSUER } from './local-idp.service.js';
 import { isSessionActive } from './identity.repository.js';
 import type { SigningKeys } from './keys.js';
 import type { Invalidation } from '../../cache/invalidation.js';
+import type { MaybePromise } from '../../cache/maybe-promise.js';
 
 export interface Identity {
   provider: 'local' | 'clerk';
@@ -20,7 +21,8 @@ export type BearerResult = { ok: true; identity: Identity } | { ok: false; reaso
 export interface BearerVerifier {
   provider: 'local' | 'clerk';
   /** `em` is called only when the database must be asked (not for a token already verified). */
-  verify(em: () => EntityManager, authorization: string | undefined): Promise<BearerResult>;
+  /** At once (no promise) for a malformed header or a remembered token; else once the signature is checked. */
+  verify(em: () => EntityManager, authorization: string | undefined): MaybePromise<BearerResult>;
   /** Drops signed-out sessions (and every token of theirs) from this instance's caches. */
   forgetSessions(sessionIds: string[]): void;
   /** Drops everything cached (the invalidation channel may have missed something). */
@@ -120,35 +122,40 @@ export function createBearerVerifier(config: Config, keys: SigningKeys, events?:
   });
   events?.onResync(forgetAll);
 
+  /** A token not remembered: its signature checked, and for a local one its session looked up. */
+  async function verifyUncached(em: () => EntityManager, token: string): Promise<BearerResult> {
+    const forgetsAtStart = forgets;
+    let claims: Record<string, unknown>;
+    try {
+      // The package's exported verifyToken returns the claims and throws on any defect.
+      claims = (await verifyToken(token, { ...options, authorizedParties: config.appOrigins })) as unknown as Record<string, unknown>;
+    } catch (error) {
+      return { ok: false, reason: error instanceof Error ? error.message : 'invalid token' };
+    }
+    const userId = typeof claims.sub === 'string' ? claims.sub : '';
+    if (!/^user_[A-Za-z0-9_-]+$/.test(userId)) return { ok: false, reason: 'token subject is not a user id' };
+    const sessionId = typeof claims.sid === 'string' ? claims.sid : null;
+    if (provider === 'local' && (!sessionId || !(await sessionIsActive(em(), sessionId)))) {
+      return { ok: false, reason: 'session has ended' };
+    }
+    const identity: Identity = { provider, userId, sessionId, claims, token };
+    remember(identity, forgetsAtStart);
+    return { ok: true, identity };
+  }
+
   return {
     provider,
     forgetSessions,
     forgetAll,
-    async verify(em, authorization) {
+    verify(em, authorization) {
       const token = bearerToken(authorization);
       if (!token) return { ok: false, reason: authorization ? 'malformed authorization header' : 'no token' };
-      const forgetsAtStart = forgets;
       const cached = tokens.get(token);
       if (cached) {
         if (cached.expiresAt > Date.now() && cacheLive()) return { ok: true, identity: cached.identity };
         forgetToken(token);
       }
-      let claims: Record<string, unknown>;
-      try {
-        // The package's exported verifyToken returns the claims and throws on any defect.
-        claims = (await verifyToken(token, { ...options, authorizedParties: config.appOrigins })) as unknown as Record<string, unknown>;
-      } catch (error) {
-        return { ok: false, reason: error instanceof Error ? error.message : 'invalid token' };
-      }
-      const userId = typeof claims.sub === 'string' ? claims.sub : '';
-      if (!/^user_[A-Za-z0-9_-]+$/.test(userId)) return { ok: false, reason: 'token subject is not a user id' };
-      const sessionId = typeof claims.sid === 'string' ? claims.sid : null;
-      if (provider === 'local' && (!sessionId || !(await sessionIsActive(em(), sessionId)))) {
-        return { ok: false, reason: 'session has ended' };
-      }
-      const identity: Identity = { provider, userId, sessionId, claims, token };
-      remember(identity, forgetsAtStart);
-      return { ok: true, identity };
+      return verifyUncached(em, token);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { draftStatusOutput, type DraftStatus } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
 import { prepareJson } from '../../cache/json-body.js';
+import { after, type MaybePromise } from '../../cache/maybe-promise.js';
 import { Versioned, type VersionSource } from '../../cache/versioned.js';
 import { hasStarted, statusOf, type DraftSettings } from './draft.service.js';
 import { readDraftState, type DraftStateRow } from './draft.repository.js';
@@ -22,17 +23,18 @@ export class DraftStatusCache {
     this.state = new Versioned(events, () => readDraftState(orm.em.fork()));
   }
 
-  async status(): Promise<DraftStatus> {
-    const state = await this.state.get();
-    // The deadline passing starts the draft without any change to the state: checked on every read.
-    const started = hasStarted(state, this.settings);
-    if (this.built?.state !== state || this.built.started !== started) {
-      this.built = { state, started, status: prepareJson(draftStatusOutput.parse(statusOf(state, this.settings))) };
-    }
-    return this.built.status;
+  status(): MaybePromise<DraftStatus> {
+    return after(this.state.get(), (state) => {
+      // The deadline passing starts the draft without any change to the state: checked on every read.
+      const started = hasStarted(state, this.settings);
+      if (this.built?.state !== state || this.built.started !== started) {
+        this.built = { state, started, status: prepareJson(draftStatusOutput.parse(statusOf(state, this.settings))) };
+      }
+      return this.built.status;
+    });
   }
 
-  async hasStarted(): Promise<boolean> {
-    return hasStarted(await this.state.get(), this.settings);
+  hasStarted(): MaybePromise<boolean> {
+    return after(this.state.get(), (state) => hasStarted(state, this.settings));
   }
 }

@@ -9,6 +9,7 @@ import { addMember, invitationSummary } from '../groups/groups.service.js';
 import { findGroupName } from '../groups/groups.repository.js';
 import { screenNamesOf } from '../users/participants.repository.js';
 import * as repo from './join-links.repository.js';
+import type { MaybePromise } from '../../cache/maybe-promise.js';
 
 /** Only the hash is stored: a leaked database does not leak working invitations. */
 const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
@@ -41,7 +42,7 @@ async function liveLink({ em, now }: { em: EntityManager; now: Date }, token: st
 /** The draft as an invitation card tells it: when picks lock, and whether they already have. */
 export interface InviteDraftState {
   deadline: Date;
-  started: () => Promise<boolean>;
+  started: () => MaybePromise<boolean>;
 }
 
 /**

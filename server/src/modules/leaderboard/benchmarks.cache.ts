@@ -2,6 +2,7 @@ import { benchmarkRows } from '@first-round/shared/benchmark-entries';
 import { snapshotOf } from '@first-round/shared/draft-snapshot';
 import { benchmarkRowsOutput, type BenchmarkRowDto, type DraftStatus, type PlayerDto } from '@first-round/shared/schemas';
 import { prepareJson } from '../../cache/json-body.js';
+import { after, type MaybePromise } from '../../cache/maybe-promise.js';
 import type { DraftStatusCache } from '../draft/draft-status.cache.js';
 import type { PlayersCache } from '../players/players.cache.js';
 
@@ -21,9 +22,12 @@ export class BenchmarkCache {
     private readonly draftStatus: Pick<DraftStatusCache, 'status'>,
   ) {}
 
-  async rows(): Promise<BenchmarkRowDto[]> {
+  rows(): MaybePromise<BenchmarkRowDto[]> {
     if (!this.enabled) return NONE;
-    const [board, status] = await Promise.all([this.players.list(), this.draftStatus.status()]);
+    return after(this.players.list(), (board) => after(this.draftStatus.status(), (status) => this.rowsFor(board, status)));
+  }
+
+  private rowsFor(board: PlayerDto[], status: DraftStatus): BenchmarkRowDto[] {
     if (this.built?.board !== board || this.built.status !== status) {
       const picked = board.map((p) => ({ rank: p.rank, draftRound: p.draft_round }));
       this.built = { board, status, rows: prepareJson(benchmarkRowsOutput.parse(benchmarkRows(picked, snapshotOf(status, board)))) };

@@ -4,6 +4,7 @@ import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { compareCodePoints } from '@first-round/shared/scoring';
 import { leaderboardRowOutput, type EntryStatus, type LeaderboardInput, type LeaderboardRow } from '@first-round/shared/schemas';
 import { prepareJson } from '../../cache/json-body.js';
+import type { MaybePromise } from '../../cache/maybe-promise.js';
 import type { Orm } from '../../db/orm.js';
 import { sql } from '../../db/sql.js';
 import type { DraftSettings } from '../draft/draft.service.js';
@@ -151,7 +152,11 @@ export class LeaderboardCache {
 
   private refresh() {
     this.cache.clear();
-    this.get(GLOBAL_GROUP_ID).catch(this.backgroundFailed);
+    this.rankInBackground();
+  }
+
+  private rankInBackground() {
+    Promise.resolve(this.get(GLOBAL_GROUP_ID)).catch(this.backgroundFailed);
   }
 
   /**
@@ -162,8 +167,11 @@ export class LeaderboardCache {
     this.log.warn({ err: error }, 'global standings could not be ranked in the background');
   };
 
-  /** A group's ranking; `em` is used only when it must be computed (else a fork of its own). */
-  async get(groupId: number, em?: EntityManager): Promise<Standings> {
+  /**
+   * A group's ranking, as it is when current (cache/maybe-promise.ts), else once computed; `em` is used
+   * only when it must be computed (else a fork of its own).
+   */
+  get(groupId: number, em?: EntityManager): MaybePromise<Standings> {
     const version = this.events.version;
     const hit = this.cache.get(groupId);
     const fresh = groupId === GLOBAL_GROUP_ID || Date.now() - (hit?.at ?? 0) < MAX_AGE_MS;
@@ -179,7 +187,7 @@ export class LeaderboardCache {
 
   /** Ranks the global standings now and re-ranks them every minute in the background; returns the stopper. */
   startBackgroundRefresh(): () => void {
-    this.get(GLOBAL_GROUP_ID).catch(this.backgroundFailed);
+    this.rankInBackground();
     const timer = setInterval(() => {
       // Renames and joins are announced: while they can be heard, re-ranking on a timer would only stall
       // readers (a big ranking holds the event loop). Without the listener, it bounds what may be missed.

@@ -1,6 +1,7 @@
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { fieldInput, fieldOutput, leaderboardInput, leaderboardOutput, myGroupStandingsOutput } from '@first-round/shared/schemas';
 import { authedProcedure, router, signedIn } from '../../trpc/trpc.js';
+import { after } from '../../cache/maybe-promise.js';
 import { hotRead, hotReadProcedureWithInput } from '../../trpc/hot-read.js';
 import { requireMembership } from '../groups/membership.js';
 import { getField, getLeaderboard, myGroupStandings } from './leaderboard.service.js';
@@ -9,12 +10,13 @@ import { getField, getLeaderboard, myGroupStandings } from './leaderboard.servic
 export const readLeaderboard = hotRead({
   input: leaderboardInput,
   output: leaderboardOutput,
-  run: async (ctx, input) => {
-    const { participant } = await signedIn(ctx);
-    // The global group has no membership rows (every signed-in player is in it): no database needed.
-    if (input.group_id !== GLOBAL_GROUP_ID) await requireMembership(ctx.em, input.group_id, participant.id);
-    return getLeaderboard(ctx.deps, input, participant.id);
-  },
+  run: (ctx, input) =>
+    after(signedIn(ctx), ({ participant }) =>
+      // The global group has no membership rows (every signed-in player is in it): no database needed.
+      input.group_id === GLOBAL_GROUP_ID
+        ? getLeaderboard(ctx.deps, input, participant.id)
+        : requireMembership(ctx.em, input.group_id, participant.id).then(() => getLeaderboard(ctx.deps, input, participant.id)),
+    ),
 });
 
 /**

@@ -3,6 +3,7 @@ import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { type FieldRow, type Leaderboard, type LeaderboardInput, type LeaderboardRow, type MyGroupStandings } from '@first-round/shared/schemas';
 import { enveloped, jsonBody, jsonTemplate, jsonText, type JsonBody } from '../../cache/json-body.js';
+import { after, type MaybePromise } from '../../cache/maybe-promise.js';
 import { conflict } from '../../errors.js';
 import { sql } from '../../db/sql.js';
 import type { AppDeps } from '../../deps.js';
@@ -16,11 +17,17 @@ export type StandingsView =
   | { started: false }
   | { started: true; standings: Standings; rows: readonly LeaderboardRow[]; page: LeaderboardRow[]; benchmarks: Leaderboard['benchmarks'] };
 
-export async function standingsView(deps: StandingsDeps, input: LeaderboardInput): Promise<StandingsView> {
-  if (!(await deps.draftStatus.hasStarted())) return { started: false };
-  const standings = await deps.leaderboards.get(input.group_id);
-  const { rows, page } = deps.leaderboards.select(standings, input);
-  return { started: true, standings, rows, page, benchmarks: await deps.benchmarks.rows() };
+/** As it is when every cache it reads is current, as every read after the first of a version finds them. */
+export function standingsView(deps: StandingsDeps, input: LeaderboardInput): MaybePromise<StandingsView> {
+  return after(deps.draftStatus.hasStarted(), (started) => {
+    if (!started) return { started: false };
+    return after(deps.leaderboards.get(input.group_id), (standings) =>
+      after(deps.benchmarks.rows(), (benchmarks): StandingsView => {
+        const { rows, page } = deps.leaderboards.select(standings, input);
+        return { started: true, standings, rows, page, benchmarks };
+      }),
+    );
+  });
 }
 
 /**
@@ -54,8 +61,8 @@ function ownPlace(deps: Pick<AppDeps, 'leaderboards'>, view: Extract<StandingsVi
   return { me: mine ? deps.leaderboards.ownRow(mine) : null, position: position < 0 ? null : position };
 }
 
-export async function getLeaderboard(deps: StandingsDeps, input: LeaderboardInput, participantId: string): Promise<Leaderboard> {
-  return leaderboardFor(deps, await standingsView(deps, input), input, participantId);
+export function getLeaderboard(deps: StandingsDeps, input: LeaderboardInput, participantId: string): MaybePromise<Leaderboard> {
+  return after(standingsView(deps, input), (view) => leaderboardFor(deps, view, input, participantId));
 }
 
 /**

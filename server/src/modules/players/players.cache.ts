@@ -1,6 +1,7 @@
 import { playersOutput, type PlayerDto } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
 import { prepareJson } from '../../cache/json-body.js';
+import type { MaybePromise } from '../../cache/maybe-promise.js';
 import { Versioned, type VersionSource } from '../../cache/versioned.js';
 import { listBoard } from './players.repository.js';
 
@@ -12,7 +13,7 @@ export class PlayersCache {
     this.board = new Versioned(events, async () => prepareJson(playersOutput.parse(await listBoard(orm.em.fork()))));
   }
 
-  list(): Promise<PlayerDto[]> {
+  list(): MaybePromise<PlayerDto[]> {
     return this.board.get();
   }
 }
