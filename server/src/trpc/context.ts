@@ -25,8 +25,13 @@ export function createContextInner(opts: {
   ip?: string;
   headers?: Context['headers'];
 }): MaybePromise<Context> {
-  const withAuth = (auth: BearerResult | null): Context => ({ deps: opts.deps, auth, ip: opts.ip ?? '127.0.0.1', headers: opts.headers ?? {} });
-  return opts.authorization ? after(verify(opts.deps, opts.authorization), withAuth) : withAuth(null);
+  return opts.authorization ? after(verify(opts.deps, opts.authorization), (auth) => contextOf(opts, auth)) : contextOf(opts, null);
+}
+
+// Module functions and inline callbacks, not named closures: under tsx each named closure made per call
+// costs a defineProperty (esbuild's keepNames), which a hot read notices.
+function contextOf(opts: Parameters<typeof createContextInner>[0], auth: BearerResult | null): Context {
+  return { deps: opts.deps, auth, ip: opts.ip ?? '127.0.0.1', headers: opts.headers ?? {} };
 }
 
 /**

@@ -105,13 +105,13 @@ export function signedIn(ctx: Context & { em: EntityManager }): MaybePromise<Sig
   if (!ctx.auth.ok) throw new TRPCError({ code: 'UNAUTHORIZED', message: MESSAGES.authRequiredSignInAgain });
   const { identity } = ctx.auth;
   const { participants, clerkLookup, config } = ctx.deps;
-  const withRole = (participant: ParticipantRow): SignedIn => ({
-    identity,
-    participant,
-    isAdmin: Boolean(participant.email && config.ADMIN_EMAILS.includes(participant.email.toLowerCase())),
-  });
   const known = participants.get(identity.userId);
-  return known ? withRole(known) : ensureParticipant(ctx.em, identity, participants, clerkLookup).then(withRole);
+  if (known) return signedInAs(identity, known, config);
+  return ensureParticipant(ctx.em, identity, participants, clerkLookup).then((participant) => signedInAs(identity, participant, config));
+}
+
+function signedInAs(identity: Identity, participant: ParticipantRow, config: Context['deps']['config']): SignedIn {
+  return { identity, participant, isAdmin: Boolean(participant.email && config.ADMIN_EMAILS.includes(participant.email.toLowerCase())) };
 }
 
 /** Signed-in callers only; narrows the context to their identity and participant row. */
