@@ -8,7 +8,7 @@ import { errorAnswer, unprocessable } from '../errors.js';
 import { jsonBody, sendRead } from '../cache/json-body.js';
 import { parseQuery, restRoutes, type RestRoute } from './routes.js';
 import { HOT_READS } from '../trpc/hot-reads.js';
-import { runHotRead } from '../trpc/hot-read.js';
+import { hotReadBody, runHotRead } from '../trpc/hot-read.js';
 
 type Caller = ReturnType<typeof createCaller>;
 type AnyProcedureCall = (input?: unknown) => Promise<unknown>;
@@ -46,7 +46,7 @@ export async function registerRestAdapter(app: FastifyInstance, deps: AppDeps) {
         const hot = HOT_READS[route.procedure];
         const answer = hot ? runHotRead(hot, ctx, input) : procedureOf(createCaller(ctx), route.procedure)(input);
         const result = answer instanceof Promise ? await answer : answer;
-        if (route.method === 'GET') return sendRead(req, reply, jsonBody(result));
+        if (route.method === 'GET') return sendRead(req, reply, hot ? hotReadBody(hot, result) : jsonBody(result));
         return reply.send(result ?? { success: true });
       } catch (error) {
         const { status, body, fault } = errorAnswer(error);

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
+import { jsonBody, type JsonBody } from '../cache/json-body.js';
 import type { MaybePromise } from '../cache/maybe-promise.js';
 import type { Context } from './context.js';
 import { publicProcedure, refuseNulInput, toTrpcError } from './trpc.js';
@@ -20,6 +21,8 @@ export interface HotRead<TSchema extends z.ZodType | undefined, TOutput> {
   output: z.ZodType;
   /** The answer: as it is when every cache it reads is current, else a promise (cache/maybe-promise.ts). */
   run(ctx: ReadContext, input: TSchema extends z.ZodType ? z.output<TSchema> : undefined): MaybePromise<TOutput>;
+  /** Its JSON, where the shape is known (a template), instead of jsonBody's walk over its keys. */
+  encode?(output: TOutput): JsonBody;
 }
 
 /** Any hot read, whatever its input and output (for the fast path's table). */
@@ -27,10 +30,16 @@ export interface AnyHotRead {
   input: z.ZodType | undefined;
   output: z.ZodType;
   run(ctx: ReadContext, input: never): MaybePromise<unknown>;
+  encode?(output: never): JsonBody;
 }
 
 export function hotRead<TSchema extends z.ZodType | undefined, TOutput>(read: HotRead<TSchema, TOutput>) {
   return read;
+}
+
+/** The body of a hot read's answer, as both HTTP paths send it. */
+export function hotReadBody(read: AnyHotRead, output: unknown): JsonBody {
+  return read.encode ? read.encode(output as never) : jsonBody(output);
 }
 
 /** The tRPC procedure of a hot read without input. */

@@ -2,14 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getTRPCErrorFromUnknown, getTRPCErrorShape, TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { AppDeps } from '../deps.js';
-import { enveloped, jsonBody, sendRead } from '../cache/json-body.js';
+import { enveloped, sendRead } from '../cache/json-body.js';
 import type { ProcedurePath } from '../rest/routes.js';
 import { readProfile } from '../modules/auth/auth.router.js';
 import { readDraftStatus } from '../modules/draft/draft.router.js';
 import { readField, readLeaderboard } from '../modules/leaderboard/leaderboard.router.js';
 import { readPlayers } from '../modules/players/players.router.js';
 import { createContextInner, type Context } from './context.js';
-import { runHotRead, type AnyHotRead } from './hot-read.js';
+import { hotReadBody, runHotRead, type AnyHotRead } from './hot-read.js';
 import { appRouter } from './root.js';
 
 /**
@@ -60,7 +60,7 @@ export function registerHotReads(app: FastifyInstance, deps: AppDeps) {
         const made = createContextInner({ deps, authorization: request.headers.authorization, ip: request.ip, headers: request.headers });
         ctx = made instanceof Promise ? await made : made;
         const answer = runHotRead(read, ctx, input);
-        const body = jsonBody(answer instanceof Promise ? await answer : answer);
+        const body = hotReadBody(read, answer instanceof Promise ? await answer : answer);
         return sendRead(request, reply, batch ? enveloped(body, '[{"result":{"data":', '}}]', 'tb') : enveloped(body, '{"result":{"data":', '}}', 't'));
       } catch (cause) {
         const { status, shape } = trpcErrorAnswer(cause, { type: 'query', path, input, ctx });

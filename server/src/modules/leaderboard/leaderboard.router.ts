@@ -4,7 +4,7 @@ import { authedProcedure, router, signedIn } from '../../trpc/trpc.js';
 import { after } from '../../cache/maybe-promise.js';
 import { hotRead, hotReadProcedureWithInput } from '../../trpc/hot-read.js';
 import { requireMembership } from '../groups/membership.js';
-import { getField, getLeaderboard, myGroupStandings } from './leaderboard.service.js';
+import { getField, getLeaderboard, leaderboardJson, myGroupStandings } from './leaderboard.service.js';
 
 /** Any group's standings (1 = global, open to every signed-in user); members only otherwise. */
 export const readLeaderboard = hotRead({
@@ -17,6 +17,7 @@ export const readLeaderboard = hotRead({
         ? getLeaderboard(ctx.deps, input, participant.id)
         : requireMembership(ctx.em, input.group_id, participant.id).then(() => getLeaderboard(ctx.deps, input, participant.id)),
     ),
+  encode: leaderboardJson,
 });
 
 /**

@@ -74,17 +74,21 @@ export async function mayReadStandings(em: EntityManager, groupId: number, parti
 }
 
 /**
- * A `standings` update of the live stream: the page leaderboard.group answers with (the same bytes: the
- * shared page is serialised once per version, only the caller's own row is theirs), as of draft change
- * `eventId`. Written out field by field, in leaderboardFor's order, rather than built as an object and
- * walked: it is made for every watcher after every pick. The caller's right to read the group is checked
- * by the stream.
+ * A leaderboard's JSON, written out field by field in leaderboardFor's order (its page, the caller's row
+ * and the benchmarks are prepared: their bytes are shared) rather than by jsonBody's walk over the keys:
+ * what leaderboard.group sends, and what the live stream carries to every watcher after every pick.
+ */
+export function leaderboardJson(lb: Leaderboard): JsonBody {
+  if (!lb.draft_started) return jsonBody(lb);
+  return jsonTemplate`{"group_id":${lb.group_id},"draft_started":true,"entries":${lb.entries},"alive":${lb.alive},"rankings":${lb.rankings},"me":${lb.me},"matches":${lb.matches},"me_position":${lb.me_position},"benchmarks":${lb.benchmarks}}`;
+}
+
+/**
+ * A `standings` update of the live stream: the page leaderboard.group answers with, the same bytes, as of
+ * draft change `eventId`. The caller's right to read the group is checked by the stream.
  */
 export function standingsFrame(deps: Pick<AppDeps, 'leaderboards'>, view: StandingsView, watch: LeaderboardInput, participantId: string, eventId: number): JsonBody {
-  if (!view.started) return enveloped(jsonBody(leaderboardFor(deps, view, watch, participantId)), `{"kind":"standings","event_id":${eventId},"leaderboard":`, '}', 'live');
-  const { standings, rows } = view;
-  const { me, position } = ownPlace(deps, view, participantId);
-  return jsonTemplate`{"kind":"standings","event_id":${eventId},"leaderboard":{"group_id":${watch.group_id},"draft_started":true,"entries":${standings.rankings.length},"alive":${standings.alive},"rankings":${view.page},"me":${me},"matches":${rows.length},"me_position":${position},"benchmarks":${view.benchmarks}}}`;
+  return enveloped(leaderboardJson(leaderboardFor(deps, view, watch, participantId)), `{"kind":"standings","event_id":${eventId},"leaderboard":`, '}', 'live');
 }
 
 /** The same update as JSON text, for one reader (the tRPC subscription). */
