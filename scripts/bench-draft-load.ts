@@ -66,7 +66,6 @@ export interface RoundResult {
   refetch: number[];
 }
 
-
 const options = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as LoadOptions;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const url = new URL(options.base);

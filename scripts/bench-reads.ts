@@ -138,10 +138,10 @@ interface Server {
 }
 
 /** One stretch of load on one URL. */
-async function stretch(url: string, headers: Record<string, string>, seconds: number, pid: number | undefined) {
-  const cpu0 = cpuMsOf(pid);
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
-  const cpu1 = cpuMsOf(pid);
+async function stretch(server: Server, headers: Record<string, string>, seconds: number) {
+  const cpu0 = cpuMsOf(server.pid);
+  const result = await autocannon({ url: server.url, connections: CONNECTIONS, duration: seconds, headers });
+  const cpu1 = cpuMsOf(server.pid);
   const cpuMs = cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0;
   return { requests: result.requests.total, seconds, p50: result.latency.p50, p99: result.latency.p99, bad: result.non2xx + result.errors + result.timeouts, cpuMs };
 }
@@ -152,14 +152,12 @@ async function stretch(url: string, headers: Record<string, string>, seconds: nu
  * not of the minute it was measured in. req/s over all of a side's turns; p50 their mean, p99 their worst.
  */
 async function loadPair(label: string, plain: Server, game: Server & { headers: Record<string, string> }): Promise<[Measured, Measured]> {
-  const { url: plainUrl } = plain;
-  const { url: gameUrl, headers } = game;
-  await autocannon({ url: plainUrl, connections: CONNECTIONS, duration: 2 }); // warm-ups, not reported
-  await autocannon({ url: gameUrl, connections: CONNECTIONS, duration: 2, headers });
+  await autocannon({ url: plain.url, connections: CONNECTIONS, duration: 2 }); // warm-ups, not reported
+  await autocannon({ url: game.url, connections: CONNECTIONS, duration: 2, headers: game.headers });
   const turns: Record<'plain' | 'game', Awaited<ReturnType<typeof stretch>>[]> = { plain: [], game: [] };
   for (let i = 0; i < SLICES; i++) {
-    turns.plain.push(await stretch(plainUrl, {}, SECONDS / SLICES, plain.pid));
-    turns.game.push(await stretch(gameUrl, headers, SECONDS / SLICES, game.pid));
+    turns.plain.push(await stretch(plain, {}, SECONDS / SLICES));
+    turns.game.push(await stretch(game, game.headers, SECONDS / SLICES));
   }
   const measured = (name: string, list: (typeof turns)['game']): Measured => ({
     name,

@@ -1,3 +1,5 @@
+import type { MaybePromise } from './maybe-promise.js';
+
 /** What a versioned cache needs from the instance's event hub. */
 export interface VersionSource {
   /** Moves on every draft change, board change and resync this instance hears. */
@@ -5,8 +7,6 @@ export interface VersionSource {
   /** Whether changes are being heard at all: if not, nothing cached can be trusted. */
   readonly isConnected: boolean;
 }
-
-import type { MaybePromise } from './maybe-promise.js';
 
 /**
  * One value that changes only with the draft (its state, the board): loaded once per version, shared by

@@ -20,8 +20,10 @@ export type BearerResult = { ok: true; identity: Identity } | { ok: false; reaso
 
 export interface BearerVerifier {
   provider: 'local' | 'clerk';
-  /** `em` is called only when the database must be asked (not for a token already verified). */
-  /** At once (no promise) for a malformed header or a remembered token; else once the signature is checked. */
+  /**
+   * At once (no promise) for a malformed header or a remembered token; else once the signature is checked.
+   * `em` is called only when the database must be asked (not for a token already verified).
+   */
   verify(em: () => EntityManager, authorization: string | undefined): MaybePromise<BearerResult>;
   /** Drops signed-out sessions (and every token of theirs) from this instance's caches. */
   forgetSessions(sessionIds: string[]): void;

@@ -19,15 +19,16 @@ export type StandingsView =
 
 /** As it is when every cache it reads is current, as every read after the first of a version finds them. */
 export function standingsView(deps: StandingsDeps, input: LeaderboardInput): MaybePromise<StandingsView> {
-  return after(deps.draftStatus.hasStarted(), (started) => {
-    if (!started) return { started: false };
-    return after(deps.leaderboards.get(input.group_id), (standings) =>
-      after(deps.benchmarks.rows(), (benchmarks): StandingsView => {
-        const { rows, page } = deps.leaderboards.select(standings, input);
-        return { started: true, standings, rows, page, benchmarks };
-      }),
-    );
-  });
+  return after(deps.draftStatus.hasStarted(), (started) => (started ? rankedView(deps, input) : { started: false }));
+}
+
+function rankedView(deps: StandingsDeps, input: LeaderboardInput): MaybePromise<StandingsView> {
+  return after(deps.leaderboards.get(input.group_id), (standings) =>
+    after(deps.benchmarks.rows(), (benchmarks) => {
+      const { rows, page } = deps.leaderboards.select(standings, input);
+      return { started: true, standings, rows, page, benchmarks };
+    }),
+  );
 }
 
 /**
@@ -39,26 +40,20 @@ export function leaderboardFor(deps: Pick<AppDeps, 'leaderboards'>, view: Standi
     // A search or a status filter reveals nothing either: no rows, no counts, no position.
     return { group_id: input.group_id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] };
   }
-  const { me, position } = ownPlace(deps, view, participantId);
   const { standings, rows } = view;
+  const mine = standings.byParticipant.get(participantId);
+  const position = mine ? positionIn(rows, mine) : -1;
   return {
     group_id: input.group_id,
     draft_started: true,
     entries: standings.rankings.length,
     alive: standings.alive,
     rankings: view.page,
-    me,
+    me: mine ? deps.leaderboards.ownRow(mine) : null,
     matches: rows.length,
-    me_position: position,
+    me_position: position < 0 ? null : position,
     benchmarks: view.benchmarks,
   };
-}
-
-/** The caller's own row (prepared) and its 0-based position among the view's rows, or nulls. */
-function ownPlace(deps: Pick<AppDeps, 'leaderboards'>, view: Extract<StandingsView, { started: true }>, participantId: string) {
-  const mine = view.standings.byParticipant.get(participantId);
-  const position = mine ? positionIn(view.rows, mine) : -1;
-  return { me: mine ? deps.leaderboards.ownRow(mine) : null, position: position < 0 ? null : position };
 }
 
 export function getLeaderboard(deps: StandingsDeps, input: LeaderboardInput, participantId: string): MaybePromise<Leaderboard> {
