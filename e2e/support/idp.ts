@@ -13,7 +13,10 @@ export async function readCode(email: string, since = 0): Promise<string> {
     const res = await fetch(`${BASE_URL}/idp/dev/outbox?email=${encodeURIComponent(email)}`);
     if (res.ok) {
       const mails = (await res.json()) as OutboxMail[];
-      const fresh = mails.find((m) => new Date(m.sent_at).getTime() >= since - 1000);
+      // No leeway before `since`: the server and its database share the test's clock (scripts/run-e2e.mjs),
+      // and a code mailed just before it (a sign-up's, a replaced one) no longer works; returning it while
+      // the new mail is still being written made sign-ins fail now and then.
+      const fresh = mails.find((m) => new Date(m.sent_at).getTime() >= since);
       if (fresh) return fresh.code;
     }
     await new Promise((r) => setTimeout(r, 200));
