@@ -83,8 +83,8 @@ export class GlobalStandings {
   private namesStale = false;
   private readonly renamedIds = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
-  /** What the last ranking read (tests and the benchmark look): only changes, or everything. */
-  lastRead: { partial: boolean; entryRows: number; allNames: boolean; nameRows: number } | undefined;
+  /** What the last ranking read (tests and the benchmark look): only changes, or everything; and in which snapshot. */
+  lastRead: { partial: boolean; entryRows: number; allNames: boolean; nameRows: number; snapshot: string } | undefined;
 
   constructor(
     private readonly orm: Orm,
@@ -127,7 +127,7 @@ export class GlobalStandings {
       this.applyNames(read);
     }
     this.applyEntries(read);
-    this.lastRead = { partial: read.partial, entryRows: read.rows.length, allNames: read.allNames, nameRows: read.names.length };
+    this.lastRead = { partial: read.partial, entryRows: read.rows.length, allNames: read.allNames, nameRows: read.names.length, snapshot: read.snapshot };
     return this.rank(read.draft);
   }
 
