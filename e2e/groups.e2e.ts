@@ -5,9 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPerson, type Person } from './support/browser';
 import { BASE_URL, OPERATOR_EMAIL, uniqueEmail, uniqueUsername } from './support/env';
-import { apiSession, readCode } from './support/idp';
+import { apiSession } from './support/idp';
 import { listPlayers, playerId } from './support/operator';
-import { acceptRules, expectNoHorizontalScroll, signUpThroughUi, toastText, togglePlayer, waitForPath } from './support/ui';
+import { acceptRules, enterMailedCode, expectNoHorizontalScroll, signUpThroughUi, toastText, togglePlayer, waitForPath } from './support/ui';
 
 /**
  * The groups journey with three people and the operator: an owner creates a group and invites a
@@ -212,9 +212,7 @@ describe('groups: create, invite, join, pick and compete', () => {
     const email = uniqueEmail('friend');
     await page.getByRole('textbox', { name: 'Email' }).fill(email);
     await page.getByRole('textbox', { name: 'Username' }).fill(friendName);
-    const since = Date.now();
-    await page.getByRole('button', { name: 'Sign Up' }).click();
-    await page.getByRole('textbox', { name: 'Verification code' }).fill(await readCode(email, since));
+    await enterMailedCode(page, email, 'Sign Up');
     await page.getByRole('button', { name: 'Verify & Create Account' }).click();
     await waitForPath(page, `/groups/${groupId}`, 20_000);
     expect(await page.evaluate<string | null>("localStorage.getItem('pendingJoinToken')")).toBeNull();

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPerson } from './support/browser';
 import { BASE_URL, uniqueEmail, uniqueUsername } from './support/env';
-import { apiSession, readCode } from './support/idp';
-import { signInThroughUi, toastText, waitForPath } from './support/ui';
+import { apiSession } from './support/idp';
+import { enterMailedCode, signInThroughUi, toastText, waitForPath } from './support/ui';
 import { watchForText } from './support/watch-text';
 
 /**
@@ -99,9 +99,7 @@ describe('invite link landing: the group opens as a member after the join', () =
     expect(cardBox.y + cardBox.height).toBeLessThanOrEqual(formBox.y);
     await page.getByRole('textbox', { name: 'Email' }).fill(email);
     await page.getByRole('textbox', { name: 'Username' }).fill(friendName);
-    const since = Date.now();
-    await page.getByRole('button', { name: 'Sign Up' }).click();
-    await page.getByRole('textbox', { name: 'Verification code' }).fill(await readCode(email, since));
+    await enterMailedCode(page, email, 'Sign Up');
     await page.getByRole('button', { name: 'Verify & Create Account' }).click();
     await waitForPath(page, `/groups/${groupId}`, 20_000);
 
@@ -149,9 +147,7 @@ describe('invite link landing: the group opens as a member after the join', () =
     // The invitation stays on screen while they sign in.
     await page.getByRole('region', { name: 'Your invitation' }).getByText(groupName, { exact: true }).waitFor();
     await page.getByRole('textbox', { name: 'Email' }).fill(email);
-    const since = Date.now();
-    await page.getByRole('button', { name: 'Send Code' }).click();
-    await page.getByRole('textbox', { name: 'Verification code' }).fill(await readCode(email, since));
+    await enterMailedCode(page, email, 'Send Code');
     await page.getByRole('button', { name: 'Verify & Sign In' }).click();
     await waitForPath(page, `/groups/${groupId}`, 20_000);
     await memberView(page, groupName, name);

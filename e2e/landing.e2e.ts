@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser, newPerson } from './support/browser';
 import { BASE_URL, DEPUTY_EMAIL, uniqueEmail, uniqueUsername } from './support/env';
 import { apiSession, readCode } from './support/idp';
-import { signInThroughUi, waitForPath } from './support/ui';
+import { enterMailedCode, signInThroughUi, waitForPath } from './support/ui';
 
 /** Issue 13 item 7: the landing a signed-out visitor meets on /sign-up, and signing in as a person would. */
 describe('the landing and signing in', () => {
@@ -64,9 +64,7 @@ describe('the landing and signing in', () => {
     await waitForPath(page, '/sign-up');
     expect(await page.getByRole('textbox', { name: 'Email' }).inputValue()).toBe(email);
     await page.getByRole('textbox', { name: 'Username' }).fill(uniqueUsername('Bob'));
-    const since = Date.now();
-    await page.getByRole('button', { name: 'Sign Up' }).click();
-    await page.getByRole('textbox', { name: 'Verification code' }).fill(await readCode(email, since));
+    await enterMailedCode(page, email, 'Sign Up');
     await page.getByRole('button', { name: 'Verify & Create Account' }).click();
     await waitForPath(page, '/groups');
     await context.close();
@@ -106,9 +104,7 @@ describe('the landing and signing in', () => {
     await page.goto('/leaderboard');
     await waitForPath(page, '/sign-in?next=%2Fleaderboard');
     await page.getByRole('textbox', { name: 'Email' }).fill(email);
-    const since = Date.now();
-    await page.getByRole('button', { name: 'Send Code' }).click();
-    await page.getByRole('textbox', { name: 'Verification code' }).fill(await readCode(email, since));
+    await enterMailedCode(page, email, 'Send Code');
     await page.getByRole('button', { name: 'Verify & Sign In' }).click();
     await waitForPath(page, '/leaderboard');
     await page.getByRole('heading', { name: 'Global Leaderboard' }).waitFor();

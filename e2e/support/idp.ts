@@ -9,10 +9,11 @@ interface OutboxMail {
 
 /** The newest code mailed to the address after `since` (the development outbox), waiting up to 20 s (a loaded machine). */
 export async function readCode(email: string, since = 0): Promise<string> {
+  let mails: OutboxMail[] = [];
   for (let i = 0; i < 100; i++) {
     const res = await fetch(`${BASE_URL}/idp/dev/outbox?email=${encodeURIComponent(email)}`);
     if (res.ok) {
-      const mails = (await res.json()) as OutboxMail[];
+      mails = (await res.json()) as OutboxMail[];
       // No leeway before `since`: the server and its database share the test's clock (scripts/run-e2e.mjs),
       // and a code mailed just before it (a sign-up's, a replaced one) no longer works; returning it while
       // the new mail is still being written made sign-ins fail now and then.
@@ -21,7 +22,8 @@ export async function readCode(email: string, since = 0): Promise<string> {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`No code arrived for ${email}`);
+  const sent = mails.map((m) => m.sent_at).join(', ') || 'nothing';
+  throw new Error(`No code mailed to ${email} since ${new Date(since).toISOString()}; its outbox holds mail sent at: ${sent}`);
 }
 
 async function post<T>(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; data: T; cookie?: string }> {

@@ -7,17 +7,31 @@ export async function waitForPath(page: Page, path: string | RegExp, timeout = 1
   await page.waitForURL((url) => (typeof path === 'string' ? url.pathname + url.search === path || url.pathname === path : path.test(url.pathname + url.search)), { timeout });
 }
 
+/**
+ * Clicks the button that mails a one-time code ('Send Code', 'Sign Up') and types the code in, as a person
+ * does: the code step shows first (else this fails with what the page says instead), then the mail sent
+ * since the click is read.
+ */
+export async function enterMailedCode(page: Page, email: string, button: string) {
+  const since = Date.now();
+  await page.getByRole('button', { name: button, exact: true }).click();
+  const codeBox = page.getByRole('textbox', { name: 'Verification code' });
+  try {
+    await codeBox.waitFor({ timeout: 20_000 });
+  } catch (error) {
+    const said = (await page.getByRole('alert').allInnerTexts()).join(' | ') || 'no alert';
+    throw new Error(`No code step after '${button}' at ${page.url()}: ${said}`, { cause: error });
+  }
+  await codeBox.fill(await readCode(email, since));
+}
+
 /** Sign up through the UI with the code from the development outbox; ends on /groups. */
 export async function signUpThroughUi(page: Page, email: string, username: string) {
   await page.goto('/sign-up');
   await page.getByRole('heading', { name: 'Join the First Round' }).waitFor();
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.getByRole('textbox', { name: 'Username' }).fill(username);
-  const since = Date.now();
-  await page.getByRole('button', { name: 'Sign Up' }).click();
-  const codeBox = page.getByRole('textbox', { name: 'Verification code' });
-  await codeBox.waitFor();
-  await codeBox.fill(await readCode(email, since));
+  await enterMailedCode(page, email, 'Sign Up');
   await page.getByRole('button', { name: 'Verify & Create Account' }).click();
   await waitForPath(page, '/groups');
 }
