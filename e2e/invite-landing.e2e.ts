@@ -144,6 +144,9 @@ describe('invite link landing: the group opens as a member after the join', () =
     await waitForPath(page, '/sign-up');
     await page.getByRole('link', { name: 'I already have an account' }).click();
     await waitForPath(page, '/sign-in');
+    // The sign-in page itself, as a person sees it: until its code has loaded, the sign-up page (with the
+    // same invitation and an Email field) stays on screen under the new address.
+    await page.getByRole('heading', { name: 'Welcome Back to First Round' }).waitFor();
     // The invitation stays on screen while they sign in.
     await page.getByRole('region', { name: 'Your invitation' }).getByText(groupName, { exact: true }).waitFor();
     await page.getByRole('textbox', { name: 'Email' }).fill(email);
