@@ -9,20 +9,31 @@ export async function waitForPath(page: Page, path: string | RegExp, timeout = 1
 
 /**
  * Clicks the button that mails a one-time code ('Send Code', 'Sign Up') and types the code in, as a person
- * does: the code step shows first (else this fails saying what happened: the page's alert, whether a
- * request went out, what the Email field held), then the mail sent since the click is read.
+ * does: the code step shows first, then the mail sent since the click is read. When the provider asks to
+ * wait ("Please wait N seconds": one code a minute per address), it waits as asked and clicks again. Else
+ * a missing code step fails saying what happened: the page's alert, whether a request went out, what the
+ * Email field held.
  */
 export async function enterMailedCode(page: Page, email: string, button: string) {
-  const since = Date.now();
+  let since = Date.now();
   let asked = 0;
   const onRequest = (request: Request) => {
     if (/\/idp\/sign-(in|up)$/.test(new URL(request.url()).pathname)) asked++;
   };
   page.on('request', onRequest);
+  const send = page.getByRole('button', { name: button, exact: true });
   const codeBox = page.getByRole('textbox', { name: 'Verification code' });
+  const throttled = page.getByRole('alert').filter({ hasText: /Please wait \d+ seconds/ });
   try {
-    await page.getByRole('button', { name: button, exact: true }).click();
-    await codeBox.waitFor({ timeout: 20_000 });
+    await send.click();
+    await codeBox.or(throttled).waitFor({ timeout: 20_000 });
+    if (await throttled.isVisible()) {
+      const seconds = Number((await throttled.innerText()).match(/wait (\d+) seconds/)?.[1] ?? 60);
+      await page.waitForTimeout(seconds * 1000 + 500);
+      since = Date.now();
+      await send.click();
+      await codeBox.waitFor({ timeout: 20_000 });
+    }
   } catch (error) {
     const said = (await page.getByRole('alert').allInnerTexts()).join(' | ') || 'no alert';
     const field = await page.getByRole('textbox', { name: 'Email' }).inputValue().catch(() => '(no Email field)');
@@ -49,20 +60,7 @@ export async function signInThroughUi(page: Page, email: string) {
   await page.goto('/sign-in');
   await page.getByRole('heading', { name: 'Welcome Back to First Round' }).waitFor();
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
-  let since = Date.now();
-  await page.getByRole('button', { name: 'Send Code' }).click();
-  const codeBox = page.getByRole('textbox', { name: 'Verification code' });
-  const throttled = page.getByRole('alert').filter({ hasText: /Please wait \d+ seconds/ });
-  await codeBox.or(throttled).waitFor();
-  if (await throttled.isVisible()) {
-    // The provider sends at most one code a minute per address: wait as it asks, then ask again.
-    const seconds = Number((await throttled.innerText()).match(/wait (\d+) seconds/)?.[1] ?? 60);
-    await page.waitForTimeout(seconds * 1000 + 500);
-    since = Date.now();
-    await page.getByRole('button', { name: 'Send Code' }).click();
-    await codeBox.waitFor();
-  }
-  await codeBox.fill(await readCode(email, since));
+  await enterMailedCode(page, email, 'Send Code');
   await page.getByRole('button', { name: 'Verify & Sign In' }).click();
   await waitForPath(page, '/groups');
 }

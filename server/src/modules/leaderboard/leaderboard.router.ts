@@ -13,9 +13,9 @@ export const readLeaderboard = hotRead({
   run: (ctx, input) =>
     after(signedIn(ctx), ({ participant }) =>
       // The global group has no membership rows (every signed-in player is in it): no database needed.
-      input.group_id === GLOBAL_GROUP_ID
-        ? getLeaderboard(ctx.deps, input, participant.id)
-        : requireMembership(ctx.em, input.group_id, participant.id).then(() => getLeaderboard(ctx.deps, input, participant.id)),
+      after(input.group_id === GLOBAL_GROUP_ID ? null : requireMembership(ctx.em, input.group_id, participant.id), () =>
+        getLeaderboard(ctx.deps, input, participant.id),
+      ),
     ),
   encode: leaderboardJson,
 });
