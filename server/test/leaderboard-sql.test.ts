@@ -13,6 +13,7 @@ import {
   type PickedPlayer,
   type RankedRow,
 } from '@first-round/shared/scoring';
+import { entrySetGroup } from '@first-round/shared/entries';
 import { groupLeaderboardSql } from '../src/modules/leaderboard/leaderboard.sql.js';
 import { GlobalStandings } from '../src/modules/leaderboard/global-standings.js';
 import { openOrm, type Orm } from '../src/db/orm.js';
@@ -259,11 +260,11 @@ function entriesFor(world: World, group: number): Entry[] {
       picks: toPicked(global?.get(p.id)),
     }));
   }
-  const own = world.picks.get(group);
+  // Which set a member plays here: the one rule (shared/src/entries.ts) the SQL is held to.
   return (world.members.get(group) ?? []).map((m) => ({
     participantId: m.participantId,
     participantName: names.get(m.participantId) ?? m.participantId,
-    picks: toPicked((m.useGlobalPicks ? global : own)?.get(m.participantId)),
+    picks: toPicked(world.picks.get(entrySetGroup(group, m.useGlobalPicks))?.get(m.participantId)),
   }));
 }
 

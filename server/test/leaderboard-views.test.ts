@@ -58,26 +58,26 @@ describe('before the start', () => {
     const group = await createGroup(t, users.ann, { name: uniqueName('Cards') });
     await joinGroup(t, users.bob, group.id);
     await joinGroup(t, users.cat, group.id);
-    // Ann's group picks are in; Bob reuses his global ones; Cat has none here.
+    await joinGroup(t, users.eve, group.id);
+    // Ann saves picks for this group only (her entry is forked); Bob and Cat play their My Picks (linked, as
+    // joining leaves them); Eve is linked too, with no My Picks: her entry is not in.
     await savePicks(t, users.ann, [ids[3]!], group.id);
-    expectStatus(await t.request('POST', `/api/groups/${group.id}/use-global-picks`, { user: users.bob, body: { use_global_picks: true } }), 200);
 
     const ann = (await cards(users.ann)).groups.find((g) => g.group_id === group.id);
-    expect(ann).toEqual({ group_id: group.id, members: 3, ready: 2, has_picks: true, use_global_picks: false, uses_my_picks: false, standing: null });
-    expect((await cards(users.bob)).groups.find((g) => g.group_id === group.id)).toMatchObject({ ready: 2, has_picks: true, use_global_picks: true, uses_my_picks: true, standing: null });
-    expect((await cards(users.cat)).groups.find((g) => g.group_id === group.id)).toMatchObject({ ready: 2, has_picks: false, use_global_picks: false, uses_my_picks: false, standing: null });
-    // Cat copies her My Picks into the group (Reuse Picks): the same players, so they are used there too,
-    // until one side changes.
-    await savePicks(t, users.cat, [ids[0]!], group.id);
-    expect((await cards(users.cat)).groups.find((g) => g.group_id === group.id)).toMatchObject({ ready: 3, has_picks: true, use_global_picks: false, uses_my_picks: true });
+    expect(ann).toEqual({ group_id: group.id, members: 4, ready: 3, has_picks: true, use_global_picks: false, entry_mode: 'own', my_picks: 1, standing: null });
+    expect((await cards(users.bob)).groups.find((g) => g.group_id === group.id)).toMatchObject({ ready: 3, has_picks: true, use_global_picks: true, entry_mode: 'linked', my_picks: 3, standing: null });
+    expect((await cards(users.eve)).groups.find((g) => g.group_id === group.id)).toMatchObject({ ready: 3, has_picks: false, entry_mode: 'linked', my_picks: 0, standing: null });
+    // Cat forks her entry (a copy of her one My Pick), then changes it here: My Picks keep one pick.
+    expectStatus(await t.request('POST', `/api/groups/${group.id}/use-global-picks`, { user: users.cat, body: { use_global_picks: false } }), 200);
+    expect((await cards(users.cat)).groups.find((g) => g.group_id === group.id)).toMatchObject({ ready: 3, has_picks: true, entry_mode: 'own', my_picks: 1 });
     await savePicks(t, users.cat, [ids[0]!, ids[9]!], group.id);
-    expect((await cards(users.cat)).groups.find((g) => g.group_id === group.id)).toMatchObject({ has_picks: true, uses_my_picks: false });
+    expect((await cards(users.cat)).groups.find((g) => g.group_id === group.id)).toMatchObject({ has_picks: true, entry_mode: 'own', my_picks: 2 });
     // Not a member: the group is not among Dan's cards.
     expect((await cards(users.dan)).groups.some((g) => g.group_id === group.id)).toBe(false);
     expect((await cards(users.dan)).draft_started).toBe(false);
     // Over REST too.
     const rest = expectStatus<MyGroupStandings>(await t.request('GET', '/api/groups/my-standings', { user: users.cat }), 200);
-    expect(rest.groups.find((g) => g.group_id === group.id)).toMatchObject({ members: 3, ready: 3 });
+    expect(rest.groups.find((g) => g.group_id === group.id)).toMatchObject({ members: 4, ready: 3 });
     expectError(await t.request('GET', '/api/groups/my-standings'), 401);
   });
 });

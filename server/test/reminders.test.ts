@@ -57,11 +57,14 @@ beforeAll(async () => {
   for (const user of [none, off, quitter]) await t.request('GET', '/api/auth/me', { user });
   squad = await createGroup(t, owner, { name: uniqueName('Sunday Squad') });
   await savePicks(t, owner, [players[0]!], squad.id);
-  await savePicks(t, member, [players[1]!]);
+  // The member made the squad's entry their own before having any picks, then made My Picks only: the
+  // squad's entry is not in.
   await joinGroup(t, member, squad.id);
+  expect((await t.request('POST', `/api/groups/${squad.id}/use-global-picks`, { user: member, body: { use_global_picks: false } })).statusCode).toBe(200);
+  await savePicks(t, member, [players[1]!]);
+  // Everywhere plays My Picks in the squad (joining links the entry): in everywhere.
   await savePicks(t, everywhere, [players[2]!]);
   await joinGroup(t, everywhere, squad.id);
-  expect((await t.request('POST', `/api/groups/${squad.id}/use-global-picks`, { user: everywhere, body: { use_global_picks: true } })).statusCode).toBe(200);
   await (await t.caller(off)).users.setReminders({ reminders: false });
   // The member's participant row has no e-mail: the identity provider's address is used.
   await t.db.query(`update participant set email = null where id = $1`, [member.id]);

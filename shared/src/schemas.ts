@@ -224,12 +224,17 @@ export const joinGroupInput = z.strictObject({ group_id: idSchema, password: saf
 export const joinResultOutput = z.object({ success: z.boolean(), group_id: z.number(), already_member: z.boolean(), message: z.string() });
 export const leaveResultOutput = z.object({ success: z.boolean(), group_deleted: z.boolean() });
 export const memberCountOutput = z.object({ group_id: z.number(), member_count: z.number() });
+/** How a member's entry in a group is made: 'linked' follows their My Picks (the default), 'own' was forked for the group (shared/src/entries.ts). */
+export const entryModeSchema = z.enum(['linked', 'own']);
 export const membershipOutput = z.object({
   group_id: z.number(),
   participant_id: z.string(),
   is_member: z.boolean(),
   is_owner: z.boolean(),
+  /** The entry here is the caller's My Picks (REST clients' flag; `entry_mode` says the same in words). */
   use_global_picks: z.boolean(),
+  /** Null for a caller who is not a member. */
+  entry_mode: entryModeSchema.nullable(),
 });
 export const memberOutput = z.object({
   participant_id: z.string(),
@@ -237,6 +242,8 @@ export const memberOutput = z.object({
   screen_name: z.string().nullable(),
   is_owner: z.boolean(),
   has_picks: z.boolean(),
+  /** Whether this member plays their My Picks here ('linked') or picks of their own ('own'); never the picks. */
+  entry_mode: entryModeSchema,
   joined: isoDate,
 });
 export const membersOutput = z.array(memberOutput);
@@ -406,13 +413,12 @@ export const myGroupStandingOutput = z.object({
   ready: z.number(),
   /** Whether the caller's own entry here has picks. */
   has_picks: z.boolean(),
-  /** The caller's entry here is their My Picks (global) set, not picks of its own. */
+  /** The caller's entry here is their My Picks (global) set, not picks of its own (REST clients' flag). */
   use_global_picks: z.boolean(),
-  /**
-   * The caller's entry here is the same players as their My Picks: reused (`use_global_picks`), or copied
-   * with Reuse Picks and not changed since. My Picks says 'used in N groups' from it.
-   */
-  uses_my_picks: z.boolean(),
+  /** The same in words: 'linked' (follows My Picks, the default) or 'own' (forked for this group). */
+  entry_mode: entryModeSchema,
+  /** How many picks the caller's entry here holds ('Using My Picks · 10', 'Own picks · 8'). */
+  my_picks: z.number(),
   /** After the start, the caller's place here ('3rd of 12 · Alive'); null before it or without an entry. */
   standing: z
     .object({ rank: z.number(), entries: z.number(), alive: z.number(), busted: z.boolean(), correct_picks: z.number(), picks: z.number() })

@@ -39,7 +39,7 @@ export function EntryStatusCard({ picks, status, snapshot }: { picks: PlayerDto[
   const groups = trpc.leaderboard.myGroups.useQuery(undefined, { staleTime: STALE_TIMES.groupLists, enabled: !started && picks.length > 0 });
 
   if (!started || !snapshot) {
-    const used = groups.data?.groups.filter((g) => g.uses_my_picks).length ?? 0;
+    const used = groups.data?.groups.filter((g) => g.entry_mode === 'linked').length ?? 0;
     return (
       <Card tone="before">
         <Text fontWeight="bold" color="navy.900">

@@ -144,7 +144,9 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
   'GET /groups/my-standings': async (p) => {
     const cards = expectStatus<MyGroupStandings>(await get(`${p}/groups/my-standings`, owner), 200);
     expect(cards.groups.map((g) => g.group_id).sort()).toEqual([group.id, publicGroup.id].sort());
-    expect(cards.groups.find((g) => g.group_id === group.id)).toMatchObject({ members: 2, use_global_picks: false });
+    expect(cards.groups.find((g) => g.group_id === group.id)).toMatchObject({ members: 2 });
+    // The owner never made picks for the public group: their entry there follows My Picks.
+    expect(cards.groups.find((g) => g.group_id === publicGroup.id)).toMatchObject({ members: 1, use_global_picks: true, entry_mode: 'linked' });
     for (const g of cards.groups) expect(g.standing === null || cards.draft_started).toBe(true);
     expect(expectStatus<MyGroupStandings>(await get(`${p}/groups/my-standings`, outsider), 200).groups.map((g) => g.group_id)).not.toContain(group.id);
     expectError(await get(`${p}/groups/my-standings`), 401);
@@ -258,15 +260,17 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expectError(await get(`${p}/groups/${group.id}/member-count`, outsider), 403);
   },
   'GET /groups/:id/membership': async (p) => {
-    expect(expectStatus(await get(`${p}/groups/${group.id}/membership`, owner), 200)).toEqual({
-      group_id: group.id,
+    // The public group's entry was never forked: it follows My Picks.
+    expect(expectStatus(await get(`${p}/groups/${publicGroup.id}/membership`, owner), 200)).toEqual({
+      group_id: publicGroup.id,
       participant_id: owner.id,
       is_member: true,
       is_owner: true,
-      use_global_picks: false,
+      use_global_picks: true,
+      entry_mode: 'linked',
     });
     expect(expectStatus(await get(`${p}/groups/${group.id}/membership`, member), 200)).toMatchObject({ is_member: true, is_owner: false });
-    expect(expectStatus(await get(`${p}/groups/${group.id}/membership`, outsider), 200)).toMatchObject({ is_member: false, is_owner: false });
+    expect(expectStatus(await get(`${p}/groups/${group.id}/membership`, outsider), 200)).toMatchObject({ is_member: false, is_owner: false, entry_mode: null });
   },
   'GET /groups/:id/members': async (p) => {
     const members = expectStatus<Record<string, unknown>[]>(await get(`${p}/groups/${group.id}/members`, member), 200);
@@ -274,7 +278,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
       [owner.id, owner.username, true],
       [member.id, member.username, false],
     ]);
-    for (const m of members) expect(Object.keys(m).sort()).toEqual(['has_picks', 'is_owner', 'joined', 'participant_id', 'participant_name', 'screen_name']);
+    for (const m of members) expect(Object.keys(m).sort()).toEqual(['entry_mode', 'has_picks', 'is_owner', 'joined', 'participant_id', 'participant_name', 'screen_name']);
     expectError(await get(`${p}/groups/${group.id}/members`, outsider), 403);
   },
   'GET /groups/:id/leaderboard': async (p) => {
@@ -331,8 +335,9 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
       group_id: group.id,
       is_member: true,
       use_global_picks: true,
+      entry_mode: 'linked',
     });
-    expect(expectStatus(await post(`${p}/groups/${group.id}/use-global-picks`, { use_global_picks: false }, member), 200)).toMatchObject({ use_global_picks: false });
+    expect(expectStatus(await post(`${p}/groups/${group.id}/use-global-picks`, { use_global_picks: false }, member), 200)).toMatchObject({ use_global_picks: false, entry_mode: 'own' });
     expectError(await post(`${p}/groups/${group.id}/use-global-picks`, { use_global_picks: true }, outsider), 403);
   },
   'GET /groups/:id/picks/:participantId': async (p) => {

@@ -46,7 +46,7 @@ describe('creating groups', () => {
     const name = uniqueName('Unique');
     const created = await createGroup(t, user, { name: `  ${name}  ` });
     expect(created).toMatchObject({ name, member_count: 1, is_public: false, picks_public: false, has_password: false });
-    expect(expectStatus(await get(`/api/groups/${created.id}/membership`, user), 200)).toMatchObject({ is_owner: true, use_global_picks: false });
+    expect(expectStatus(await get(`/api/groups/${created.id}/membership`, user), 200)).toMatchObject({ is_owner: true, use_global_picks: true, entry_mode: 'linked' });
     const other = await t.signUp();
     expectError(await post('/api/groups', other, { name: name.toUpperCase() }), 409, MESSAGES.groupExists);
     expectError(await post('/api/groups/create-simple', other, { name: ` ${name.toLowerCase()}` }), 409, MESSAGES.groupExists);
@@ -183,10 +183,10 @@ describe('picks', () => {
     expect(expectStatus(await get(`/api/picks/my-picks?group_id=${group.id}`, owner), 200)).toEqual({ picks: [ids[9]], group_id: group.id, use_global_picks: false });
     // Global picks are untouched by group saves.
     expect(expectStatus(await get('/api/picks/global-picks', owner), 200)).toMatchObject({ picks: [ids[2], ids[3]] });
-    // "Make New Picks" turns reuse off explicitly.
+    // Following My Picks again drops the group's own picks; turning reuse off then forks a copy of My Picks.
     expectStatus(await post(`/api/groups/${group.id}/use-global-picks`, owner, { use_global_picks: true }), 200);
     expect(expectStatus(await post(`/api/groups/${group.id}/use-global-picks`, owner, { use_global_picks: false }), 200)).toMatchObject({ use_global_picks: false });
-    expect(expectStatus(await get(`/api/picks/my-picks?group_id=${group.id}`, owner), 200)).toMatchObject({ picks: [ids[9]] });
+    expect(expectStatus(await get(`/api/picks/my-picks?group_id=${group.id}`, owner), 200)).toMatchObject({ picks: [ids[2], ids[3]] });
   });
 });
 
@@ -292,7 +292,9 @@ describe('leaderboards', () => {
     const [a, b, c, d, e, outsider] = await Promise.all(Array.from({ length: 6 }, () => t.signUp()));
     const group = await createGroup(t, a!);
     for (const u of [b!, c!, d!, e!]) await joinGroup(t, u, group.id);
-    // Group entries: a and c tie on hits, b reuses global picks, d has none, e picks a player who slides.
+    // d makes the group's entry their own while they have no picks, and makes none there.
+    expectStatus(await post(`/api/groups/${group.id}/use-global-picks`, d, { use_global_picks: false }), 200);
+    // Group entries: a and c tie on hits, b plays global picks, d has none, e picks a player who slides.
     const groupEntries: Who[] = [
       { user: a!, picks: [ids[0]!, ids[1]!] },
       { user: b!, picks: [ids[0]!, ids[2]!, ids[6]!] },

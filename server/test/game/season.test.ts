@@ -49,7 +49,10 @@ it('plays a season: groups, invites, picks, draft night, standings', async () =>
     [priv.id, 3],
   ]);
 
-  // Picks. Global: everyone. Public group: Ann and Cat make new picks, Bob reuses his global ones.
+  // Cat makes her entry in Bob's group her own before she has any picks, and then makes none there.
+  await call('POST', `/api/groups/${priv.id}/use-global-picks`, cat, { use_global_picks: false });
+
+  // Picks. Global: everyone. Public group: Ann and Cat make new picks, Bob plays his global ones (linked).
   const picks = {
     global: { [ann.id]: [id(1), id(2), id(3)], [bob.id]: [id(1), id(5)], [cat.id]: [id(2), id(4), id(60)] },
     [pub.id]: { [ann.id]: [id(1), id(3)], [cat.id]: [id(2), id(3), id(4)] },

@@ -10,6 +10,7 @@ import { playerIdsOfSets } from '../picks/pick-sets.js';
 import { screenNamesOf } from '../users/participants.repository.js';
 import type { MembershipRow } from './membership.js';
 import * as repo from './groups.repository.js';
+import { entrySetGroup } from '@first-round/shared/entries';
 
 /**
  * A group's draft board (groups.draftBoard): round one's slots as they fill, who in the group had each
@@ -37,7 +38,7 @@ export async function groupDraftBoard(
     groupId === GLOBAL_GROUP_ID
       ? [{ participantId: membership.participant_id, useGlobalPicks: membership.use_global_picks }]
       : (await repo.findMemberships(em, groupId)).map((m) => ({ participantId: m.participantId, useGlobalPicks: m.useGlobalPicks }));
-  const sets = members.map((m) => ({ participantId: m.participantId, groupId: m.useGlobalPicks ? GLOBAL_GROUP_ID : groupId }));
+  const sets = members.map((m) => ({ participantId: m.participantId, groupId: entrySetGroup(groupId, m.useGlobalPicks) }));
   const names = await screenNamesOf(
     em,
     members.map((m) => m.participantId),

@@ -51,7 +51,7 @@ export const GroupMembershipSchema = new EntitySchema<GroupMembership>({
     group: { kind: 'm:1', entity: 'Group', primary: true, fieldName: 'group_id' },
     participantId: { type: 'text', primary: true, fieldName: 'participant_id' },
     isOwner: { type: 'boolean', fieldName: 'is_owner', defaultRaw: 'false' },
-    useGlobalPicks: { type: 'boolean', fieldName: 'use_global_picks', defaultRaw: 'false' },
+    useGlobalPicks: { type: 'boolean', fieldName: 'use_global_picks', defaultRaw: 'true' },
     joinedAt: { type: 'Date', fieldName: 'joined_at', defaultRaw: 'now()' },
   },
 });

@@ -141,19 +141,19 @@ export function countMembersOtherThan(em: EntityManager, groupId: number, partic
   return em.count(GroupMembershipSchema, { group: groupId, participantId: { $ne: participantId } });
 }
 
-/** Inserts the membership (owner or not, never reusing global picks) with the creator of a new group. */
+/** Inserts the membership (owner or not; linked to My Picks, as every membership starts) with the creator of a new group. */
 export async function insertMembership(tx: EntityManager, m: { groupId: number; participantId: string; isOwner: boolean }): Promise<void> {
-  await tx.insert<GroupMembership>(GroupMembershipSchema, { group: m.groupId, participantId: m.participantId, isOwner: m.isOwner, useGlobalPicks: false });
+  await tx.insert<GroupMembership>(GroupMembershipSchema, { group: m.groupId, participantId: m.participantId, isOwner: m.isOwner, useGlobalPicks: true });
 }
 
 /**
- * Adds a plain membership unless the participant has one; true when added. `on conflict do nothing` on
+ * Adds a plain membership (linked to My Picks) unless the participant has one; true when added. `on conflict do nothing` on
  * the primary key: repeating a join (even at the same instant) never makes a second row or an error.
  */
 export async function addMembershipIfAbsent(em: EntityManager, groupId: number, participantId: string): Promise<boolean> {
   const result: { affectedRows: number } = await em
     .createQueryBuilder(GroupMembershipSchema)
-    .insert({ group: groupId, participantId, isOwner: false, useGlobalPicks: false })
+    .insert({ group: groupId, participantId, isOwner: false, useGlobalPicks: true })
     .onConflict(['group', 'participantId'])
     .ignore()
     .execute('run');

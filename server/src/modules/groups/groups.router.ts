@@ -18,6 +18,7 @@ import {
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MESSAGES } from '@first-round/shared/messages';
 import { authedProcedure, draftOpenProcedure, groupMemberProcedure, groupOwnerProcedure, publicProcedure, router } from '../../trpc/trpc.js';
+import { entryModeOf } from '@first-round/shared/entries';
 import * as groups from './groups.service.js';
 import { groupDraftBoard } from './draft-board.service.js';
 
@@ -50,7 +51,7 @@ export const groupsRouter = router({
   useGlobalPicks: draftOpenProcedure(groupMemberProcedure.input(useGlobalPicksInput), MESSAGES.picksLocked)
     .output(membershipOutput)
     .mutation(({ ctx, input }) =>
-      groups.setUseGlobalPicks({ ...caller(ctx), sink: ctx.deps.events }, input.group_id, input.use_global_picks),
+      groups.setEntryMode({ ...caller(ctx), draft: ctx.deps.draft, sink: ctx.deps.events }, input.group_id, entryModeOf(input.use_global_picks)),
     ),
   /** Owners only (the middleware answers 403 to anyone else); allowed before and after the start. */
   setPassword: groupOwnerProcedure

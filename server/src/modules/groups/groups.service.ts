@@ -7,7 +7,9 @@ import { badRequest, conflict, draftLocked, forbidden, isForeignKeyViolation, is
 import { isDraftStarted, type DraftSettings } from '../draft/draft.service.js';
 import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
 import { screenNamesOf } from '../users/participants.repository.js';
-import { deletePickSet, whoHasPicks } from '../picks/pick-sets.js';
+import { copyPickSet, deletePickSet, whoHasPicks } from '../picks/pick-sets.js';
+import { lockParticipant } from '../users/participants.service.js';
+import { entryModeOf, entrySetGroup, type EntryMode } from '@first-round/shared/entries';
 import type { Group } from './groups.entities.js';
 import * as repo from './groups.repository.js';
 import { findMembership } from './membership.js';
@@ -69,7 +71,7 @@ export async function createGroup({ em, participantId }: Caller, input: CreateGr
   try {
     return await em.transactional(async (tx) => {
       const id = await insertGroupWithRandomId(tx, { name: input.name, isPublic: input.is_public, picksPublic: input.picks_public, passwordHash, createdBy: participantId });
-      // The creator owns the group; like every membership it starts without reusing global picks.
+      // The creator owns the group; like every membership it starts linked to My Picks.
       await repo.insertMembership(tx, { groupId: id, participantId, isOwner: true });
       return getVisibleGroup({ em: tx, participantId }, id);
     });
@@ -221,20 +223,22 @@ export async function getMembership({ em, participantId }: Caller, groupId: numb
     is_member: Boolean(row),
     is_owner: row?.is_owner ?? false,
     use_global_picks: row?.use_global_picks ?? false,
+    entry_mode: row ? entryModeOf(row.use_global_picks) : null,
   };
 }
 
 /**
- * Members with whether their entry has picks (a yes/no, never the picks themselves): the group's own
- * set, or the global one while the membership reuses it. Names come from the users module, picks from
- * the picks module.
+ * Members with whether their entry has picks (a yes/no, never the picks themselves) and how it is made
+ * (linked to their My Picks, or their own): each member's set by the one entry rule (shared/src/entries.ts).
+ * Names come from the users module, picks from the picks module.
  */
 export async function listMembers(em: EntityManager, groupId: number) {
   const memberships = await repo.findMemberships(em, groupId);
   const ids = memberships.map((m) => m.participantId);
   const names = await screenNamesOf(em, ids);
-  const withGroupPicks = await whoHasPicks(em, groupId, memberships.filter((m) => !m.useGlobalPicks).map((m) => m.participantId));
-  const withGlobalPicks = await whoHasPicks(em, GLOBAL_GROUP_ID, memberships.filter((m) => m.useGlobalPicks).map((m) => m.participantId));
+  const setOf = (m: { useGlobalPicks: boolean }) => entrySetGroup(groupId, m.useGlobalPicks);
+  const withGroupPicks = await whoHasPicks(em, groupId, memberships.filter((m) => setOf(m) === groupId).map((m) => m.participantId));
+  const withGlobalPicks = await whoHasPicks(em, GLOBAL_GROUP_ID, memberships.filter((m) => setOf(m) === GLOBAL_GROUP_ID).map((m) => m.participantId));
   return memberships.map((m) => {
     const screenName = names.get(m.participantId) ?? null;
     return {
@@ -242,16 +246,37 @@ export async function listMembers(em: EntityManager, groupId: number) {
       participant_name: screenName ?? m.participantId,
       screen_name: screenName,
       is_owner: m.isOwner,
-      has_picks: (m.useGlobalPicks ? withGlobalPicks : withGroupPicks).has(m.participantId),
+      has_picks: (setOf(m) === GLOBAL_GROUP_ID ? withGlobalPicks : withGroupPicks).has(m.participantId),
+      entry_mode: entryModeOf(m.useGlobalPicks),
       joined: m.joinedAt.toISOString(),
     };
   });
 }
 
-/** Reuse (true) or stop reusing (false) global picks in a group; part of editing picks, so its procedure locks it at the start. */
-export async function setUseGlobalPicks({ em, participantId, sink }: Caller & { sink: InvalidationSink }, groupId: number, useGlobal: boolean) {
+/**
+ * Links the caller's entry in a group to My Picks, or forks it (docs/decisions.md, "One entry that follows
+ * you"). Linking drops the group's own picks: from then on the entry is My Picks, and every edit of My
+ * Picks reaches it. Forking copies My Picks as they are now into the group: the entry stays the same
+ * players, and from then on only edits made for this group change it. Setting the mode it already has
+ * changes nothing. One transaction holding the participant's lock (as saving picks does), with the draft
+ * lock checked again inside it; its procedure checks membership and the lock first.
+ */
+export async function setEntryMode(
+  { em, participantId, draft, sink }: Caller & { draft: DraftSettings; sink: InvalidationSink },
+  groupId: number,
+  mode: EntryMode,
+) {
   await em.transactional(async (tx) => {
-    await repo.setUseGlobalPicks(tx, groupId, participantId, useGlobal);
+    await lockParticipant(tx, participantId);
+    if (await isDraftStarted(tx, draft)) throw draftLocked(MESSAGES.picksLocked);
+    // Leaving locks the group for update: a member switching and leaving at once take turns.
+    if (!(await repo.lockGroup(tx, groupId, 'share'))) throw notFound(MESSAGES.groupNotFound);
+    const current = await findMembership(tx, groupId, participantId);
+    if (!current) throw forbidden(MESSAGES.notGroupMember);
+    if (entryModeOf(current.use_global_picks) === mode) return;
+    if (mode === 'own') await copyPickSet(tx, participantId, GLOBAL_GROUP_ID, groupId);
+    else await deletePickSet(tx, participantId, groupId);
+    await repo.setUseGlobalPicks(tx, groupId, participantId, mode === 'linked');
     await announceChange(tx, sink, { kind: 'group', group_id: groupId });
   });
   return getMembership({ em, participantId }, groupId);

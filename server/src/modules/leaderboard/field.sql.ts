@@ -1,3 +1,5 @@
+import { entrySetGroupSql } from '../groups/entry-rule.js';
+
 /**
  * The field: for one scope, how many entries hold each player. One aggregate inside PostgreSQL.
  *
@@ -23,7 +25,7 @@ with entries as (
   select s.participant_id, s.pick_group_id
     from group_membership m
     join entry_stat s on s.participant_id = m.participant_id
-                     and s.pick_group_id = case when m.use_global_picks then 1 else m.group_id end
+                     and s.pick_group_id = ${entrySetGroupSql('m.group_id', 'm.use_global_picks')}
    where $1::int <> 1 and m.group_id = $1::int
 ),
 picked as (

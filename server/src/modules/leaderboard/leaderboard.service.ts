@@ -8,6 +8,8 @@ import { conflict } from '../../errors.js';
 import { sql } from '../../db/sql.js';
 import type { AppDeps } from '../../deps.js';
 import { findMembership } from '../groups/membership.js';
+import { entrySetGroupSql } from '../groups/entry-rule.js';
+import { entryModeOf } from '@first-round/shared/entries';
 import { positionIn, type Standings } from './leaderboard.cache.js';
 
 type StandingsDeps = Pick<AppDeps, 'draftStatus' | 'leaderboards' | 'benchmarks'>;
@@ -92,33 +94,23 @@ export async function standingsUpdateJson(deps: StandingsDeps, watch: Leaderboar
 }
 
 /**
- * Per group the caller is in: members, members whose entry there has picks (each member's entry is their
- * group picks, or their global ones when they reuse them: the same rule as the leaderboard SQL), and the
- * caller's own entry (with picks? the same players as their My Picks?).
+ * Per group the caller is in: members, members whose entry there has picks, and the caller's own entry
+ * (how many picks; linked to My Picks or their own). Each member's entry is read by the one entry rule
+ * (entry-rule.ts), as the standings read it.
  */
 const myGroupsSql = /* sql */ `
 with mine as (
-  select g.group_id, g.use_global_picks,
-         g.use_global_picks or (
-           exists (select 1 from pick k where k.participant_id = $1 and k.group_id = g.group_id)
-           and not exists (select player_id from pick where participant_id = $1 and group_id = g.group_id
-                           except select player_id from pick where participant_id = $1 and group_id = 1)
-           and not exists (select player_id from pick where participant_id = $1 and group_id = 1
-                           except select player_id from pick where participant_id = $1 and group_id = g.group_id)
-         ) as uses_my_picks
-    from group_membership g
-   where g.participant_id = $1
+  select g.group_id, g.use_global_picks from group_membership g where g.participant_id = $1
 )
 select mine.group_id,
        count(*)::int as members,
        count(s.participant_id)::int as ready,
-       coalesce(bool_or(m.participant_id = $1 and s.participant_id is not null), false) as has_picks,
-       bool_or(mine.use_global_picks) as use_global_picks,
-       bool_or(mine.uses_my_picks) as uses_my_picks
+       coalesce(max(s.picks) filter (where m.participant_id = $1), 0)::int as my_picks,
+       bool_or(mine.use_global_picks) as use_global_picks
   from mine
   join group_membership m on m.group_id = mine.group_id
   left join entry_stat s on s.participant_id = m.participant_id
-                        and s.pick_group_id = case when m.use_global_picks then 1 else m.group_id end
+                        and s.pick_group_id = ${entrySetGroupSql('m.group_id', 'm.use_global_picks')}
  group by mine.group_id
  order by mine.group_id`;
 
@@ -133,11 +125,7 @@ export async function myGroupStandings(
   participantId: string,
 ): Promise<MyGroupStandings> {
   const started = await deps.draftStatus.hasStarted();
-  const rows = await sql<{ group_id: number; members: number; ready: number; has_picks: boolean; use_global_picks: boolean; uses_my_picks: boolean }>(
-    em,
-    myGroupsSql,
-    [participantId],
-  );
+  const rows = await sql<{ group_id: number; members: number; ready: number; my_picks: number; use_global_picks: boolean }>(em, myGroupsSql, [participantId]);
   const groups = await Promise.all(
     rows.map(async (g) => {
       const standings = started ? await deps.leaderboards.get(g.group_id) : undefined;
@@ -146,7 +134,7 @@ export async function myGroupStandings(
         standings && me
           ? { rank: me.rank, entries: standings.rankings.length, alive: standings.alive, busted: me.busted, correct_picks: me.correct_picks, picks: me.picks }
           : null;
-      return { ...g, standing };
+      return { ...g, has_picks: g.my_picks > 0, entry_mode: entryModeOf(g.use_global_picks), standing };
     }),
   );
   return { draft_started: started, groups };

@@ -1,3 +1,5 @@
+import { entrySetGroupSql } from '../groups/entry-rule.js';
+
 /**
  * Leaderboard query for one group, computed entirely in PostgreSQL.
  *
@@ -45,7 +47,7 @@ entries as (
   select s.participant_id, s.picks, s.hits, s.later_round, s.max_hit_rank
     from group_membership m
     join entry_stat s on s.participant_id = m.participant_id
-                     and s.pick_group_id = case when m.use_global_picks then 1 else m.group_id end
+                     and s.pick_group_id = ${entrySetGroupSql('m.group_id', 'm.use_global_picks')}
    where $1::int <> 1 and m.group_id = $1::int
 ),
 scored as (

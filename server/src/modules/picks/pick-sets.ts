@@ -18,6 +18,18 @@ export async function whoHasPicks(em: EntityManager, groupId: number, participan
   return new Set(rows.map((r) => r.participantId));
 }
 
+/**
+ * Makes one participant's set in `toGroup` a copy of their set in `fromGroup` (forking a group entry from
+ * My Picks): the old set goes, the copy comes in one INSERT … SELECT. Inside the caller's transaction.
+ */
+export async function copyPickSet(tx: EntityManager, participantId: string, fromGroup: number, toGroup: number): Promise<void> {
+  await tx.nativeDelete(PickSchema, { participantId, groupId: toGroup });
+  await tx.execute(
+    `insert into pick (participant_id, group_id, player_id) select participant_id, ?, player_id from pick where participant_id = ? and group_id = ?`,
+    [toGroup, participantId, fromGroup],
+  );
+}
+
 /** Deletes one participant's picks in one group. */
 export async function deletePickSet(em: EntityManager, participantId: string, groupId: number): Promise<void> {
   await em.nativeDelete(PickSchema, { participantId, groupId });

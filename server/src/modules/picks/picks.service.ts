@@ -8,6 +8,7 @@ import { findMembership, groupPicksPublic, lockGroupShared, requireMembership, s
 import { existingPlayerIds } from '../players/players.repository.js';
 import { lockParticipant } from '../users/participants.service.js';
 import { entryPlayerIds, replaceEntry } from './picks.repository.js';
+import { entrySetGroup } from '@first-round/shared/entries';
 
 /** Who asks, on which EntityManager. */
 interface Caller {
@@ -15,10 +16,10 @@ interface Caller {
   participantId: string;
 }
 
-/** The caller's entry in a group: the group's own picks, or the global ones while the membership reuses them. */
+/** The caller's entry in a group: their My Picks while the membership is linked, else the group's own picks. */
 export async function myPicks({ em, participantId }: Caller, groupId: number = GLOBAL_GROUP_ID) {
   const m = await requireMembership(em, groupId, participantId);
-  const source = groupId === GLOBAL_GROUP_ID || m.use_global_picks ? GLOBAL_GROUP_ID : groupId;
+  const source = entrySetGroup(groupId, m.use_global_picks);
   return { picks: await entryPlayerIds(em, participantId, source), group_id: groupId, use_global_picks: groupId !== GLOBAL_GROUP_ID && m.use_global_picks };
 }
 

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { sql, sqlOne } from '../../db/sql.js';
+import { entrySetGroupSql } from '../groups/entry-rule.js';
 import { ReminderSentSchema, type ReminderKind } from './reminders.entities.js';
 
 /*
@@ -36,7 +37,7 @@ export function findMissingEntries(em: EntityManager, reminder: ReminderKind, de
          join groups g on g.id = m.group_id
         where not exists (select 1 from pick k
                            where k.participant_id = m.participant_id
-                             and k.group_id = case when m.use_global_picks then $1 else m.group_id end)
+                             and k.group_id = ${entrySetGroupSql('m.group_id', 'm.use_global_picks')})
      )
      select ms.participant_id as "participantId", coalesce(nullif(p.email, ''), u.email) as email,
             ms.group_id as "groupId", ms.group_name as "groupName"

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, sqlOne } from '../../db/sql.js';
+import { entrySetGroupSql } from '../groups/entry-rule.js';
 import { groupLeaderboardSql } from '../leaderboard/leaderboard.sql.js';
 import { SeasonSchema, type Season } from './seasons.entities.js';
 
@@ -88,7 +89,7 @@ export async function archiveEntryPicks(tx: EntityManager, year: number): Promis
        from season_entry e
        left join group_membership m on m.group_id = e.group_id and m.participant_id = e.participant_id
        join pick k on k.participant_id = e.participant_id
-                  and k.group_id = case when e.group_id = 1 or m.use_global_picks then 1 else e.group_id end
+                  and k.group_id = ${entrySetGroupSql('e.group_id', 'm.use_global_picks')}
        join player p on p.id = k.player_id
       where e.season = $1`,
     [year],

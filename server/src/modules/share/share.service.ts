@@ -14,6 +14,7 @@ import { entryPlayerIds } from '../picks/picks.repository.js';
 import { screenNamesOf } from '../users/participants.repository.js';
 import type { ShareCard } from './share-card.js';
 import * as repo from './share.repository.js';
+import { entrySetGroup } from '@first-round/shared/entries';
 
 /** 144 random bits: 24 base64url characters, never a participant id or anything derived from one. */
 export const newShareToken = () => crypto.randomBytes(18).toString('base64url');
@@ -63,7 +64,7 @@ export async function shareCardOf(deps: ShareDeps, em: EntityManager, token: str
   const membership = await findMembership(em, link.groupId, link.participantId);
   const groupName = link.groupId === GLOBAL_GROUP_ID ? 'Global' : await findGroupName(em, link.groupId);
   if (!membership || groupName === undefined) throw notFound(MESSAGES.shareLinkInvalid);
-  const source = link.groupId === GLOBAL_GROUP_ID || membership.use_global_picks ? GLOBAL_GROUP_ID : link.groupId;
+  const source = entrySetGroup(link.groupId, membership.use_global_picks);
   const [picks, names, status] = await Promise.all([
     entryPlayerIds(em, link.participantId, source),
     screenNamesOf(em, [link.participantId]),
