@@ -419,9 +419,12 @@ export const myGroupStandingOutput = z.object({
   entry_mode: entryModeSchema,
   /** How many picks the caller's entry here holds ('Using My Picks · 10', 'Own picks · 8'). */
   my_picks: z.number(),
-  /** After the start, the caller's place here ('3rd of 12 · Alive'); null before it or without an entry. */
+  /**
+   * After the start, the caller's place here ('3rd of 12 · Alive'; once final '1st of 3 · Winner'); null
+   * before it or without an entry. `shared`: another entry holds the same rank (a shared first place).
+   */
   standing: z
-    .object({ rank: z.number(), entries: z.number(), alive: z.number(), busted: z.boolean(), correct_picks: z.number(), picks: z.number() })
+    .object({ rank: z.number(), entries: z.number(), alive: z.number(), busted: z.boolean(), correct_picks: z.number(), picks: z.number(), shared: z.boolean() })
     .nullable(),
 });
 export type MyGroupStanding = z.infer<typeof myGroupStandingOutput>;

@@ -4,14 +4,14 @@ import type { BenchmarkRowDto, LeaderboardRow } from '@first-round/shared/schema
 import { plural } from '../lib/standings-text';
 import { EntryStateBadge } from './standings-table';
 
-const VERSUS = { ahead: 'You are ahead', level: 'You are level', behind: 'You are behind' } as const;
+const VERSUS = { ahead: 'You are ahead', level: 'Tied with you', behind: 'You are behind' } as const;
 
 /**
  * The benchmark entries beside the standings (Big board top 32, Chalk 20, Top 10 only): the consensus,
  * scored live like any entry but never ranked, so a player sees whether they beat it. Marked as
  * benchmarks in words; with the caller's entry, each says whether the caller is ahead of it.
  */
-export function BenchmarkEntries({ rows, me }: { rows: BenchmarkRowDto[]; me: LeaderboardRow | null | undefined }) {
+export function BenchmarkEntries({ rows, me, final }: { rows: BenchmarkRowDto[]; me: LeaderboardRow | null | undefined; final: boolean }) {
   if (rows.length === 0) return null;
   return (
     <Box as="section" aria-labelledby="benchmarks-h" bg="white" borderWidth="1px" borderColor="gray.200" borderRadius="xl" px={{ base: '3', md: '4' }} py="3">
@@ -37,11 +37,11 @@ export function BenchmarkEntries({ rows, me }: { rows: BenchmarkRowDto[]; me: Le
               </Flex>
               <Text fontSize="sm" color="gray.700">
                 {plural(b.correct_picks, 'hit')}
-                {!b.busted && ` · ${b.pending} pending`}
+                {!b.busted && !final && ` · ${b.pending} pending`}
                 {me && ` · ${VERSUS[versusBenchmark(me, b)]}`}
               </Text>
             </Box>
-            <EntryStateBadge busted={b.busted} />
+            <EntryStateBadge row={b} final={final} />
           </Flex>
         ))}
       </Stack>

@@ -23,7 +23,7 @@ import {
   type StripPick,
 } from '../lib/live-strip';
 import { useDraftStatus, useField, usePlayers } from '../lib/queries';
-import { inEntries } from '../lib/field-text';
+import { ofEveryone } from '../lib/field-text';
 import { plural } from '@first-round/shared/words';
 
 /*
@@ -129,9 +129,9 @@ export function LiveStrip() {
 }
 
 /**
- * 'Pick 14 of 32 · Tyler Warren, TE, Penn State · your entry ✓ · in 41 % of entries'. Each part is one text
+ * 'Pick 14 of 32 · Tyler Warren, TE, Penn State · your entry ✓ · 41 % of everyone'. Each part is one text
  * node (a new pick replaces the pick number whole, never digit by digit), with real spaces between the parts
- * so the text reads as one sentence (stripText in lib/live-strip.ts). The share of entries holding the
+ * so the text reads as one sentence (stripText in lib/live-strip.ts). The share of all entries holding the
  * player (the global field) comes last, once it has been read.
  */
 function LatestPick({ pick, roundOnePicks, share }: { pick: StripPick; roundOnePicks: number; share?: number }) {
@@ -164,7 +164,7 @@ function LatestPick({ pick, roundOnePicks, share }: { pick: StripPick; roundOneP
         <>
           {' '}
           <Text as="span" whiteSpace="nowrap" color="navy.100">
-            {dot} {inEntries(share)}
+            {dot} {ofEveryone(share)}
           </Text>
         </>
       )}
@@ -203,7 +203,7 @@ export function DraftStateBanner() {
   const finalRead = useReadFrom(phase === null ? undefined : phase === 'final', route.onLeaderboard ? STANDINGS_PUSH_WAIT_MS : 0);
   if (!route.shown || !status) return null;
   if (phase === 'before') return <CountdownChip deadline={status.deadline} />;
-  if (phase === 'final') return <FinalCard full={route.onLeaderboard} read={finalRead} />;
+  if (phase === 'final') return <FinalCard full={route.onLeaderboard || route.onGroupStandings} read={finalRead} groupId={route.groupId} />;
   return null;
 }
 
@@ -235,13 +235,27 @@ function CountdownChip({ deadline }: { deadline: string }) {
 }
 
 /**
- * Round one is over: the winner, the podium and the caller's final place, from the global standings'
- * first page (the Leaderboard's own, shared in the cache) and its `me`. The full card with the podium is
- * on the Leaderboard; the other pages carry the same news in two lines. Standings read before the end
- * (a Leaderboard visited mid-draft) are never shown as final: only a copy from after it.
+ * Round one is over: the winner, the podium and the caller's final place. On a group's pages they are the
+ * group's (its standings' first page, the group named), for members; elsewhere the global standings' first
+ * page (the Leaderboard's own, shared in the cache) and its `me`. The full card with the podium is on the
+ * Leaderboard and a group's standings; the other pages carry the same news in two lines. Standings read
+ * before the end (a page visited mid-draft) are never shown as final: only a copy from after it.
  */
-function FinalCard({ full, read }: { full: boolean; read: { at: number | null; due: boolean } }) {
-  const board = trpc.leaderboard.group.useQuery(GLOBAL_FIRST_PAGE, { staleTime: STALE_TIMES.leaderboard, enabled: false });
+function FinalCard({ full, read, groupId }: { full: boolean; read: { at: number | null; due: boolean }; groupId: number | null }) {
+  // A group's card only for its members (the group page has read the membership; a non-member reads the global card).
+  const membership = trpc.groups.membership.useQuery(groupId ? { group_id: groupId } : skipToken, { staleTime: STALE_TIMES.groupPage });
+  const group = trpc.groups.get.useQuery(groupId && membership.data?.is_member ? { group_id: groupId } : skipToken, { staleTime: STALE_TIMES.groupPage });
+  const ofGroup = groupId !== null && membership.data?.is_member === true;
+  if (groupId !== null && membership.isPending) return null;
+  return <FinalCardOf key={ofGroup ? groupId : 'global'} full={full} read={read} groupId={ofGroup ? groupId : null} groupName={ofGroup ? group.data?.name : undefined} />;
+}
+
+function FinalCardOf({ full, read, groupId, groupName }: { full: boolean; read: { at: number | null; due: boolean }; groupId: number | null; groupName?: string }) {
+  const input = groupId === null ? GLOBAL_FIRST_PAGE : { ...GLOBAL_FIRST_PAGE, group_id: groupId };
+  const board = trpc.leaderboard.group.useQuery(input, { staleTime: STALE_TIMES.leaderboard, enabled: false });
+  // Globally, the caller's entries in groups (a player may have played only there).
+  const groups = trpc.leaderboard.myGroups.useQuery(undefined, { staleTime: STALE_TIMES.leaderboard, enabled: groupId === null });
+  const groupEntries = groups.data?.groups.filter((g) => g.standing !== null).length ?? 0;
   const current = read.at !== null && board.data !== undefined && board.dataUpdatedAt >= read.at;
   const { refetch } = board;
   useEffect(() => {
@@ -256,7 +270,7 @@ function FinalCard({ full, read }: { full: boolean; read: { at: number | null; d
           <Badge bg="gold.400" color="navy.900" fontWeight="black" letterSpacing="wider">
             ROUND ONE FINAL
           </Badge>
-          <Text color="navy.100">Round one is complete</Text>
+          <Text color="navy.100">Round one is complete{groupName ? ` · ${groupName}` : ''}</Text>
         </Flex>
         {data ? (
           <>
@@ -269,10 +283,10 @@ function FinalCard({ full, read }: { full: boolean; read: { at: number | null; d
             {full && <Podium rows={podium(data.rankings)} />}
             <Flex mt="2" columnGap="3" wrap="wrap" align="baseline" fontSize="sm">
               <Text fontWeight="semibold" color="gold.400">
-                {finalPlace(data.me, data.entries)}
+                {finalPlace(data.me, data.entries, groupId === null ? { groupEntries } : { groupName: groupName ?? 'this group' })}
               </Text>
               {!full && (
-                <Link to="/leaderboard" style={{ textDecoration: 'underline' }}>
+                <Link to={groupId === null ? '/leaderboard' : `/groups/${groupId}/picks`} style={{ textDecoration: 'underline' }}>
                   See the podium
                 </Link>
               )}

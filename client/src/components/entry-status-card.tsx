@@ -1,7 +1,8 @@
 import { Box, Text } from '@chakra-ui/react';
 import { GLOBAL_GROUP_ID, STALE_TIMES } from '@first-round/shared/constants';
 import { compareByDraftOrder } from '@first-round/shared/player-filter';
-import { remainingSlots, scoreEntry, type DraftSnapshot } from '@first-round/shared/scoring';
+import { isRoundOneComplete, remainingSlots, scoreEntry, type DraftSnapshot } from '@first-round/shared/scoring';
+import { ordinal } from '@first-round/shared/words';
 import type { DraftStatus, PlayerDto } from '@first-round/shared/schemas';
 import { outcomeOf } from '../lib/draft-snapshot';
 import { contentionShown, contentionText, lockTimeText, plural } from '../lib/standings-text';
@@ -54,15 +55,17 @@ export function EntryStatusCard({ picks, status, snapshot }: { picks: PlayerDto[
     snapshot,
   );
   const me = standing.data?.draft_started ? standing.data.me : null;
-  const rank = me && `rank ${me.rank} of ${standing.data!.entries}`;
-  const hits = `${score.hits} of ${picks.length} hit`;
+  // Once round one is over the card reads as a result: 'Final: 10 of 10 hit · 1st of 302 · Winner'.
+  const final = isRoundOneComplete(snapshot);
+  const rank = me && (final ? `${ordinal(me.rank)} of ${standing.data!.entries}` : `rank ${me.rank} of ${standing.data!.entries}`);
+  const hits = `${final ? 'Final: ' : ''}${score.hits} of ${picks.length} hit`;
   // Whether the entry can still finish first globally, from its standings row (decided by the server).
   const contention = me && !me.busted && contentionShown(status) ? contentionText(me) : null;
   if (!score.busted) {
     return (
       <Card tone="alive">
         <Text fontWeight="bold" color="turf.700" fontSize="lg">
-          <Parts parts={['ALIVE', hits, `${score.pending} pending`, rank, contention]} />
+          {final ? <Parts parts={[hits, rank, me?.rank === 1 && 'Winner']} /> : <Parts parts={['ALIVE', hits, `${score.pending} pending`, rank, contention]} />}
         </Text>
       </Card>
     );

@@ -5,7 +5,8 @@ import { LEADERBOARD_RETRIES, STALE_TIMES } from '@first-round/shared/constants'
 import { MESSAGES } from '@first-round/shared/messages';
 import type { LeaderboardInput, LeaderboardRow } from '@first-round/shared/schemas';
 import { shouldRetry } from '../lib/query-client';
-import { useDraftStatus } from '../lib/queries';
+import { firstPlaceShared } from '@first-round/shared/entry-words';
+import { useDraftPhase, useDraftStatus } from '../lib/queries';
 import { contentionShown, pendingOf, plural, TIEBREAK_EXPLAINED, tiebreakText } from '../lib/standings-text';
 import { trpc } from '../lib/trpc';
 import { BenchmarkEntries } from './benchmark-entries';
@@ -46,8 +47,8 @@ export function StandingsBoard({
   variant?: 'global' | 'group';
   /** Whose row to highlight before the first answer names the caller's own. */
   highlightParticipantId?: string;
-  /** The line above the rows ('3 entries · 2 still alive'). */
-  summary?: (entries: number, alive: number) => string;
+  /** The line above the rows ('3 entries · 2 still alive', once final '… · 2 survived round one'). */
+  summary?: (entries: number, alive: number, final: boolean) => string;
   /** A note beside the summary ('Tap a row to see that member's picks'). */
   hint?: ReactNode;
 }) {
@@ -88,6 +89,9 @@ export function StandingsBoard({
   }, [data, main.isPlaceholderData, offset, pageSize]);
 
   const me = started ? data.me : null;
+  const final = useDraftPhase() === 'final';
+  // First place is read off the first page of the whole standings (ranks come in order).
+  const sharedFirst = offset === 0 && !search && data ? firstPlaceShared(data.rankings) : undefined;
 
   // Jump to me: load the page holding the caller's row (from their position in that list), then scroll to it.
   useEffect(() => {
@@ -146,7 +150,7 @@ export function StandingsBoard({
     <Stack gap="3">
       <Flex justify="space-between" align="center" gap="2" wrap="wrap">
         <Text color="gray.700" fontSize="sm" fontWeight="semibold" aria-live="polite">
-          {summary(data.entries, data.alive)}
+          {summary(data.entries, data.alive, final)}
         </Text>
         <HStack gap="3" fontSize="xs" wrap="wrap">
           {hint}
@@ -156,7 +160,7 @@ export function StandingsBoard({
         </HStack>
       </Flex>
 
-      {me && <MyEntry row={me} groupId={groupId} onJump={jumpToMe} jumping={jump !== null} />}
+      {me && <MyEntry row={me} groupId={groupId} onJump={jumpToMe} jumping={jump !== null} final={final} sharedFirst={sharedFirst ?? false} />}
 
       <InputGroup
         startElement={<SearchIcon size={18} />}
@@ -189,7 +193,7 @@ export function StandingsBoard({
         {search && !main.isPlaceholderData && data.matches === 0 ? (
           <EmptyState>No one named “{search}” in these standings.</EmptyState>
         ) : (
-          <StandingsTable rows={rows} me={undefined} highlightParticipantId={highlight} details={details} variant={variant} />
+          <StandingsTable rows={rows} me={undefined} highlightParticipantId={highlight} details={details} variant={variant} sharedFirst={sharedFirst} />
         )}
         <Pager total={data.matches} offset={offset} limit={pageSize} onPage={(at) => showPage('main', at)} label="Pages of the standings" />
       </Box>
@@ -224,7 +228,7 @@ export function StandingsBoard({
                 <Text role="alert">{MESSAGES.leaderboardLoadFailed}</Text>
               ) : (
                 <>
-                  <StandingsTable rows={bustedRows} me={undefined} highlightParticipantId={highlight} details={details} variant={variant} label="Busted entries" />
+                  <StandingsTable rows={bustedRows} me={undefined} highlightParticipantId={highlight} details={details} variant={variant} label="Busted entries" sharedFirst={false} />
                   <Pager total={busted.data?.matches ?? 0} offset={bustedOffset} limit={pageSize} onPage={(at) => showPage('busted', at)} label="Pages of the busted entries" />
                 </>
               )}
@@ -234,15 +238,16 @@ export function StandingsBoard({
       )}
 
       {/* Below the standings: the player's own row stays in view on a phone; the benchmarks are for comparing. */}
-      {!search && <BenchmarkEntries rows={data.benchmarks} me={me} />}
+      {!search && <BenchmarkEntries rows={data.benchmarks} me={me} final={final} />}
     </Stack>
   );
 }
 
 /** The caller's entry, pinned above the rows wherever it ranks, with the way to its row. */
-function MyEntry({ row, groupId, onJump, jumping }: { row: LeaderboardRow; groupId: number; onJump: () => void; jumping: boolean }) {
-  const pending = pendingOf(row);
-  const contention = contentionShown(useDraftStatus().data);
+function MyEntry({ row, groupId, onJump, jumping, final, sharedFirst }: { row: LeaderboardRow; groupId: number; onJump: () => void; jumping: boolean; final: boolean; sharedFirst: boolean }) {
+  // Once final nothing is pending, and nobody is still in contention: the result is the news.
+  const pending = final ? null : pendingOf(row);
+  const contention = !final && contentionShown(useDraftStatus().data);
   return (
     <Box
       role="region"
@@ -277,7 +282,7 @@ function MyEntry({ row, groupId, onJump, jumping }: { row: LeaderboardRow; group
             <Badge bg="gold.400" color="navy.900" size="sm" flexShrink={0}>
               You
             </Badge>
-            <EntryStateBadge busted={row.busted} />
+            <EntryStateBadge row={row} final={final} sharedFirst={sharedFirst} />
           </Flex>
           <Text fontSize="sm" color="navy.100">
             {plural(row.correct_picks, 'hit')}

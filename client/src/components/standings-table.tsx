@@ -1,24 +1,42 @@
 import { useState, type ReactNode } from 'react';
 import { Badge, Box, Grid, Stack, Text, type GridProps } from '@chakra-ui/react';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
-import { useDraftStatus } from '../lib/queries';
-import { contentionShown, contentionText, pendingOf, plural, tiebreakText } from '../lib/standings-text';
+import { entryState, entryStateText, fieldSummary, firstPlaceShared } from '@first-round/shared/entry-words';
+import { useDraftPhase } from '../lib/queries';
+import { contentionText, pendingOf, plural, tiebreakText } from '../lib/standings-text';
 import { CheckIcon, XIcon } from './icons';
 import { MoveFlash, RankMove, useRankMoves } from './rank-moves';
 
-/** 'Alive' or 'Busted', in words and colour (never colour alone). */
-export function EntryStateBadge({ busted }: { busted: boolean }) {
-  return busted ? (
-    <Badge colorPalette="red" variant="solid" size="sm" flexShrink={0} gap="1">
-      <XIcon size={12} />
-      Busted
-    </Badge>
-  ) : (
-    <Badge bg="turf.100" color="turf.700" size="sm" flexShrink={0} gap="1">
-      <CheckIcon size={12} />
-      Alive
-    </Badge>
-  );
+/**
+ * An entry's state in words and colour (never colour alone): 'Alive' or 'Busted' while round one runs;
+ * once it is final 'Winner' (or 'Shared winner'), 'Survived · 7 hits' or 'Busted' (shared/src/entry-words.ts).
+ * A benchmark has no rank: it can survive, never win.
+ */
+export function EntryStateBadge({ row, final, sharedFirst = false }: { row: { rank?: number; busted: boolean; correct_picks: number }; final: boolean; sharedFirst?: boolean }) {
+  const ranked = { rank: row.rank ?? Number.POSITIVE_INFINITY, busted: row.busted, correct_picks: row.correct_picks };
+  const text = entryStateText(ranked, final, sharedFirst);
+  switch (entryState(ranked, final)) {
+    case 'busted':
+      return (
+        <Badge colorPalette="red" variant="solid" size="sm" flexShrink={0} gap="1">
+          <XIcon size={12} />
+          {text}
+        </Badge>
+      );
+    case 'winner':
+      return (
+        <Badge bg="gold.400" color="navy.900" size="sm" flexShrink={0} fontWeight="black">
+          {text}
+        </Badge>
+      );
+    default:
+      return (
+        <Badge bg="turf.100" color="turf.700" size="sm" flexShrink={0} gap="1">
+          <CheckIcon size={12} />
+          {text}
+        </Badge>
+      );
+  }
 }
 
 /**
@@ -36,9 +54,9 @@ export function ContentionText({ row, onDark = false }: { row: Pick<LeaderboardR
   );
 }
 
-/** 'N entries · M still alive', the line above a table of standings. */
-export function standingsSummary(entries: number, alive: number): string {
-  return `${entries} ${entries === 1 ? 'entry' : 'entries'} · ${alive} still alive`;
+/** 'N entries · M still alive' (once final 'M survived round one'), the line above a table of standings. */
+export function standingsSummary(entries: number, alive: number, final: boolean): string {
+  return fieldSummary(entries, alive, final);
 }
 
 function Chevron({ open }: { open: boolean }) {
@@ -65,7 +83,7 @@ function columns(sizes: Sizes, chevron: boolean): Pick<GridProps, 'templateColum
   const end = chevron ? ' chev' : '';
   const endCol = chevron ? ' 18px' : '';
   return {
-    templateColumns: { base: `${sizes.rank} minmax(0, 1fr) 2.5rem 4rem${endCol}`, md: `${sizes.rank} minmax(0, 1fr) 3rem 4.5rem 6rem${endCol}` },
+    templateColumns: { base: `${sizes.rank} minmax(0, 1fr) 2.5rem 4rem${endCol}`, md: `${sizes.rank} minmax(0, 1fr) 3rem 4.5rem 8.5rem${endCol}` },
     templateAreas: {
       base: `"rank name hits pending${end}" "rank meta meta meta${end}"`,
       md: `"rank name hits pending status${end}" "rank tb hits pending status${end}"`,
@@ -84,8 +102,10 @@ function StandingsRow({
   trailing,
   move,
   contention,
+  final = false,
+  sharedFirst = false,
   ...rest
-}: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; label?: ReactNode; trailing?: ReactNode; move?: number; type?: 'button'; contention?: boolean } & GridProps) {
+}: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; label?: ReactNode; trailing?: ReactNode; move?: number; type?: 'button'; contention?: boolean; final?: boolean; sharedFirst?: boolean } & GridProps) {
   const pending = pendingOf(row);
   return (
     <Grid
@@ -118,7 +138,7 @@ function StandingsRow({
       {/* One box on a phone (badge and tie-break side by side); from md on its two children take their own cells. */}
       <Box gridArea="meta" display={{ base: 'flex', md: 'contents' }} alignItems="center" flexWrap="wrap" columnGap="2" rowGap="1" minW="0">
         <Box gridArea="status" justifySelf="end" display="flex">
-          <EntryStateBadge busted={row.busted} />
+          <EntryStateBadge row={row} final={final} sharedFirst={sharedFirst} />
         </Box>
         <Box gridArea="tb" display="flex" flexWrap="wrap" alignItems="center" columnGap="2" minW="0">
           {contention && <ContentionText row={row} />}
@@ -145,7 +165,7 @@ export interface RowDetails {
   panel: (row: LeaderboardRow) => ReactNode;
 }
 
-function ExpandableRow({ details, ...props }: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; move?: number; details: RowDetails; contention?: boolean }) {
+function ExpandableRow({ details, ...props }: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; move?: number; details: RowDetails; contention?: boolean; final?: boolean; sharedFirst?: boolean }) {
   const { row, highlighted } = props;
   const [open, setOpen] = useState(false);
   const panelId = `picks-${row.participant_id}`;
@@ -228,6 +248,7 @@ export function StandingsTable({
   details,
   variant = 'global',
   header = true,
+  sharedFirst,
 }: {
   rows: LeaderboardRow[];
   /** The caller's own row wherever it ranks (leaderboard `me`), or null without an entry. */
@@ -241,18 +262,25 @@ export function StandingsTable({
   variant?: keyof typeof SIZES;
   /** The column headings (off for a second list under the same headings). */
   header?: boolean;
+  /** Whether first place is shared ('Shared winner'); by default read from `rows`. */
+  sharedFirst?: boolean;
 }) {
   const sizes = SIZES[variant];
   const highlight = highlightParticipantId ?? me?.participant_id;
   const meShown = !me || rows.some((r) => r.participant_id === me.participant_id);
-  // Draft night: rows that moved since the previous pick flash once and show ▲3 / ▼2.
-  const { moves, version } = useRankMoves(rows, me);
-  const contention = contentionShown(useDraftStatus().data);
+  const phase = useDraftPhase();
+  const final = phase === 'final';
+  // Draft night: rows that moved since the previous pick flash once and show ▲3 / ▼2; a final night
+  // has no moves to show, only results.
+  const tracked = useRankMoves(rows, me);
+  const { moves, version } = final ? { moves: new Map<string, number>(), version: tracked.version } : tracked;
+  const contention = phase === 'live';
+  const shared = sharedFirst ?? firstPlaceShared(rows);
   return (
     <Stack gap="2">
       {entries !== undefined && alive !== undefined && (
         <Text color="gray.700" fontSize="sm" fontWeight="semibold" aria-live="polite">
-          {standingsSummary(entries, alive)}
+          {standingsSummary(entries, alive, final)}
         </Text>
       )}
       <Box bg="white" borderRadius="xl" borderWidth="1px" borderColor="gray.200" overflow="hidden" boxShadow="sm">
@@ -275,9 +303,9 @@ export function StandingsTable({
                 aria-current={highlighted ? 'true' : undefined}
               >
                 {details ? (
-                  <ExpandableRow row={row} highlighted={highlighted} sizes={sizes} move={move} details={details} contention={contention} />
+                  <ExpandableRow row={row} highlighted={highlighted} sizes={sizes} move={move} details={details} contention={contention} final={final} sharedFirst={shared} />
                 ) : (
-                  <StandingsRow row={row} highlighted={highlighted} sizes={sizes} move={move} contention={contention} />
+                  <StandingsRow row={row} highlighted={highlighted} sizes={sizes} move={move} contention={contention} final={final} sharedFirst={shared} />
                 )}
                 <MoveFlash delta={move} version={version} />
               </Box>
@@ -286,7 +314,7 @@ export function StandingsTable({
         </Stack>
         {!meShown && me && (
           <Box position="relative" borderTopWidth="3px" borderColor="gray.200" borderStyle="double" aria-label="Your entry" role="group">
-            <StandingsRow row={me} highlighted sizes={sizes} move={moves.get(me.participant_id)} contention={contention} label={<Text as="span" fontSize="md">You: #{me.rank}</Text>} />
+            <StandingsRow row={me} highlighted sizes={sizes} move={moves.get(me.participant_id)} contention={contention} final={final} sharedFirst={shared} label={<Text as="span" fontSize="md">You: #{me.rank}</Text>} />
             <MoveFlash delta={moves.get(me.participant_id)} version={version} />
           </Box>
         )}

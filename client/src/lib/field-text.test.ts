@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inEntries, percentOfField, pickedWithYou } from './field-text';
+import { hereCount, ofEveryone, percentOfField, pickedWithYou } from './field-text';
 
 describe('field text', () => {
   it('says a share in whole percent, never 0 % for a player someone picked', () => {
@@ -13,7 +13,9 @@ describe('field text', () => {
 
   it('words the pick and the strip lines', () => {
     expect(pickedWithYou(0.12)).toBe('you and 12 % of the field');
-    expect(inEntries(0.4067)).toBe('in 41 % of entries');
-    expect(inEntries(0)).toBe('in no entry');
+    // A global figure says it is global; a group's says it is the group's.
+    expect(ofEveryone(0.4067)).toBe('41 % of everyone');
+    expect(ofEveryone(0)).toBe('0 % of everyone');
+    expect(hereCount(2, 3)).toBe('2 of 3 here');
   });
 });

@@ -9,7 +9,15 @@ export function pickedWithYou(share: number): string {
   return `you and ${percentOfField(share)} of the field`;
 }
 
-/** Under the latest pick on the draft strip: 'in 41 % of entries', or 'in no entry' (nobody had him). */
-export function inEntries(share: number): string {
-  return share === 0 ? 'in no entry' : `in ${percentOfField(share)} of entries`;
+/**
+ * A global share, labelled as global wherever it stands (the draft strip, a group's board): '41 % of
+ * everyone'. Beside a group's own figures it must never read as the group's.
+ */
+export function ofEveryone(share: number): string {
+  return `${percentOfField(share)} of everyone`;
+}
+
+/** A group's own share of a player: '2 of 3 here' (entries of the group holding him, of its entries). */
+export function hereCount(holders: number, entries: number): string {
+  return `${holders} of ${entries} here`;
 }

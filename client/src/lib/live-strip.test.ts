@@ -28,13 +28,14 @@ const row = (name: string, rank: number, over: Partial<LeaderboardRow> = {}): Le
 
 describe('the draft-night strip', () => {
   it('shows on the Groups, My Picks and Leaderboard tabs, speaking of the group a page is about', () => {
-    expect(stripRoute('/leaderboard', '')).toEqual({ shown: true, onLeaderboard: true, groupId: null });
-    expect(stripRoute('/my-picks', '')).toEqual({ shown: true, onLeaderboard: false, groupId: null });
-    expect(stripRoute('/groups', '')).toEqual({ shown: true, onLeaderboard: false, groupId: null });
-    expect(stripRoute('/groups/12/picks', '')).toEqual({ shown: true, onLeaderboard: false, groupId: 12 });
-    expect(stripRoute('/groups/create', '')).toEqual({ shown: true, onLeaderboard: false, groupId: null });
-    expect(stripRoute('/select-players', '?groupId=7')).toEqual({ shown: true, onLeaderboard: false, groupId: 7 });
-    expect(stripRoute('/select-players', '?groupId=x')).toEqual({ shown: true, onLeaderboard: false, groupId: null });
+    expect(stripRoute('/leaderboard', '')).toEqual({ shown: true, onLeaderboard: true, onGroupStandings: false, groupId: null });
+    expect(stripRoute('/my-picks', '')).toEqual({ shown: true, onLeaderboard: false, onGroupStandings: false, groupId: null });
+    expect(stripRoute('/groups', '')).toEqual({ shown: true, onLeaderboard: false, onGroupStandings: false, groupId: null });
+    expect(stripRoute('/groups/12/picks', '')).toEqual({ shown: true, onLeaderboard: false, onGroupStandings: true, groupId: 12 });
+    expect(stripRoute('/groups/12', '')).toEqual({ shown: true, onLeaderboard: false, onGroupStandings: false, groupId: 12 });
+    expect(stripRoute('/groups/create', '')).toEqual({ shown: true, onLeaderboard: false, onGroupStandings: false, groupId: null });
+    expect(stripRoute('/select-players', '?groupId=7')).toEqual({ shown: true, onLeaderboard: false, onGroupStandings: false, groupId: 7 });
+    expect(stripRoute('/select-players', '?groupId=x')).toEqual({ shown: true, onLeaderboard: false, onGroupStandings: false, groupId: null });
     for (const path of ['/settings', '/how-to-play', '/admin', '/welcome', '/auth-test']) expect(stripRoute(path, '').shown, path).toBe(false);
   });
 
@@ -97,6 +98,11 @@ describe('the final state', () => {
     expect(finalPlace(row('Me', 10), 302)).toBe('You finished 10th of 302');
     expect(finalPlace(row('Me', 212, { busted: true, correct_picks: 0 }), 302)).toBe('You finished 212th of 302 · busted');
     expect(finalPlace(null, 302)).toBe('You had no entry this year');
+    // A group's card speaks of the group; the global one knows about entries in groups.
+    expect(finalPlace(row('Me', 2), 3, { groupName: 'Sunday Squad' })).toBe('You finished 2nd of 3 in Sunday Squad');
+    expect(finalPlace(null, 3, { groupName: 'Sunday Squad' })).toBe('You had no entry in Sunday Squad');
+    expect(finalPlace(null, 302, { groupEntries: 1 })).toBe('No global entry · you played in 1 group');
+    expect(finalPlace(null, 302, { groupEntries: 0 })).toBe('You had no entry this year');
   });
 
   it('puts the first three surviving entries on the podium and names the winner, shared or not', () => {

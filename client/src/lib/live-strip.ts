@@ -19,12 +19,12 @@ export const GLOBAL_FIRST_PAGE = { group_id: GLOBAL_GROUP_ID, limit: GLOBAL_PAGE
  * selection included, as components/top-nav.tsx's activeTab counts it; not Settings, How to play or the
  * operator console), and the group a page is about (/groups/12…, /select-players?groupId=12).
  */
-export function stripRoute(pathname: string, search: string): { shown: boolean; onLeaderboard: boolean; groupId: number | null } {
+export function stripRoute(pathname: string, search: string): { shown: boolean; onLeaderboard: boolean; onGroupStandings: boolean; groupId: number | null } {
   const groups = pathname === '/groups' || pathname.startsWith('/groups/');
   const shown = groups || pathname === '/my-picks' || pathname === '/leaderboard' || pathname === '/select-players';
   const raw = pathname.startsWith('/groups/') ? pathname.split('/')[2] : new URLSearchParams(search).get('groupId');
   const groupId = raw && /^\d+$/.test(raw) && Number(raw) > 0 && Number(raw) <= 2_147_483_647 ? Number(raw) : null;
-  return { shown, onLeaderboard: pathname === '/leaderboard', groupId };
+  return { shown, onLeaderboard: pathname === '/leaderboard', onGroupStandings: groupId !== null && /^\/groups\/\d+\/picks$/.test(pathname), groupId };
 }
 
 /** Where the draft is: picks still open, round one under way, or round one over. */
@@ -121,10 +121,18 @@ export function countdownText(deadlineIso: string, now: Date, timeZone?: string)
   return `Picks lock ${lockTime(deadline, timeZone)}${left ? ` · ${left}` : ''}`;
 }
 
-/** 'You finished 10th of 302' (a shared rank reads the same), '… · busted', or that there was no entry. */
-export function finalPlace(me: LeaderboardRow | null | undefined, entries: number): string {
-  if (!me) return 'You had no entry this year';
-  return `You finished ${ordinal(me.rank)} of ${entries}${me.busted ? ' · busted' : ''}`;
+/**
+ * The caller's final place in the standings the card shows (a group's, named, or the global ones): 'You
+ * finished 10th of 302' (a shared rank reads the same), '… in Sunday Squad', '… · busted'. Without an entry
+ * there: 'You had no entry in Sunday Squad'; globally, when the caller played only in groups, 'No global
+ * entry · you played in 2 groups'; 'You had no entry this year' only when there was none anywhere.
+ */
+export function finalPlace(me: LeaderboardRow | null | undefined, entries: number, where: { groupName?: string; groupEntries?: number } = {}): string {
+  const inGroup = where.groupName ? ` in ${where.groupName}` : '';
+  if (me) return `You finished ${ordinal(me.rank)} of ${entries}${inGroup}${me.busted ? ' · busted' : ''}`;
+  if (where.groupName) return `You had no entry in ${where.groupName}`;
+  if (where.groupEntries) return `No global entry · you played in ${where.groupEntries === 1 ? '1 group' : `${where.groupEntries} groups`}`;
+  return 'You had no entry this year';
 }
 
 /**

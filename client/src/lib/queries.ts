@@ -1,4 +1,5 @@
 import { STALE_TIMES } from '@first-round/shared/constants';
+import { draftPhase, type DraftPhase } from './live-strip';
 import { trpc } from './trpc';
 
 /*
@@ -10,6 +11,15 @@ import { trpc } from './trpc';
 /** draft.status: started, picks made, round one complete, the deadline, the draft version. */
 export function useDraftStatus(options: { enabled?: boolean } = {}) {
   return trpc.draft.status.useQuery(undefined, { staleTime: STALE_TIMES.draftStatus, ...options });
+}
+
+/**
+ * Where the draft is ('before', 'live' while round one runs, 'final' once it is complete), undefined
+ * until the status is known: the one switch between live words and final ones on every screen.
+ */
+export function useDraftPhase(): DraftPhase | undefined {
+  const status = useDraftStatus().data;
+  return status ? draftPhase(status) : undefined;
 }
 
 /** players.list: the big board, with each drafted player's slot. */

@@ -12,7 +12,8 @@ import { ShareEntryButton } from '../components/share-entry-button';
 import { draftSnapshot, outcomeOf } from '../lib/draft-snapshot';
 import { notify } from '../lib/toaster';
 import { trpc } from '../lib/trpc';
-import { useDraftStatus, useField, usePlayers } from '../lib/queries';
+import { useDraftPhase, useDraftStatus, useField, usePlayers } from '../lib/queries';
+import { GroupEntries, useGroupEntries } from '../components/group-entries';
 import { pickedWithYou } from '../lib/field-text';
 
 export function MyPicksPage() {
@@ -26,6 +27,8 @@ export function MyPicksPage() {
   }, [failed]);
 
   const started = draft.data?.draftHasStarted ?? false;
+  const phase = useDraftPhase() ?? 'before';
+  const groupEntries = useGroupEntries();
   // Who else picked whom, once the picks are locked (global entries). Optional: the page works without it.
   const field = useField(started);
   const shares = useMemo(() => new Map((field.data ?? []).map((r) => [r.player_id, r.share])), [field.data]);
@@ -46,9 +49,11 @@ export function MyPicksPage() {
       // SPEC: 'Edit Picks' while the picks can change; once they lock the page is a status, 'My Picks'.
       title={started ? 'My Picks' : 'Edit Picks'}
       subtitle={
-        started
-          ? 'The draft has started and your picks are locked. ✓ means the player went in the first round, ✗ that he did not; the rest are still pending.'
-          : 'These are the players you think will be drafted in the 1st Round. They count for the global leaderboard and can be reused in your groups. You can change them until the draft starts.'
+        phase === 'final'
+          ? 'Round one is over: ✓ means the player went in the first round, ✗ that he did not.'
+          : started
+            ? 'The draft has started and your picks are locked. ✓ means the player went in the first round, ✗ that he did not; the rest are still pending.'
+            : 'These are the players you think will be drafted in the 1st Round. They count on the global leaderboard and in every group you join, unless you make own picks there. You can change them until the draft starts.'
       }
     >
       {!failed && draft.data && (mine.length > 0 || !started) && <EntryStatusCard picks={mine} status={draft.data} snapshot={snapshot} />}
@@ -57,7 +62,11 @@ export function MyPicksPage() {
       )}
 
       {mine.length === 0 ? (
-        <EmptyState>{started ? 'You made no picks before the draft started.' : "You haven't picked any players yet."}</EmptyState>
+        <EmptyState>
+          {started
+            ? `You made no My Picks before the draft started${groupEntries.own.length > 0 ? ': your entries in groups are below' : ''}.`
+            : `You haven't picked any players for My Picks yet${groupEntries.own.length > 0 ? ': your entries in groups are below' : ''}.`}
+        </EmptyState>
       ) : (
         <Stack as="ul" gap="2" listStyleType="none" aria-label="My picks">
           {mine.map((player) => {
@@ -76,6 +85,8 @@ export function MyPicksPage() {
           })}
         </Stack>
       )}
+
+      <GroupEntries linked={groupEntries.linked} own={groupEntries.own} phase={phase} />
 
       {!started && !failed && (
         <Box position="sticky" bottom="0" mt="6" py="3" bg="gray.50">

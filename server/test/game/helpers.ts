@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { GroupDto } from '@first-round/shared/schemas';
 import { ERROR_TABLE, type ErrorKind } from '../../src/errors.js';
-import { resetDraft, startDraft } from '../../src/modules/draft/draft.service.js';
+import { completeRoundOne, resetDraft, startDraft } from '../../src/modules/draft/draft.service.js';
 import { insertQueueItem } from '../../src/modules/feed/feed.repository.js';
 import type { TestApp, TestUser } from '../support/test-app.js';
 
@@ -67,6 +67,7 @@ export async function savePicks(t: TestApp, user: TestUser, picks: number[], gro
  */
 export const operatorStart = (t: TestApp) => heard(t, startDraft(t.deps.orm.em.fork(), t.deps.draft, 'test'));
 export const operatorReset = (t: TestApp) => heard(t, resetDraft(t.deps.orm.em.fork(), 'test'));
+export const operatorComplete = (t: TestApp) => heard(t, completeRoundOne(t.deps.orm.em.fork(), t.deps.draft, 'test'));
 
 async function heard<T extends { event_id: number }>(t: TestApp, change: Promise<T>): Promise<T> {
   const done = await change;

@@ -13,7 +13,7 @@ import { BRAND, cardElement, cardText, ordinal, type ShareCard } from '../../src
 import { ShareImageCache } from '../../src/modules/share/share-render.js';
 import { shareCardOf } from '../../src/modules/share/share.service.js';
 import { createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
-import { createGroup, expectError, expectStatus, joinGroup, operatorReset, operatorStart, savePicks } from './helpers.js';
+import { createGroup, expectError, expectStatus, joinGroup, operatorComplete, operatorReset, operatorStart, savePicks } from './helpers.js';
 
 let t: TestApp;
 let owner: TestUser;
@@ -170,6 +170,26 @@ describe('the card picture', () => {
     expect(text).toContain(picked[2]!.player_name);
     const png = await t.request('GET', link.image_url);
     expect(ihdrSize(png.rawPayload)).toEqual({ width: 1200, height: 630 });
+  });
+
+  it('once round one is final says the result, never ALIVE', async () => {
+    const winner = await t.signUp();
+    const other = await t.signUp();
+    const final = await createGroup(t, winner);
+    await joinGroup(t, other, final.id);
+    await savePicks(t, winner, [board[0]!.id, board[1]!.id]);
+    await savePicks(t, other, [board[0]!.id, board[5]!.id]);
+    const links = [await createLink(winner, final.id), await createLink(other, final.id)];
+    await operatorStart(t);
+    await recordPick(t.deps.orm.em.fork(), t.deps.draft, 'test', 1, board[0]!.id);
+    await recordPick(t.deps.orm.em.fork(), t.deps.draft, 'test', 2, board[1]!.id);
+    await operatorComplete(t);
+    const [won, lost] = await Promise.all(links.map(async (l) => cardText(cardElement(await shareCardOf(t.deps, t.deps.orm.em.fork(), l.token))).join(' | ')));
+    expect(won).toContain('WINNER');
+    expect(won).toContain('FINAL · 1st of 2');
+    expect(lost).toContain('BUSTED');
+    expect(lost).toContain('FINAL · 2nd of 2');
+    for (const text of [won, lost]) expect(text).not.toContain('ALIVE');
   });
 });
 

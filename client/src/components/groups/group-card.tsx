@@ -3,7 +3,9 @@ import { Badge, Box, chakra, Flex, Text } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
 import { STALE_TIMES } from '@first-round/shared/constants';
 import type { GroupDto, MyGroupStanding } from '@first-round/shared/schemas';
-import { ordinal, statusText } from '../../lib/standings-text';
+import { entryModeText } from '@first-round/shared/entries';
+import { entryStateText, placeText } from '@first-round/shared/entry-words';
+import type { DraftPhase } from '../../lib/live-strip';
 import { errorMessage, trpc } from '../../lib/trpc';
 import { CardInvite } from './invite';
 import { membersLabel } from './group-utils';
@@ -14,7 +16,8 @@ const CardLink = chakra(Link);
  * One of the user's groups. The name is the card's link and its hit area covers the whole card
  * (a stretched ::after), so the Invite button can sit inside without nesting controls in a link.
  */
-export function GroupCard({ group, started, standing }: { group: GroupDto; started: boolean; standing?: MyGroupStanding }) {
+export function GroupCard({ group, phase, standing }: { group: GroupDto; phase: DraftPhase; standing?: MyGroupStanding }) {
+  const started = phase !== 'before';
   const membership = trpc.groups.membership.useQuery({ group_id: group.group_id }, { staleTime: STALE_TIMES.groupLists });
   const isOwner = membership.data?.is_owner ?? false;
 
@@ -63,7 +66,7 @@ export function GroupCard({ group, started, standing }: { group: GroupDto; start
         }
         memberCount={group.member_count}
       >
-        {standing && <StandingLine standing={standing} started={started} />}
+        {standing && <StandingLine standing={standing} phase={phase} />}
         {membership.isError && (
           <Text role="alert" fontSize="sm" color="red.600" mt="1">
             Membership error: {errorMessage(membership.error, 'Unknown error')}
@@ -76,20 +79,22 @@ export function GroupCard({ group, started, standing }: { group: GroupDto; start
 }
 
 /**
- * The caller's entry in the group: after the start their place and whether it is alive ('3rd of 12 ·
- * Alive'); before it whether their picks are in and how many members are ready ('2 of 3 ready': members
- * whose entry here has picks, their My Picks for those who reuse them).
+ * The caller's entry in the group. Before the start: which picks play here and whether they are in
+ * ('✓ Using My Picks · 10 · 2 of 3 ready', 'Own picks · 8'), and how many members are ready. While round
+ * one runs: their place and whether it is alive ('3rd of 12 · Alive'); once it is final, the result
+ * ('FINAL · 1st of 3 · Winner', '… · Survived · 5 hits', '… · Busted').
  */
-function StandingLine({ standing, started }: { standing: MyGroupStanding; started: boolean }) {
+function StandingLine({ standing, phase }: { standing: MyGroupStanding; phase: DraftPhase }) {
   const place = standing.standing;
-  if (started) {
+  if (phase !== 'before') {
+    const final = phase === 'final';
     return (
       <Text fontSize="sm" fontWeight="semibold" color="navy.900" mt="1">
         {place ? (
           <>
-            {ordinal(place.rank)} of {place.entries} ·{' '}
+            {placeText(place.rank, place.entries, final)} ·{' '}
             <Text as="span" color={place.busted ? 'red.700' : 'turf.700'} fontWeight="bold">
-              {statusText(place.busted)}
+              {entryStateText(place, final, place.shared)}
             </Text>
           </>
         ) : (
@@ -102,9 +107,21 @@ function StandingLine({ standing, started }: { standing: MyGroupStanding; starte
   }
   return (
     <Text fontSize="sm" mt="1">
-      <Text as="span" fontWeight="semibold" color={standing.has_picks ? 'turf.700' : 'red.700'}>
-        {standing.has_picks ? '✓ Your picks are in' : 'Your picks are not in yet'}
-      </Text>
+      {standing.has_picks ? (
+        <Text as="span" fontWeight="semibold" color="turf.700">
+          ✓ {entryModeText(standing.entry_mode, standing.my_picks)}
+        </Text>
+      ) : (
+        <>
+          <Text as="span" fontWeight="semibold" color="red.700">
+            No picks yet
+          </Text>
+          <Text as="span" color="gray.600">
+            {' '}
+            · {standing.entry_mode === 'linked' ? 'Using My Picks' : 'Own picks'}
+          </Text>
+        </>
+      )}
       <Text as="span" color="gray.600" whiteSpace="nowrap">
         {' '}
         · {standing.ready} of {standing.members} ready

@@ -1,11 +1,15 @@
 import { Badge, Box, Flex, Stack, Text } from '@chakra-ui/react';
+import { entryModeText } from '@first-round/shared/entries';
 import type { RouterOutputs } from '../../lib/trpc';
 import { CheckIcon } from '../icons';
 
 type Member = RouterOutputs['groups']['members'][number];
 
-/** The members before the draft: who has picks in, who has not (never the picks themselves). */
-export function MembersList({ members, me }: { members: Member[]; me?: string }) {
+/**
+ * The members before the draft: who has picks in, who has not, and whether each plays their My Picks here
+ * or picks of their own (never the picks themselves; the caller's own row also says how many).
+ */
+export function MembersList({ members, me, myPicks }: { members: Member[]; me?: string; myPicks?: number }) {
   const ready = members.filter((m) => m.has_picks).length;
   return (
     <Box as="section" aria-labelledby="members-heading">
@@ -35,21 +39,30 @@ export function MembersList({ members, me }: { members: Member[]; me?: string })
             >
               {(m.screen_name ?? m.participant_name).slice(0, 1).toUpperCase()}
             </Flex>
-            <Flex flex="1" minW="0" align="center" gap="2" wrap="wrap">
-              <Text fontWeight="semibold" truncate maxW="100%">
-                {m.screen_name ?? m.participant_name}
+            <Box flex="1" minW="0">
+              <Flex minW="0" align="center" gap="2" wrap="wrap">
+                <Text fontWeight="semibold" truncate maxW="100%">
+                  {m.screen_name ?? m.participant_name}
+                </Text>
+                {m.participant_id === me && (
+                  <Badge size="sm" bg="navy.900" color="white">
+                    You
+                  </Badge>
+                )}
+                {m.is_owner && (
+                  <Badge size="sm" bg="gold.400" color="navy.900">
+                    Owner
+                  </Badge>
+                )}
+              </Flex>
+              <Text fontSize="xs" color="gray.600" data-testid="member-entry-mode">
+                {m.participant_id === me && myPicks !== undefined && myPicks > 0
+                  ? entryModeText(m.entry_mode, myPicks)
+                  : m.entry_mode === 'linked'
+                    ? 'Using My Picks'
+                    : 'Own picks'}
               </Text>
-              {m.participant_id === me && (
-                <Badge size="sm" bg="navy.900" color="white">
-                  You
-                </Badge>
-              )}
-              {m.is_owner && (
-                <Badge size="sm" bg="gold.400" color="navy.900">
-                  Owner
-                </Badge>
-              )}
-            </Flex>
+            </Box>
             {m.has_picks ? (
               <Flex align="center" gap="1" color="turf.700" fontSize="sm" fontWeight="bold" flexShrink={0}>
                 <CheckIcon size={16} /> Picks are in

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useBlocker } from 'react-router-dom';
 import { Box, chakra, Flex, Input, InputGroup, NativeSelect, Stack } from '@chakra-ui/react';
 import { useNavigate } from 'react-router-dom';
 import { MAX_PICKS } from '@first-round/shared/constants';
@@ -13,16 +14,34 @@ import { SelectionBar } from './selection-bar';
 import { savedDescription } from '../../lib/selection-text';
 import { notify } from '../../lib/toaster';
 import { errorKind, trpc } from '../../lib/trpc';
+import { forgetUnsaved, keepUnsaved, readUnsaved, sameSelection } from '../../lib/unsaved-picks';
+import { ConfirmDialog } from '../confirm-dialog';
 
 const RowButton = chakra('button');
 const ToggleButton = chakra('button');
 
+/** Which entry the editor saves, and where its unsaved selection is kept. */
+export interface EditedEntry {
+  /** The group whose own picks are saved, or null for My Picks. */
+  groupId: number | null;
+  /** The saved picks (what 'unsaved' is measured against). */
+  saved: number[] | undefined;
+  /** Where to start: the saved picks, or My Picks when a group's own picks start from them. */
+  initial: number[] | undefined;
+  /** Where unsaved selections are kept in the browser (lib/unsaved-picks.ts); null keeps none. */
+  storageKey: string | null;
+  /** The entry in words for the leave question ('My Picks', 'your picks for Sunday Squad'). */
+  label: string;
+}
+
 /**
  * Choosing the picks before the lock: search, position filter and 'Selected only' over the board, a tap
- * per player up to the hard stop at 32, and Save. It starts from `initial` (the saved picks, or the global
- * ones when reusing them) once they arrive, and after saving goes to `doneTo`.
+ * per player up to the hard stop at 32, and Save. It starts from the selection left unsaved on this device
+ * for the entry, else from `entry.initial`, once they arrive, and after saving goes to `doneTo`. While the
+ * selection differs from the saved picks it is kept on the device ('Unsaved changes', with Discard), and
+ * leaving the screen or the app asks first.
  */
-export function PicksEditor({ players, initial, groupId, doneTo }: { players: PlayerDto[]; initial: number[] | undefined; groupId: number | null; doneTo: string }) {
+export function PicksEditor({ players, entry, doneTo }: { players: PlayerDto[]; entry: EditedEntry; doneTo: string }) {
   const navigate = useNavigate();
   const utils = trpc.useUtils();
   const save = trpc.picks.save.useMutation();
@@ -30,13 +49,46 @@ export function PicksEditor({ players, initial, groupId, doneTo }: { players: Pl
   const [query, setQuery] = useState('');
   const [position, setPosition] = useState('');
   const [selectedOnly, setSelectedOnly] = useState(false);
-  const loaded = useRef(false);
+  const [loaded, setLoaded] = useState(false);
+  const { initial, saved, storageKey, groupId } = entry;
+  const dirty = loaded && saved !== undefined && !sameSelection([...selected], saved);
+  // Read by the navigation blocker at the moment of a navigation: a save's own navigation passes.
+  const mayLeave = useRef(false);
+  const dirtyNow = useRef(dirty);
+  dirtyNow.current = dirty;
 
   useEffect(() => {
-    if (loaded.current || !initial) return;
-    loaded.current = true;
-    setSelected(new Set(initial));
-  }, [initial]);
+    if (loaded || !initial || !saved) return;
+    const kept = storageKey ? readUnsaved(localStorage, storageKey) : null;
+    setSelected(new Set(kept && !sameSelection(kept, saved) ? kept : initial));
+    setLoaded(true);
+  }, [loaded, initial, saved, storageKey]);
+
+  useEffect(() => {
+    if (loaded && saved && storageKey) keepUnsaved(localStorage, storageKey, [...selected], saved);
+  }, [loaded, selected, saved, storageKey]);
+
+  // Closing the tab or leaving the app with unsaved changes: the browser asks.
+  useEffect(() => {
+    if (!dirty) return;
+    const ask = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [dirty]);
+
+  // Another screen of the app: ask first (the selection stays on the device either way).
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      dirtyNow.current && !mayLeave.current && (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
+  );
+
+  function discard() {
+    if (storageKey) forgetUnsaved(localStorage, storageKey);
+    setSelected(new Set(saved ?? []));
+  }
 
   const visible = useMemo(() => {
     const shown = filterPlayers(players, query, position);
@@ -64,7 +116,9 @@ export function PicksEditor({ players, initial, groupId, doneTo }: { players: Pl
       if (errorKind(err) === 'INVALID_INPUT') return notify('error', MESSAGES.tooManyPicksTitle, MESSAGES.tooManyPicks);
       return notify('error', MESSAGES.savePicksFailed);
     }
-    await Promise.all([utils.picks.mine.invalidate(), utils.picks.global.invalidate(), utils.groups.invalidate()]);
+    mayLeave.current = true;
+    if (storageKey) forgetUnsaved(localStorage, storageKey);
+    await Promise.all([utils.picks.mine.invalidate(), utils.picks.global.invalidate(), utils.groups.invalidate(), utils.leaderboard.myGroups.invalidate()]);
     notify('success', 'Picks saved', savedDescription(players.filter((p) => selected.has(p.id))));
     navigate(doneTo);
   }
@@ -157,7 +211,16 @@ export function PicksEditor({ players, initial, groupId, doneTo }: { players: Pl
         </Stack>
       )}
 
-      <SelectionBar count={selected.size} saving={save.isPending} onSave={() => void onSave()} />
+      <SelectionBar count={selected.size} saving={save.isPending} onSave={() => void onSave()} unsaved={dirty} onDiscard={discard} />
+      <ConfirmDialog
+        open={blocker.state === 'blocked'}
+        title="Leave without saving?"
+        confirmLabel="Leave"
+        onConfirm={() => blocker.proceed?.()}
+        onClose={() => blocker.reset?.()}
+      >
+        Your changes to {entry.label} are not saved, so they don't count yet. They stay on this device: come back to save or discard them.
+      </ConfirmDialog>
     </>
   );
 }

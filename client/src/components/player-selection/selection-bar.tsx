@@ -1,4 +1,4 @@
-import { Box, HStack, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { MAX_PICKS } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { PrimaryButton } from '../form-bits';
@@ -8,7 +8,7 @@ import { selectionsLabel } from '../../lib/selection-text';
  * The sticky bottom bar of the selection screen: '10 / 32' with a progress bar, the spec's
  * '{n} selections' counter, and Save (disabled until there is something to save).
  */
-export function SelectionBar({ count, saving, onSave }: { count: number; saving: boolean; onSave: () => void }) {
+export function SelectionBar({ count, saving, onSave, unsaved = false, onDiscard }: { count: number; saving: boolean; onSave: () => void; unsaved?: boolean; onDiscard?: () => void }) {
   const full = count >= MAX_PICKS;
   const hint = count === 0 ? MESSAGES.noPlayersSelected : full ? `That's the limit: ${MAX_PICKS} picks. Remove one to add another.` : null;
   return (
@@ -42,6 +42,18 @@ export function SelectionBar({ count, saving, onSave }: { count: number; saving:
             <Text fontSize="xs" color="gray.700">
               {hint}
             </Text>
+          )}
+          {unsaved && (
+            <HStack gap="2" fontSize="xs" role="status">
+              <Text fontWeight="bold" color="red.700">
+                Unsaved changes
+              </Text>
+              {onDiscard && (
+                <Button size="2xs" variant="plain" textDecoration="underline" color="gray.700" px="0" onClick={onDiscard}>
+                  Discard
+                </Button>
+              )}
+            </HStack>
           )}
         </Stack>
         <PrimaryButton onClick={onSave} loading={saving} disabled={count === 0} minW={{ base: '28', md: '36' }} flexShrink={0}>

@@ -12,7 +12,7 @@ import { PrimaryButton } from '../../components/form-bits';
 import { BackTo, GroupLoadError } from '../../components/groups/group-frame';
 import { NotAMember } from '../../components/groups/not-a-member';
 import { CheckIcon } from '../../components/icons';
-import { inEntries } from '../../lib/field-text';
+import { hereCount, ofEveryone } from '../../lib/field-text';
 import { useField } from '../../lib/queries';
 import { errorKind, errorMessage, trpc } from '../../lib/trpc';
 import { membersLabel } from '../../components/groups/group-utils';
@@ -75,7 +75,8 @@ function Board({ id }: { id: number }) {
 
 
 function BoardView({ board, me }: { board: DraftBoard; me: string }) {
-  // What the whole field picked (issue 14): 'in 41 % of entries' beside each player, once it has arrived.
+  // What the whole field picked: '41 % of everyone' beside each player (labelled global, beside the
+  // group's own '2 of 3 here'), once it has arrived.
   const field = useField(true);
   const shareOf = (playerId: number) => {
     if (!field.data) return undefined;
@@ -103,7 +104,7 @@ function BoardView({ board, me }: { board: DraftBoard; me: string }) {
         </Text>
         <Stack as="ol" gap="0" listStyleType="none" aria-label="Round one picks" bg="white" borderRadius="xl" borderWidth="1px" borderColor="gray.200" boxShadow="sm" overflow="hidden">
           {board.slots.map((s, i) => (
-            <SlotRow key={s.slot} slot={s} me={me} first={i === 0} onTheClock={s.slot === onTheClock} share={s.player ? shareOf(s.player.id) : undefined} />
+            <SlotRow key={s.slot} slot={s} me={me} first={i === 0} onTheClock={s.slot === onTheClock} share={s.player ? shareOf(s.player.id) : undefined} entries={board.entries} />
           ))}
         </Stack>
       </Box>
@@ -129,7 +130,7 @@ function BoardView({ board, me }: { board: DraftBoard; me: string }) {
   );
 }
 
-function SlotRow({ slot, me, first, onTheClock, share }: { slot: BoardSlot; me: string; first: boolean; onTheClock: boolean; share: number | undefined }) {
+function SlotRow({ slot, me, first, onTheClock, share, entries }: { slot: BoardSlot; me: string; first: boolean; onTheClock: boolean; share: number | undefined; entries: number }) {
   const { player } = slot;
   const mine = slot.had_by.some((m) => m.participant_id === me);
   return (
@@ -160,7 +161,12 @@ function SlotRow({ slot, me, first, onTheClock, share }: { slot: BoardSlot; me: 
           </Flex>
           <Text fontSize="sm" color="gray.600">
             {player.position} · {player.school}
-            {share !== undefined && ` · ${inEntries(share)}`}
+          </Text>
+          <Text fontSize="sm" color="gray.700" data-testid="slot-share">
+            <Text as="span" fontWeight="semibold">
+              {hereCount(slot.had_by_count, entries)}
+            </Text>
+            {share !== undefined && ` · ${ofEveryone(share)}`}
           </Text>
           {slot.had_by_count === 0 ? (
             <Text fontSize="sm" color="gray.600">
@@ -199,7 +205,7 @@ function WaitingRow({ item, me, first, share }: { item: WaitingOn; me: string; f
       </Flex>
       <Text fontSize="sm" color="gray.600">
         {item.position} · {item.school} · #{item.rank} on the board
-        {share !== undefined && ` · ${inEntries(share)}`}
+        {share !== undefined && ` · ${ofEveryone(share)}`}
       </Text>
       <Members members={item.needed_by} others={n - item.needed_by.length} me={me} label={`Needed by ${membersLabel(n)}`} />
     </Stack>

@@ -1,22 +1,25 @@
 import { useEffect } from 'react';
-import { Badge, HStack, Stack, Text } from '@chakra-ui/react';
+import { Badge, HStack, Stack } from '@chakra-ui/react';
 import { skipToken } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
 import { STALE_TIMES } from '@first-round/shared/constants';
 import { parseId } from '@first-round/shared/ids';
 import { useAuth } from '../../auth/auth-context';
-import { Card, Page } from '../../components/page';
+import { Page } from '../../components/page';
 import { FullPageMessage } from '../../components/full-page-message';
 import { BackTo, GroupLoadError } from '../../components/groups/group-frame';
 import { OwnerTools } from '../../components/groups/owner-tools';
-import { PicksChoice } from '../../components/groups/picks-choice';
+import { GroupEntryActions, GroupEntryCard, type GroupEntry } from '../../components/groups/group-entry';
 import { MembersList } from '../../components/groups/members-list';
 import { GroupHistory } from '../../components/groups/group-history';
 import { NotAMember } from '../../components/groups/not-a-member';
 import { membersLabel, useDraftStarted } from '../../components/groups/group-utils';
 import { errorKind, errorMessage, trpc } from '../../lib/trpc';
 
-/** A group before the user has picks in it: members, the owner's invite, and the choice of picks (SPEC §2, §4). */
+/**
+ * A group whose entry has no picks yet, before the start: members, the owner's invite, the entry (linked
+ * to My Picks or its own) and the ways to make it.
+ */
 export function GroupPage() {
   const auth = useAuth();
   const { groupId: raw } = useParams();
@@ -59,7 +62,13 @@ function GroupDetails({ id }: { id: number }) {
   }
   const g = group.data;
   if (!isMember) return <NotAMember id={id} name={g.name} isPublic={g.is_public} />;
-  const hasGlobalPicks = (globalPicks.data?.picks.length ?? 0) > 0;
+  const entry: GroupEntry = {
+    groupId: id,
+    groupName: g.name,
+    mode: membership.data.entry_mode ?? 'linked',
+    picks: groupPicks.data?.picks ?? [],
+    myPicks: globalPicks.data?.picks.length ?? 0,
+  };
 
   return (
     <Page
@@ -80,20 +89,11 @@ function GroupDetails({ id }: { id: number }) {
     >
       <Stack gap="6" pb="4">
         {membership.data.is_owner && <OwnerTools group={g} />}
-        <Card bg="navy.900" color="white" borderColor="navy.900">
-          <Text fontWeight="bold" fontSize="lg">
-            Make your picks for this group
-          </Text>
-          <Text color="navy.100" fontSize="sm" mt="1">
-            {hasGlobalPicks
-              ? 'Start from the picks on My Picks and adjust them, or make a fresh set just for this group.'
-              : 'Pick the players you think go in the 1st Round. Your picks here count only in this group.'}
-          </Text>
-        </Card>
-        <MembersList members={members.data ?? []} me={membership.data.participant_id} />
+        <GroupEntryCard entry={entry} />
+        <MembersList members={members.data ?? []} me={membership.data.participant_id} myPicks={entry.picks.length} />
         <GroupHistory groupId={id} />
       </Stack>
-      <PicksChoice groupId={id} hasGlobalPicks={hasGlobalPicks} />
+      <GroupEntryActions entry={entry} />
     </Page>
   );
 }

@@ -13,6 +13,8 @@ import { GroupInvite } from '../../components/groups/invite';
 import { GroupPassword } from '../../components/groups/group-password';
 import { MembersList } from '../../components/groups/members-list';
 import { GroupHistory } from '../../components/groups/group-history';
+import { GroupEntryActions, GroupEntryCard, type GroupEntry } from '../../components/groups/group-entry';
+import { useDraftPhase } from '../../lib/queries';
 import { NotAMember } from '../../components/groups/not-a-member';
 import { membersLabel, useDraftStarted } from '../../components/groups/group-utils';
 import { errorKind, errorMessage, trpc } from '../../lib/trpc';
@@ -35,6 +37,8 @@ function GroupPicks({ id }: { id: number }) {
   const draft = useDraftStarted();
   const members = trpc.groups.members.useQuery(isMember && draft.loaded && !draft.started ? { group_id: id } : skipToken, opts);
   const myPicks = trpc.picks.mine.useQuery(isMember ? { group_id: id } : skipToken, opts);
+  const globalPicks = trpc.picks.global.useQuery(isMember && draft.loaded && !draft.started ? undefined : skipToken, opts);
+  const phase = useDraftPhase();
 
   // Not a member (a private group answers 403): an ordinary state, not a failure to load.
   if (errorKind(group.error) === 'FORBIDDEN') return <NotAMember id={id} isPublic={false} />;
@@ -52,7 +56,11 @@ function GroupPicks({ id }: { id: number }) {
       <span>{membersLabel(g.member_count)}</span>
       <span aria-hidden>·</span>
       <span>Group ID {g.group_id}</span>
-      {draft.started ? (
+      {phase === 'final' ? (
+        <Badge size="sm" bg="gold.400" color="navy.900">
+          Final
+        </Badge>
+      ) : draft.started ? (
         <Badge size="sm" bg="turf.600" color="white">
           Draft under way
         </Badge>
@@ -67,6 +75,13 @@ function GroupPicks({ id }: { id: number }) {
   );
 
   if (!draft.started) {
+    const entry: GroupEntry = {
+      groupId: id,
+      groupName: g.name,
+      mode: membership.data.entry_mode ?? 'linked',
+      picks: myPicks.data?.picks ?? [],
+      myPicks: globalPicks.data?.picks.length ?? 0,
+    };
     return (
       <Page title={g.name} before={back} subtitle={subtitle}>
         <Stack gap="6" pb="4">
@@ -83,18 +98,14 @@ function GroupPicks({ id }: { id: number }) {
               <GroupPassword groupId={id} hasPassword={g.has_password} />
             </Card>
           )}
-          <Card>
-            <Text fontWeight="bold" color="navy.900">
-              {hasPicks ? 'Your picks for this group are in.' : 'You have no picks in this group yet.'}
-            </Text>
-            <Text fontSize="sm" color="gray.600" mt="1">
-              You can change them until the draft starts. The group leaderboard opens once the NFL Draft begins.
-            </Text>
-          </Card>
-          {members.isPending ? <Text color="gray.600">Loading members...</Text> : <MembersList members={members.data ?? []} me={me} />}
+          <GroupEntryCard entry={entry} />
+          {members.isPending ? <Text color="gray.600">Loading members...</Text> : <MembersList members={members.data ?? []} me={me} myPicks={entry.picks.length} />}
+          <Text fontSize="sm" color="gray.600">
+            The group leaderboard opens once the NFL Draft begins.
+          </Text>
           <GroupHistory groupId={id} />
         </Stack>
-        <PicksButton groupId={id}>Edit Picks</PicksButton>
+        <GroupEntryActions entry={entry} />
       </Page>
     );
   }

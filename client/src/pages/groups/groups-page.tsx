@@ -9,6 +9,7 @@ import { SignOutButton } from '../../components/sign-out-button';
 import { GroupCard, GroupCardText, GroupTag } from '../../components/groups/group-card';
 import { useAfterJoin, useDraftStarted } from '../../components/groups/group-utils';
 import { notify } from '../../lib/toaster';
+import { useDraftPhase } from '../../lib/queries';
 import { errorKind, errorMessage, trpc } from '../../lib/trpc';
 import { MESSAGES } from '@first-round/shared/messages';
 
@@ -16,6 +17,7 @@ export function GroupsPage() {
   const groups = trpc.groups.mine.useQuery(undefined, { staleTime: STALE_TIMES.groupLists });
   const publicGroups = trpc.groups.publicGroups.useQuery(undefined, { staleTime: STALE_TIMES.groupLists });
   const { started } = useDraftStarted();
+  const phase = useDraftPhase() ?? 'before';
   // Each card's place and status (re-read after every pick: the live layer marks leaderboard reads stale).
   const cards = trpc.leaderboard.myGroups.useQuery(undefined, { staleTime: STALE_TIMES.leaderboard, enabled: (groups.data?.length ?? 0) > 0 });
   // Shown only once it agrees with the draft status: right after the start, not the pre-draft line.
@@ -42,7 +44,7 @@ export function GroupsPage() {
       ) : (
         <Stack as="ul" gap="3" listStyleType="none" aria-label="My groups">
           {groups.data.map((g) => (
-            <GroupCard key={g.group_id} group={g} started={started} standing={standingOf(g.group_id)} />
+            <GroupCard key={g.group_id} group={g} phase={phase} standing={standingOf(g.group_id)} />
           ))}
         </Stack>
       )}

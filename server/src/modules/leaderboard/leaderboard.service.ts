@@ -132,7 +132,15 @@ export async function myGroupStandings(
       const me = standings?.byParticipant.get(participantId);
       const standing =
         standings && me
-          ? { rank: me.rank, entries: standings.rankings.length, alive: standings.alive, busted: me.busted, correct_picks: me.correct_picks, picks: me.picks }
+          ? {
+              rank: me.rank,
+              entries: standings.rankings.length,
+              alive: standings.alive,
+              busted: me.busted,
+              correct_picks: me.correct_picks,
+              picks: me.picks,
+              shared: standings.rankings.filter((r) => r.rank === me.rank).length > 1,
+            }
           : null;
       return { ...g, has_picks: g.my_picks > 0, entry_mode: entryModeOf(g.use_global_picks), standing };
     }),

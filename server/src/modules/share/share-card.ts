@@ -4,7 +4,8 @@
  * will show before anything is drawn.
  */
 import type { PickOutcome } from '@first-round/shared/scoring';
-import { ordinal, plural } from '@first-round/shared/words';
+import { placeText } from '@first-round/shared/entry-words';
+import { plural } from '@first-round/shared/words';
 
 export { ordinal } from '@first-round/shared/words';
 
@@ -30,9 +31,20 @@ export type ShareCard =
       busted: boolean;
       /** null: the entry has no picks, so it is on no standings. */
       rank: number | null;
+      /** Round one is over: the card says a result ('FINAL · 1st of 3'), never 'ALIVE'. */
+      final: boolean;
       entries: number;
       chips: { name: string; outcome: PickOutcome }[];
     };
+
+/** The badge beside the hits: while round one runs 'ALIVE' or 'BUSTED'; once it is final 'WINNER', 'SURVIVED' or 'BUSTED'. */
+export type CardStatus = 'ALIVE' | 'BUSTED' | 'WINNER' | 'SURVIVED';
+const BADGE_COLORS: Record<CardStatus, { bg: string; fg: string }> = {
+  ALIVE: { bg: BRAND.hit, fg: BRAND.text },
+  SURVIVED: { bg: BRAND.hit, fg: BRAND.text },
+  WINNER: { bg: BRAND.gold, fg: BRAND.navy },
+  BUSTED: { bg: BRAND.miss, fg: BRAND.text },
+};
 
 /** The card's lines, as the picture and the page say them. */
 export function cardLines(card: ShareCard) {
@@ -41,12 +53,12 @@ export function cardLines(card: ShareCard) {
       headline: card.picks === 0 ? 'No picks yet' : `${plural(card.picks, 'pick')} in`,
       detail: `picks lock ${card.locks}`,
       title: `${card.name} · ${card.picks === 0 ? 'no picks yet' : `${plural(card.picks, 'pick')} in`} · First Round`,
-      status: null as 'ALIVE' | 'BUSTED' | null,
+      status: null as CardStatus | null,
       standing: null as string | null,
     };
   }
-  const status: 'ALIVE' | 'BUSTED' | null = card.picks === 0 ? null : card.busted ? 'BUSTED' : 'ALIVE';
-  const standing = card.rank === null ? null : `${ordinal(card.rank)} of ${card.entries}`;
+  const status: CardStatus | null = card.picks === 0 ? null : card.busted ? 'BUSTED' : !card.final ? 'ALIVE' : card.rank === 1 ? 'WINNER' : 'SURVIVED';
+  const standing = card.rank === null ? null : placeText(card.rank, card.entries, card.final);
   const pending = card.chips.filter((c) => c.outcome === 'pending').length;
   return {
     headline: card.picks === 0 ? 'No picks' : plural(card.hits, 'hit'),
@@ -129,10 +141,11 @@ function chipsOf(card: ShareCard): CardNode[] {
   return chips;
 }
 
-function badge(status: 'ALIVE' | 'BUSTED'): CardNode {
+function badge(status: CardStatus): CardNode {
+  const colors = BADGE_COLORS[status];
   return h(
     'div',
-    { display: 'flex', padding: '6px 18px', borderRadius: 10, backgroundColor: status === 'ALIVE' ? BRAND.hit : BRAND.miss, color: BRAND.text, fontSize: 34, fontWeight: 800, letterSpacing: 3 },
+    { display: 'flex', padding: '6px 18px', borderRadius: 10, backgroundColor: colors.bg, color: colors.fg, fontSize: 34, fontWeight: 800, letterSpacing: 3 },
     status,
   );
 }

@@ -15,6 +15,7 @@ import { screenNamesOf } from '../users/participants.repository.js';
 import type { ShareCard } from './share-card.js';
 import * as repo from './share.repository.js';
 import { entrySetGroup } from '@first-round/shared/entries';
+import { isRoundOneComplete } from '@first-round/shared/scoring';
 
 /** 144 random bits: 24 base64url characters, never a participant id or anything derived from one. */
 export const newShareToken = () => crypto.randomBytes(18).toString('base64url');
@@ -92,6 +93,7 @@ export async function shareCardOf(deps: ShareDeps, em: EntityManager, token: str
     busted: row?.busted ?? chips.some((c) => c.outcome === 'miss'),
     rank: row?.rank ?? null,
     entries: standings.rankings.length,
+    final: isRoundOneComplete(snapshot),
     chips,
   };
 }

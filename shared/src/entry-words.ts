@@ -1,0 +1,54 @@
+/**
+ * An entry's state in words, for every screen and the share card. While round one runs an entry is
+ * 'Alive' or 'Busted'; once round one is final nothing is alive any more, only decided: the first place
+ * 'Winner' (shared where several entries tie for it), the other survivors 'Survived · 7 hits', the rest
+ * 'Busted'. No live word ('Alive', 'Can still win', rank arrows) is said of a final night.
+ */
+import { ordinal, plural } from './words.js';
+
+export type EntryState = 'alive' | 'busted' | 'winner' | 'survived';
+
+/** A standings row as the words need it. */
+export interface RankedEntry {
+  rank: number;
+  busted: boolean;
+  correct_picks: number;
+}
+
+export function entryState(row: Pick<RankedEntry, 'rank' | 'busted'>, final: boolean): EntryState {
+  if (row.busted) return 'busted';
+  if (!final) return 'alive';
+  return row.rank === 1 ? 'winner' : 'survived';
+}
+
+/**
+ * The state's words: 'Alive', 'Busted', 'Winner' ('Shared winner' when `sharedFirst`: more than one entry
+ * holds first place), 'Survived · 7 hits'.
+ */
+export function entryStateText(row: RankedEntry, final: boolean, sharedFirst = false): string {
+  switch (entryState(row, final)) {
+    case 'alive':
+      return 'Alive';
+    case 'busted':
+      return 'Busted';
+    case 'winner':
+      return sharedFirst ? 'Shared winner' : 'Winner';
+    case 'survived':
+      return `Survived · ${plural(row.correct_picks, 'hit')}`;
+  }
+}
+
+/** Whether more than one entry of these rows holds first place (rows of one standings, in order). */
+export function firstPlaceShared(rows: readonly Pick<RankedEntry, 'rank' | 'busted'>[]): boolean {
+  return rows.filter((r) => r.rank === 1 && !r.busted).length > 1;
+}
+
+/** 'FINAL · 1st of 3' once round one is over, '1st of 3' before. */
+export function placeText(rank: number, entries: number, final: boolean): string {
+  return `${final ? 'FINAL · ' : ''}${ordinal(rank)} of ${entries}`;
+}
+
+/** The line over a standings table: '12 entries · 5 still alive', once final '12 entries · 5 survived round one'. */
+export function fieldSummary(entries: number, alive: number, final: boolean, noun: [string, string] = ['entry', 'entries']): string {
+  return `${plural(entries, noun[0], noun[1])} · ${alive} ${final ? 'survived round one' : 'still alive'}`;
+}
