@@ -83,7 +83,7 @@ const server = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')]
     DATA_DIR: dataDir,
     DATABASE_URL: '',
     // Several operators: the provider sends one address at most 10 codes an hour, and the suite signs in often.
-    ADMIN_EMAILS: 'operator@example.com,deputy@example.com,steward@example.com,marshal@example.com',
+    ADMIN_EMAILS: 'operator@example.com,deputy@example.com,steward@example.com,marshal@example.com,umpire@example.com',
     IDP_IP_RATE_LIMIT: '100000',
     // The journeys need the draft not to have started, whatever day the suite runs (draft night included).
     DRAFT_DEADLINE: draftNightAfter(new Date(Date.now() + 86_400_000)).toISOString(),

@@ -1,7 +1,8 @@
 import { lazy, useState, type ComponentType } from 'react';
 import { ChakraProvider } from '@chakra-ui/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { createBrowserRouter, createRoutesFromElements, Route, RouterProvider } from 'react-router-dom';
+import { Route, Routes, unstable_HistoryRouter as HistoryRouter } from 'react-router-dom';
+import { appGuard } from './lib/app-history';
 import { system } from './theme';
 import { createQueryClient } from './lib/query-client';
 import { AppToaster } from './lib/toaster';
@@ -45,53 +46,54 @@ function AdminRoute() {
   return me.data?.is_admin ? <AdminPage /> : <NotFoundPage />;
 }
 
-/**
- * The routes, in a data router: what lets a screen with unsaved changes hold a navigation back and ask
- * first (useBlocker, player selection).
- */
-const routes = createRoutesFromElements(
-  <Route element={<AppShell />}>
-    <Route path="/" element={<HomeRedirect />} />
-    <Route path="/sign-in" element={<SignInPage />} />
-    <Route path="/sign-up" element={<SignUpPage />} />
-    <Route path="/auth/callback" element={<AuthCallbackPage />} />
-    <Route path="/groups/join/:token" element={<JoinLinkPage />} />
-    <Route element={<ProtectedRoute />}>
-      <Route path="/welcome" element={<HowToPlayPage />} />
-      <Route path="/how-to-play" element={<HowToPlayPage />} />
-      <Route path="/select-players" element={<SelectPlayersPage />} />
-      <Route path="/my-picks" element={<MyPicksPage />} />
-      <Route path="/leaderboard" element={<LeaderboardPage />} />
-      <Route path="/groups" element={<GroupsPage />} />
-      <Route path="/groups/create" element={<CreateGroupPage />} />
-      <Route path="/groups/join" element={<JoinGroupPage />} />
-      <Route path="/groups/:groupId" element={<GroupPage />} />
-      <Route path="/groups/:groupId/picks" element={<GroupPicksPage />} />
-      <Route path="/groups/:groupId/board" element={<DraftBoardPage />} />
-      <Route path="/groups/:groupId/seasons/:year" element={<SeasonStandingsPage />} />
-      <Route path="/leaderboard/seasons/:year" element={<SeasonStandingsPage />} />
-      <Route path="/settings" element={<SettingsPage />} />
-      <Route path="/auth-test" element={<AuthTestPage />} />
-      <Route path="/auth-debug" element={<AuthDebugPage />} />
-      <Route path="/account-fix" element={<AccountFixPage />} />
-      <Route path="/admin" element={<AdminRoute />} />
-    </Route>
-    <Route path="*" element={<NotFoundPage />} />
-  </Route>
-);
-
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<AppShell />}>
+        <Route path="/" element={<HomeRedirect />} />
+        <Route path="/sign-in" element={<SignInPage />} />
+        <Route path="/sign-up" element={<SignUpPage />} />
+        <Route path="/auth/callback" element={<AuthCallbackPage />} />
+        <Route path="/groups/join/:token" element={<JoinLinkPage />} />
+        <Route element={<ProtectedRoute />}>
+          <Route path="/welcome" element={<HowToPlayPage />} />
+          <Route path="/how-to-play" element={<HowToPlayPage />} />
+          <Route path="/select-players" element={<SelectPlayersPage />} />
+          <Route path="/my-picks" element={<MyPicksPage />} />
+          <Route path="/leaderboard" element={<LeaderboardPage />} />
+          <Route path="/groups" element={<GroupsPage />} />
+          <Route path="/groups/create" element={<CreateGroupPage />} />
+          <Route path="/groups/join" element={<JoinGroupPage />} />
+          <Route path="/groups/:groupId" element={<GroupPage />} />
+          <Route path="/groups/:groupId/picks" element={<GroupPicksPage />} />
+          <Route path="/groups/:groupId/board" element={<DraftBoardPage />} />
+          <Route path="/groups/:groupId/seasons/:year" element={<SeasonStandingsPage />} />
+          <Route path="/leaderboard/seasons/:year" element={<SeasonStandingsPage />} />
+          <Route path="/settings" element={<SettingsPage />} />
+          <Route path="/auth-test" element={<AuthTestPage />} />
+          <Route path="/auth-debug" element={<AuthDebugPage />} />
+          <Route path="/account-fix" element={<AccountFixPage />} />
+          <Route path="/admin" element={<AdminRoute />} />
+        </Route>
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}
 
 export function App({ config }: { config: ClientConfig }) {
   const [queryClient] = useState(createQueryClient);
-  const [router] = useState(() => createBrowserRouter(routes));
   // The tRPC client is built inside AuthProvider, which knows how to get a token.
   return (
     <ChakraProvider value={system}>
       <QueryClientProvider client={queryClient}>
-        <AuthProvider config={config}>
-          <RouterProvider router={router} />
-          <AppToaster />
-        </AuthProvider>
+        {/* The browser history behind the one navigation guard (lib/navigation-guard.ts): a screen with unsaved changes asks before leaving. */}
+        <HistoryRouter history={appGuard.history}>
+          <AuthProvider config={config}>
+            <AppRoutes />
+            <AppToaster />
+          </AuthProvider>
+        </HistoryRouter>
       </QueryClientProvider>
     </ChakraProvider>
   );

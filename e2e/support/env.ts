@@ -9,6 +9,7 @@ export const DEPUTY_EMAIL = process.env.E2E_DEPUTY_EMAIL ?? 'deputy@example.com'
 /** More operators for specs that only call the API (same reason): each spec's sign-ins stay under the limit. */
 export const STEWARD_EMAIL = 'steward@example.com';
 export const MARSHAL_EMAIL = 'marshal@example.com';
+export const UMPIRE_EMAIL = 'umpire@example.com';
 
 let counter = 0;
 /** A fresh address per person and run, so tests never meet each other's accounts. */

@@ -15,6 +15,7 @@ import { trpc } from '../lib/trpc';
 import { selectPlayersTitle } from '../lib/select-title';
 import { useDraftStatus, usePlayers } from '../lib/queries';
 import { forgetUnsaved, unsavedKey } from '../lib/unsaved-picks';
+import { plural } from '@first-round/shared/words';
 
 /**
  * The selection screen, for My Picks or a group's entry (`?groupId=`). A group entry that follows My Picks
@@ -102,10 +103,12 @@ export function SelectPlayersPage() {
  * Which entry the screen edits, in words: My Picks (and where they count), or a group's own picks.
  */
 function EditingWhat({ own, groupName, linkedGroups }: { own: boolean; groupName: string | null; linkedGroups: number }) {
-  const where =
-    linkedGroups === 0
-      ? 'They count on the global leaderboard, and in every group you join unless you make own picks there.'
-      : `They count on the global leaderboard and in ${linkedGroups === 1 ? 'the 1 group' : `all ${linkedGroups} groups`} that use My Picks${groupName ? `, ${groupName} included` : ''}: saving changes them all.`;
+  const others = Math.max(0, linkedGroups - 1);
+  const where = groupName
+    ? `They count on the global leaderboard and in ${groupName}${others > 0 ? ` and ${plural(others, 'other group')}` : ''} that use My Picks: saving changes them all.`
+    : linkedGroups > 0
+      ? `They count on the global leaderboard and in the ${plural(linkedGroups, 'group')} that use My Picks: saving changes them all.`
+      : 'They count on the global leaderboard, and in every group you join unless you make own picks there.';
   return (
     <Box role="note" aria-label="Which picks you are editing" bg="white" borderWidth="1px" borderColor="gray.200" borderLeftWidth="4px" borderLeftColor={own ? 'gold.500' : 'navy.700'} borderRadius="lg" px="4" py="3" mb="4">
       <Text fontWeight="bold" color="navy.900">

@@ -1,5 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { useBlocker } from 'react-router-dom';
+import { useEffect, useMemo, useState } from 'react';
 import { Box, chakra, Flex, Input, InputGroup, NativeSelect, Stack } from '@chakra-ui/react';
 import { useNavigate } from 'react-router-dom';
 import { MAX_PICKS } from '@first-round/shared/constants';
@@ -15,6 +14,7 @@ import { savedDescription } from '../../lib/selection-text';
 import { notify } from '../../lib/toaster';
 import { errorKind, trpc } from '../../lib/trpc';
 import { forgetUnsaved, keepUnsaved, readUnsaved, sameSelection } from '../../lib/unsaved-picks';
+import { useLeaveGuard } from '../../lib/use-leave-guard';
 import { ConfirmDialog } from '../confirm-dialog';
 
 const RowButton = chakra('button');
@@ -52,10 +52,8 @@ export function PicksEditor({ players, entry, doneTo }: { players: PlayerDto[]; 
   const [loaded, setLoaded] = useState(false);
   const { initial, saved, storageKey, groupId } = entry;
   const dirty = loaded && saved !== undefined && !sameSelection([...selected], saved);
-  // Read by the navigation blocker at the moment of a navigation: a save's own navigation passes.
-  const mayLeave = useRef(false);
-  const dirtyNow = useRef(dirty);
-  dirtyNow.current = dirty;
+  // Leaving with unsaved changes asks first (another screen, or closing the tab); a save's own navigation passes.
+  const guard = useLeaveGuard(dirty);
 
   useEffect(() => {
     if (loaded || !initial || !saved) return;
@@ -67,23 +65,6 @@ export function PicksEditor({ players, entry, doneTo }: { players: PlayerDto[]; 
   useEffect(() => {
     if (loaded && saved && storageKey) keepUnsaved(localStorage, storageKey, [...selected], saved);
   }, [loaded, selected, saved, storageKey]);
-
-  // Closing the tab or leaving the app with unsaved changes: the browser asks.
-  useEffect(() => {
-    if (!dirty) return;
-    const ask = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = '';
-    };
-    window.addEventListener('beforeunload', ask);
-    return () => window.removeEventListener('beforeunload', ask);
-  }, [dirty]);
-
-  // Another screen of the app: ask first (the selection stays on the device either way).
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      dirtyNow.current && !mayLeave.current && (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
-  );
 
   function discard() {
     if (storageKey) forgetUnsaved(localStorage, storageKey);
@@ -116,7 +97,7 @@ export function PicksEditor({ players, entry, doneTo }: { players: PlayerDto[]; 
       if (errorKind(err) === 'INVALID_INPUT') return notify('error', MESSAGES.tooManyPicksTitle, MESSAGES.tooManyPicks);
       return notify('error', MESSAGES.savePicksFailed);
     }
-    mayLeave.current = true;
+    guard.release();
     if (storageKey) forgetUnsaved(localStorage, storageKey);
     await Promise.all([utils.picks.mine.invalidate(), utils.picks.global.invalidate(), utils.groups.invalidate(), utils.leaderboard.myGroups.invalidate()]);
     notify('success', 'Picks saved', savedDescription(players.filter((p) => selected.has(p.id))));
@@ -213,11 +194,11 @@ export function PicksEditor({ players, entry, doneTo }: { players: PlayerDto[]; 
 
       <SelectionBar count={selected.size} saving={save.isPending} onSave={() => void onSave()} unsaved={dirty} onDiscard={discard} />
       <ConfirmDialog
-        open={blocker.state === 'blocked'}
+        open={guard.holding}
         title="Leave without saving?"
         confirmLabel="Leave"
-        onConfirm={() => blocker.proceed?.()}
-        onClose={() => blocker.reset?.()}
+        onConfirm={guard.leave}
+        onClose={guard.stay}
       >
         Your changes to {entry.label} are not saved, so they don't count yet. They stay on this device: come back to save or discard them.
       </ConfirmDialog>

@@ -89,7 +89,7 @@ function BoardView({ board, me }: { board: DraftBoard; me: string }) {
       <Stack gap="1">
         <Text color="gray.700" fontWeight="medium" aria-live="polite">
           {board.round_one_complete ? 'Round one is complete' : `${filled} of ${board.slots.length} picks in`}
-          {board.entries > 0 && ` · ${board.alive} of ${board.entries} still alive`}
+          {board.entries > 0 && ` · ${board.alive} of ${board.entries} ${board.round_one_complete ? 'survived' : 'still alive'}`}
         </Text>
         {!board.picks_visible && (
           <Text fontSize="sm" color="gray.600">

@@ -57,7 +57,7 @@ function GroupDetails({ id }: { id: number }) {
   if (errorKind(group.error) === 'FORBIDDEN') return <NotAMember id={id} isPublic={false} />;
   const error = group.error ?? membership.error ?? members.error;
   if (error) return <GroupLoadError message={errorMessage(error, 'Failed to load group details')} />;
-  if (!group.data || !membership.data || !draft.loaded || (isMember && (members.isPending || groupPicks.isPending)) || leave) {
+  if (!group.data || !membership.data || !draft.loaded || (isMember && (members.isPending || groupPicks.isPending || globalPicks.isPending)) || leave) {
     return <FullPageMessage>Loading group...</FullPageMessage>;
   }
   const g = group.data;

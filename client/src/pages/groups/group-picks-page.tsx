@@ -75,13 +75,11 @@ function GroupPicks({ id }: { id: number }) {
   );
 
   if (!draft.started) {
-    const entry: GroupEntry = {
-      groupId: id,
-      groupName: g.name,
-      mode: membership.data.entry_mode ?? 'linked',
-      picks: myPicks.data?.picks ?? [],
-      myPicks: globalPicks.data?.picks.length ?? 0,
-    };
+    // Until both are read the entry is not known: nothing may say 'no picks yet' meanwhile.
+    const entry: GroupEntry | null =
+      myPicks.data && globalPicks.data
+        ? { groupId: id, groupName: g.name, mode: membership.data.entry_mode ?? 'linked', picks: myPicks.data.picks, myPicks: globalPicks.data.picks.length }
+        : null;
     return (
       <Page title={g.name} before={back} subtitle={subtitle}>
         <Stack gap="6" pb="4">
@@ -98,14 +96,14 @@ function GroupPicks({ id }: { id: number }) {
               <GroupPassword groupId={id} hasPassword={g.has_password} />
             </Card>
           )}
-          <GroupEntryCard entry={entry} />
-          {members.isPending ? <Text color="gray.600">Loading members...</Text> : <MembersList members={members.data ?? []} me={me} myPicks={entry.picks.length} />}
+          {entry ? <GroupEntryCard entry={entry} /> : <Text color="gray.600">Loading your entry...</Text>}
+          {members.isPending || !entry ? <Text color="gray.600">Loading members...</Text> : <MembersList members={members.data ?? []} me={me} myPicks={entry.picks.length} />}
           <Text fontSize="sm" color="gray.600">
             The group leaderboard opens once the NFL Draft begins.
           </Text>
           <GroupHistory groupId={id} />
         </Stack>
-        <GroupEntryActions entry={entry} />
+        {entry && <GroupEntryActions entry={entry} />}
       </Page>
     );
   }
