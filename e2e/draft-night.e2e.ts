@@ -52,6 +52,7 @@ describe('draft night: the live strip, rank arrows and the Final card', () => {
   let browser: Browser;
   let op: Awaited<ReturnType<typeof operator>>;
   let groupId = 0;
+  const groupName = `Draft Night ${Date.now().toString(36)}`;
   const ana = { name: uniqueUsername('Ana'), email: uniqueEmail('ana'), picks: ['Jalon Walker', 'Armand Membou'] } as Friend;
   const bo = { name: uniqueUsername('Bo'), email: uniqueEmail('bo'), picks: ['Travis Hunter'] } as Friend;
   const cy = { name: uniqueUsername('Cy'), email: uniqueEmail('cy'), picks: ['Colston Loveland'] } as Friend;
@@ -71,7 +72,7 @@ describe('draft night: the live strip, rank arrows and the Final card', () => {
     // Accounts, the group, the picks (the same in the group and globally) and the rules seen, through the API.
     const sessions = new Map<Friend, Awaited<ReturnType<typeof apiSession>>>();
     for (const f of [ana, bo, cy]) sessions.set(f, await apiSession(f.email, f.name));
-    groupId = Number((await rest(sessions.get(ana)!, 'POST', '/groups', { name: `Draft Night ${Date.now().toString(36)}` })).group_id);
+    groupId = Number((await rest(sessions.get(ana)!, 'POST', '/groups', { name: groupName })).group_id);
     const { token } = (await rest(sessions.get(ana)!, 'POST', '/groups/join-links', { group_id: groupId })) as { token: string };
     for (const f of [bo, cy]) await rest(sessions.get(f)!, 'POST', `/groups/join-with-link/${token}`);
     for (const f of [ana, bo, cy]) {
@@ -102,9 +103,9 @@ describe('draft night: the live strip, rank arrows and the Final card', () => {
     const chip = ana.page.getByRole('timer').filter({ hasText: 'Picks lock' });
     const text = (await chip.textContent())!;
     // The e2e server's deadline is draft night: the last Thursday of April, 8 PM Eastern.
-    expect(text).toMatch(/^Picks lock Thu Apr \d{1,2} · 8 PM ET · \d+ d$/);
+    expect(text).toMatch(/^Picks lock Thu Apr \d{1,2}, 8:00 PM EDT · \d+ d$/);
     expect(Math.abs(Number(text.match(/(\d+) d$/)![1]) - days(deadline))).toBeLessThanOrEqual(1);
-    expect(await bo.page.getByRole('timer').filter({ hasText: 'Picks lock' }).textContent()).toMatch(/^Picks lock Thu Apr \d{1,2} · 5 PM PT · \d+ d$/);
+    expect(await bo.page.getByRole('timer').filter({ hasText: 'Picks lock' }).textContent()).toMatch(/^Picks lock Thu Apr \d{1,2}, 5:00 PM PDT · \d+ d$/);
     // The chip is on My Picks and the Leaderboard too, not on Settings.
     await ana.page.getByRole('link', { name: 'My Picks' }).click();
     await chip.waitFor();
@@ -213,38 +214,41 @@ describe('draft night: the live strip, rank arrows and the Final card', () => {
     }
   });
 
-  it('round one complete: the Final card with the winner, the podium and your place; the strip goes', async () => {
+  it('round one complete: on the group page the Final card is the group’s (winner, podium, your place); the strip goes', async () => {
     await op.completeRound();
     const final = ana.page.getByRole('region', { name: 'Round one final' });
     await final.getByText('ROUND ONE FINAL').waitFor({ timeout: LIVE_MS });
-    await final.getByText('Round one is complete').waitFor();
+    await final.getByText(`Round one is complete · ${groupName}`).waitFor();
     await ana.page.getByRole('region', { name: 'Draft live' }).waitFor({ state: 'detached', timeout: LIVE_MS });
-    const place = final.getByText(/^You finished \d+(st|nd|rd|th) of \d+$/);
+    const place = final.getByText(new RegExp(`^You finished \\d+(st|nd|rd|th) of 3 in ${groupName}$`));
     await place.waitFor({ timeout: LIVE_MS });
     const placeText = (await place.textContent())!;
-    // Bo's phone shows it too.
-    await bo.page.getByRole('region', { name: 'Round one final' }).getByText(/^You finished /).waitFor({ timeout: LIVE_MS });
+    // Bo's phone shows the group's result too.
+    await bo.page.getByRole('region', { name: 'Round one final' }).getByText(new RegExp(`^You finished .* in ${groupName}`)).waitFor({ timeout: LIVE_MS });
 
-    // The podium is on the Leaderboard: the first three surviving entries, the winner first; Ana's place
-    // is her row's rank there.
-    await final.getByRole('link', { name: 'See the podium' }).click();
-    await waitForPath(ana.page, '/leaderboard');
-    const board = ana.page.getByRole('region', { name: 'Round one final' });
-    const podium = board.getByRole('list', { name: 'Podium' });
+    // The group's podium, on its standings page: the first three surviving entries of the group, the
+    // winner first; Ana's place is her row's rank there. No row says anything live any more.
+    const podium = final.getByRole('list', { name: 'Podium' });
     await podium.waitFor({ timeout: LIVE_MS });
-    const ranking = ana.page.getByRole('list', { name: 'Rankings' }).getByRole('listitem');
-    await ranking.first().waitFor();
-    const alive: string[] = [];
-    for (const text of await ranking.allTextContents()) if (text.includes('Alive') && alive.length < 3) alive.push(text);
-    // Each podium entry is the surviving standings row at the same place (names are unique per run).
+    const standing = await rows(ana.page).allTextContents();
+    const survived = standing.filter((text) => !text.includes('Busted')).slice(0, 3);
+    expect(standing.some((text) => text.includes('Alive'))).toBe(false);
     const podiumNames = await podium.getByRole('listitem').locator(':scope > :first-child').allTextContents();
-    expect(podiumNames.length).toBe(alive.length);
-    for (const [i, name] of podiumNames.entries()) expect(alive[i]).toContain(name);
-    expect(await board.getByText(/Winners?: /).textContent()).toContain(podiumNames[0]);
-
-    const mine = ana.page.getByRole('list', { name: 'Rankings' }).locator('li[aria-current="true"]');
+    expect(podiumNames.length).toBe(survived.length);
+    for (const [i, name] of podiumNames.entries()) expect(survived[i]).toContain(name);
+    expect(await final.getByText(/Winners?: /).textContent()).toContain(podiumNames[0]);
+    const mine = ana.page.locator('ol[aria-label="Rankings"] > li[aria-current="true"]');
     const rank = (await mine.getByLabel(/^Rank \d+$/).getAttribute('aria-label'))!.replace('Rank ', '');
-    expect(placeText).toMatch(new RegExp(`^You finished ${rank}(st|nd|rd|th) of `));
-    expect(await board.getByText(placeText).count()).toBe(1);
+    expect(placeText).toMatch(new RegExp(`^You finished ${rank}(st|nd|rd|th) of 3 `));
+
+    // The Leaderboard's card is the global result: Ana's place is her global row's rank.
+    await ana.page.goto('/leaderboard');
+    const board = ana.page.getByRole('region', { name: 'Round one final' });
+    const globalPlace = board.getByText(/^You finished \d+(st|nd|rd|th) of \d+$/);
+    await globalPlace.waitFor({ timeout: LIVE_MS });
+    await board.getByRole('list', { name: 'Podium' }).waitFor();
+    const globalRow = ana.page.getByRole('list', { name: 'Rankings' }).locator('li[aria-current="true"]');
+    const globalRank = (await globalRow.getByLabel(/^Rank \d+$/).getAttribute('aria-label'))!.replace('Rank ', '');
+    expect(await globalPlace.textContent()).toMatch(new RegExp(`^You finished ${globalRank}(st|nd|rd|th) of `));
   });
 });

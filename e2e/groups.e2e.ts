@@ -132,7 +132,7 @@ describe('groups: create, invite, join, pick and compete', () => {
     await acceptRules(page);
     await page.getByRole('link', { name: 'Groups' }).click();
     await page.getByRole('heading', { name: 'My Groups', level: 1 }).waitFor();
-    await page.getByText("You haven't join any groups yet. Create one and play against your friends.").waitFor();
+    await page.getByText("You haven't joined any groups yet. Create one and play against your friends.").waitFor();
     await page.getByRole('link', { name: 'Join a Group' }).waitFor();
     await page.getByRole('heading', { name: 'Public Groups' }).waitFor();
     await shots(page, 'groups-empty');
@@ -153,9 +153,10 @@ describe('groups: create, invite, join, pick and compete', () => {
     const members = page.getByRole('list', { name: 'Members' });
     await members.getByText(ownerName).waitFor();
     await members.getByText('No picks yet').waitFor();
-    // No global picks yet: only Make New Picks is offered.
-    await page.getByRole('button', { name: 'Make New Picks' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Reuse Picks' }).count()).toBe(0);
+    // No My Picks yet: the entry follows them, with none; or the group can have picks of its own.
+    await page.getByRole('region', { name: 'Your entry in this group' }).getByText('Using My Picks · no picks yet').waitFor();
+    await page.getByRole('button', { name: 'Make My Picks' }).waitFor();
+    await page.getByRole('button', { name: 'Make own picks for this group' }).waitFor();
 
     // The same name again (any case) is refused with the spec's text.
     await page.goto('/groups/create');
@@ -224,28 +225,32 @@ describe('groups: create, invite, join, pick and compete', () => {
     expect(new URL(page.url()).pathname).toBe(`/groups/${groupId}`);
   });
 
-  it('the friend makes global picks, then reuses them in the group and saves', async () => {
+  it('the friend makes global picks, which the group plays at once, then makes own picks from them and saves', async () => {
     const { page } = friend;
     await page.goto('/select-players');
     await pickAndSave(page, ['Cam Ward', 'Travis Hunter', 'Abdul Carter']);
     await waitForPath(page, '/my-picks');
 
+    // The group plays My Picks: its page goes straight to the picks page, which says so.
     await page.goto(`/groups/${groupId}`);
+    await waitForPath(page, `/groups/${groupId}/picks`);
     await page.getByRole('heading', { name: groupName, level: 1 }).waitFor();
     await page.getByText('2 members').first().waitFor();
-    await page.getByRole('button', { name: 'Reuse Picks' }).waitFor();
+    await page.getByRole('region', { name: 'Your entry in this group' }).getByText('Using My Picks · 3').waitFor();
     await shots(page, 'group-page-member');
-    await page.getByRole('button', { name: 'Reuse Picks' }).click();
-    await waitForPath(page, `/select-players?groupId=${groupId}&reusePicks=true`);
-    await page.getByRole('heading', { name: 'Reuse & Edit Picks' }).waitFor();
+    await page.getByRole('button', { name: 'Make own picks for this group' }).click();
+    await waitForPath(page, `/select-players?groupId=${groupId}`);
+    await page.getByRole('note', { name: 'Which picks you are editing' }).getByText(`Own picks for ${groupName}`).waitFor();
+    // The fork starts as a copy of My Picks.
     await page.getByText('3 selections').waitFor();
     await pickAndSave(page, ['Will Campbell']);
     await waitForPath(page, `/groups/${groupId}/picks`);
     await page.getByRole('heading', { name: groupName, level: 1 }).waitFor();
+    await page.getByRole('region', { name: 'Your entry in this group' }).getByText('Own picks · 4').waitFor();
     const members = page.getByRole('list', { name: 'Members' });
     await members.getByRole('listitem').filter({ hasText: friendName }).getByText('Picks are in').waitFor();
     await members.getByRole('listitem').filter({ hasText: ownerName }).getByText('No picks yet').waitFor();
-    await page.getByRole('link', { name: 'Edit Picks' }).waitFor();
+    await page.getByRole('button', { name: 'Edit picks for this group' }).waitFor();
     // No invite control for a member who does not own the group.
     expect(await page.getByRole('button', { name: /^Invite/ }).count()).toBe(0);
     // With picks in the group, its page goes straight to the picks page.
@@ -259,10 +264,10 @@ describe('groups: create, invite, join, pick and compete', () => {
     expect(await card.getByRole('button', { name: /Invite/ }).count()).toBe(0);
   });
 
-  it('the owner makes new picks for the group', async () => {
+  it('the owner makes own picks for the group', async () => {
     const { page } = owner;
     await page.goto(`/groups/${groupId}`);
-    await page.getByRole('button', { name: 'Make New Picks' }).click();
+    await page.getByRole('button', { name: 'Make own picks for this group' }).click();
     await waitForPath(page, `/select-players?groupId=${groupId}`);
     await page.getByRole('heading', { name: 'Select Players' }).waitFor();
     await pickAndSave(page, ['Travis Hunter', 'Will Campbell', 'Mason Graham']);
@@ -312,7 +317,7 @@ describe('groups: create, invite, join, pick and compete', () => {
     await page.goto(inviteLink);
     await waitForPath(page, `/groups/${groupId}`);
     await page.getByRole('heading', { name: groupName, level: 1 }).waitFor();
-    await page.getByRole('button', { name: 'Make New Picks' }).click();
+    await page.getByRole('button', { name: 'Make own picks for this group' }).click();
     await waitForPath(page, `/select-players?groupId=${groupId}`);
     await pickAndSave(page, ['Travis Hunter', 'Abdul Carter', 'Shedeur Sanders']);
     await waitForPath(page, `/groups/${groupId}/picks`);

@@ -92,7 +92,7 @@ describe('invite link landing: the group opens as a member after the join', () =
     await card.getByText(groupName, { exact: true }).waitFor();
     await card.getByText(`${ownerName} invited you to`).waitFor();
     await card.getByText('1 member', { exact: true }).waitFor();
-    await card.getByText(/^Picks lock \w{3} \w{3} \d{1,2} · \d{1,2}(:\d\d)? [AP]M ET$/).waitFor();
+    await card.getByText(/^Picks lock \w{3} \w{3} \d{1,2}, \d{1,2}:\d\d [AP]M [A-Z]{2,4}([+-]\d+)?$/).waitFor();
     await card.getByText("Pick the players you think go in round one. One miss and you're out.").waitFor();
     const cardBox = (await card.boundingBox())!;
     const formBox = (await page.getByRole('heading', { name: 'Join the First Round' }).boundingBox())!;
@@ -127,7 +127,7 @@ describe('invite link landing: the group opens as a member after the join', () =
     await rules.waitFor({ state: 'hidden' });
     expect(new URL(page.url()).pathname).toBe(`/groups/${groupId}`);
     await page.getByRole('heading', { name: groupName, level: 1 }).waitFor();
-    await page.getByRole('button', { name: 'Make New Picks' }).waitFor();
+    await page.getByRole('button', { name: 'Make own picks for this group' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/groups/${groupId}`);
     expect(seen).toEqual([]);
     await context.close();

@@ -95,7 +95,7 @@ describe('picking that shows the risk', () => {
     await save(page).click();
     await waitForPath(page, '/my-picks');
     await page.locator('[data-scope="toast"][data-part="root"]', { hasText: 'Picks saved' }).waitFor();
-    expect(await toastText(page)).toContain('32 players locked in until draft night. Riskiest pick: Jaxson Dart (#35).');
+    expect(await toastText(page)).toContain('32 players saved. You can change your picks until they lock. Riskiest pick: Jaxson Dart (#35).');
     expect(overLimit).toEqual([]);
     await context.close();
   });
@@ -109,7 +109,7 @@ describe('picking that shows the risk', () => {
     await save(page).click();
     await waitForPath(page, '/my-picks');
     await page.locator('[data-scope="toast"][data-part="root"]', { hasText: 'Picks saved' }).waitFor();
-    expect(await toastText(page)).toMatch(/1 player locked in until draft night\. Riskiest pick: Tyler Warren \(#\d+\)\./);
+    expect(await toastText(page)).toMatch(/1 player saved\. You can change your picks until they lock\. Riskiest pick: Tyler Warren \(#\d+\)\./);
     // My Picks' status card counts the entry: '1 pick · editable until …', never '1 picks'.
     await page.getByRole('status', { name: 'Your entry' }).getByText(/^1 pick(?!s)/).waitFor();
     expect(await page.getByRole('status', { name: 'Your entry' }).getByText(/1 picks/).count()).toBe(0);

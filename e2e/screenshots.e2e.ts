@@ -13,7 +13,7 @@ import { signInWithSession } from './support/session';
 
 /** `npm run screenshots`: the main screens at 1280 and 375 px into docs/screenshots/. */
 const OUT = path.resolve(import.meta.dirname, '..', 'docs', 'screenshots');
-/** Times as a player on the East Coast reads them ('Picks lock Thu Apr 29 · 8 PM ET · 159 d'). */
+/** Times as a player on the East Coast reads them ('Picks lock Thu Apr 29, 8:00 PM EDT · 159 d'). */
 const EASTERN = { timezoneId: 'America/New_York' };
 const SIZES = [
   { name: 'desktop', width: 1280, height: 860 },

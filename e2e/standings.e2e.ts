@@ -76,19 +76,15 @@ describe('standings people can read', () => {
     await page.getByRole('button', { name: 'Save Picks' }).click();
     await waitForPath(page, '/my-picks');
     await card.getByText('2 picks').waitFor();
-    expect(await card.innerText()).toMatch(/2 picks · editable until (Mon|Tue|Wed|Thu|Fri|Sat|Sun)( [A-Z][a-z]{2} \d{1,2},)? \d{1,2}(:\d{2})? (AM|PM) ET$/);
+    expect(await card.innerText()).toMatch(/2 picks · editable until (Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} \d{1,2}, \d{1,2}:\d{2} (AM|PM) [A-Z]{2,4}([+-]\d+)?$/);
     expect(await card.innerText()).not.toContain('used in');
 
-    // A group with the same picks (Reuse Picks copies them) and a friend who has not picked yet.
+    // A new group plays My Picks at once (its page hands over to the picks page); a friend has not picked yet.
     await page.goto('/groups/create');
     await page.getByRole('textbox', { name: 'Group Name' }).fill(`Jump Crew ${tag}`);
     await page.getByRole('button', { name: 'Create Group' }).click();
-    await page.waitForURL(/\/groups\/\d+$/);
-    groupId = Number(new URL(page.url()).pathname.split('/').pop());
-    await page.getByRole('button', { name: 'Reuse Picks' }).click();
-    await waitForPath(page, `/select-players?groupId=${groupId}&reusePicks=true`);
-    await page.getByRole('button', { name: 'Save Picks' }).click();
-    await waitForPath(page, `/groups/${groupId}/picks`);
+    await waitForPath(page, /^\/groups\/\d+\/picks$/);
+    groupId = Number(new URL(page.url()).pathname.split('/')[2]);
     const friend = await apiSession(uniqueEmail('crewmate'), uniqueUsername('Crewmate'));
     const joined = await fetch(`${BASE_URL}/api/groups/join`, {
       method: 'POST',
@@ -100,7 +96,7 @@ describe('standings people can read', () => {
     // The group card: whose picks are in.
     await page.goto('/groups');
     const groupCard = page.getByRole('list', { name: 'My groups' }).getByRole('listitem').filter({ hasText: `Jump Crew ${tag}` });
-    await groupCard.getByText('✓ Your picks are in').waitFor();
+    await groupCard.getByText('✓ Using My Picks · 2').waitFor();
     await groupCard.getByText('1 of 2 ready').waitFor();
     // The friend's group picks go in: both of the first two picks.
     const saved = await fetch(`${BASE_URL}/api/picks/`, {
@@ -114,6 +110,7 @@ describe('standings people can read', () => {
 
     await page.goto('/my-picks');
     await card.getByText('used in 1 group').waitFor();
+    await page.getByText(`My Picks play in Jump Crew ${tag}.`).waitFor();
   });
 
   it('300 entries are on the board; the draft starts and the first two picks are made', async () => {

@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { formatDeadline } from './deadline.js';
+import { formatDeadline, formatWhen } from './deadline.js';
 
-describe('formatDeadline', () => {
-  it('tells the deadline on the Eastern clock, minutes only when there are some', () => {
-    expect(formatDeadline('2026-04-24T00:00:00.000Z')).toBe('Thu Apr 23 · 8 PM ET');
-    expect(formatDeadline('2026-04-24T00:30:00.000Z')).toBe('Thu Apr 23 · 8:30 PM ET');
-    expect(formatDeadline(new Date('2026-01-10T17:00:00Z'))).toBe('Sat Jan 10 · 12 PM ET');
+describe('formatWhen', () => {
+  it('tells a moment in the reader’s zone, named, minutes always', () => {
+    const at = '2026-04-24T00:00:00.000Z';
+    expect(formatWhen(at, 'America/New_York')).toBe('Thu Apr 23, 8:00 PM EDT');
+    expect(formatWhen(at, 'America/Los_Angeles')).toBe('Thu Apr 23, 5:00 PM PDT');
+    expect(formatWhen(at, 'Europe/Berlin')).toBe('Fri Apr 24, 2:00 AM GMT+2');
+    expect(formatWhen(at, 'UTC')).toBe('Fri Apr 24, 12:00 AM UTC');
+    expect(formatWhen(new Date('2026-01-10T17:30:00Z'), 'America/New_York')).toBe('Sat Jan 10, 12:30 PM EST');
+  });
+
+  it('the server tells the deadline on the Eastern clock, named', () => {
+    expect(formatDeadline('2026-04-24T00:00:00.000Z')).toBe('Thu Apr 23, 8:00 PM EDT');
   });
 });

@@ -1,10 +1,31 @@
-/** Dates as the game tells them: on the clock the NFL draft is announced in (Eastern time). */
+/**
+ * Times as the game tells them, one way everywhere: 'Thu Apr 23, 8:00 PM EDT', in the reader's own time
+ * zone and named, so two screens never tell one moment on two clocks. The web app passes no zone (the
+ * browser's own: the player's); the server, which cannot know its reader's zone (e-mails, share cards, the
+ * invite page), tells Eastern time, the clock the NFL draft is announced on, and names it.
+ */
+const FORMATS = new Map<string, Intl.DateTimeFormat>();
 
-const DAY = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', weekday: 'short', month: 'short', day: 'numeric' });
-const TIME = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: 'numeric', minute: '2-digit' });
+function formatter(timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = timeZone ?? '';
+  let f = FORMATS.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+    FORMATS.set(key, f);
+  }
+  return f;
+}
 
-/** 'Thu Apr 23 · 8 PM ET' (minutes only when there are some: '8:30 PM ET'). */
+/** 'Thu Apr 23, 8:00 PM EDT': `at` in `timeZone` (the runtime's own when absent), the zone named. */
+export function formatWhen(at: Date | string, timeZone?: string): string {
+  const parts = Object.fromEntries(formatter(timeZone).formatToParts(new Date(at)).map((p) => [p.type, p.value]));
+  return `${parts.weekday} ${parts.month} ${parts.day}, ${parts.hour}:${parts.minute} ${parts.dayPeriod} ${parts.timeZoneName}`;
+}
+
+/** The clock the server tells times on: Eastern, the draft's own. */
+export const DRAFT_TIME_ZONE = 'America/New_York';
+
+/** The pick deadline as the server writes it (no reader's zone known): 'Thu Apr 23, 8:00 PM EDT'. */
 export function formatDeadline(iso: string | Date): string {
-  const at = new Date(iso);
-  return `${DAY.format(at).replace(',', '')} · ${TIME.format(at).replace(':00', '')} ET`;
+  return formatWhen(iso, DRAFT_TIME_ZONE);
 }

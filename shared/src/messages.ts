@@ -63,3 +63,10 @@ export const usernameRuleMessage = {
   tooShort: 'Username must be at least 2 characters',
   tooLong: 'Username must be at most 32 characters',
 } as const;
+
+/**
+ * The tie-break, in the one wording every screen uses (the rules, the standings' tip, the docs): an entry's
+ * boldest hit is its drafted pick ranked lowest on the big board (the largest rank number).
+ */
+export const TIEBREAK_RULE =
+  'A tie goes to the bolder entry: the one whose boldest hit (its drafted pick ranked lowest on the big board) has the bigger number. A hit on #35 beats a hit on #20.';

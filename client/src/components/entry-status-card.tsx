@@ -5,7 +5,8 @@ import { isRoundOneComplete, remainingSlots, scoreEntry, type DraftSnapshot } fr
 import { ordinal } from '@first-round/shared/words';
 import type { DraftStatus, PlayerDto } from '@first-round/shared/schemas';
 import { outcomeOf } from '../lib/draft-snapshot';
-import { contentionShown, contentionText, lockTimeText, plural } from '../lib/standings-text';
+import { contentionShown, contentionText, plural } from '../lib/standings-text';
+import { formatWhen } from '@first-round/shared/deadline';
 import { trpc } from '../lib/trpc';
 
 /** Parts of a status line, each its own element (so each reads, and is found, on its own), joined by '·'. */
@@ -44,7 +45,7 @@ export function EntryStatusCard({ picks, status, snapshot }: { picks: PlayerDto[
     return (
       <Card tone="before">
         <Text fontWeight="bold" color="navy.900">
-          <Parts parts={[plural(picks.length, 'pick'), `editable until ${lockTimeText(new Date(status.deadline))}`, used > 0 && `used in ${plural(used, 'group')}`]} />
+          <Parts parts={[plural(picks.length, 'pick'), `editable until ${formatWhen(status.deadline)}`, used > 0 && `used in ${plural(used, 'group')}`]} />
         </Text>
       </Card>
     );

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Box, Flex, HStack, Stack, Text } from '@chakra-ui/react';
 import { skipToken } from '@tanstack/react-query';
 import { STORAGE_KEYS } from '@first-round/shared/constants';
-import { formatDeadline } from '@first-round/shared/deadline';
+import { formatWhen } from '@first-round/shared/deadline';
 import type { ResolvedJoinLink } from '@first-round/shared/schemas';
 import { errorKind, trpc } from '../lib/trpc';
 import { membersLabel } from './groups/group-utils';
@@ -106,7 +106,7 @@ export function InvitationCard({ invite }: { invite: ResolvedJoinLink }) {
         </HStack>
         <Box bg="navy.50" borderRadius="lg" px="3" py="2">
           <Text fontWeight="bold" color="navy.900" fontSize="sm">
-            {invite.draft_started ? 'The draft is live: picks are locked' : `Picks lock ${formatDeadline(invite.pick_deadline)}`}
+            {invite.draft_started ? 'The draft is live: picks are locked' : `Picks lock ${formatWhen(invite.pick_deadline)}`}
           </Text>
           <Text color="gray.700" fontSize="sm">
             Pick the players you think go in round one. One miss and you're out.

@@ -1,5 +1,5 @@
 import { Box, Flex, Grid, Stack, Text } from '@chakra-ui/react';
-import { formatDeadline } from '@first-round/shared/deadline';
+import { formatWhen } from '@first-round/shared/deadline';
 import { STALE_TIMES } from '@first-round/shared/constants';
 import { trpc } from '../lib/trpc';
 
@@ -99,7 +99,7 @@ export function LandingPitch() {
         </Text>
         <Text color="navy.100" fontSize={{ base: 'md', md: 'lg' }} maxW="xl">
           Pick who goes in round one, then watch every pick land live with your friends.
-          {status.data && !status.data.draftHasStarted && ` Picks lock ${formatDeadline(status.data.deadline)}.`}
+          {status.data && !status.data.draftHasStarted && ` Picks lock ${formatWhen(status.data.deadline)}.`}
         </Text>
         <LiveCounts />
       </Stack>

@@ -1,12 +1,13 @@
 import { List } from '@chakra-ui/react';
+import { TIEBREAK_RULE } from '@first-round/shared/messages';
 
-/** The rules of SPEC §1, as first-time users see them. */
+/** The rules of the game, as first-time users see them (the tie-break in its one wording). */
 export const RULES = [
   'Pick between 1 and 32 players you think will be drafted in the 1st Round.',
   '1 point per correct pick.',
   'If any pick is not drafted in round one, your score goes to zero: one wrong pick means a loss.',
   'The most correct picks with no wrong pick wins.',
-  'A tie goes to the entry whose lowest-ranked pick (by big-board rank) was drafted, that is, the entry with the lowest-drafted player.',
+  TIEBREAK_RULE,
 ];
 
 export function RulesList() {

@@ -1,5 +1,6 @@
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import type { DraftStatus, LeaderboardRow, PlayerDto } from '@first-round/shared/schemas';
+import { formatWhen } from '@first-round/shared/deadline';
 import { ordinal } from '@first-round/shared/words';
 
 export { ordinal } from '@first-round/shared/words';
@@ -91,34 +92,10 @@ export function timeLeftShort(ms: number): string {
   return `${Math.max(1, Math.ceil(ms / 60_000))} min`;
 }
 
-/**
- * A time zone's short name the way the app writes Eastern time, 'ET': the generic US names ('ET', 'PT',
- * 'CT', 'MT'); elsewhere, where the generic name is a phrase ('Germany Time'), the offset ('GMT+2', 'UTC').
- */
-function zoneName(date: Date, timeZone: string | undefined): string {
-  const part = (style: 'shortGeneric' | 'short') =>
-    new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: style }).formatToParts(date).find((p) => p.type === 'timeZoneName')?.value ?? '';
-  const generic = part('shortGeneric');
-  return /^[A-Z]{1,4}$/.test(generic) ? generic : part('short');
-}
-
-/**
- * 'Thu Apr 29 · 8 PM ET': the deadline in the player's own time zone (the browser's unless given), named
- * the way the app names Eastern time; minutes only when not on the hour.
- */
-export function lockTime(deadline: Date, timeZone?: string): string {
-  const get = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-US', { timeZone, ...options }).format(deadline);
-  const day = `${get({ weekday: 'short' })} ${get({ month: 'short' })} ${get({ day: 'numeric' })}`;
-  const minutes = get({ minute: 'numeric' });
-  const time = get(minutes === '0' ? { hour: 'numeric', hour12: true } : { hour: 'numeric', minute: '2-digit', hour12: true });
-  return `${day} · ${time} ${zoneName(deadline, timeZone)}`;
-}
-
-/** The countdown chip: 'Picks lock Thu Apr 29 · 8 PM ET · 159 d' (no count once the deadline has passed). */
+/** The countdown chip: 'Picks lock Thu Apr 29, 8:00 PM EDT · 159 d' (no count once the deadline has passed), in the player's own zone. */
 export function countdownText(deadlineIso: string, now: Date, timeZone?: string): string {
-  const deadline = new Date(deadlineIso);
-  const left = timeLeftShort(deadline.getTime() - now.getTime());
-  return `Picks lock ${lockTime(deadline, timeZone)}${left ? ` · ${left}` : ''}`;
+  const left = timeLeftShort(new Date(deadlineIso).getTime() - now.getTime());
+  return `Picks lock ${formatWhen(deadlineIso, timeZone)}${left ? ` · ${left}` : ''}`;
 }
 
 /**

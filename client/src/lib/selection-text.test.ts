@@ -12,7 +12,7 @@ describe('selection texts', () => {
       { rank: 35, player_name: 'Jaxson Dart' },
       { rank: 12, player_name: 'Tyler Warren' },
     ];
-    expect(savedDescription(picks)).toBe('3 players locked in until draft night. Riskiest pick: Jaxson Dart (#35).');
-    expect(savedDescription([picks[0]!])).toBe('1 player locked in until draft night. Riskiest pick: Travis Hunter (#1).');
+    expect(savedDescription(picks)).toBe('3 players saved. You can change your picks until they lock. Riskiest pick: Jaxson Dart (#35).');
+    expect(savedDescription([picks[0]!])).toBe('1 player saved. You can change your picks until they lock. Riskiest pick: Travis Hunter (#1).');
   });
 });

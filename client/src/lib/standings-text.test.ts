@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentionShown, contentionText, lockTimeText, ordinal, pendingOf, plural, tiebreakText } from './standings-text';
+import { contentionShown, contentionText, ordinal, pendingOf, plural, tiebreakText } from './standings-text';
 
 describe('standings text', () => {
   it('ordinals', () => {
@@ -18,7 +18,7 @@ describe('standings text', () => {
 
   it('who can still win: alive entries during the draft only', () => {
     expect(contentionText({ busted: false, can_win: true })).toBe('Can still win');
-    expect(contentionText({ busted: false, can_win: false })).toBe('Eliminated from 1st');
+    expect(contentionText({ busted: false, can_win: false })).toBe("Can't finish 1st");
     expect(contentionText({ busted: true, can_win: false })).toBeNull();
     expect(contentionShown({ draftHasStarted: true, round_one_complete: false })).toBe(true);
     expect(contentionShown({ draftHasStarted: false, round_one_complete: false })).toBe(false);
@@ -29,12 +29,5 @@ describe('standings text', () => {
   it('pending picks: alive entries only', () => {
     expect(pendingOf({ busted: false, picks: 10, correct_picks: 9 })).toBe(1);
     expect(pendingOf({ busted: true, picks: 10, correct_picks: 0 })).toBeNull();
-  });
-
-  it('when picks lock, in Eastern time', () => {
-    const deadline = new Date('2026-04-24T00:00:00Z'); // Thu Apr 23, 8 PM EDT
-    expect(lockTimeText(deadline, new Date('2026-04-20T12:00:00Z'))).toBe('Thu 8 PM ET');
-    expect(lockTimeText(deadline, new Date('2025-11-20T12:00:00Z'))).toBe('Thu Apr 23, 8 PM ET');
-    expect(lockTimeText(new Date('2026-04-24T00:30:00Z'), new Date('2026-04-23T12:00:00Z'))).toBe('Thu 8:30 PM ET');
   });
 });

@@ -1,5 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Badge, Box, Button, chakra, Flex, Heading, HStack, Input, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { formatWhen } from '@first-round/shared/deadline';
 import { parseWholeNumber } from '@first-round/shared/ids';
 import { filterPlayers } from '@first-round/shared/player-filter';
 import type { DraftChange } from '@first-round/shared/schemas';
@@ -122,7 +123,7 @@ export function AdminPage() {
             </Stat>
             <Stat label="Next slot">{canRecord ? nextSlot : '—'}</Stat>
             <Stat label="Started">{s.started_at ? when(s.started_at) : started ? 'At the deadline' : 'No'}</Stat>
-            <Stat label="Pick deadline">{new Date(s.deadline).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</Stat>
+            <Stat label="Pick deadline">{formatWhen(s.deadline)}</Stat>
           </SimpleGrid>
           <Flex gap="3" mt="5" wrap="wrap">
             {!started && <PrimaryButton onClick={() => setConfirm('start')}>Start draft</PrimaryButton>}

@@ -3,15 +3,9 @@ import { Link } from 'react-router-dom';
 import { Card, Page } from '../components/page';
 import { RulesList } from '../components/rules';
 import { PrimaryButton } from '../components/form-bits';
+import { formatWhen } from '@first-round/shared/deadline';
 import { useDraftStatus } from '../lib/queries';
 
-/** The deadline as players read it: "Thursday, April 29, 2027 at 8:00 PM EDT". */
-export function formatDeadline(iso: string): string {
-  const date = new Date(iso);
-  const day = date.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', timeZone: 'America/New_York' });
-  const time = date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', timeZone: 'America/New_York', timeZoneName: 'short' });
-  return `${day} at ${time}`;
-}
 
 export function HowToPlayPage() {
   const draft = useDraftStatus();
@@ -26,7 +20,7 @@ export function HowToPlayPage() {
             Submission deadline
           </Text>
           <Text fontSize="lg" fontWeight="bold">
-            {draft.data ? formatDeadline(draft.data.deadline) : '…'}
+            {draft.data ? `${formatWhen(draft.data.deadline)}, ${new Date(draft.data.deadline).getFullYear()}` : '…'}
           </Text>
           <Text fontSize="sm" color="navy.100">
             Picks lock when the draft starts. Until then you can change them as often as you like.

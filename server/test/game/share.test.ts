@@ -137,7 +137,7 @@ describe('the card picture', () => {
     expect(card).toMatchObject({ phase: 'before', name: member.username, group: group.name, picks: 10 });
     const text = cardText(cardElement(card)).join(' | ');
     expect(text).toContain('10 picks in');
-    expect(text).toMatch(/picks lock .* ET/);
+    expect(text).toMatch(/picks lock \w{3} \w{3} \d{1,2}, \d{1,2}:\d\d [AP]M E[SD]T/);
     for (const p of picked) expect(text).not.toContain(p.player_name);
     expect(JSON.stringify(card)).not.toContain(picked[0]!.player_name);
 

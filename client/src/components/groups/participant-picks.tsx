@@ -6,6 +6,7 @@ import type { PlayerDto } from '@first-round/shared/schemas';
 import { errorMessage, trpc } from '../../lib/trpc';
 import { CheckIcon, XIcon } from '../icons';
 import { useDraftStatus, usePlayers } from '../../lib/queries';
+import { possessive } from '@first-round/shared/words';
 
 type State = 'hit' | 'miss' | 'pending';
 
@@ -37,7 +38,7 @@ export function ParticipantPicks({ groupId, participantId, name }: { groupId: nu
   if (list.length === 0) return <Text fontSize="sm" color="gray.600">No picks.</Text>;
 
   return (
-    <Stack as="ul" gap="1" listStyleType="none" aria-label={`${name}'s picks`}>
+    <Stack as="ul" gap="1" listStyleType="none" aria-label={`${possessive(name)} picks`}>
       {list.map((p) => {
         const state = stateOf(p, complete);
         return (

@@ -2,6 +2,7 @@ import { Badge, Box, Flex, Stack, Text } from '@chakra-ui/react';
 import type { SeasonEntry, SeasonLeaderboard, SeasonPick } from '@first-round/shared/schemas';
 import { EmptyState } from '../page';
 import { CheckIcon, XIcon } from '../icons';
+import { possessive } from '@first-round/shared/words';
 
 /**
  * A closed season's final standings: one row per entry (rank, name, score), each opening onto its picks
@@ -61,7 +62,7 @@ function EntryRow({ entry, mine }: { entry: SeasonEntry; mine: boolean }) {
 function PickList({ picks, name }: { picks: SeasonPick[]; name: string }) {
   if (picks.length === 0) return <Text fontSize="sm" color="gray.600">No picks.</Text>;
   return (
-    <Stack as="ul" gap="1" listStyleType="none" aria-label={`${name}'s picks`}>
+    <Stack as="ul" gap="1" listStyleType="none" aria-label={`${possessive(name)} picks`}>
       {picks.map((p) => (
         <Flex as="li" key={p.player_id} align="center" gap="2.5" py="1.5" px="2" borderRadius="md" bg={p.hit ? 'turf.50' : 'red.50'}>
           <Flex flexShrink={0} w="7" h="7" borderRadius="full" align="center" justify="center" bg={p.hit ? 'turf.700' : 'red.700'} color="white" aria-hidden>

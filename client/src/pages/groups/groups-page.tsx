@@ -40,7 +40,7 @@ export function GroupsPage() {
       </Flex>
 
       {groups.data.length === 0 ? (
-        <EmptyState>You haven't join any groups yet. Create one and play against your friends.</EmptyState>
+        <EmptyState>You haven't joined any groups yet. Create one and play against your friends.</EmptyState>
       ) : (
         <Stack as="ul" gap="3" listStyleType="none" aria-label="My groups">
           {groups.data.map((g) => (

@@ -5,7 +5,7 @@
  */
 import type { PickOutcome } from '@first-round/shared/scoring';
 import { placeText } from '@first-round/shared/entry-words';
-import { plural } from '@first-round/shared/words';
+import { plural, possessive } from '@first-round/shared/words';
 
 export { ordinal } from '@first-round/shared/words';
 
@@ -73,9 +73,9 @@ export function cardLines(card: ShareCard) {
 export function cardDescription(card: ShareCard): string {
   const lines = cardLines(card);
   const where = card.group === 'Global' ? 'on the global leaderboard' : `in ${card.group}`;
-  if (card.phase === 'before') return `${card.name}'s First Round entry ${where}: ${lines.headline}, ${lines.detail}.`;
+  if (card.phase === 'before') return `${possessive(card.name)} First Round entry ${where}: ${lines.headline}, ${lines.detail}.`;
   const parts = [lines.headline, lines.status?.toLowerCase(), lines.standing].filter(Boolean);
-  return `${card.name}'s First Round entry ${where}: ${parts.join(', ')}.`;
+  return `${possessive(card.name)} First Round entry ${where}: ${parts.join(', ')}.`;
 }
 
 // ------------------------------------------------------------------ layout (satori's element tree)

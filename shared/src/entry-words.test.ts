@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { entryState, entryStateText, fieldSummary, firstPlaceShared, placeText } from './entry-words';
+
+describe('an entry in words', () => {
+  it('while round one runs: Alive or Busted', () => {
+    expect(entryStateText({ rank: 1, busted: false, correct_picks: 3 }, false)).toBe('Alive');
+    expect(entryStateText({ rank: 4, busted: true, correct_picks: 0 }, false)).toBe('Busted');
+  });
+
+  it('once final: Winner (shared where tied), Survived with its hits, Busted; never Alive', () => {
+    expect(entryStateText({ rank: 1, busted: false, correct_picks: 9 }, true)).toBe('Winner');
+    expect(entryStateText({ rank: 1, busted: false, correct_picks: 9 }, true, true)).toBe('Shared winner');
+    expect(entryStateText({ rank: 2, busted: false, correct_picks: 7 }, true)).toBe('Survived · 7 hits');
+    expect(entryStateText({ rank: 2, busted: false, correct_picks: 1 }, true)).toBe('Survived · 1 hit');
+    expect(entryStateText({ rank: 3, busted: true, correct_picks: 0 }, true)).toBe('Busted');
+    expect(entryState({ rank: 1, busted: true }, true)).toBe('busted');
+  });
+
+  it('places and summaries', () => {
+    expect(placeText(1, 3, true)).toBe('FINAL · 1st of 3');
+    expect(placeText(2, 12, false)).toBe('2nd of 12');
+    expect(fieldSummary(12, 5, false)).toBe('12 entries · 5 still alive');
+    expect(fieldSummary(12, 5, true)).toBe('12 entries · 5 survived round one');
+    expect(fieldSummary(1, 1, true, ['participant', 'participants'])).toBe('1 participant · 1 survived round one');
+    expect(firstPlaceShared([{ rank: 1, busted: false }, { rank: 1, busted: false }, { rank: 3, busted: false }])).toBe(true);
+    expect(firstPlaceShared([{ rank: 1, busted: false }, { rank: 2, busted: false }])).toBe(false);
+  });
+});
