@@ -4,7 +4,7 @@ import { launchBrowser, newPerson, type Person } from './support/browser';
 import { axeFindings, serveAxe } from './support/axe';
 import { BASE_URL, OPERATOR_EMAIL, uniqueEmail, uniqueUsername } from './support/env';
 import { operator } from './support/operator';
-import { acceptRules, signUpThroughUi, togglePlayer, waitForPath } from './support/ui';
+import { acceptRules, sidewaysOverflow, signUpThroughUi, togglePlayer, waitForPath } from './support/ui';
 import { signInWithSession } from './support/session';
 
 /**
@@ -51,6 +51,11 @@ describe('accessibility: no serious or critical axe-core violation on any screen
     const found = await axeFindings(page);
     const width = page.viewportSize()?.width;
     if (found.length > 0) findings.push(`${name} at ${width} px:\n${JSON.stringify(found, null, 1)}`);
+    // On a phone nothing may scroll or reach sideways (scrollWidth ≤ innerWidth, and no element past the edge).
+    if (width === 375) {
+      const over = await sidewaysOverflow(page);
+      if (over.scroll > 0 || over.element > 0.5) findings.push(`${name} at 375 px reaches ${Math.max(over.scroll, over.element).toFixed(1)} px past the edge (${over.what ?? 'the document'})`);
+    }
     checked.push(`${name} @${width}`);
   }
   function expectNoFindings() {
@@ -201,8 +206,17 @@ describe('accessibility: no serious or critical axe-core violation on any screen
       const { page } = players[size.width]!;
       await visit(page, '/leaderboard', page.getByText('Busted'));
       await check(page, 'leaderboard with a busted entry');
+      // Round one final: the group's standings with its podium, the draft board, My Groups and My Picks.
+      await visit(page, `/groups/${groups[size.width]}/picks`, page.getByRole('region', { name: 'Round one final' }).getByText(/^You (finished|had no entry)/));
+      await check(page, 'group standings, final');
+      await visit(page, `/groups/${groups[size.width]}/board`, page.getByText('Round one is complete'));
+      await check(page, 'draft board, final');
+      await visit(page, '/groups', page.getByRole('list', { name: 'My groups' }).getByText(/FINAL · /));
+      await check(page, 'groups, final');
+      await visit(page, '/my-picks', page.getByRole('status', { name: 'Your entry' }));
+      await check(page, 'My Picks, final');
     }
     expectNoFindings();
-    expect(checked.length).toBeGreaterThanOrEqual(45);
+    expect(checked.length).toBeGreaterThanOrEqual(53);
   }, 240_000);
 });

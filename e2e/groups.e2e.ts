@@ -394,7 +394,7 @@ describe('groups: create, invite, join, pick and compete', () => {
     // Round one complete: the pending picks are misses, the owner and the third person are busted. With
     // fewer alive than busted, the busted entries fold away under 'Busted (2)' until opened.
     await op.completeRound();
-    await page.getByText('3 participants · 1 still alive').waitFor({ timeout: 20_000 });
+    await page.getByText('3 participants · 1 survived round one').waitFor({ timeout: 20_000 });
     const fold = page.getByRole('button', { name: 'Busted (2)' });
     await fold.waitFor();
     await rows.filter({ hasText: friendName }).getByLabel('Rank 1', { exact: true }).waitFor();

@@ -32,7 +32,8 @@ describe('one entry, one truth', () => {
   let board: number[];
   let groupId = 0;
   const groupName = `Sunday Squad ${Date.now().toString(36)}`;
-  const names = { alice: uniqueUsername('Alice'), bob: uniqueUsername('Bob'), dan: uniqueUsername('Dan') };
+  // Bob's name is long: on his phone it must still be whole in his own rows.
+  const names = { alice: uniqueUsername('Alice'), bob: uniqueUsername('BartholomewLongname'), dan: uniqueUsername('Dan') };
   const emails = { alice: uniqueEmail('onealice'), bob: uniqueEmail('onebob'), dan: uniqueEmail('onedan') };
   let aliceSightings: { text: string; path: string }[];
 
@@ -62,6 +63,8 @@ describe('one entry, one truth', () => {
     const { page } = alice;
     await page.goto('/groups/create');
     await page.getByRole('textbox', { name: 'Group Name' }).fill(groupName);
+    await page.getByText('Advanced options').click();
+    await page.getByRole('checkbox', { name: "Members see each other's picks" }).check();
     await page.getByRole('button', { name: 'Create Group' }).click();
     // The entry has picks: the group page hands over to the picks page.
     await waitForPath(page, /^\/groups\/\d+\/picks$/);
@@ -238,6 +241,17 @@ describe('one entry, one truth', () => {
     // Bob, on his phone, reads his own result the same way.
     await bob.page.goto(`/groups/${groupId}/picks`);
     await bob.page.getByRole('region', { name: 'Round one final' }).getByText(`You finished 3rd of 3 in ${groupName} · busted`).waitFor({ timeout: LIVE_MS });
+    // His own name is whole (never cut) in his row and his pinned entry; the tie-break tip stays on screen.
+    const whole = (name: string) =>
+      bob.page.getByText(name, { exact: true }).evaluateAll((els) => els.filter((e) => e.getClientRects().length > 0).map((e) => e.scrollWidth <= e.clientWidth + 1));
+    await bob.page.getByRole('region', { name: 'Your entry' }).getByText(names.bob, { exact: true }).waitFor();
+    const shown = await whole(names.bob);
+    expect(shown.length).toBeGreaterThanOrEqual(2);
+    expect(shown.every(Boolean)).toBe(true);
+    await bob.page.getByRole('button', { name: /^Tie-break: boldest hit/ }).click();
+    const tip = (await bob.page.getByRole('tooltip').filter({ hasText: 'A tie goes to the bolder entry' }).boundingBox())!;
+    expect(tip.x).toBeGreaterThanOrEqual(0);
+    expect(tip.x + tip.width).toBeLessThanOrEqual(375);
     await bob.page.goto('/groups');
     await bob.page.getByRole('list', { name: 'My groups' }).getByRole('listitem').filter({ hasText: groupName }).getByText('FINAL · 3rd of 3 · Busted').waitFor();
     await expectNoHorizontalScroll(bob.page);

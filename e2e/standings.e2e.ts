@@ -25,10 +25,10 @@ const LONGSHOTS = 189;
 const rankings = (page: Page) => page.getByRole('list', { name: 'Rankings' });
 const rowOf = (list: ReturnType<typeof rankings>, name: string) => list.getByRole('listitem').filter({ hasText: name });
 
-/** '302 entries · 111 still alive' → [302, 111]. */
+/** '302 entries · 111 still alive' (once final '… · 111 survived round one') → [302, 111]. */
 async function counts(page: Page): Promise<[number, number]> {
-  const text = await page.getByText(/^\d+ entries · \d+ still alive$/).innerText();
-  const [, entries, alive] = text.match(/^(\d+) entries · (\d+) still alive$/)!;
+  const text = await page.getByText(/^\d+ entries · \d+ (still alive|survived round one)$/).innerText();
+  const [, entries, alive] = text.match(/^(\d+) entries · (\d+) (still alive|survived round one)$/)!;
   return [Number(entries), Number(alive)];
 }
 
@@ -226,7 +226,7 @@ describe('standings people can read', () => {
     const tip = page.getByRole('button', { name: 'Tie-break: boldest hit (what it means)' });
     const text = page.getByRole('tooltip');
     await tip.hover();
-    await text.getByText(/bolder entry ranks higher/).waitFor();
+    await text.getByText(/A tie goes to the bolder entry/).waitFor();
     await page.mouse.move(0, 0);
     await text.waitFor({ state: 'hidden' });
     await tip.click();
@@ -278,11 +278,12 @@ describe('standings people can read', () => {
     await op.completeRound();
     // Live, no reload.
     await card.getByText('BUSTED: Shedeur Sanders was not drafted in round one').waitFor({ timeout: LIVE_MS });
-    await card.getByText('1 of 2 hit', { exact: true }).waitFor();
+    // Round one is over: the card says final.
+    await card.getByText('Final: 1 of 2 hit', { exact: true }).waitFor();
     await page.getByRole('heading', { name: 'My Picks', level: 1 }).waitFor();
 
     await page.goto('/groups');
-    await page.getByRole('list', { name: 'My groups' }).getByRole('listitem').filter({ hasText: `Jump Crew ${tag}` }).getByText('2nd of 2 · Busted').waitFor();
+    await page.getByRole('list', { name: 'My groups' }).getByRole('listitem').filter({ hasText: `Jump Crew ${tag}` }).getByText('FINAL · 2nd of 2 · Busted').waitFor();
 
     await page.goto('/leaderboard');
     const pinned = page.getByRole('region', { name: 'Your entry' });

@@ -99,3 +99,32 @@ export async function expectNoHorizontalScroll(page: Page) {
   const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
   expect(overflow).toBeLessThanOrEqual(0);
 }
+
+/**
+ * How far the page reaches past the viewport's right edge, in px (0 when it fits): the document's scroll
+ * width against the window, and every visible element that is not inside a box that clips or scrolls it
+ * (a truncated name, the ticker that scrolls sideways on purpose). The app hides horizontal overflow on
+ * <html>, so a page could be cut off without scrolling: both are measured.
+ */
+export async function sidewaysOverflow(page: Page): Promise<{ scroll: number; element: number; what: string | null }> {
+  return page.evaluate<{ scroll: number; element: number; what: string | null }>(`(() => {
+    const vw = document.documentElement.clientWidth;
+    const clipped = (el) => {
+      for (let p = el.parentElement; p && p !== document.body && p !== document.documentElement; p = p.parentElement) {
+        if (getComputedStyle(p).overflowX !== 'visible') return true;
+      }
+      return false;
+    };
+    let element = 0;
+    let what = null;
+    for (const el of document.body.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || r.right <= vw + 0.5 || clipped(el)) continue;
+      if (r.right - vw > element) {
+        element = r.right - vw;
+        what = el.tagName.toLowerCase() + (el.textContent ? ': ' + el.textContent.trim().slice(0, 60) : '');
+      }
+    }
+    return { scroll: document.documentElement.scrollWidth - window.innerWidth, element, what };
+  })()`);
+}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { Box, chakra } from '@chakra-ui/react';
 
 const TipButton = chakra('button');
@@ -19,6 +19,17 @@ export function InfoTip({ label, children, trigger }: { label: string; children:
   const open = hover || keyboard || pinned;
   const id = useId();
   const root = useRef<HTMLSpanElement>(null);
+  const tip = useRef<HTMLDivElement>(null);
+  // The explanation opens under its trigger, moved left as far as it must to stay inside the viewport
+  // (a trigger at the right of a phone's screen would push it off the edge).
+  const [shift, setShift] = useState(0);
+  useLayoutEffect(() => {
+    if (!open || !tip.current || !root.current) return setShift(0);
+    const left = root.current.getBoundingClientRect().left;
+    const width = tip.current.getBoundingClientRect().width;
+    const room = document.documentElement.clientWidth - 8;
+    setShift(Math.min(0, room - (left + width)) - Math.min(0, left - 8));
+  }, [open]);
   useEffect(() => {
     if (!open) return;
     const close = () => {
@@ -72,12 +83,13 @@ export function InfoTip({ label, children, trigger }: { label: string; children:
         {trigger}
       </TipButton>
       <Box
+        ref={tip}
         id={id}
         role="tooltip"
         hidden={!open}
         position="absolute"
         top="100%"
-        left="0"
+        left={`${shift}px`}
         mt="1"
         zIndex="popover"
         w="72"

@@ -1,4 +1,4 @@
-import { Box, Flex, Grid, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Flex, Grid, Stack, Text } from '@chakra-ui/react';
 import { formatWhen } from '@first-round/shared/deadline';
 import { STALE_TIMES } from '@first-round/shared/constants';
 import { trpc } from '../lib/trpc';
@@ -102,6 +102,22 @@ export function LandingPitch() {
           {status.data && !status.data.draftHasStarted && ` Picks lock ${formatWhen(status.data.deadline)}.`}
         </Text>
         <LiveCounts />
+        {/* On a phone the pitch stands above the form: the way to it comes first, above the fold. */}
+        <Button
+          display={{ base: 'inline-flex', lg: 'none' }}
+          alignSelf="flex-start"
+          size="lg"
+          bg="gold.400"
+          color="navy.900"
+          fontWeight="black"
+          _hover={{ bg: 'gold.500' }}
+          onClick={() => {
+            document.getElementById('auth-form')?.scrollIntoView({ block: 'start' });
+            document.querySelector<HTMLInputElement>('#auth-form input')?.focus({ preventScroll: true });
+          }}
+        >
+          Sign up free
+        </Button>
       </Stack>
       <Grid as="ol" listStyleType="none" templateColumns={{ base: '1fr', md: 'repeat(3, 1fr)' }} gap="3" aria-label="How to play">
         {STEPS.map((step) => (

@@ -275,8 +275,8 @@ function MyEntry({ row, groupId, onJump, jumping, final, sharedFirst }: { row: L
           #{row.rank}
         </Text>
         <Box flex="1" minW="0">
-          <Flex align="center" gap="2" minW="0">
-            <Text fontWeight="bold" truncate minW="0">
+          <Flex align="center" gap="2" minW="0" wrap="wrap">
+            <Text fontWeight="bold" minW="0" wordBreak="break-word">
               {row.participant_name}
             </Text>
             <Badge bg="gold.400" color="navy.900" size="sm" flexShrink={0}>

@@ -125,8 +125,9 @@ function StandingsRow({
         </Text>
         <RankMove delta={move} />
       </Box>
-      <Box gridArea="name" display="flex" alignItems="center" gap="2" minW="0">
-        <Text fontWeight="semibold" truncate minW="0">
+      <Box gridArea="name" display="flex" alignItems="center" gap="2" minW="0" flexWrap={highlighted ? 'wrap' : undefined}>
+        {/* Others' long names are cut to fit; the player's own is never cut: it wraps. */}
+        <Text fontWeight="semibold" minW="0" {...(highlighted ? { wordBreak: 'break-word' } : { truncate: true })}>
           {row.participant_name}
         </Text>
         {highlighted && (

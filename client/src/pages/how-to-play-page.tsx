@@ -2,6 +2,7 @@ import { Stack, Text } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
 import { Card, Page } from '../components/page';
 import { RulesList } from '../components/rules';
+import { BoardYearNote } from '../components/board-year-note';
 import { PrimaryButton } from '../components/form-bits';
 import { formatWhen } from '@first-round/shared/deadline';
 import { useDraftStatus } from '../lib/queries';
@@ -25,6 +26,7 @@ export function HowToPlayPage() {
           <Text fontSize="sm" color="navy.100">
             Picks lock when the draft starts. Until then you can change them as often as you like.
           </Text>
+          <BoardYearNote onDark />
         </Card>
         <PrimaryButton asChild bg="gold.400" color="navy.900" _hover={{ bg: 'gold.500' }}>
           <Link to="/select-players">Start Making Picks</Link>

@@ -10,6 +10,7 @@ import { BackIcon } from '../components/icons';
 import { FullPageMessage } from '../components/full-page-message';
 import { LockedPicks } from '../components/player-selection/locked-picks';
 import { PicksEditor, type EditedEntry } from '../components/player-selection/picks-editor';
+import { BoardYearNote } from '../components/board-year-note';
 import { notify } from '../lib/toaster';
 import { trpc } from '../lib/trpc';
 import { selectPlayersTitle } from '../lib/select-title';
@@ -90,6 +91,11 @@ export function SelectPlayersPage() {
       }
     >
       {!started && <EditingWhat own={ownGroupPicks} groupName={groupMode ? groupName : null} linkedGroups={linkedGroups} />}
+      {!started && (
+        <Box mb="3">
+          <BoardYearNote />
+        </Box>
+      )}
       {started ? (
         <LockedPicks players={players.data ?? []} picks={saved.data?.picks ?? []} draft={draft.data} />
       ) : (
