@@ -18,7 +18,7 @@ describe('phone first', () => {
     const { page, context } = await newPerson(browser, { width: 375, height: 667 });
     await page.goto('/');
     await page.waitForURL((url) => url.pathname === '/sign-up');
-    const cta = page.getByRole('button', { name: 'Sign up free' });
+    const cta = page.getByRole('button', { name: 'Get started' });
     await cta.waitFor();
     const box = (await cta.boundingBox())!;
     expect(box.y + box.height).toBeLessThanOrEqual(667);

@@ -14,7 +14,7 @@
  *   can still go its way (it has pending picks, whose big-board ranks decide its final tie-break, or it
  *   is settled with a tie-break at least the bar's: equal shares first place).
  *
- * "Eliminated from 1st" (`can_win` false) is therefore never premature. The counts do not say which
+ * "Can't finish 1st" (`can_win` false) is therefore never premature. The counts do not say which
  * players two entries share, so `can_win` true means "not ruled out by anything certain", not a proof.
  */
 

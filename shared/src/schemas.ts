@@ -324,7 +324,7 @@ export const leaderboardRowOutput = z.object({
   max_possible: z.number(),
   /**
    * Whether it can still finish first (alone or sharing first): alive, and its best case reaches the best
-   * score already certain in this group (shared/src/contention.ts). False: 'Eliminated from 1st'.
+   * score already certain in this group (shared/src/contention.ts). False: "Can't finish 1st".
    */
   can_win: z.boolean(),
 });

@@ -29,7 +29,7 @@ function Parts({ parts }: { parts: (string | false | null | undefined)[] }) {
  * groups the same picks count ('10 picks · editable until Thu 8 PM ET · used in 1 group'). Once the draft
  * is under way: 'ALIVE · 9 of 10 hit · 1 pending · rank 10 of 302', or why the entry is out ('BUSTED:
  * Shedeur Sanders was not drafted in round one'); while the draft runs, whether it can still finish first
- * ('… · Can still win' or '… · Eliminated from 1st'). Hits, misses and pending come from the board as patched
+ * ('… · Can still win' or "… · Can't finish 1st"). Hits, misses and pending come from the board as patched
  * live (shared/src/scoring.ts decides); the rank from the global standings, which the stream pushes.
  */
 export function EntryStatusCard({ picks, status, snapshot }: { picks: PlayerDto[]; status: DraftStatus; snapshot: DraftSnapshot | null }) {

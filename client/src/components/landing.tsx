@@ -116,7 +116,7 @@ export function LandingPitch() {
             document.querySelector<HTMLInputElement>('#auth-form input')?.focus({ preventScroll: true });
           }}
         >
-          Sign up free
+          Get started
         </Button>
       </Stack>
       <Grid as="ol" listStyleType="none" templateColumns={{ base: '1fr', md: 'repeat(3, 1fr)' }} gap="3" aria-label="How to play">

@@ -40,7 +40,7 @@ export function EntryStateBadge({ row, final, sharedFirst = false }: { row: { ra
 }
 
 /**
- * 'Can still win' or 'Eliminated from 1st' beside an alive entry during the draft: in words, not colour
+ * 'Can still win' or "Can't finish 1st" beside an alive entry during the draft: in words, not colour
  * alone, at AA contrast on the light rows or, `onDark`, on the navy card.
  */
 export function ContentionText({ row, onDark = false }: { row: Pick<LeaderboardRow, 'busted' | 'can_win'>; onDark?: boolean }) {
