@@ -1,3 +1,10 @@
+import type { RetryWhen } from './join-words.js';
+import { plural } from './words.js';
+
+/** 'in 15 minutes (at 8:16 PM)'. */
+const tryAgain = (retry: RetryWhen) => `in ${plural(retry.minutes, 'minute')} (at ${retry.clock})`;
+const ASK_FOR_A_LINK = 'or ask a member for an invite link.';
+
 /** User-facing texts from SPEC §5 and §8, so server and client say exactly the same thing. */
 export const MESSAGES = {
   authRequired: 'Authentication required',
@@ -20,13 +27,20 @@ export const MESSAGES = {
   groupNotFound: 'Group not found',
   notGroupMember: 'You are not a member of this group',
   notGroupOwner: 'Only the group owner can do this',
-  wrongGroupPassword: 'Incorrect group password',
+  /**
+   * A wrong password on a join by id, with the tries left before a join limit is reached (the tighter of
+   * the group's and the player's, join-limits.ts); at none left, when the next try is allowed.
+   */
+  wrongGroupPassword: (triesLeft: number, retry?: RetryWhen) =>
+    triesLeft > 0
+      ? `Wrong password for this group. ${plural(triesLeft, 'try', 'tries')} left.`
+      : `Wrong password for this group. No tries left: ${retry ? `try again ${tryAgain(retry)}, ` : ''}${ASK_FOR_A_LINK}`,
   groupPasswordBlank: 'Enter a password, or remove it',
   groupPasswordSet: 'Group password updated',
   groupPasswordRemoved: 'Group password removed',
-  /** Group joins by id (N: minutes until the oldest counted failure ages out). */
-  tooManyWrongPasswords: (minutes: number) => `Too many wrong passwords for this group. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-  tooManyFailedJoins: (minutes: number) => `Too many failed attempts to join groups. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  /** A join by id past a limit: this group's wrong passwords, or the player's failed joins anywhere. */
+  joinLockedOut: (lockout: 'group' | 'player', retry: RetryWhen) =>
+    `${lockout === 'group' ? 'Too many wrong passwords for this group.' : 'Too many failed attempts to join groups.'} Try again ${tryAgain(retry)}, ${ASK_FOR_A_LINK}`,
   joinLinkInvalid: 'This invite link is invalid or has expired',
   shareLinkInvalid: 'This share link does not exist',
   /** A join that added the member, and one that found them already in (by id, by link, public groups). */

@@ -221,6 +221,18 @@ export const createGroupInput = z.strictObject({
 export const createSimpleGroupInput = z.strictObject({ name: groupNameSchema });
 export const groupIdInput = z.strictObject({ group_id: idSchema });
 export const joinGroupInput = z.strictObject({ group_id: idSchema, password: safeText(200).optional() });
+/**
+ * What a refused join by id carries beside its message (REST: in the error body; tRPC: in `error.data`),
+ * so clients need not read the words: the tries left before a join limit (the tighter of the group's and
+ * the player's), and once none are left which limit holds ('group': wrong passwords for this group;
+ * 'player': failed joins anywhere) and when a try is allowed again.
+ */
+export const joinRefusalData = z.object({
+  tries_left: z.number().int().min(0),
+  lockout: z.enum(['group', 'player']).optional(),
+  retry_at: isoDate.optional(),
+});
+export type JoinRefusalData = z.infer<typeof joinRefusalData>;
 export const joinResultOutput = z.object({ success: z.boolean(), group_id: z.number(), already_member: z.boolean(), message: z.string() });
 export const leaveResultOutput = z.object({ success: z.boolean(), group_deleted: z.boolean() });
 export const memberCountOutput = z.object({ group_id: z.number(), member_count: z.number() });

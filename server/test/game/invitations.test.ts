@@ -157,7 +157,7 @@ describe("the group's password (groups.setPassword, owner only)", () => {
     const [row] = await t.db.query<{ password_hash: string }>(`select password_hash from groups where id = $1`, [group.id]);
     expect(row!.password_hash).toMatch(/^scrypt\$/);
     expect(row!.password_hash).not.toContain('second');
-    expectError(await post('/api/groups/join', { group_id: group.id, password: 'first' }, outsider), 403, MESSAGES.wrongGroupPassword);
+    expectError(await post('/api/groups/join', { group_id: group.id, password: 'first' }, outsider), 403, MESSAGES.wrongGroupPassword(9));
     expect(expectStatus(await post('/api/groups/join', { group_id: group.id, password: 'second' }, outsider), 200)).toMatchObject({ already_member: false });
 
     expect(expectStatus<GroupDto>(await post(`/api/groups/${group.id}/password`, { password: null }, owner), 200)).toMatchObject({ has_password: false });

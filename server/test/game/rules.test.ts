@@ -64,9 +64,9 @@ describe('password groups', () => {
     expect(row!.password_hash).not.toContain('open sesame');
 
     const joiner = await t.signUp();
-    expectError(await post('/api/groups/join', joiner, { group_id: group.id, password: 'open sesame!' }), 403, MESSAGES.wrongGroupPassword);
-    expectError(await post('/api/groups/join', joiner, { group_id: group.id }), 403, MESSAGES.wrongGroupPassword);
-    expectError(await post('/api/groups/join', joiner, { group_id: group.id, password: '' }), 403, MESSAGES.wrongGroupPassword);
+    expectError(await post('/api/groups/join', joiner, { group_id: group.id, password: 'open sesame!' }), 403, MESSAGES.wrongGroupPassword(9));
+    expectError(await post('/api/groups/join', joiner, { group_id: group.id }), 403, MESSAGES.wrongGroupPassword(8));
+    expectError(await post('/api/groups/join', joiner, { group_id: group.id, password: '' }), 403, MESSAGES.wrongGroupPassword(7));
     expect(await joinGroup(t, joiner, group.id, 'open sesame')).toMatchObject({ success: true, already_member: false });
     // Joining again is a success and adds no second row (a member needs no password).
     expect(await joinGroup(t, joiner, group.id)).toMatchObject({ success: true, already_member: true });

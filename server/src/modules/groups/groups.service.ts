@@ -12,7 +12,7 @@ import type { Group } from './groups.entities.js';
 import * as repo from './groups.repository.js';
 import { findMembership } from './membership.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { checkJoinLimits, lockJoinAttempts, recordJoinFailure } from './join-limits.js';
+import { checkJoinLimits, lockJoinAttempts, recordJoinFailure, wrongPassword } from './join-limits.js';
 
 /** Who is asking, and the EntityManager of their call. */
 export interface Caller {
@@ -146,8 +146,7 @@ export async function joinGroup(
       return { refused: notFound(MESSAGES.groupNotFound) };
     }
     if (group.passwordHash && !(input.password && (await verifyPassword(input.password, group.passwordHash)))) {
-      await recordJoinFailure(tx, participantId, input.group_id, 'wrong_password', now);
-      return { refused: forbidden(MESSAGES.wrongGroupPassword) };
+      return { refused: await wrongPassword(tx, participantId, input.group_id, now) };
     }
     const joined = await addJoiningMember(tx, input.group_id, participantId);
     await announceChange(tx, sink, { kind: 'group', group_id: input.group_id });

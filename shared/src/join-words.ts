@@ -1,0 +1,20 @@
+/** Joining words the server and the web app share: when a locked-out player may try again. */
+
+/** When a join by id may be tried again, as a message says it: minutes from now, and a clock time. */
+export interface RetryWhen {
+  minutes: number;
+  clock: string;
+}
+
+/**
+ * `retryAt` in words: the minutes until then (rounded up, at least 1) and the clock time, rounded up to
+ * the minute so that trying at the time shown always works, written by `clock` (the server writes UTC, not
+ * knowing the reader's time zone; the web app writes the reader's own).
+ */
+export function retryWhen(retryAt: Date | string, now: Date, clock: (at: Date) => string): RetryWhen {
+  const at = new Date(retryAt).getTime();
+  return { minutes: Math.max(1, Math.ceil((at - now.getTime()) / 60_000)), clock: clock(new Date(Math.ceil(at / 60_000) * 60_000)) };
+}
+
+/** '20:16 UTC'. */
+export const utcClock = (at: Date): string => `${at.toISOString().slice(11, 16)} UTC`;
