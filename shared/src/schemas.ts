@@ -261,11 +261,24 @@ export const publicCountsOutput = z.object({ entries: z.number(), groups: z.numb
 export type PublicCounts = z.infer<typeof publicCountsOutput>;
 
 // ---------------------------------------------------------------- join links
+/** A new invite link: for `expiration_hours` hours, or, without them, until picks lock (the draft's deadline). */
 export const createJoinLinkInput = z.strictObject({
   group_id: idSchema,
-  expiration_hours: z.number().int().min(1).max(MAX_INVITE_HOURS).default(24),
+  expiration_hours: z.number().int().min(1).max(MAX_INVITE_HOURS).optional(),
 });
-export const joinLinkOutput = z.object({ token: z.string(), group_id: z.number(), expires_at: isoDate, expiration_hours: z.number() });
+/**
+ * The link made: `until_picks_lock` when it lasts until the deadline (`expiration_hours` then counts the
+ * hours until it, rounded up), and `active_links`, how many links to the group work now, this one included
+ * (earlier ones keep working until they expire).
+ */
+export const joinLinkOutput = z.object({
+  token: z.string(),
+  group_id: z.number(),
+  expires_at: isoDate,
+  expiration_hours: z.number(),
+  until_picks_lock: z.boolean(),
+  active_links: z.number(),
+});
 /** Invite tokens are base64url; anything else cannot be one (and never reaches the database). */
 export const joinLinkTokenInput = z.strictObject({ token: z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'Not an invite token') });
 /**

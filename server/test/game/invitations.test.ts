@@ -84,6 +84,32 @@ describe('the invitation card (joinLinks.resolve, signed out)', () => {
   });
 });
 
+describe("an invite link's lifetime (joinLinks.create)", () => {
+  type Link = { token: string; expires_at: string; expiration_hours: number; until_picks_lock: boolean; active_links: number };
+  const create = async (body: Record<string, unknown>, by = owner) => expectStatus<Link>(await post('/api/groups/join-links', body, by), 200);
+
+  it('lasts until picks lock when no lifetime is asked for, or exactly the hours asked for; says how many links to the group work', async () => {
+    const group = await createGroup(t, owner);
+    const deadline = t.deps.draft.deadline;
+    t.clock.set(new Date(deadline.getTime() - 50 * 3_600_000 - 600_000));
+    const untilLock = await create({ group_id: group.id });
+    expect(untilLock).toMatchObject({ expires_at: deadline.toISOString(), until_picks_lock: true, expiration_hours: 51, active_links: 1 });
+    const day = await create({ group_id: group.id, expiration_hours: 24 });
+    expect(day).toMatchObject({ until_picks_lock: false, expiration_hours: 24, active_links: 2 });
+    expect(Date.parse(day.expires_at) - (t.clock.now().getTime() + 24 * 3_600_000)).toBeLessThan(60_000);
+    // Hours asked for are honoured even past the lock: such a link lets a friend in to watch.
+    const longer = await create({ group_id: group.id, expiration_hours: 72 });
+    expect(Date.parse(longer.expires_at)).toBeGreaterThan(deadline.getTime());
+    expect(longer).toMatchObject({ until_picks_lock: false, expiration_hours: 72, active_links: 3 });
+    // Expired links no longer count (nor work), and the others still do.
+    t.clock.advance(25 * 3_600_000);
+    expect(await create({ group_id: group.id, expiration_hours: 1 })).toMatchObject({ active_links: 3 });
+    expectError(await get(`/api/groups/join-links/${day.token}`), 404, MESSAGES.joinLinkInvalid);
+    expectStatus(await get(`/api/groups/join-links/${untilLock.token}`), 200);
+    t.clock.set(new Date());
+  });
+});
+
 describe('the invite page with link-preview tags (GET /groups/join/{token})', () => {
   const meta = (html: string, key: string) => new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)" />`).exec(html)?.[1];
 

@@ -13,6 +13,11 @@ export function findLiveJoinLink(em: EntityManager, tokenHash: string, now: Date
   return em.findOne(JoinLinkSchema, { tokenHash, expiresAt: { $gt: now } }, { refresh: true });
 }
 
+/** How many links to the group have not expired by `now`. */
+export function countLiveJoinLinks(em: EntityManager, groupId: number, now: Date): Promise<number> {
+  return em.count(JoinLinkSchema, { groupId, expiresAt: { $gt: now } });
+}
+
 /** Links made by `fromId` are credited to `toId` (an account move). */
 export async function reassignJoinLinkCreator(tx: EntityManager, fromId: string, toId: string): Promise<void> {
   await tx.nativeUpdate(JoinLinkSchema, { createdBy: fromId }, { createdBy: toId });

@@ -10,7 +10,7 @@ export const inviteDraft = (deps: AppDeps): links.InviteDraftState => ({ deadlin
 export const joinLinksRouter = router({
   create: draftOpenProcedure(groupOwnerProcedure.input(createJoinLinkInput), MESSAGES.joinLinksLocked)
     .output(joinLinkOutput)
-    .mutation(({ ctx, input }) => links.createJoinLink({ em: ctx.em, participantId: ctx.participant.id, now: ctx.deps.draft.now() }, input)),
+    .mutation(({ ctx, input }) => links.createJoinLink({ em: ctx.em, participantId: ctx.participant.id, now: ctx.deps.draft.now(), deadline: ctx.deps.draft.deadline }, input)),
   /** No sign-in needed: the invite page shows where the link leads before the visitor has an account. */
   resolve: publicProcedure
     .input(joinLinkTokenInput)

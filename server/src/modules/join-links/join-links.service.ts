@@ -14,13 +14,18 @@ import type { MaybePromise } from '../../cache/maybe-promise.js';
 /** Only the hash is stored: a leaked database does not leak working invitations. */
 const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
-/** A new invitation to the group (its procedure locks it at the start: draftOpenProcedure). */
+/**
+ * A new invitation to the group (its procedure locks it at the start: draftOpenProcedure): for the hours
+ * asked for, else until picks lock. The deadline is read as it is now: a link made for "until picks lock"
+ * keeps that time if the deadline is moved later.
+ */
 export async function createJoinLink(
-  { em, participantId, now }: { em: EntityManager; participantId: string; now: Date },
-  input: { group_id: number; expiration_hours: number },
+  { em, participantId, now, deadline }: { em: EntityManager; participantId: string; now: Date; deadline: Date },
+  input: { group_id: number; expiration_hours?: number },
 ) {
   const token = crypto.randomBytes(32).toString('base64url'); // 256 random bits
-  const expiresAt = new Date(now.getTime() + input.expiration_hours * 3_600_000);
+  const untilLock = input.expiration_hours === undefined;
+  const expiresAt = untilLock ? deadline : new Date(now.getTime() + input.expiration_hours! * 3_600_000);
   try {
     await repo.insertJoinLink(em, { groupId: input.group_id, tokenHash: hashToken(token), createdBy: participantId, expiresAt });
   } catch (error) {
@@ -28,7 +33,14 @@ export async function createJoinLink(
     if (isForeignKeyViolation(error)) throw notFound(MESSAGES.groupNotFound);
     throw error;
   }
-  return { token, group_id: input.group_id, expires_at: expiresAt.toISOString(), expiration_hours: input.expiration_hours };
+  return {
+    token,
+    group_id: input.group_id,
+    expires_at: expiresAt.toISOString(),
+    expiration_hours: input.expiration_hours ?? Math.ceil((expiresAt.getTime() - now.getTime()) / 3_600_000),
+    until_picks_lock: untilLock,
+    active_links: await repo.countLiveJoinLinks(em, input.group_id, now),
+  };
 }
 
 /** Where a live link leads. Deleting a group deletes its links, so a live link's group exists (unless deleted this instant). */
