@@ -42,6 +42,9 @@ export const MESSAGES = {
   joinLockedOut: (lockout: 'group' | 'player', retry: RetryWhen) =>
     `${lockout === 'group' ? 'Too many wrong passwords for this group.' : 'Too many failed attempts to join groups.'} Try again ${tryAgain(retry)}, ${ASK_FOR_A_LINK}`,
   joinLinkInvalid: 'This invite link is invalid or has expired',
+  /** The owner has turned off invites from members: a member asking for a link, and a link a member made. */
+  membersCannotInvite: "Only the group's owner can invite to this group: they have turned off invites from members",
+  joinLinkTurnedOff: "This invite link no longer works: the group's owner has turned off invites from members",
   shareLinkInvalid: 'This share link does not exist',
   /** A join that added the member, and one that found them already in (by id, by link, public groups). */
   joined: 'You have joined the group',

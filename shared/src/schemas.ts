@@ -206,6 +206,8 @@ export const groupOutput = z.object({
   is_public: z.boolean(),
   picks_public: z.boolean(),
   has_password: z.boolean(),
+  /** Whether members other than the owner may invite (the owner's setting, on unless turned off). */
+  members_can_invite: z.boolean(),
   member_count: z.number(),
   created_at: isoDate,
 });
@@ -242,6 +244,8 @@ export const membershipOutput = z.object({
   is_member: z.boolean(),
   is_owner: z.boolean(),
   use_global_picks: z.boolean(),
+  /** Whether the caller may make invite links to the group: its owner, or a member while the owner lets members invite. */
+  can_invite: z.boolean(),
 });
 export const memberOutput = z.object({
   participant_id: z.string(),
@@ -256,6 +260,8 @@ export const useGlobalPicksInput = z.strictObject({ group_id: idSchema, use_glob
 /** A group's new password, or null to remove it (joining by id then needs none). */
 export const groupPasswordSchema = safeText(200).refine((v) => v.trim().length > 0, MESSAGES.groupPasswordBlank);
 export const setGroupPasswordInput = z.strictObject({ group_id: idSchema, password: groupPasswordSchema.nullable() });
+/** The owner lets members invite (true, the default) or keeps invites to themselves (false). */
+export const setMembersCanInviteInput = z.strictObject({ group_id: idSchema, members_can_invite: z.boolean() });
 /** The landing page's live counts: entries on the global leaderboard (players with picks) and groups. */
 export const publicCountsOutput = z.object({ entries: z.number(), groups: z.number() });
 export type PublicCounts = z.infer<typeof publicCountsOutput>;

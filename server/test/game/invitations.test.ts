@@ -110,6 +110,65 @@ describe("an invite link's lifetime (joinLinks.create)", () => {
   });
 });
 
+describe('who may invite (members, unless the owner turns it off: groups.setMembersCanInvite)', () => {
+  type Link = { token: string; active_links: number };
+  const invite = (groupId: number, by?: TestUser) => post('/api/groups/join-links', { group_id: groupId, expiration_hours: 24 }, by);
+  const setting = (groupId: number, on: unknown, by?: TestUser) => post(`/api/groups/${groupId}/members-can-invite`, { members_can_invite: on }, by);
+
+  it('lets every member invite by default; once the owner turns it off only the owner can, and members\' links stop working', async () => {
+    const group = await createGroup(t, owner);
+    expect(group.members_can_invite).toBe(true);
+    const member = await t.signUp();
+    const outsider = await t.signUp();
+    await joinGroup(t, member, group.id);
+    expect(expectStatus(await get(`/api/groups/${group.id}/membership`, member), 200)).toMatchObject({ is_owner: false, can_invite: true });
+    expect(expectStatus(await get(`/api/groups/${group.id}/membership`, outsider), 200)).toMatchObject({ is_member: false, can_invite: false });
+
+    const membersLink = expectStatus<Link>(await invite(group.id, member), 200);
+    const ownersLink = expectStatus<Link>(await invite(group.id, owner), 200);
+    expect(ownersLink.active_links).toBe(2);
+    expect(expectStatus(await get(`/api/groups/join-links/${membersLink.token}`), 200)).toMatchObject({ group_id: group.id, invited_by: member.username });
+    expectError(await invite(group.id, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await invite(group.id), 401);
+
+    // Only the owner changes the setting.
+    expectError(await setting(group.id, false, member), 403, MESSAGES.notGroupOwner);
+    expectError(await setting(group.id, false, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await setting(group.id, 'no', owner), 422);
+    const off = expectStatus<GroupDto>(await setting(group.id, false, owner), 200);
+    expect(off).toMatchObject({ id: group.id, members_can_invite: false });
+    expect(expectStatus(await get(`/api/groups/${group.id}`, member), 200)).toMatchObject({ members_can_invite: false });
+    expect(expectStatus(await get(`/api/groups/${group.id}/membership`, member), 200)).toMatchObject({ can_invite: false });
+    expect(expectStatus(await get(`/api/groups/${group.id}/membership`, owner), 200)).toMatchObject({ can_invite: true });
+
+    // Members are refused with a reason; the owner still invites, and only the owner's links work.
+    const before = await t.db.query(`select count(*)::int as n from join_link where group_id = $1`, [group.id]);
+    expectError(await invite(group.id, member), 403, MESSAGES.membersCannotInvite);
+    await expect((await t.caller(member)).joinLinks.create({ group_id: group.id })).rejects.toMatchObject({ code: 'FORBIDDEN', message: MESSAGES.membersCannotInvite });
+    expect(await t.db.query(`select count(*)::int as n from join_link where group_id = $1`, [group.id])).toEqual(before);
+    expect(expectStatus<Link>(await invite(group.id, owner), 200).active_links).toBe(2);
+    expectError(await get(`/api/groups/join-links/${membersLink.token}`), 404, MESSAGES.joinLinkTurnedOff);
+    const newcomer = await t.signUp();
+    expectError(await post(`/api/groups/join-with-link/${membersLink.token}`, undefined, newcomer), 404, MESSAGES.joinLinkTurnedOff);
+    expect(expectStatus(await post(`/api/groups/join-with-link/${ownersLink.token}`, undefined, newcomer), 200)).toMatchObject({ already_member: false });
+
+    // Back on: members invite again, and their unexpired links work again.
+    expect(expectStatus<GroupDto>(await setting(group.id, true, owner), 200).members_can_invite).toBe(true);
+    expectStatus(await get(`/api/groups/join-links/${membersLink.token}`), 200);
+    expectStatus(await invite(group.id, member), 200);
+    // A link whose maker has left the group leads nowhere.
+    await post(`/api/groups/${group.id}/leave`, undefined, member);
+    expectError(await get(`/api/groups/join-links/${membersLink.token}`), 404, MESSAGES.joinLinkInvalid);
+  });
+
+  it('can be switched by the owner after the start too (links made before it may still let friends in to watch)', async () => {
+    const group = await createGroup(t, owner);
+    await operatorStart(t);
+    expect(expectStatus<GroupDto>(await setting(group.id, false, owner), 200).members_can_invite).toBe(false);
+    expectError(await invite(group.id, owner), 409, MESSAGES.joinLinksLocked);
+  });
+});
+
 describe('the invite page with link-preview tags (GET /groups/join/{token})', () => {
   const meta = (html: string, key: string) => new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)" />`).exec(html)?.[1];
 

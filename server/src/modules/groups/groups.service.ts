@@ -28,6 +28,7 @@ export const toGroupDto = (g: Group): GroupDto => ({
   is_public: g.isPublic,
   picks_public: g.picksPublic,
   has_password: g.hasPassword,
+  members_can_invite: g.membersCanInvite,
   member_count: g.memberCount,
   created_at: g.createdAt.toISOString(),
 });
@@ -193,6 +194,17 @@ export async function setGroupPassword({ em }: Pick<Caller, 'em'>, groupId: numb
 }
 
 /**
+ * The owner lets members invite, or not (its procedure is the owner's only; before and after the start).
+ * Turned off, links members made stop working too (membership.ts, `invitersAmong`).
+ */
+export async function setMembersCanInvite({ em }: Pick<Caller, 'em'>, groupId: number, membersCanInvite: boolean): Promise<GroupDto> {
+  if (!(await repo.setMembersCanInvite(em, groupId, membersCanInvite))) throw notFound(MESSAGES.groupNotFound);
+  const group = await loadGroup(em, groupId);
+  if (!group) throw notFound(MESSAGES.groupNotFound);
+  return toGroupDto(group);
+}
+
+/**
  * What an invitation card shows of a group: its name, its size and the screen names of its first
  * `limit` members (owner first); members without a screen name are counted but not named. Undefined when
  * there is no such group.
@@ -212,7 +224,8 @@ export async function memberCount(caller: Caller, groupId: number) {
 }
 
 export async function getMembership({ em, participantId }: Caller, groupId: number) {
-  if (!(await loadGroup(em, groupId))) throw notFound(MESSAGES.groupNotFound);
+  const group = await loadGroup(em, groupId);
+  if (!group) throw notFound(MESSAGES.groupNotFound);
   const row = await findMembership(em, groupId, participantId);
   return {
     group_id: groupId,
@@ -220,6 +233,8 @@ export async function getMembership({ em, participantId }: Caller, groupId: numb
     is_member: Boolean(row),
     is_owner: row?.is_owner ?? false,
     use_global_picks: row?.use_global_picks ?? false,
+    // The rule of invitersAmong (membership.ts), from the rows already read.
+    can_invite: Boolean(row && (row.is_owner || group.membersCanInvite)),
   };
 }
 

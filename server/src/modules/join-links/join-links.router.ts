@@ -1,6 +1,6 @@
 import { createJoinLinkInput, joinLinkOutput, joinLinkTokenInput, joinResultOutput, resolvedJoinLinkOutput } from '@first-round/shared/schemas';
 import { MESSAGES } from '@first-round/shared/messages';
-import { authedProcedure, draftOpenProcedure, groupOwnerProcedure, publicProcedure, router } from '../../trpc/trpc.js';
+import { authedProcedure, draftOpenProcedure, groupMemberProcedure, publicProcedure, router } from '../../trpc/trpc.js';
 import type { AppDeps } from '../../deps.js';
 import * as links from './join-links.service.js';
 
@@ -8,7 +8,8 @@ import * as links from './join-links.service.js';
 export const inviteDraft = (deps: AppDeps): links.InviteDraftState => ({ deadline: deps.draft.deadline, started: () => deps.draftStatus.hasStarted() });
 
 export const joinLinksRouter = router({
-  create: draftOpenProcedure(groupOwnerProcedure.input(createJoinLinkInput), MESSAGES.joinLinksLocked)
+  /** Members (the service refuses non-owners while the owner has member invites off), before the start. */
+  create: draftOpenProcedure(groupMemberProcedure.input(createJoinLinkInput), MESSAGES.joinLinksLocked)
     .output(joinLinkOutput)
     .mutation(({ ctx, input }) => links.createJoinLink({ em: ctx.em, participantId: ctx.participant.id, now: ctx.deps.draft.now(), deadline: ctx.deps.draft.deadline }, input)),
   /** No sign-in needed: the invite page shows where the link leads before the visitor has an account. */

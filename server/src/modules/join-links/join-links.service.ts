@@ -7,6 +7,7 @@ import { INVITE_CARD_NAMES } from '@first-round/shared/constants';
 import type { ResolvedJoinLink } from '@first-round/shared/schemas';
 import { addMember, invitationSummary } from '../groups/groups.service.js';
 import { findGroupName } from '../groups/groups.repository.js';
+import { invitersAmong, requireInviteRight } from '../groups/membership.js';
 import { screenNamesOf } from '../users/participants.repository.js';
 import * as repo from './join-links.repository.js';
 import type { MaybePromise } from '../../cache/maybe-promise.js';
@@ -14,8 +15,16 @@ import type { MaybePromise } from '../../cache/maybe-promise.js';
 /** Only the hash is stored: a leaked database does not leak working invitations. */
 const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
+/** How many links to the group work now: unexpired, and made by someone who may still invite. */
+async function countWorkingLinks(em: EntityManager, groupId: number, now: Date): Promise<number> {
+  const makers = await repo.findLiveJoinLinkMakers(em, groupId, now);
+  const { inviters } = await invitersAmong(em, groupId, [...new Set(makers)]);
+  return makers.filter((id) => inviters.has(id)).length;
+}
+
 /**
- * A new invitation to the group (its procedure locks it at the start: draftOpenProcedure): for the hours
+ * A new invitation to the group by one who may invite (an owner; a member unless the owner turned member
+ * invites off: 403 saying so), its procedure locks it at the start (draftOpenProcedure): for the hours
  * asked for, else until picks lock. The deadline is read as it is now: a link made for "until picks lock"
  * keeps that time if the deadline is moved later.
  */
@@ -23,6 +32,7 @@ export async function createJoinLink(
   { em, participantId, now, deadline }: { em: EntityManager; participantId: string; now: Date; deadline: Date },
   input: { group_id: number; expiration_hours?: number },
 ) {
+  await requireInviteRight(em, input.group_id, participantId);
   const token = crypto.randomBytes(32).toString('base64url'); // 256 random bits
   const untilLock = input.expiration_hours === undefined;
   const expiresAt = untilLock ? deadline : new Date(now.getTime() + input.expiration_hours! * 3_600_000);
@@ -39,15 +49,21 @@ export async function createJoinLink(
     expires_at: expiresAt.toISOString(),
     expiration_hours: input.expiration_hours ?? Math.ceil((expiresAt.getTime() - now.getTime()) / 3_600_000),
     until_picks_lock: untilLock,
-    active_links: await repo.countLiveJoinLinks(em, input.group_id, now),
+    active_links: await countWorkingLinks(em, input.group_id, now),
   };
 }
 
-/** Where a live link leads. Deleting a group deletes its links, so a live link's group exists (unless deleted this instant). */
+/**
+ * Where a live link leads. Deleting a group deletes its links, so a live link's group exists (unless
+ * deleted this instant). A link speaks for its maker: it works while they may invite, so one made by a
+ * member who left leads nowhere, and one made by a member while the owner has member invites off says so.
+ */
 async function liveLink({ em, now }: { em: EntityManager; now: Date }, token: string) {
   const link = await repo.findLiveJoinLink(em, hashToken(token), now);
   const groupName = link ? await findGroupName(em, link.groupId) : undefined;
   if (!link || groupName === undefined) throw notFound(MESSAGES.joinLinkInvalid);
+  const { inviters, members } = await invitersAmong(em, link.groupId, [link.createdBy]);
+  if (!inviters.has(link.createdBy)) throw notFound(members.has(link.createdBy) ? MESSAGES.joinLinkTurnedOff : MESSAGES.joinLinkInvalid);
   return { group_id: link.groupId, group_name: groupName, created_by: link.createdBy, expires_at: link.expiresAt };
 }
 
