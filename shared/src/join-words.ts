@@ -1,4 +1,6 @@
-/** Joining words the server and the web app share: when a locked-out player may try again. */
+import { MESSAGES } from './messages.js';
+
+/** Joining words the server and the web app share: when a locked-out player may try again, what a late joiner sees. */
 
 /** When a join by id may be tried again, as a message says it: minutes from now, and a clock time. */
 export interface RetryWhen {
@@ -18,3 +20,20 @@ export function retryWhen(retryAt: Date | string, now: Date, clock: (at: Date) =
 
 /** '20:16 UTC'. */
 export const utcClock = (at: Date): string => `${at.toISOString().slice(11, 16)} UTC`;
+
+/** Where the draft is, as a join answer and an invitation card tell it. */
+export interface JoinDraftState {
+  draft_started: boolean;
+  round_one_complete: boolean;
+}
+
+/** The draft status's words for it (round one counts as complete only once the draft has started). */
+export function joinDraftState(status: { draftHasStarted: boolean; round_one_complete: boolean }): JoinDraftState {
+  return { draft_started: status.draftHasStarted, round_one_complete: status.draftHasStarted && status.round_one_complete };
+}
+
+/** What someone joining now will and will not see: null before the start (they can make picks). */
+export function lateJoinNotice(state: JoinDraftState): string | null {
+  if (!state.draft_started) return null;
+  return state.round_one_complete ? MESSAGES.joinedAfterRoundOne : MESSAGES.joinedAfterStart;
+}

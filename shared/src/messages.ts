@@ -49,6 +49,9 @@ export const MESSAGES = {
   /** A join that added the member, and one that found them already in (by id, by link, public groups). */
   joined: 'You have joined the group',
   alreadyMember: 'You are already a member of this group',
+  /** Joining once picks are locked adds a member but no entry: what they will and will not see. */
+  joinedAfterStart: "The draft has started: you'll see this group's standings and draft board, but you can't make picks here.",
+  joinedAfterRoundOne: "Round one is complete: you'll see this group's final standings and draft board, but you can't make picks here.",
   joinFailedById: 'Failed to join group. Please check the group ID and password.',
   noPlayersSelectedTitle: 'No players selected',
   noPlayersSelected: 'Please select at least one player',

@@ -235,7 +235,18 @@ export const joinRefusalData = z.object({
   retry_at: isoDate.optional(),
 });
 export type JoinRefusalData = z.infer<typeof joinRefusalData>;
-export const joinResultOutput = z.object({ success: z.boolean(), group_id: z.number(), already_member: z.boolean(), message: z.string() });
+/**
+ * A join's answer, with where the draft is: after the start a new member gets no entry, and `message` says
+ * what they will and will not see (shared/src/join-words.ts, `lateJoinNotice`).
+ */
+export const joinResultOutput = z.object({
+  success: z.boolean(),
+  group_id: z.number(),
+  already_member: z.boolean(),
+  message: z.string(),
+  draft_started: z.boolean(),
+  round_one_complete: z.boolean(),
+});
 export const leaveResultOutput = z.object({ success: z.boolean(), group_deleted: z.boolean() });
 export const memberCountOutput = z.object({ group_id: z.number(), member_count: z.number() });
 export const membershipOutput = z.object({
@@ -300,9 +311,11 @@ export const resolvedJoinLinkOutput = z.object({
   member_count: z.number(),
   /** Screen names of the first members (owner first, then by joining), at most INVITE_CARD_NAMES. */
   member_names: z.array(z.string()),
-  /** When picks lock (the draft's deadline), and whether the draft has started already. */
+  /** When picks lock (the draft's deadline), and whether the draft has started already (a joiner then gets no entry). */
   pick_deadline: isoDate,
   draft_started: z.boolean(),
+  /** Round one is over: the card says so in final words. */
+  round_one_complete: z.boolean(),
 });
 export type ResolvedJoinLink = z.infer<typeof resolvedJoinLinkOutput>;
 

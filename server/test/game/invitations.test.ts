@@ -10,6 +10,7 @@ import { INVITE_CARD_NAMES } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import type { GroupDto, ResolvedJoinLink } from '@first-round/shared/schemas';
 import { PublicCountsCache } from '../../src/modules/groups/public-counts.js';
+import { completeRoundOne } from '../../src/modules/draft/draft.service.js';
 import { formatDeadline } from '@first-round/shared/deadline';
 import { escapeHtml, INVITE_IMAGE_PATH } from '../../src/modules/join-links/invite-page.js';
 import { CLIENT_DIST } from '../../src/app.js';
@@ -51,6 +52,7 @@ describe('the invitation card (joinLinks.resolve, signed out)', () => {
       member_names: [owner.username, ...others.map((u) => u.username)].slice(0, INVITE_CARD_NAMES),
       pick_deadline: t.deps.draft.deadline.toISOString(),
       draft_started: false,
+      round_one_complete: false,
     });
     // Never an e-mail, a participant id, a password (or its hash) or a pick.
     const text = JSON.stringify(card);
@@ -71,8 +73,12 @@ describe('the invitation card (joinLinks.resolve, signed out)', () => {
     const token = await inviteLink(group.id);
     await operatorStart(t);
     const card = expectStatus<ResolvedJoinLink>(await get(`/api/groups/join-links/${token}`), 200);
-    expect(card).toMatchObject({ member_count: 2, member_names: [owner.username], draft_started: true });
+    expect(card).toMatchObject({ member_count: 2, member_names: [owner.username], draft_started: true, round_one_complete: false });
     expect(JSON.stringify(card)).not.toContain(nameless.id);
+    await completeRoundOne(t.deps.orm.em.fork(), t.deps.draft, 'test');
+    expect(expectStatus<ResolvedJoinLink>(await get(`/api/groups/join-links/${token}`), 200)).toMatchObject({ draft_started: true, round_one_complete: true });
+    // A pasted link's preview says so too.
+    expect((await get(`/groups/join/${token}`, undefined, { accept: 'text/html' })).body).toMatch(/<meta property="og:description" content="[^"]* · Round one is complete\." \/>/);
   });
 
   it('answers 404 for an unknown or expired link', async () => {
@@ -166,6 +172,46 @@ describe('who may invite (members, unless the owner turns it off: groups.setMemb
     await operatorStart(t);
     expect(expectStatus<GroupDto>(await setting(group.id, false, owner), 200).members_can_invite).toBe(false);
     expectError(await invite(group.id, owner), 409, MESSAGES.joinLinksLocked);
+  });
+});
+
+describe('joining after the start says what the newcomer will and will not see', () => {
+  type Joined = { already_member: boolean; message: string; draft_started: boolean; round_one_complete: boolean };
+
+  it('by id and by link: an entry-less member, told so in the answer; in final words once round one is complete', async () => {
+    const group = await createGroup(t, owner, { password: 'late' });
+    const link = await inviteLink(group.id);
+    const early = await t.signUp();
+    expect(expectStatus<Joined>(await post('/api/groups/join', { group_id: group.id, password: 'late' }, early), 200)).toEqual({
+      success: true,
+      group_id: group.id,
+      already_member: false,
+      message: MESSAGES.joined,
+      draft_started: false,
+      round_one_complete: false,
+    });
+
+    await operatorStart(t);
+    const byId = await t.signUp();
+    const joined = expectStatus<Joined>(await post('/api/groups/join', { group_id: group.id, password: 'late' }, byId), 200);
+    expect(joined).toMatchObject({ already_member: false, draft_started: true, round_one_complete: false });
+    expect(joined.message).toBe(`${MESSAGES.joined}. ${MESSAGES.joinedAfterStart}`);
+    expect(MESSAGES.joinedAfterStart).toBe("The draft has started: you'll see this group's standings and draft board, but you can't make picks here.");
+    const byLink = await t.signUp();
+    expect(expectStatus<Joined>(await post(`/api/groups/join-with-link/${link}`, undefined, byLink), 200)).toMatchObject({
+      already_member: false,
+      draft_started: true,
+      message: `${MESSAGES.joined}. ${MESSAGES.joinedAfterStart}`,
+    });
+    // Joining adds no entry: nothing to save there, and nobody new in the standings.
+    expectError(await post('/api/picks/', { picks: [(await t.db.query<{ id: number }>(`select id from player order by rank limit 1`))[0]!.id], group_id: group.id }, byId), 409, MESSAGES.picksLocked);
+    // Someone already in hears nothing new.
+    expect(expectStatus<Joined>(await post(`/api/groups/join-with-link/${link}`, undefined, byLink), 200)).toMatchObject({ already_member: true, message: MESSAGES.alreadyMember });
+
+    await completeRoundOne(t.deps.orm.em.fork(), t.deps.draft, 'test');
+    const last = expectStatus<Joined>(await post(`/api/groups/join-with-link/${link}`, undefined, await t.signUp()), 200);
+    expect(last).toMatchObject({ draft_started: true, round_one_complete: true, message: `${MESSAGES.joined}. ${MESSAGES.joinedAfterRoundOne}` });
+    expect(MESSAGES.joinedAfterRoundOne).toBe("Round one is complete: you'll see this group's final standings and draft board, but you can't make picks here.");
   });
 });
 

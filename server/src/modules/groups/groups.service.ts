@@ -2,9 +2,11 @@ import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
-import type { GroupDto } from '@first-round/shared/schemas';
+import type { z } from 'zod';
+import { joinDraftState, lateJoinNotice } from '@first-round/shared/join-words';
+import type { DraftStatus, GroupDto, joinResultOutput } from '@first-round/shared/schemas';
 import { badRequest, conflict, draftLocked, forbidden, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
-import { isDraftStarted, type DraftSettings } from '../draft/draft.service.js';
+import { getDraftStatus, type DraftSettings } from '../draft/draft.service.js';
 import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
 import { screenNamesOf } from '../users/participants.repository.js';
 import { deletePickSet, whoHasPicks } from '../picks/pick-sets.js';
@@ -109,18 +111,17 @@ export async function addMember(em: EntityManager, groupId: number, participantI
   }
 }
 
-interface JoinResult {
-  success: boolean;
-  group_id: number;
-  already_member: boolean;
-  message: string;
-}
+type JoinResult = z.infer<typeof joinResultOutput>;
 
-const alreadyMember = (groupId: number): JoinResult => ({ success: true, group_id: groupId, already_member: true, message: MESSAGES.alreadyMember });
-
-async function addJoiningMember(em: EntityManager, groupId: number, participantId: string): Promise<JoinResult> {
-  const added = await addMember(em, groupId, participantId);
-  return { success: true, group_id: groupId, already_member: !added, message: MESSAGES.joined };
+/**
+ * Every join's answer (by id, by link, public groups): whether it added the member, and where the draft
+ * is. A member added after the start gets no entry, and the message says what they will and will not see.
+ */
+export function joinAnswer(groupId: number, added: boolean, status: Pick<DraftStatus, 'draftHasStarted' | 'round_one_complete'>): JoinResult {
+  const state = joinDraftState(status);
+  const notice = added ? lateJoinNotice(state) : null;
+  const message = !added ? MESSAGES.alreadyMember : notice ? `${MESSAGES.joined}. ${notice}` : MESSAGES.joined;
+  return { success: true, group_id: groupId, already_member: !added, message, ...state };
 }
 
 /**
@@ -137,10 +138,11 @@ export async function joinGroup(
   const outcome = await em.transactional(async (tx): Promise<{ ok: JoinResult } | { refused: Error }> => {
     await lockJoinAttempts(tx, participantId);
     const group = await loadGroup(tx, input.group_id, { withPassword: true });
-    if (group && (await isMember(tx, input.group_id, participantId))) return { ok: alreadyMember(input.group_id) };
+    const status = await getDraftStatus(tx, draft);
+    if (group && (await isMember(tx, input.group_id, participantId))) return { ok: joinAnswer(input.group_id, false, status) };
     // A public group is a stranger's one-click join: once the draft is on it would add a watcher, never an
     // entry (docs/decisions.md). Not a failed guess, so not counted against the join limits.
-    if (group?.isPublic && (await isDraftStarted(tx, draft))) return { refused: draftLocked(MESSAGES.publicGroupsLocked) };
+    if (group?.isPublic && status.draftHasStarted) return { refused: draftLocked(MESSAGES.publicGroupsLocked) };
     await checkJoinLimits(tx, participantId, input.group_id, now);
     if (!group) {
       await recordJoinFailure(tx, participantId, input.group_id, 'unknown_group', now);
@@ -149,9 +151,9 @@ export async function joinGroup(
     if (group.passwordHash && !(input.password && (await verifyPassword(input.password, group.passwordHash)))) {
       return { refused: await wrongPassword(tx, participantId, input.group_id, now) };
     }
-    const joined = await addJoiningMember(tx, input.group_id, participantId);
+    const added = await addMember(tx, input.group_id, participantId);
     await announceChange(tx, sink, { kind: 'group', group_id: input.group_id });
-    return { ok: joined };
+    return { ok: joinAnswer(input.group_id, added, status) };
   });
   // A refusal is thrown only after the commit, so the failure it recorded counts.
   if ('refused' in outcome) throw outcome.refused;

@@ -4,8 +4,8 @@ import { authedProcedure, draftOpenProcedure, groupMemberProcedure, publicProced
 import type { AppDeps } from '../../deps.js';
 import * as links from './join-links.service.js';
 
-/** The draft as the invitation card needs it: the deadline, and the cached "has it started?". */
-export const inviteDraft = (deps: AppDeps): links.InviteDraftState => ({ deadline: deps.draft.deadline, started: () => deps.draftStatus.hasStarted() });
+/** The draft as the invitation card needs it: the deadline, and the cached status (started? round one over?). */
+export const inviteDraft = (deps: AppDeps): links.InviteDraftState => ({ deadline: deps.draft.deadline, status: () => deps.draftStatus.status() });
 
 export const joinLinksRouter = router({
   /** Members (the service refuses non-owners while the owner has member invites off), before the start. */
@@ -21,6 +21,6 @@ export const joinLinksRouter = router({
     .input(joinLinkTokenInput)
     .output(joinResultOutput)
     .mutation(({ ctx, input }) =>
-      links.joinWithLink({ em: ctx.em, participantId: ctx.participant.id, now: ctx.deps.draft.now(), sink: ctx.deps.events }, input.token),
+      links.joinWithLink({ em: ctx.em, participantId: ctx.participant.id, now: ctx.deps.draft.now(), draft: ctx.deps.draft, sink: ctx.deps.events }, input.token),
     ),
 });

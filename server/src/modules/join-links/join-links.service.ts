@@ -4,8 +4,10 @@ import { MESSAGES } from '@first-round/shared/messages';
 import { isForeignKeyViolation, notFound } from '../../errors.js';
 import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
 import { INVITE_CARD_NAMES } from '@first-round/shared/constants';
-import type { ResolvedJoinLink } from '@first-round/shared/schemas';
-import { addMember, invitationSummary } from '../groups/groups.service.js';
+import { joinDraftState } from '@first-round/shared/join-words';
+import type { DraftStatus, ResolvedJoinLink } from '@first-round/shared/schemas';
+import { addMember, invitationSummary, joinAnswer } from '../groups/groups.service.js';
+import { getDraftStatus, type DraftSettings } from '../draft/draft.service.js';
 import { findGroupName } from '../groups/groups.repository.js';
 import { invitersAmong, requireInviteRight } from '../groups/membership.js';
 import { screenNamesOf } from '../users/participants.repository.js';
@@ -67,10 +69,10 @@ async function liveLink({ em, now }: { em: EntityManager; now: Date }, token: st
   return { group_id: link.groupId, group_name: groupName, created_by: link.createdBy, expires_at: link.expiresAt };
 }
 
-/** The draft as an invitation card tells it: when picks lock, and whether they already have. */
+/** The draft as an invitation card tells it: when picks lock, whether they already have, whether round one is over. */
 export interface InviteDraftState {
   deadline: Date;
-  started: () => MaybePromise<boolean>;
+  status: () => MaybePromise<Pick<DraftStatus, 'draftHasStarted' | 'round_one_complete'>>;
 }
 
 /**
@@ -93,25 +95,19 @@ export async function resolveJoinLink(
     member_count: summary.memberCount,
     member_names: summary.memberNames,
     pick_deadline: draft.deadline.toISOString(),
-    draft_started: await draft.started(),
+    ...joinDraftState(await draft.status()),
   };
 }
 
-/** The link stands in for the password; joining twice is a success. */
+/** The link stands in for the password; joining twice is a success. After the start the member gets no entry (joinAnswer says so). */
 export async function joinWithLink(
-  { em, participantId, now, sink }: { em: EntityManager; participantId: string; now: Date; sink: InvalidationSink },
+  { em, participantId, now, draft, sink }: { em: EntityManager; participantId: string; now: Date; draft: DraftSettings; sink: InvalidationSink },
   token: string,
 ) {
   const link = await liveLink({ em, now }, token);
-  const added = await em.transactional(async (tx) => {
-    const inserted = await addMember(tx, link.group_id, participantId);
-    if (inserted) await announceChange(tx, sink, { kind: 'group', group_id: link.group_id });
-    return inserted;
+  return em.transactional(async (tx) => {
+    const added = await addMember(tx, link.group_id, participantId);
+    if (added) await announceChange(tx, sink, { kind: 'group', group_id: link.group_id });
+    return joinAnswer(link.group_id, added, await getDraftStatus(tx, draft));
   });
-  return {
-    success: true,
-    group_id: link.group_id,
-    already_member: !added,
-    message: added ? MESSAGES.joined : MESSAGES.alreadyMember,
-  };
 }
