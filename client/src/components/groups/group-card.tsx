@@ -70,7 +70,7 @@ export function GroupCard({ group, started, standing }: { group: GroupDto; start
           </Text>
         )}
       </GroupCardText>
-      {isOwner && !started && <CardInvite groupId={group.group_id} groupName={group.name} />}
+      {membership.data?.can_invite && !started && <CardInvite groupId={group.group_id} groupName={group.name} />}
     </Flex>
   );
 }

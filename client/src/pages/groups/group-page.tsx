@@ -79,7 +79,7 @@ function GroupDetails({ id }: { id: number }) {
       }
     >
       <Stack gap="6" pb="4">
-        {membership.data.is_owner && <OwnerTools group={g} />}
+        {membership.data.can_invite && <OwnerTools group={g} membership={membership.data} />}
         <Card bg="navy.900" color="white" borderColor="navy.900">
           <Text fontWeight="bold" fontSize="lg">
             Make your picks for this group

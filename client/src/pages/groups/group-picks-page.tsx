@@ -9,8 +9,7 @@ import { FullPageMessage } from '../../components/full-page-message';
 import { PrimaryButton } from '../../components/form-bits';
 import { BackTo, GroupLoadError } from '../../components/groups/group-frame';
 import { GroupLeaderboard } from '../../components/groups/group-leaderboard';
-import { GroupInvite } from '../../components/groups/invite';
-import { GroupPassword } from '../../components/groups/group-password';
+import { OwnerTools } from '../../components/groups/owner-tools';
 import { MembersList } from '../../components/groups/members-list';
 import { GroupHistory } from '../../components/groups/group-history';
 import { NotAMember } from '../../components/groups/not-a-member';
@@ -70,19 +69,7 @@ function GroupPicks({ id }: { id: number }) {
     return (
       <Page title={g.name} before={back} subtitle={subtitle}>
         <Stack gap="6" pb="4">
-          {membership.data.is_owner && (
-            <Card>
-              <Text fontWeight="bold" color="navy.900" mb="3">
-                Invite friends
-              </Text>
-              <GroupInvite groupId={id} groupName={g.name} />
-            </Card>
-          )}
-          {membership.data.is_owner && (
-            <Card>
-              <GroupPassword groupId={id} hasPassword={g.has_password} />
-            </Card>
-          )}
+          {membership.data.can_invite && <OwnerTools group={g} membership={membership.data} />}
           <Card>
             <Text fontWeight="bold" color="navy.900">
               {hasPicks ? 'Your picks for this group are in.' : 'You have no picks in this group yet.'}
