@@ -146,7 +146,7 @@ export function describeError(error: unknown): ErrorDescription {
 }
 
 /**
- * The body of every REST and /idp error answer. `detail` and `message` are the same text (SPEC §8 reads
+ * The body of every REST and /idp error answer. `detail` and `message` are the same text (clients read
  * either); an error with data (a refused join's tries left) has its fields beside them.
  */
 export type ErrorBody = {
