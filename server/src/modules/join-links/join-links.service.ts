@@ -36,8 +36,8 @@ export async function createJoinLink(
 ) {
   await requireInviteRight(em, input.group_id, participantId);
   const token = crypto.randomBytes(32).toString('base64url'); // 256 random bits
-  const untilLock = input.expiration_hours === undefined;
-  const expiresAt = untilLock ? deadline : new Date(now.getTime() + input.expiration_hours! * 3_600_000);
+  const hours = input.expiration_hours;
+  const expiresAt = hours === undefined ? deadline : new Date(now.getTime() + hours * 3_600_000);
   try {
     await repo.insertJoinLink(em, { groupId: input.group_id, tokenHash: hashToken(token), createdBy: participantId, expiresAt });
   } catch (error) {
@@ -49,8 +49,8 @@ export async function createJoinLink(
     token,
     group_id: input.group_id,
     expires_at: expiresAt.toISOString(),
-    expiration_hours: input.expiration_hours ?? Math.ceil((expiresAt.getTime() - now.getTime()) / 3_600_000),
-    until_picks_lock: untilLock,
+    expiration_hours: hours ?? Math.ceil((expiresAt.getTime() - now.getTime()) / 3_600_000),
+    until_picks_lock: hours === undefined,
     active_links: await countWorkingLinks(em, input.group_id, now),
   };
 }
