@@ -6,9 +6,9 @@ import { apiSession } from './support/idp';
 import { acceptRules, signUpThroughUi } from './support/ui';
 
 /**
- * Guessing a group's password from the Join a Group screen: wrong passwords keep the
- * spec's message, and once the limit is reached the player is told when to try again, not merely that
- * the id or password is wrong (which would send them guessing on).
+ * Guessing a group's password from the Join a Group screen: each wrong password says how many tries are
+ * left (issue 23; it used to keep the spec's 'check the group ID and password', which sent players guessing
+ * on), and once the limit is reached the player is told when to try again and to ask for an invite link.
  */
 describe('join by id, past the wrong-password limit', () => {
   let browser: Browser;
@@ -27,7 +27,7 @@ describe('join by id, past the wrong-password limit', () => {
     return (await answered).status();
   }
 
-  it('says when to try again instead of "check the group ID and password"', async () => {
+  it('says how many tries are left, then when to try again, instead of "check the group ID and password"', async () => {
     const host = await apiSession(uniqueEmail('vaulthost'), uniqueUsername('Vault'));
     const res = await fetch(`${BASE_URL}/api/groups`, {
       method: 'POST',
@@ -42,13 +42,15 @@ describe('join by id, past the wrong-password limit', () => {
     await acceptRules(page);
     await page.goto('/groups/join');
     await page.getByRole('textbox', { name: 'Group ID' }).fill(String(group_id));
-    for (let i = 0; i < 10; i++) {
+    for (let i = 1; i <= 9; i++) {
       expect(await submitJoin(page, `guess ${i}`)).toBe(403);
-      await page.getByText('Failed to join group. Please check the group ID and password.').waitFor();
+      await page.getByText(`Wrong password for this group. ${10 - i} ${i === 9 ? 'try' : 'tries'} left.`, { exact: true }).waitFor();
     }
+    expect(await submitJoin(page, 'guess 10')).toBe(403);
+    await page.getByText(/^Wrong password for this group\. No tries left: try again in 15 minutes \(at .+\), or ask a member for an invite link\.$/).waitFor();
     // The eleventh try, even with the right password, is refused and says when to come back.
     expect(await submitJoin(page, 'open sesame')).toBe(429);
-    await page.getByText('Too many wrong passwords for this group. Try again in 15 minutes.').waitFor();
+    await page.getByText(/^Too many wrong passwords for this group\. Try again in 15 minutes \(at .+\), or ask a member for an invite link\.$/).waitFor();
     expect(await page.getByText('Please check the group ID and password').count()).toBe(0);
     await context.close();
   });

@@ -2,6 +2,7 @@ import { TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { ZodError } from 'zod';
 import type { ErrorKind } from '@first-round/shared/errors';
+import type { JoinRefusalData } from '@first-round/shared/schemas';
 
 export type { ErrorKind } from '@first-round/shared/errors';
 
@@ -31,10 +32,17 @@ export const ERROR_TABLE: Record<ErrorKind, { trpc: TRPC_ERROR_CODE_KEY; status:
   INTERNAL: { trpc: 'INTERNAL_SERVER_ERROR', status: 500 },
 };
 
+/**
+ * Numbers an error carries beside its message, for clients that must not read words: REST puts them in
+ * the body, tRPC in `error.data`. Today only a refused join by id has any (shared/src/schemas.ts).
+ */
+export type ErrorData = JoinRefusalData;
+
 export class DomainError extends Error {
   constructor(
     readonly kind: ErrorKind,
     message: string,
+    readonly data?: ErrorData,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -44,11 +52,11 @@ export class DomainError extends Error {
 export const badRequest = (m: string) => new DomainError('BAD_REQUEST', m);
 export const invalidInput = (m: string) => new DomainError('INVALID_INPUT', m);
 export const unauthorized = (m: string) => new DomainError('UNAUTHORIZED', m);
-export const forbidden = (m: string) => new DomainError('FORBIDDEN', m);
+export const forbidden = (m: string, data?: ErrorData) => new DomainError('FORBIDDEN', m, data);
 export const notFound = (m: string) => new DomainError('NOT_FOUND', m);
 export const conflict = (m: string) => new DomainError('CONFLICT', m);
 export const unprocessable = (m: string) => new DomainError('UNPROCESSABLE', m);
-export const tooManyRequests = (m: string) => new DomainError('TOO_MANY_REQUESTS', m);
+export const tooManyRequests = (m: string, data?: ErrorData) => new DomainError('TOO_MANY_REQUESTS', m, data);
 export const draftLocked = (m: string) => new DomainError('DRAFT_LOCKED', m);
 
 /** What a player sees while the database cannot be reached (HTTP 503): nothing is wrong with the request. */
@@ -79,11 +87,12 @@ export function zodMessage(error: ZodError): string {
     .join('; ');
 }
 
-/** An error described for an answer: its kind, its HTTP status and the message a client may see. */
+/** An error described for an answer: its kind, its HTTP status, the message a client may see and its data. */
 export interface ErrorDescription {
   kind: ErrorKind;
   status: number;
   message: string;
+  data?: ErrorData;
 }
 
 /** The kind of a bare tRPC error code (one not made from a DomainError): the table read backwards. */
@@ -114,7 +123,7 @@ const described = (kind: ErrorKind, message: string, status = ERROR_TABLE[kind].
  * (500) with a generic message, whatever the error said.
  */
 export function describeError(error: unknown): ErrorDescription {
-  if (error instanceof DomainError) return described(error.kind, error.message);
+  if (error instanceof DomainError) return { ...described(error.kind, error.message), ...(error.data ? { data: error.data } : {}) };
   if (error instanceof ZodError) return described('INVALID_INPUT', zodMessage(error));
   if (error instanceof TRPCError) {
     if (error.cause instanceof DomainError) return describeError(error.cause);
@@ -136,20 +145,23 @@ export function describeError(error: unknown): ErrorDescription {
   return described(status >= 500 ? kindOfStatus(status) : 'INTERNAL', '', status >= 500 ? status : 500);
 }
 
-/** The body of every REST and /idp error answer. `detail` and `message` are the same text (SPEC §8 reads either). */
-export interface ErrorBody {
+/**
+ * The body of every REST and /idp error answer. `detail` and `message` are the same text (clients read
+ * either); an error with data (a refused join's tries left) has its fields beside them.
+ */
+export type ErrorBody = {
   detail: string;
   message: string;
   code: ErrorKind;
-}
+} & Partial<ErrorData>;
 
 /**
  * Any error as the answer REST, the identity routes and Fastify's error handler send. `fault`: the
  * server's own failure, which the caller logs (the database being away is not one).
  */
 export function errorAnswer(error: unknown): { status: number; body: ErrorBody; fault: boolean } {
-  const { kind, status, message } = describeError(error);
-  return { status, body: { detail: message, message, code: kind }, fault: status >= 500 && kind !== 'UNAVAILABLE' };
+  const { kind, status, message, data } = describeError(error);
+  return { status, body: { detail: message, message, code: kind, ...data }, fault: status >= 500 && kind !== 'UNAVAILABLE' };
 }
 
 /** PostgreSQL unique violation (23505), optionally on a named constraint. */

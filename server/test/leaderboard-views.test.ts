@@ -219,6 +219,8 @@ describe('after the start', () => {
       busted: danRow.busted,
       correct_picks: danRow.correct_picks,
       picks: 2,
+      // Nobody else holds Dan's rank.
+      shared: false,
     });
     expect((await cards(users.ann)).groups.find((g) => g.group_id === group)!.standing).toMatchObject({ rank: 1, entries: 2, busted: false, correct_picks: 1, picks: 1 });
     // Eve is a member without picks here: no place.

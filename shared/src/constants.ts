@@ -5,9 +5,11 @@ export const MAX_PICKS = 32;
 export const DEFAULT_ROUND_ONE_PICKS = 32;
 export const GLOBAL_GROUP_ID = 1;
 
-/** Invite link validity (hours): from a group card and from the group page. */
-export const INVITE_HOURS_FROM_CARD = 24;
-export const INVITE_HOURS_FROM_GROUP_PAGE = 720;
+/**
+ * Invite links last until picks lock unless asked for fewer hours: the invite panel offers these (7 days,
+ * 24 hours) where they end before the lock. A REST client may ask for 1 to MAX_INVITE_HOURS.
+ */
+export const INVITE_SHORTER_HOURS = [168, 24] as const;
 export const MAX_INVITE_HOURS = 720;
 /** Member names an invitation card shows (the signed-out view of a link reveals no more). */
 export const INVITE_CARD_NAMES = 6;

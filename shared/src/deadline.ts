@@ -22,6 +22,12 @@ export function formatWhen(at: Date | string, timeZone?: string): string {
   return `${parts.weekday} ${parts.month} ${parts.day}, ${parts.hour}:${parts.minute} ${parts.dayPeriod} ${parts.timeZoneName}`;
 }
 
+/** A time of day the same way: '8:16 PM EDT' (a lockout lifting, a link running out today). */
+export function formatClock(at: Date | string, timeZone?: string): string {
+  const parts = Object.fromEntries(formatter(timeZone).formatToParts(new Date(at)).map((p) => [p.type, p.value]));
+  return `${parts.hour}:${parts.minute} ${parts.dayPeriod} ${parts.timeZoneName}`;
+}
+
 /** The clock the server tells times on: Eastern, the draft's own. */
 export const DRAFT_TIME_ZONE = 'America/New_York';
 

@@ -1,3 +1,10 @@
+import type { RetryWhen } from './join-words.js';
+import { plural } from './words.js';
+
+/** 'in 15 minutes (at 8:16 PM)'. */
+const tryAgain = (retry: RetryWhen) => `in ${plural(retry.minutes, 'minute')} (at ${retry.clock})`;
+const ASK_FOR_A_LINK = 'or ask a member for an invite link.';
+
 /** User-facing texts from SPEC §5 and §8, so server and client say exactly the same thing. */
 export const MESSAGES = {
   authRequired: 'Authentication required',
@@ -20,18 +27,31 @@ export const MESSAGES = {
   groupNotFound: 'Group not found',
   notGroupMember: 'You are not a member of this group',
   notGroupOwner: 'Only the group owner can do this',
-  wrongGroupPassword: 'Incorrect group password',
+  /**
+   * A wrong password on a join by id, with the tries left before a join limit is reached (the tighter of
+   * the group's and the player's, join-limits.ts); at none left, when the next try is allowed.
+   */
+  wrongGroupPassword: (triesLeft: number, retry?: RetryWhen) =>
+    triesLeft > 0
+      ? `Wrong password for this group. ${plural(triesLeft, 'try', 'tries')} left.`
+      : `Wrong password for this group. No tries left: ${retry ? `try again ${tryAgain(retry)}, ` : ''}${ASK_FOR_A_LINK}`,
   groupPasswordBlank: 'Enter a password, or remove it',
   groupPasswordSet: 'Group password updated',
   groupPasswordRemoved: 'Group password removed',
-  /** Group joins by id (N: minutes until the oldest counted failure ages out). */
-  tooManyWrongPasswords: (minutes: number) => `Too many wrong passwords for this group. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-  tooManyFailedJoins: (minutes: number) => `Too many failed attempts to join groups. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  /** A join by id past a limit: this group's wrong passwords, or the player's failed joins anywhere. */
+  joinLockedOut: (lockout: 'group' | 'player', retry: RetryWhen) =>
+    `${lockout === 'group' ? 'Too many wrong passwords for this group.' : 'Too many failed attempts to join groups.'} Try again ${tryAgain(retry)}, ${ASK_FOR_A_LINK}`,
   joinLinkInvalid: 'This invite link is invalid or has expired',
+  /** The owner has turned off invites from members: a member asking for a link, and a link a member made. */
+  membersCannotInvite: "Only the group's owner can invite to this group: they have turned off invites from members",
+  joinLinkTurnedOff: "This invite link no longer works: the group's owner has turned off invites from members",
   shareLinkInvalid: 'This share link does not exist',
   /** A join that added the member, and one that found them already in (by id, by link, public groups). */
   joined: 'You have joined the group',
   alreadyMember: 'You are already a member of this group',
+  /** Joining once picks are locked adds a member but no entry: what they will and will not see. */
+  joinedAfterStart: "The draft has started: you'll see this group's standings and draft board, but you can't make picks here.",
+  joinedAfterRoundOne: "Round one is complete: you'll see this group's final standings and draft board, but you can't make picks here.",
   joinFailedById: 'Failed to join group. Please check the group ID and password.',
   noPlayersSelectedTitle: 'No players selected',
   noPlayersSelected: 'Please select at least one player',

@@ -206,6 +206,8 @@ export const groupOutput = z.object({
   is_public: z.boolean(),
   picks_public: z.boolean(),
   has_password: z.boolean(),
+  /** Whether members other than the owner may invite (the owner's setting, on unless turned off). */
+  members_can_invite: z.boolean(),
   member_count: z.number(),
   created_at: isoDate,
 });
@@ -221,7 +223,30 @@ export const createGroupInput = z.strictObject({
 export const createSimpleGroupInput = z.strictObject({ name: groupNameSchema });
 export const groupIdInput = z.strictObject({ group_id: idSchema });
 export const joinGroupInput = z.strictObject({ group_id: idSchema, password: safeText(200).optional() });
-export const joinResultOutput = z.object({ success: z.boolean(), group_id: z.number(), already_member: z.boolean(), message: z.string() });
+/**
+ * What a refused join by id carries beside its message (REST: in the error body; tRPC: in `error.data`),
+ * so clients need not read the words: the tries left before a join limit (the tighter of the group's and
+ * the player's), and once none are left which limit holds ('group': wrong passwords for this group;
+ * 'player': failed joins anywhere) and when a try is allowed again.
+ */
+export const joinRefusalData = z.object({
+  tries_left: z.number().int().min(0),
+  lockout: z.enum(['group', 'player']).optional(),
+  retry_at: isoDate.optional(),
+});
+export type JoinRefusalData = z.infer<typeof joinRefusalData>;
+/**
+ * A join's answer, with where the draft is: after the start a new member gets no entry, and `message` says
+ * what they will and will not see (shared/src/join-words.ts, `lateJoinNotice`).
+ */
+export const joinResultOutput = z.object({
+  success: z.boolean(),
+  group_id: z.number(),
+  already_member: z.boolean(),
+  message: z.string(),
+  draft_started: z.boolean(),
+  round_one_complete: z.boolean(),
+});
 export const leaveResultOutput = z.object({ success: z.boolean(), group_deleted: z.boolean() });
 export const memberCountOutput = z.object({ group_id: z.number(), member_count: z.number() });
 /** How a member's entry in a group is made: 'linked' follows their My Picks (the default), 'own' was forked for the group (shared/src/entries.ts). */
@@ -235,6 +260,8 @@ export const membershipOutput = z.object({
   use_global_picks: z.boolean(),
   /** Null for a caller who is not a member. */
   entry_mode: entryModeSchema.nullable(),
+  /** Whether the caller may make invite links to the group: its owner, or a member while the owner lets members invite. */
+  can_invite: z.boolean(),
 });
 export const memberOutput = z.object({
   participant_id: z.string(),
@@ -251,16 +278,31 @@ export const useGlobalPicksInput = z.strictObject({ group_id: idSchema, use_glob
 /** A group's new password, or null to remove it (joining by id then needs none). */
 export const groupPasswordSchema = safeText(200).refine((v) => v.trim().length > 0, MESSAGES.groupPasswordBlank);
 export const setGroupPasswordInput = z.strictObject({ group_id: idSchema, password: groupPasswordSchema.nullable() });
+/** The owner lets members invite (true, the default) or keeps invites to themselves (false). */
+export const setMembersCanInviteInput = z.strictObject({ group_id: idSchema, members_can_invite: z.boolean() });
 /** The landing page's live counts: entries on the global leaderboard (players with picks) and groups. */
 export const publicCountsOutput = z.object({ entries: z.number(), groups: z.number() });
 export type PublicCounts = z.infer<typeof publicCountsOutput>;
 
 // ---------------------------------------------------------------- join links
+/** A new invite link: for `expiration_hours` hours, or, without them, until picks lock (the draft's deadline). */
 export const createJoinLinkInput = z.strictObject({
   group_id: idSchema,
-  expiration_hours: z.number().int().min(1).max(MAX_INVITE_HOURS).default(24),
+  expiration_hours: z.number().int().min(1).max(MAX_INVITE_HOURS).optional(),
 });
-export const joinLinkOutput = z.object({ token: z.string(), group_id: z.number(), expires_at: isoDate, expiration_hours: z.number() });
+/**
+ * The link made: `until_picks_lock` when it lasts until the deadline (`expiration_hours` then counts the
+ * hours until it, rounded up), and `active_links`, how many links to the group work now, this one included
+ * (earlier ones keep working until they expire).
+ */
+export const joinLinkOutput = z.object({
+  token: z.string(),
+  group_id: z.number(),
+  expires_at: isoDate,
+  expiration_hours: z.number(),
+  until_picks_lock: z.boolean(),
+  active_links: z.number(),
+});
 /** Invite tokens are base64url; anything else cannot be one (and never reaches the database). */
 export const joinLinkTokenInput = z.strictObject({ token: z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'Not an invite token') });
 /**
@@ -276,9 +318,11 @@ export const resolvedJoinLinkOutput = z.object({
   member_count: z.number(),
   /** Screen names of the first members (owner first, then by joining), at most INVITE_CARD_NAMES. */
   member_names: z.array(z.string()),
-  /** When picks lock (the draft's deadline), and whether the draft has started already. */
+  /** When picks lock (the draft's deadline), and whether the draft has started already (a joiner then gets no entry). */
   pick_deadline: isoDate,
   draft_started: z.boolean(),
+  /** Round one is over: the card says so in final words. */
+  round_one_complete: z.boolean(),
 });
 export type ResolvedJoinLink = z.infer<typeof resolvedJoinLinkOutput>;
 

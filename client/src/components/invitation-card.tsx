@@ -3,6 +3,7 @@ import { Box, Flex, HStack, Stack, Text } from '@chakra-ui/react';
 import { skipToken } from '@tanstack/react-query';
 import { STORAGE_KEYS } from '@first-round/shared/constants';
 import { formatWhen } from '@first-round/shared/deadline';
+import { lateJoinNotice } from '@first-round/shared/join-words';
 import type { ResolvedJoinLink } from '@first-round/shared/schemas';
 import { errorKind, trpc } from '../lib/trpc';
 import { membersLabel } from './groups/group-utils';
@@ -65,9 +66,13 @@ function namesLine(names: string[], count: number): string {
   return `${names.join(', ')} and ${others === 1 ? '1 other' : `${others} others`}`;
 }
 
-/** 'You're invited': the group, who asked, who is in it, when picks lock, and the game in one line. */
+/**
+ * 'You're invited': the group, who asked, who is in it, when picks lock, and the game in one line; once the
+ * draft has started, what joining now will and won't show instead.
+ */
 export function InvitationCard({ invite }: { invite: ResolvedJoinLink }) {
   const who = invite.invited_by ?? 'A friend';
+  const late = lateJoinNotice(invite);
   return (
     <Box
       as="section"
@@ -105,12 +110,21 @@ export function InvitationCard({ invite }: { invite: ResolvedJoinLink }) {
           </Box>
         </HStack>
         <Box bg="navy.50" borderRadius="lg" px="3" py="2">
-          <Text fontWeight="bold" color="navy.900" fontSize="sm">
-            {invite.draft_started ? 'The draft is live: picks are locked' : `Picks lock ${formatWhen(invite.pick_deadline)}`}
-          </Text>
-          <Text color="gray.700" fontSize="sm">
-            Pick the players you think go in round one. One miss and you're out.
-          </Text>
+          {late ? (
+            // After the start a newcomer gets no entry: what they will and won't see, before they join.
+            <Text fontWeight="bold" color="navy.900" fontSize="sm">
+              {late}
+            </Text>
+          ) : (
+            <>
+              <Text fontWeight="bold" color="navy.900" fontSize="sm">
+                Picks lock {formatWhen(invite.pick_deadline)}
+              </Text>
+              <Text color="gray.700" fontSize="sm">
+                Pick the players you think go in round one. One miss and you're out.
+              </Text>
+            </>
+          )}
         </Box>
       </Stack>
     </Box>

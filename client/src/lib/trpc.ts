@@ -2,6 +2,7 @@ import { createTRPCReact, type inferReactQueryProcedureOptions } from '@trpc/rea
 import { httpBatchLink, httpLink, httpSubscriptionLink, splitLink, TRPCClientError, type TRPCLink } from '@trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
 import { isErrorKind, type ErrorKind } from '@first-round/shared/errors';
+import type { JoinRefusalData } from '@first-round/shared/schemas';
 import type { AppRouter } from '@first-round/server/router';
 
 export const trpc = createTRPCReact<AppRouter>();
@@ -63,6 +64,22 @@ export function errorKind(error: unknown): ErrorKind | undefined {
   if (!(error instanceof TRPCClientError)) return undefined;
   const kind = (error.data as { kind?: unknown } | undefined)?.kind;
   return isErrorKind(kind) ? kind : undefined;
+}
+
+/**
+ * The numbers a refused join by id carries beside its words (tries left, when a lock lifts: shared's
+ * `joinRefusalData`); undefined for other errors. Read field by field, not with the zod schema: this
+ * module is in every first load, and zod is not.
+ */
+export function errorData(error: unknown): JoinRefusalData | undefined {
+  if (!(error instanceof TRPCClientError)) return undefined;
+  const data = error.data as { tries_left?: unknown; lockout?: unknown; retry_at?: unknown } | undefined;
+  if (typeof data?.tries_left !== 'number') return undefined;
+  return {
+    tries_left: data.tries_left,
+    ...(data.lockout === 'group' || data.lockout === 'player' ? { lockout: data.lockout } : {}),
+    ...(typeof data.retry_at === 'string' ? { retry_at: data.retry_at } : {}),
+  };
 }
 
 export function errorMessage(error: unknown, fallback: string): string {

@@ -10,9 +10,8 @@ import {
 } from '@first-round/shared/constants';
 import { useAuth } from '../auth/auth-context';
 import { useAfterJoin } from '../components/groups/group-utils';
-import { notify } from '../lib/toaster';
+import { notifyJoined } from '../components/groups/join-words';
 import { errorMessage, trpc } from '../lib/trpc';
-import { MESSAGES } from '@first-round/shared/messages';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -73,7 +72,8 @@ export function AuthCallbackPage() {
           const joined = await joinWithLink.mutateAsync({ token });
           // The membership answer fetched above says "not a member": the group page must not show it.
           await afterJoin(joined.group_id);
-          notify('success', MESSAGES.joined);
+          // After the start it says what the newcomer will and won't see.
+          notifyJoined(joined);
         }
         clear();
         navigate(redirect || '/groups', { replace: true });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ERROR_KINDS } from '@first-round/shared/errors';
+import { joinRefusalData } from '@first-round/shared/schemas';
 import { appRouter } from '../trpc/root.js';
 import { PATH_PARAMS, restRoutes, type RestRoute } from './routes.js';
 
@@ -11,10 +12,18 @@ interface ProcedureDef {
   meta?: { output?: unknown };
 }
 
-/** Every error answer (errors.ts): the message twice, and the kind a client branches on. */
+/**
+ * Every error answer (errors.ts): the message twice, the kind a client branches on, and the data some
+ * errors carry beside them (a refused join's tries left; absent elsewhere).
+ */
 const errorSchema = {
   type: 'object',
-  properties: { detail: { type: 'string' }, message: { type: 'string' }, code: { type: 'string', enum: [...ERROR_KINDS] } },
+  properties: {
+    detail: { type: 'string' },
+    message: { type: 'string' },
+    code: { type: 'string', enum: [...ERROR_KINDS] },
+    ...(z.toJSONSchema(joinRefusalData, { io: 'output', target: 'openapi-3.0' }).properties as Record<string, unknown>),
+  },
   required: ['detail', 'message', 'code'],
 };
 

@@ -128,7 +128,15 @@ export const restRoutes: RestRoute[] = [
     spec: false,
     summary: 'Entries on the global leaderboard and groups made, for the landing page (no sign-in; counted at most once a minute)',
   },
-  { method: 'POST', path: '/groups/join-links', procedure: 'joinLinks.create', auth: 'bearer', input: body, spec: true, summary: 'Create an invite link (owner, before the start)' },
+  {
+    method: 'POST',
+    path: '/groups/join-links',
+    procedure: 'joinLinks.create',
+    auth: 'bearer',
+    input: body,
+    spec: true,
+    summary: 'Create an invite link ({group_id, expiration_hours?}; without hours it lasts until picks lock): members, unless the owner turned member invites off; before the start',
+  },
   { method: 'GET', path: '/groups/join-links/:token', procedure: 'joinLinks.resolve', auth: 'public', input: (r) => ({ token: r.params.token }), spec: true, summary: 'Resolve an invite link (no sign-in needed)' },
   { method: 'POST', path: '/groups/join-with-link/:token', procedure: 'joinLinks.join', auth: 'bearer', input: (r) => ({ token: r.params.token }), spec: true, summary: 'Join with an invite link' },
   {
@@ -186,6 +194,15 @@ export const restRoutes: RestRoute[] = [
     input: bodyWithGroupFromPath,
     spec: false,
     summary: "Owner: set the group's password ({password}), or remove it ({password: null}); stored hashed",
+  },
+  {
+    method: 'POST',
+    path: '/groups/:id/members-can-invite',
+    procedure: 'groups.setMembersCanInvite',
+    auth: 'bearer',
+    input: bodyWithGroupFromPath,
+    spec: false,
+    summary: "Owner: let members make invite links ({members_can_invite: true}, the default) or not (false: members' links stop working too)",
   },
   { method: 'POST', path: '/groups/:id/use-global-picks', procedure: 'groups.useGlobalPicks', auth: 'bearer', input: bodyWithGroupFromPath, spec: true, summary: 'Reuse global picks in the group, or not' },
   {

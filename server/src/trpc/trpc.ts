@@ -29,11 +29,11 @@ const t = initTRPC
     isDev: false,
     // SSE subscriptions: a ping keeps proxies from closing idle streams; clients reconnect after silence.
     sse: { ping: { enabled: true, intervalMs: 15_000 }, client: { reconnectAfterInactivityMs: 40_000 } },
-    // The message a client may see and the kind it branches on, from the one error model (errors.ts);
-    // tRPC's own code and HTTP status stay as tRPC sets them.
+    // The message a client may see, the kind it branches on and the error's data (a refused join's tries
+    // left), from the one error model (errors.ts); tRPC's own code and HTTP status stay as tRPC sets them.
     errorFormatter({ shape, error }) {
-      const { kind, message } = describeError(error);
-      return { ...shape, message, data: { ...shape.data, stack: undefined, detail: message, kind } };
+      const { kind, message, data } = describeError(error);
+      return { ...shape, message, data: { ...shape.data, stack: undefined, detail: message, kind, ...data } };
     },
   });
 

@@ -58,12 +58,12 @@ const EXPECTED: Record<string, Expected> = {
   'groups.useGlobalPicks': { before: membersOnly, after: membersLocked },
   // Owners only, before and after the start (joining a private group to watch still asks for it).
   'groups.setPassword': { anonymous: 401, nonMember: 403, member: 403, owner: 'ok', admin: 403 },
+  // Whether members may invite: the owner's to decide, before and after the start.
+  'groups.setMembersCanInvite': { anonymous: 401, nonMember: 403, member: 403, owner: 'ok', admin: 403 },
   // The landing page's counts: visitors too.
   'groups.publicCounts': everyone,
-  'joinLinks.create': {
-    before: { anonymous: 401, nonMember: 403, member: 403, owner: 'ok', admin: 403 },
-    after: { anonymous: 401, nonMember: 403, member: 403, owner: 409, admin: 403 },
-  },
+  // Members may invite while the owner lets them (the fixture's group does: the default), before the start.
+  'joinLinks.create': { before: membersOnly, after: membersLocked },
   'joinLinks.resolve': everyone,
   'joinLinks.join': signedIn('ok'),
   'picks.mine': membersOnly,
@@ -173,6 +173,8 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
   'groups.useGlobalPicks': { run: ({ caller, fixture }) => caller.groups.useGlobalPicks({ group_id: fixture.groupId, use_global_picks: false }) },
   // The same password again: the fixture's joins keep working.
   'groups.setPassword': { run: ({ caller, fixture }) => caller.groups.setPassword({ group_id: fixture.groupId, password: 'secret' }) },
+  // On, as it was: the fixture's members keep inviting.
+  'groups.setMembersCanInvite': { run: ({ caller, fixture }) => caller.groups.setMembersCanInvite({ group_id: fixture.groupId, members_can_invite: true }) },
   'groups.publicCounts': { run: ({ caller }) => caller.groups.publicCounts() },
   'joinLinks.create': { run: ({ caller, fixture }) => caller.joinLinks.create({ group_id: fixture.groupId, expiration_hours: 24 }) },
   'joinLinks.resolve': { run: ({ caller, fixture }) => caller.joinLinks.resolve({ token: fixture.token }) },

@@ -68,6 +68,8 @@ const BODIES: Record<string, BodySpec> = {
   'POST /groups/:id/use-global-picks': { valid: () => ({ use_global_picks: true }), fields: { use_global_picks: { kind: 'boolean', required: true } } },
   // The owner's new password (the same as before, so the fixture's joins keep working), or null to remove it.
   'POST /groups/:id/password': { valid: () => ({ password: 'secret' }), fields: { password: { kind: 'passwordOrNull', required: true } } },
+  // On, as the fixture's group has it.
+  'POST /groups/:id/members-can-invite': { valid: () => ({ members_can_invite: true }), fields: { members_can_invite: { kind: 'boolean', required: true } } },
   'POST /picks/': {
     valid: () => ({ picks: [players[0], players[1]], group_id: group.id }),
     fields: { picks: { kind: 'idArray', required: true }, group_id: { kind: 'id', required: false } },

@@ -20,17 +20,47 @@ const join = (user: TestUser, body: Record<string, unknown>) => t.request('POST'
 const MINUTE = 60_000;
 
 describe('guessing a group password', () => {
-  it('allows 10 wrong passwords per player and group in 15 minutes, then 429 that says when, even for the right one', async () => {
+  it('says how many tries are left, then when the lock lifts (10 wrong passwords per player and group in 15 minutes), even for the right one', async () => {
+    // A clock half a minute past the hour, so the lock's time reads the same however long the hashes take.
+    t.clock.set(new Date('2026-03-05T20:00:30Z'));
     const group = await createGroup(t, owner, { password: 'correct horse' });
     const guesser = await t.signUp('guesser');
-    for (let i = 0; i < 10; i++) expectError(await join(guesser, { group_id: group.id, password: `guess ${i}` }), 403, MESSAGES.wrongGroupPassword);
-    expectError(await join(guesser, { group_id: group.id, password: 'correct horse' }), 429, /Too many wrong passwords for this group\. Try again in 15 minutes\./);
+    for (let i = 1; i <= 9; i++) {
+      const body = expectError(await join(guesser, { group_id: group.id, password: `guess ${i}` }), 403, `Wrong password for this group. ${10 - i} ${10 - i === 1 ? 'try' : 'tries'} left.`);
+      expect(body).toMatchObject({ code: 'FORBIDDEN', tries_left: 10 - i });
+      expect(body).not.toHaveProperty('retry_at');
+    }
+    // The tenth is the last: it says so, and when the next try is allowed (the first wrong one ages out
+    // 15 minutes after it; the clock time is rounded up to the minute).
+    const last = expectError(
+      await join(guesser, { group_id: group.id, password: 'guess 10' }),
+      403,
+      'Wrong password for this group. No tries left: try again in 15 minutes (at 3:16 PM EST), or ask a member for an invite link.',
+    );
+    expect(last).toMatchObject({ tries_left: 0, lockout: 'group' });
+    const retryAt = new Date(String(last.retry_at));
+    expect(retryAt.getTime() - Date.parse('2026-03-05T20:15:30Z')).toBeGreaterThanOrEqual(0);
+    expect(retryAt.getTime() - Date.parse('2026-03-05T20:15:30Z')).toBeLessThan(20_000);
+    const locked = expectError(
+      await join(guesser, { group_id: group.id, password: 'correct horse' }),
+      429,
+      'Too many wrong passwords for this group. Try again in 15 minutes (at 3:16 PM EST), or ask a member for an invite link.',
+    );
+    expect(locked).toMatchObject({ code: 'TOO_MANY_REQUESTS', tries_left: 0, lockout: 'group', retry_at: retryAt.toISOString() });
+    // tRPC clients get the same numbers in the error's data.
+    const viaTrpc = await t.request('POST', '/trpc/groups.join', {
+      user: guesser,
+      body: JSON.stringify({ group_id: group.id, password: 'correct horse' }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(viaTrpc.statusCode).toBe(429);
+    expect((viaTrpc.json() as { error: { data: unknown } }).error.data).toMatchObject({ kind: 'TOO_MANY_REQUESTS', tries_left: 0, lockout: 'group', retry_at: retryAt.toISOString() });
     // Someone else is not held back by the guesser.
     const friend = await t.signUp('friendly');
     expect(expectStatus<{ success: boolean }>(await join(friend, { group_id: group.id, password: 'correct horse' }), 200).success).toBe(true);
     t.clock.advance(10 * MINUTE);
-    expectError(await join(guesser, { group_id: group.id, password: 'correct horse' }), 429, /Try again in 5 minutes/);
-    t.clock.advance(5 * MINUTE + 1000);
+    expectError(await join(guesser, { group_id: group.id, password: 'correct horse' }), 429, /Try again in 5 minutes \(at 3:16 PM EST\)/);
+    t.clock.advance(5 * MINUTE + 20_000);
     expect(expectStatus<{ already_member: boolean }>(await join(guesser, { group_id: group.id, password: 'correct horse' }), 200).already_member).toBe(false);
   });
 
@@ -53,8 +83,9 @@ describe('guessing a group password', () => {
       const group = await createGroup(t, owner, { password: 'two doors' });
       const guesser = await t.signUp('twodoors');
       const joinAt = (app: TestApp, password: string) => app.request('POST', '/api/groups/join', { user: guesser, body: { group_id: group.id, password } });
-      for (let i = 0; i < 5; i++) expectError(await joinAt(t, `first ${i}`), 403, MESSAGES.wrongGroupPassword);
-      for (let i = 0; i < 5; i++) expectError(await joinAt(second, `second ${i}`), 403, MESSAGES.wrongGroupPassword);
+      for (let i = 0; i < 5; i++) expectError(await joinAt(t, `first ${i}`), 403, MESSAGES.wrongGroupPassword(9 - i));
+      for (let i = 0; i < 4; i++) expectError(await joinAt(second, `second ${i}`), 403, MESSAGES.wrongGroupPassword(4 - i));
+      expectError(await joinAt(second, 'second 4'), 403, /^Wrong password for this group\. No tries left/);
       expectError(await joinAt(second, 'two doors'), 429, /Too many wrong passwords for this group/);
       expectError(await joinAt(t, 'two doors'), 429, /Too many wrong passwords for this group/);
     } finally {
@@ -65,11 +96,11 @@ describe('guessing a group password', () => {
   it('a right password is not a failure, and a member is never locked out of their own group', async () => {
     const group = await createGroup(t, owner, { password: 'let me in' });
     const player = await t.signUp('ninetries');
-    for (let i = 0; i < 9; i++) expectError(await join(player, { group_id: group.id, password: `no ${i}` }), 403, MESSAGES.wrongGroupPassword);
+    for (let i = 0; i < 9; i++) expectError(await join(player, { group_id: group.id, password: `no ${i}` }), 403, MESSAGES.wrongGroupPassword(9 - i));
     expect(expectStatus<{ already_member: boolean }>(await join(player, { group_id: group.id, password: 'let me in' }), 200).already_member).toBe(false);
     expectStatus(await t.request('POST', `/api/groups/${group.id}/leave`, { user: player }), 200);
     // Nine failures so far, not ten: one more wrong password is still checked, the next is refused.
-    expectError(await join(player, { group_id: group.id, password: 'no 9' }), 403, MESSAGES.wrongGroupPassword);
+    expectError(await join(player, { group_id: group.id, password: 'no 9' }), 403, /^Wrong password for this group\. No tries left: try again in 15 minutes/);
     expectError(await join(player, { group_id: group.id, password: 'let me in' }), 429, /Too many wrong passwords for this group/);
 
     // Over the per-player limit, a member re-joining their own group is still told they are in it.
@@ -87,9 +118,20 @@ describe('guessing a group password', () => {
     for (const g of groups) {
       for (let i = 0; i < 5; i++, failures++) expectError(await join(prober, { group_id: g.id, password: 'nope' }), 403);
     }
-    for (let id = 11_000_000; failures < 30; id++, failures++) expectError(await join(prober, { group_id: id }), 404, MESSAGES.groupNotFound);
+    for (let id = 11_000_000; failures < 27; id++, failures++) expectError(await join(prober, { group_id: id }), 404, MESSAGES.groupNotFound);
+    // Tries left count the tighter limit: this group would allow 4 more, the player only 2 more anywhere.
+    const fewer = expectError(await join(prober, { group_id: groups[0]!.id, password: 'nope' }), 403, 'Wrong password for this group. 2 tries left.');
+    expect(fewer).toMatchObject({ tries_left: 2 });
+    expectError(await join(prober, { group_id: 11_999_999 }), 404, MESSAGES.groupNotFound);
+    const last = expectError(await join(prober, { group_id: groups[1]!.id, password: 'nope' }), 403, /^Wrong password for this group\. No tries left: try again in \d+ minutes \(at \d{1,2}:\d\d [AP]M E[SD]T\), or ask a member for an invite link\.$/);
+    expect(last).toMatchObject({ tries_left: 0, lockout: 'player', retry_at: expect.any(String) });
     const open = await createGroup(t, owner);
-    expectError(await join(prober, { group_id: open.id }), 429, /Too many failed attempts to join groups\. Try again in \d+ minutes\./);
+    const locked = expectError(
+      await join(prober, { group_id: open.id }),
+      429,
+      /^Too many failed attempts to join groups\. Try again in \d+ minutes \(at \d{1,2}:\d\d [AP]M E[SD]T\), or ask a member for an invite link\.$/,
+    );
+    expect(locked).toMatchObject({ tries_left: 0, lockout: 'player', retry_at: last.retry_at });
     t.clock.advance(60 * MINUTE + 1000);
     expectStatus(await join(prober, { group_id: open.id }), 200);
   });
@@ -111,6 +153,8 @@ describe('the OpenAPI document', () => {
       200,
     );
     expect(doc.paths['/api/groups/join']!.post!.responses['429']).toBeDefined();
+    // The numbers a refusal carries beside its words.
+    for (const field of ['tries_left', 'lockout', 'retry_at']) expect(JSON.stringify(doc.paths['/api/groups/join']!.post!.responses['403'])).toContain(`"${field}"`);
     const params = doc.paths['/api/groups/{id}/picks/{participantId}']!.get!.parameters;
     expect(params.find((p) => p.name === 'participantId')?.schema).toMatchObject({ pattern: '^(user|temp)_[A-Za-z0-9_-]+$' });
     expect(params.find((p) => p.name === 'id')?.schema).toMatchObject({ maximum: 2_147_483_647 });

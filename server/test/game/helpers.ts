@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { expect } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import type { GroupDto } from '@first-round/shared/schemas';
+import type { GroupDto, JoinRefusalData } from '@first-round/shared/schemas';
 import { ERROR_TABLE, type ErrorKind } from '../../src/errors.js';
 import { completeRoundOne, resetDraft, startDraft } from '../../src/modules/draft/draft.service.js';
 import { insertQueueItem } from '../../src/modules/feed/feed.repository.js';
@@ -26,9 +26,12 @@ export function expectStatus<T = unknown>(res: LightMyRequestResponse, status: n
   return res.json() as T;
 }
 
-/** An error answer: the status, `{detail, message, code}` with a non-empty message and the kind that has that status. */
+/**
+ * An error answer: the status, `{detail, message, code}` with a non-empty message and the kind that has
+ * that status (and the data a refused join carries, when it does).
+ */
 export function expectError(res: LightMyRequestResponse, status: number, message?: string | RegExp) {
-  const body = expectStatus<{ detail: string; message: string; code: ErrorKind }>(res, status);
+  const body = expectStatus<{ detail: string; message: string; code: ErrorKind } & Partial<JoinRefusalData>>(res, status);
   expect(typeof body.message).toBe('string');
   expect(body.message.length).toBeGreaterThan(0);
   expect(body.detail).toBe(body.message);

@@ -10,6 +10,7 @@ import { INVITE_CARD_NAMES } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import type { GroupDto, ResolvedJoinLink } from '@first-round/shared/schemas';
 import { PublicCountsCache } from '../../src/modules/groups/public-counts.js';
+import { completeRoundOne } from '../../src/modules/draft/draft.service.js';
 import { formatDeadline } from '@first-round/shared/deadline';
 import { escapeHtml, INVITE_IMAGE_PATH } from '../../src/modules/join-links/invite-page.js';
 import { CLIENT_DIST } from '../../src/app.js';
@@ -51,6 +52,7 @@ describe('the invitation card (joinLinks.resolve, signed out)', () => {
       member_names: [owner.username, ...others.map((u) => u.username)].slice(0, INVITE_CARD_NAMES),
       pick_deadline: t.deps.draft.deadline.toISOString(),
       draft_started: false,
+      round_one_complete: false,
     });
     // Never an e-mail, a participant id, a password (or its hash) or a pick.
     const text = JSON.stringify(card);
@@ -71,8 +73,12 @@ describe('the invitation card (joinLinks.resolve, signed out)', () => {
     const token = await inviteLink(group.id);
     await operatorStart(t);
     const card = expectStatus<ResolvedJoinLink>(await get(`/api/groups/join-links/${token}`), 200);
-    expect(card).toMatchObject({ member_count: 2, member_names: [owner.username], draft_started: true });
+    expect(card).toMatchObject({ member_count: 2, member_names: [owner.username], draft_started: true, round_one_complete: false });
     expect(JSON.stringify(card)).not.toContain(nameless.id);
+    await completeRoundOne(t.deps.orm.em.fork(), t.deps.draft, 'test');
+    expect(expectStatus<ResolvedJoinLink>(await get(`/api/groups/join-links/${token}`), 200)).toMatchObject({ draft_started: true, round_one_complete: true });
+    // A pasted link's preview says so too.
+    expect((await get(`/groups/join/${token}`, undefined, { accept: 'text/html' })).body).toMatch(/<meta property="og:description" content="[^"]* · Round one is complete\." \/>/);
   });
 
   it('answers 404 for an unknown or expired link', async () => {
@@ -81,6 +87,131 @@ describe('the invitation card (joinLinks.resolve, signed out)', () => {
     expectError(await get(`/api/groups/join-links/${token}x`), 404, MESSAGES.joinLinkInvalid);
     await t.db.query(`update join_link set expires_at = now() - interval '1 minute' where group_id = $1`, [group.id]);
     expectError(await get(`/api/groups/join-links/${token}`), 404, MESSAGES.joinLinkInvalid);
+  });
+});
+
+describe("an invite link's lifetime (joinLinks.create)", () => {
+  type Link = { token: string; expires_at: string; expiration_hours: number; until_picks_lock: boolean; active_links: number };
+  const create = async (body: Record<string, unknown>, by = owner) => expectStatus<Link>(await post('/api/groups/join-links', body, by), 200);
+
+  it('lasts until picks lock when no lifetime is asked for, or exactly the hours asked for; says how many links to the group work', async () => {
+    const group = await createGroup(t, owner);
+    const deadline = t.deps.draft.deadline;
+    t.clock.set(new Date(deadline.getTime() - 50 * 3_600_000 - 600_000));
+    const untilLock = await create({ group_id: group.id });
+    expect(untilLock).toMatchObject({ expires_at: deadline.toISOString(), until_picks_lock: true, expiration_hours: 51, active_links: 1 });
+    const day = await create({ group_id: group.id, expiration_hours: 24 });
+    expect(day).toMatchObject({ until_picks_lock: false, expiration_hours: 24, active_links: 2 });
+    expect(Date.parse(day.expires_at) - (t.clock.now().getTime() + 24 * 3_600_000)).toBeLessThan(60_000);
+    // Hours asked for are honoured even past the lock: such a link lets a friend in to watch.
+    const longer = await create({ group_id: group.id, expiration_hours: 72 });
+    expect(Date.parse(longer.expires_at)).toBeGreaterThan(deadline.getTime());
+    expect(longer).toMatchObject({ until_picks_lock: false, expiration_hours: 72, active_links: 3 });
+    // Expired links no longer count (nor work), and the others still do.
+    t.clock.advance(25 * 3_600_000);
+    expect(await create({ group_id: group.id, expiration_hours: 1 })).toMatchObject({ active_links: 3 });
+    expectError(await get(`/api/groups/join-links/${day.token}`), 404, MESSAGES.joinLinkInvalid);
+    expectStatus(await get(`/api/groups/join-links/${untilLock.token}`), 200);
+    t.clock.set(new Date());
+  });
+});
+
+describe('who may invite (members, unless the owner turns it off: groups.setMembersCanInvite)', () => {
+  type Link = { token: string; active_links: number };
+  const invite = (groupId: number, by?: TestUser) => post('/api/groups/join-links', { group_id: groupId, expiration_hours: 24 }, by);
+  const setting = (groupId: number, on: unknown, by?: TestUser) => post(`/api/groups/${groupId}/members-can-invite`, { members_can_invite: on }, by);
+
+  it('lets every member invite by default; once the owner turns it off only the owner can, and members\' links stop working', async () => {
+    const group = await createGroup(t, owner);
+    expect(group.members_can_invite).toBe(true);
+    const member = await t.signUp();
+    const outsider = await t.signUp();
+    await joinGroup(t, member, group.id);
+    expect(expectStatus(await get(`/api/groups/${group.id}/membership`, member), 200)).toMatchObject({ is_owner: false, can_invite: true });
+    expect(expectStatus(await get(`/api/groups/${group.id}/membership`, outsider), 200)).toMatchObject({ is_member: false, can_invite: false });
+
+    const membersLink = expectStatus<Link>(await invite(group.id, member), 200);
+    const ownersLink = expectStatus<Link>(await invite(group.id, owner), 200);
+    expect(ownersLink.active_links).toBe(2);
+    expect(expectStatus(await get(`/api/groups/join-links/${membersLink.token}`), 200)).toMatchObject({ group_id: group.id, invited_by: member.username });
+    expectError(await invite(group.id, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await invite(group.id), 401);
+
+    // Only the owner changes the setting.
+    expectError(await setting(group.id, false, member), 403, MESSAGES.notGroupOwner);
+    expectError(await setting(group.id, false, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await setting(group.id, 'no', owner), 422);
+    const off = expectStatus<GroupDto>(await setting(group.id, false, owner), 200);
+    expect(off).toMatchObject({ id: group.id, members_can_invite: false });
+    expect(expectStatus(await get(`/api/groups/${group.id}`, member), 200)).toMatchObject({ members_can_invite: false });
+    expect(expectStatus(await get(`/api/groups/${group.id}/membership`, member), 200)).toMatchObject({ can_invite: false });
+    expect(expectStatus(await get(`/api/groups/${group.id}/membership`, owner), 200)).toMatchObject({ can_invite: true });
+
+    // Members are refused with a reason; the owner still invites, and only the owner's links work.
+    const before = await t.db.query(`select count(*)::int as n from join_link where group_id = $1`, [group.id]);
+    expectError(await invite(group.id, member), 403, MESSAGES.membersCannotInvite);
+    await expect((await t.caller(member)).joinLinks.create({ group_id: group.id })).rejects.toMatchObject({ code: 'FORBIDDEN', message: MESSAGES.membersCannotInvite });
+    expect(await t.db.query(`select count(*)::int as n from join_link where group_id = $1`, [group.id])).toEqual(before);
+    expect(expectStatus<Link>(await invite(group.id, owner), 200).active_links).toBe(2);
+    expectError(await get(`/api/groups/join-links/${membersLink.token}`), 404, MESSAGES.joinLinkTurnedOff);
+    const newcomer = await t.signUp();
+    expectError(await post(`/api/groups/join-with-link/${membersLink.token}`, undefined, newcomer), 404, MESSAGES.joinLinkTurnedOff);
+    expect(expectStatus(await post(`/api/groups/join-with-link/${ownersLink.token}`, undefined, newcomer), 200)).toMatchObject({ already_member: false });
+
+    // Back on: members invite again, and their unexpired links work again.
+    expect(expectStatus<GroupDto>(await setting(group.id, true, owner), 200).members_can_invite).toBe(true);
+    expectStatus(await get(`/api/groups/join-links/${membersLink.token}`), 200);
+    expectStatus(await invite(group.id, member), 200);
+    // A link whose maker has left the group leads nowhere.
+    await post(`/api/groups/${group.id}/leave`, undefined, member);
+    expectError(await get(`/api/groups/join-links/${membersLink.token}`), 404, MESSAGES.joinLinkInvalid);
+  });
+
+  it('can be switched by the owner after the start too (links made before it may still let friends in to watch)', async () => {
+    const group = await createGroup(t, owner);
+    await operatorStart(t);
+    expect(expectStatus<GroupDto>(await setting(group.id, false, owner), 200).members_can_invite).toBe(false);
+    expectError(await invite(group.id, owner), 409, MESSAGES.joinLinksLocked);
+  });
+});
+
+describe('joining after the start says what the newcomer will and will not see', () => {
+  type Joined = { already_member: boolean; message: string; draft_started: boolean; round_one_complete: boolean };
+
+  it('by id and by link: an entry-less member, told so in the answer; in final words once round one is complete', async () => {
+    const group = await createGroup(t, owner, { password: 'late' });
+    const link = await inviteLink(group.id);
+    const early = await t.signUp();
+    expect(expectStatus<Joined>(await post('/api/groups/join', { group_id: group.id, password: 'late' }, early), 200)).toEqual({
+      success: true,
+      group_id: group.id,
+      already_member: false,
+      message: MESSAGES.joined,
+      draft_started: false,
+      round_one_complete: false,
+    });
+
+    await operatorStart(t);
+    const byId = await t.signUp();
+    const joined = expectStatus<Joined>(await post('/api/groups/join', { group_id: group.id, password: 'late' }, byId), 200);
+    expect(joined).toMatchObject({ already_member: false, draft_started: true, round_one_complete: false });
+    expect(joined.message).toBe(`${MESSAGES.joined}. ${MESSAGES.joinedAfterStart}`);
+    expect(MESSAGES.joinedAfterStart).toBe("The draft has started: you'll see this group's standings and draft board, but you can't make picks here.");
+    const byLink = await t.signUp();
+    expect(expectStatus<Joined>(await post(`/api/groups/join-with-link/${link}`, undefined, byLink), 200)).toMatchObject({
+      already_member: false,
+      draft_started: true,
+      message: `${MESSAGES.joined}. ${MESSAGES.joinedAfterStart}`,
+    });
+    // Joining adds no entry: nothing to save there, and nobody new in the standings.
+    expectError(await post('/api/picks/', { picks: [(await t.db.query<{ id: number }>(`select id from player order by rank limit 1`))[0]!.id], group_id: group.id }, byId), 409, MESSAGES.picksLocked);
+    // Someone already in hears nothing new.
+    expect(expectStatus<Joined>(await post(`/api/groups/join-with-link/${link}`, undefined, byLink), 200)).toMatchObject({ already_member: true, message: MESSAGES.alreadyMember });
+
+    await completeRoundOne(t.deps.orm.em.fork(), t.deps.draft, 'test');
+    const last = expectStatus<Joined>(await post(`/api/groups/join-with-link/${link}`, undefined, await t.signUp()), 200);
+    expect(last).toMatchObject({ draft_started: true, round_one_complete: true, message: `${MESSAGES.joined}. ${MESSAGES.joinedAfterRoundOne}` });
+    expect(MESSAGES.joinedAfterRoundOne).toBe("Round one is complete: you'll see this group's final standings and draft board, but you can't make picks here.");
   });
 });
 
@@ -157,7 +288,7 @@ describe("the group's password (groups.setPassword, owner only)", () => {
     const [row] = await t.db.query<{ password_hash: string }>(`select password_hash from groups where id = $1`, [group.id]);
     expect(row!.password_hash).toMatch(/^scrypt\$/);
     expect(row!.password_hash).not.toContain('second');
-    expectError(await post('/api/groups/join', { group_id: group.id, password: 'first' }, outsider), 403, MESSAGES.wrongGroupPassword);
+    expectError(await post('/api/groups/join', { group_id: group.id, password: 'first' }, outsider), 403, MESSAGES.wrongGroupPassword(9));
     expect(expectStatus(await post('/api/groups/join', { group_id: group.id, password: 'second' }, outsider), 200)).toMatchObject({ already_member: false });
 
     expect(expectStatus<GroupDto>(await post(`/api/groups/${group.id}/password`, { password: null }, owner), 200)).toMatchObject({ has_password: false });

@@ -180,7 +180,18 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expect(body).toMatchObject({ group_id: group.id, expiration_hours: 720 });
     expect(body.token).toMatch(/^[A-Za-z0-9_-]{22,}$/);
     expect(Math.abs(new Date(body.expires_at).getTime() - (Date.now() + 720 * 3_600_000))).toBeLessThan(60_000);
-    expectError(await post(`${p}/groups/join-links`, { group_id: group.id, expiration_hours: 24 }, member), 403, MESSAGES.notGroupOwner);
+    // Members invite too, unless the owner turns it off; outsiders never.
+    expect(expectStatus(await post(`${p}/groups/join-links`, { group_id: group.id, expiration_hours: 24 }, member), 200)).toMatchObject({ group_id: group.id, until_picks_lock: false });
+    expectError(await post(`${p}/groups/join-links`, { group_id: group.id }, outsider), 403, MESSAGES.notGroupMember);
+  },
+  'POST /groups/:id/members-can-invite': async (p) => {
+    const own = await createGroup(t, owner);
+    expect(expectStatus(await post(`${p}/groups/${own.id}/members-can-invite`, { members_can_invite: false }, owner), 200)).toMatchObject({ id: own.id, members_can_invite: false });
+    expectError(await post(`${p}/groups/${own.id}/members-can-invite`, { members_can_invite: true }, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await post(`${p}/groups/${own.id}/members-can-invite`, { members_can_invite: true }), 401);
+    expectError(await post(`${p}/groups/${own.id}/members-can-invite`, {}, owner), 422);
+    expect(expectStatus(await post(`${p}/groups/${own.id}/members-can-invite`, { members_can_invite: true }, owner), 200)).toMatchObject({ members_can_invite: true });
+    await post(`/api/groups/${own.id}/leave`, undefined, owner);
   },
   'GET /groups/join-links/:token': async (p) => {
     const link = expectStatus<{ token: string }>(await post('/api/groups/join-links', { group_id: group.id }, owner), 200);
@@ -238,7 +249,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     await post(`/api/groups/${created.id}/leave`, undefined, outsider);
   },
   'GET /groups/:id': async (p) => {
-    expect(expectStatus(await get(`${p}/groups/${group.id}`, member), 200)).toMatchObject({ id: group.id, name: group.name, member_count: 2 });
+    expect(expectStatus(await get(`${p}/groups/${group.id}`, member), 200)).toMatchObject({ id: group.id, name: group.name, member_count: 2, members_can_invite: true });
     // Public groups are open to every signed-in user; private ones to members.
     expect(expectStatus(await get(`${p}/groups/${publicGroup.id}`, outsider), 200)).toMatchObject({ id: publicGroup.id });
     expectError(await get(`${p}/groups/${group.id}`, outsider), 403, MESSAGES.notGroupMember);
@@ -268,9 +279,10 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
       is_owner: true,
       use_global_picks: true,
       entry_mode: 'linked',
+      can_invite: true,
     });
-    expect(expectStatus(await get(`${p}/groups/${group.id}/membership`, member), 200)).toMatchObject({ is_member: true, is_owner: false });
-    expect(expectStatus(await get(`${p}/groups/${group.id}/membership`, outsider), 200)).toMatchObject({ is_member: false, is_owner: false, entry_mode: null });
+    expect(expectStatus(await get(`${p}/groups/${group.id}/membership`, member), 200)).toMatchObject({ is_member: true, is_owner: false, can_invite: true });
+    expect(expectStatus(await get(`${p}/groups/${group.id}/membership`, outsider), 200)).toMatchObject({ is_member: false, is_owner: false, entry_mode: null, can_invite: false });
   },
   'GET /groups/:id/members': async (p) => {
     const members = expectStatus<Record<string, unknown>[]>(await get(`${p}/groups/${group.id}/members`, member), 200);
@@ -617,7 +629,7 @@ describe('every procedure through a caller', () => {
       expect(await c.groups.leave({ group_id: publicGroup.id })).toEqual({ success: true, group_deleted: false });
     },
     'groups.memberCount': async (c) => expect(await c.groups.memberCount({ group_id: group.id })).toEqual({ group_id: group.id, member_count: 2 }),
-    'groups.membership': async (c) => expect(await c.groups.membership({ group_id: group.id })).toMatchObject({ is_member: true, is_owner: false }),
+    'groups.membership': async (c) => expect(await c.groups.membership({ group_id: group.id })).toMatchObject({ is_member: true, is_owner: false, can_invite: true }),
     'groups.members': async (c) => expect(await c.groups.members({ group_id: group.id })).toHaveLength(2),
     'groups.draftBoard': async (c) => {
       await expect(c.groups.draftBoard({ group_id: group.id })).rejects.toMatchObject({ code: 'CONFLICT', message: MESSAGES.draftBoardBeforeStart });
@@ -634,11 +646,18 @@ describe('every procedure through a caller', () => {
       expect(await c.groups.setPassword({ group_id: own.id, password: 'pw' })).toMatchObject({ has_password: true });
       await c.groups.leave({ group_id: own.id });
     },
+    'groups.setMembersCanInvite': async (c) => {
+      // The member is no owner: refused; the owner may.
+      await expect(c.groups.setMembersCanInvite({ group_id: group.id, members_can_invite: false })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      const own = await createGroup(t, member);
+      expect(await c.groups.setMembersCanInvite({ group_id: own.id, members_can_invite: false })).toMatchObject({ members_can_invite: false });
+      await c.groups.leave({ group_id: own.id });
+    },
     'groups.publicCounts': async () => expect(await (await t.caller()).groups.publicCounts()).toEqual({ entries: expect.any(Number), groups: expect.any(Number) }),
-    'joinLinks.create': async (_c, a) => {
-      const ownerCaller = await t.caller(owner);
-      const link = await ownerCaller.joinLinks.create({ group_id: group.id, expiration_hours: 2 });
-      expect(await a.joinLinks.resolve({ token: link.token })).toMatchObject({ group_id: group.id });
+    'joinLinks.create': async (c, a) => {
+      const link = await c.joinLinks.create({ group_id: group.id, expiration_hours: 2 });
+      expect(link).toMatchObject({ group_id: group.id, expiration_hours: 2, until_picks_lock: false });
+      expect(await a.joinLinks.resolve({ token: link.token })).toMatchObject({ group_id: group.id, invited_by: member.username });
     },
     'joinLinks.resolve': async () => {
       const link = await (await t.caller(owner)).joinLinks.create({ group_id: group.id, expiration_hours: 2 });

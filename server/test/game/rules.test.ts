@@ -64,9 +64,9 @@ describe('password groups', () => {
     expect(row!.password_hash).not.toContain('open sesame');
 
     const joiner = await t.signUp();
-    expectError(await post('/api/groups/join', joiner, { group_id: group.id, password: 'open sesame!' }), 403, MESSAGES.wrongGroupPassword);
-    expectError(await post('/api/groups/join', joiner, { group_id: group.id }), 403, MESSAGES.wrongGroupPassword);
-    expectError(await post('/api/groups/join', joiner, { group_id: group.id, password: '' }), 403, MESSAGES.wrongGroupPassword);
+    expectError(await post('/api/groups/join', joiner, { group_id: group.id, password: 'open sesame!' }), 403, MESSAGES.wrongGroupPassword(9));
+    expectError(await post('/api/groups/join', joiner, { group_id: group.id }), 403, MESSAGES.wrongGroupPassword(8));
+    expectError(await post('/api/groups/join', joiner, { group_id: group.id, password: '' }), 403, MESSAGES.wrongGroupPassword(7));
     expect(await joinGroup(t, joiner, group.id, 'open sesame')).toMatchObject({ success: true, already_member: false });
     // Joining again is a success and adds no second row (a member needs no password).
     expect(await joinGroup(t, joiner, group.id)).toMatchObject({ success: true, already_member: true });
@@ -106,12 +106,16 @@ describe('leaving', () => {
 });
 
 describe('join links', () => {
-  it('only the owner makes them, for 1 to 720 hours; only the sha256 of a 128-bit+ token is stored', async () => {
+  it('members make them (unless the owner turns it off), for 1 to 720 hours or until picks lock; only the sha256 of a 128-bit+ token is stored', async () => {
     const owner = await t.signUp();
     const member = await t.signUp();
+    const outsider = await t.signUp();
     const group = await createGroup(t, owner);
     await joinGroup(t, member, group.id);
-    expectError(await post('/api/groups/join-links', member, { group_id: group.id, expiration_hours: 24 }), 403, MESSAGES.notGroupOwner);
+    expectStatus(await post('/api/groups/join-links', member, { group_id: group.id, expiration_hours: 24 }), 200);
+    expectError(await post('/api/groups/join-links', outsider, { group_id: group.id, expiration_hours: 24 }), 403, MESSAGES.notGroupMember);
+    expectStatus(await post(`/api/groups/${group.id}/members-can-invite`, owner, { members_can_invite: false }), 200);
+    expectError(await post('/api/groups/join-links', member, { group_id: group.id, expiration_hours: 24 }), 403, MESSAGES.membersCannotInvite);
     expectError(await post('/api/groups/join-links', owner, { group_id: group.id, expiration_hours: 0 }), 422);
     expectError(await post('/api/groups/join-links', owner, { group_id: group.id, expiration_hours: 721 }), 422);
     for (const hours of [1, 720]) {
@@ -119,8 +123,9 @@ describe('join links', () => {
       expect(link.expiration_hours).toBe(hours);
       expect(Math.abs(new Date(link.expires_at).getTime() - Date.now() - hours * 3_600_000)).toBeLessThan(60_000);
     }
-    const link = expectStatus<{ token: string; expiration_hours: number }>(await post('/api/groups/join-links', owner, { group_id: group.id }), 200);
-    expect(link.expiration_hours).toBe(24);
+    // Without hours: until picks lock.
+    const link = expectStatus<{ token: string; expires_at: string; until_picks_lock: boolean }>(await post('/api/groups/join-links', owner, { group_id: group.id }), 200);
+    expect(link).toMatchObject({ expires_at: t.deps.draft.deadline.toISOString(), until_picks_lock: true });
     expect(link.token).toMatch(/^[A-Za-z0-9_-]{22,}$/);
     expect(Buffer.from(link.token, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
     const rows = await t.db.query<{ token_hash: string }>(`select * from join_link where group_id = $1`, [group.id]);

@@ -73,7 +73,7 @@ export function GroupCard({ group, phase, standing }: { group: GroupDto; phase: 
           </Text>
         )}
       </GroupCardText>
-      {isOwner && !started && <CardInvite groupId={group.group_id} groupName={group.name} />}
+      {membership.data?.can_invite && !started && <CardInvite groupId={group.group_id} groupName={group.name} />}
     </Flex>
   );
 }

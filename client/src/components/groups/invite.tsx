@@ -1,12 +1,17 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Box, Button, Flex, Input, Stack, Text } from '@chakra-ui/react';
-import { COPY_CONFIRMATION_MS, INVITE_HOURS_FROM_CARD, INVITE_HOURS_FROM_GROUP_PAGE } from '@first-round/shared/constants';
+import { COPY_CONFIRMATION_MS } from '@first-round/shared/constants';
+import { formatWhen } from '@first-round/shared/deadline';
+import { plural } from '@first-round/shared/words';
 import { notify } from '../../lib/toaster';
-import { trpc } from '../../lib/trpc';
+import { trpc, type RouterOutputs } from '../../lib/trpc';
 import { CheckIcon } from '../icons';
 import { copyText, inviteErrorMessage, inviteUrl } from './group-utils';
 
 const COPY_FAILED = 'Failed to copy link to clipboard';
+
+// The group page's panel (a choice of lifetimes, then the link) is in invite-panel.tsx: the groups list,
+// a first screen, loads only the card's control.
 
 // The encoder is downloaded only when someone opens the QR code.
 const QrCode = lazy(() => import('./qr-code'));
@@ -14,11 +19,31 @@ const QrCode = lazy(() => import('./qr-code'));
 /** The system share sheet (phones, some desktops); absent where the browser has none. */
 const canShare = () => typeof navigator !== 'undefined' && typeof navigator.share === 'function';
 
+/** A link as joinLinks.create answers it: how long it lasts, and how many of the group's links work. */
+export type MadeLink = RouterOutputs['joinLinks']['create'];
+
+/** '24 hours', '7 days'. */
+export const hoursWords = (hours: number) => (hours >= 48 && hours % 24 === 0 ? plural(hours / 24, 'day') : plural(hours, 'hour'));
+
+/** 'Wed 9:14 PM', in the reader's own time zone. */
+const localDayTime = (iso: string) => new Intl.DateTimeFormat(undefined, { weekday: 'short', hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
+
+/** How long a link works, in one sentence: until picks lock (the deadline, in the game's Eastern time), or for its hours. */
+const lifetimeText = (link: MadeLink) =>
+  link.until_picks_lock
+    ? `It works until picks lock, ${formatWhen(link.expires_at)}.`
+    : `It works for ${hoursWords(link.expiration_hours)}, until ${localDayTime(link.expires_at)}.`;
+
+/** Whether earlier links still work: making a new one never turns them off. */
+const earlierLinksText = (activeLinks: number) =>
+  activeLinks > 1 ? `Earlier links still work until they expire: ${activeLinks} links to this group work now.` : 'It is the only invite link to this group that works now.';
+
 /**
  * A read-only invite URL with a Copy button that says 'Copied!' for two seconds, the system share sheet
- * where there is one, and a QR code to scan from another phone. `groupName` titles what is shared.
+ * where there is one, and a QR code to scan from another phone; above it how long the link works and
+ * whether earlier ones still do. `groupName` titles what is shared.
  */
-export function InviteLinkBox({ url, hours, groupName }: { url: string; hours: number; groupName?: string }) {
+export function InviteLinkBox({ url, link, groupName }: { url: string; link: MadeLink; groupName?: string }) {
   const [copied, setCopied] = useState(false);
   const [qr, setQr] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -50,7 +75,10 @@ export function InviteLinkBox({ url, hours, groupName }: { url: string; hours: n
   return (
     <Stack gap="2" bg="navy.50" borderRadius="lg" p="3" borderWidth="1px" borderColor="navy.100">
       <Text fontSize="sm" fontWeight="semibold" color="navy.900">
-        Share this link with your friends. It is valid for {hours >= 48 ? `${Math.round(hours / 24)} days` : `${hours} hours`}.
+        Share this link with your friends. {lifetimeText(link)}
+      </Text>
+      <Text fontSize="sm" color="gray.700">
+        {earlierLinksText(link.active_links)}
       </Text>
       <Flex gap="2" minW="0">
         <Input
@@ -98,55 +126,30 @@ export function InviteLinkBox({ url, hours, groupName }: { url: string; hours: n
   );
 }
 
-/** The group page's owner control: a link valid for 30 days, shown with Copy, Share and a QR code. */
-export function GroupInvite({ groupId, groupName }: { groupId: number; groupName?: string }) {
-  const create = trpc.joinLinks.create.useMutation();
-  const [url, setUrl] = useState<string | null>(null);
-
-  async function generate() {
-    try {
-      const link = await create.mutateAsync({ group_id: groupId, expiration_hours: INVITE_HOURS_FROM_GROUP_PAGE });
-      setUrl(inviteUrl(link.token));
-    } catch (err) {
-      notify('error', inviteErrorMessage(err));
-    }
-  }
-
-  return (
-    <Stack gap="3">
-      <Button alignSelf="flex-start" variant="outline" borderColor="navy.900" color="navy.900" fontWeight="bold" loading={create.isPending} onClick={() => void generate()}>
-        {url ? 'New Invite Link' : 'Invite'}
-      </Button>
-      {url && <InviteLinkBox url={url} hours={INVITE_HOURS_FROM_GROUP_PAGE} groupName={groupName} />}
-    </Stack>
-  );
-}
-
-/** The groups list card's owner control: makes a 24-hour link and copies it at once. */
+/** The groups list card's control: makes a link that lasts until picks lock and copies it at once. */
 export function CardInvite({ groupId, groupName }: { groupId: number; groupName: string }) {
   const create = trpc.joinLinks.create.useMutation();
-  const [fallback, setFallback] = useState<string | null>(null);
+  const [fallback, setFallback] = useState<{ url: string; link: MadeLink } | null>(null);
 
   async function invite() {
-    let url: string;
+    let made: { url: string; link: MadeLink };
     try {
-      const link = await create.mutateAsync({ group_id: groupId, expiration_hours: INVITE_HOURS_FROM_CARD });
-      url = inviteUrl(link.token);
+      const link = await create.mutateAsync({ group_id: groupId });
+      made = { url: inviteUrl(link.token), link };
     } catch (err) {
       notify('error', inviteErrorMessage(err));
       return;
     }
     try {
-      await copyText(url);
+      await copyText(made.url);
       setFallback(null);
-      notify('success', 'Invite link copied', `Anyone with the link can join ${groupName} for the next ${INVITE_HOURS_FROM_CARD} hours.`);
+      notify('success', 'Invite link copied', `Anyone with the link can join ${groupName} until picks lock (${formatWhen(made.link.expires_at)}).`);
     } catch {
       // Without the clipboard the link is still useful: show it on the card to copy by hand.
-      setFallback(url);
+      setFallback(made);
       notify('error', COPY_FAILED);
     }
   }
-
   return (
     <>
       <Button
@@ -166,7 +169,7 @@ export function CardInvite({ groupId, groupName }: { groupId: number; groupName:
       </Button>
       {fallback && (
         <Box position="relative" zIndex="1" width="100%" order={3}>
-          <InviteLinkBox url={fallback} hours={INVITE_HOURS_FROM_CARD} groupName={groupName} />
+          <InviteLinkBox url={fallback.url} link={fallback.link} groupName={groupName} />
         </Box>
       )}
     </>

@@ -7,11 +7,13 @@ import { Card, Page } from '../page';
 import { PrimaryButton } from '../form-bits';
 import { BackTo } from './group-frame';
 import { useAfterJoin, useDraftStarted } from './group-utils';
+import { notifyJoined } from './join-words';
 
 /**
  * A signed-in visitor who is not in the group: an ordinary state, never a load error. A public group can
  * be joined from here until the draft starts (the server refuses after it); a private one (`name`
- * unknown: the server shows it to members only) needs an invite link or its ID and password.
+ * unknown: the server shows it to members only) needs an invite link (any member may make one unless the
+ * owner turned that off) or its ID and password.
  */
 export function NotAMember({ id, name, isPublic }: { id: number; name?: string; isPublic: boolean }) {
   const navigate = useNavigate();
@@ -20,9 +22,9 @@ export function NotAMember({ id, name, isPublic }: { id: number; name?: string; 
   const join = trpc.groups.join.useMutation();
   async function onJoin() {
     try {
-      await join.mutateAsync({ group_id: id });
+      const joined = await join.mutateAsync({ group_id: id });
       await afterJoin(id);
-      notify('success', MESSAGES.joined);
+      notifyJoined(joined);
     } catch (err) {
       notify('error', errorMessage(err, 'Failed to join group'));
     }
@@ -36,7 +38,7 @@ export function NotAMember({ id, name, isPublic }: { id: number; name?: string; 
         </Text>
         <Text mb="4" color="gray.600" fontSize="sm">
           {!isPublic
-            ? 'Ask its owner for an invite link, or join with its group ID and password.'
+            ? 'Ask a member for an invite link, or join with its group ID and password.'
             : draft.started
               ? `${MESSAGES.publicGroupsLocked}.`
               : 'It is a public group: join it and make your picks for it.'}

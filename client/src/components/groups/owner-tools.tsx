@@ -1,25 +1,96 @@
-import { Text } from '@chakra-ui/react';
+import { useState } from 'react';
+import { Box, chakra, Flex, Text } from '@chakra-ui/react';
 import type { GroupDto } from '@first-round/shared/schemas';
+import { errorMessage, trpc, type RouterOutputs } from '../../lib/trpc';
 import { Card } from '../page';
-import { GroupInvite } from './invite';
+import { GroupInvite } from './invite-panel';
 import { GroupPassword } from './group-password';
 
-/** What only the owner sees on the group page: the invite (link, share, QR) and the group's password. */
-export function OwnerTools({ group }: { group: Pick<GroupDto, 'id' | 'name' | 'has_password'> }) {
+const Checkbox = chakra('input');
+
+type Membership = Pick<RouterOutputs['groups']['membership'], 'is_owner' | 'can_invite'>;
+
+/**
+ * What a group's page offers beside the picks, before the start: the invite (link, share, QR) to whoever
+ * may invite (the owner; a member while the owner lets members invite), and the owner's settings (who may
+ * invite, the group's password). Nothing for a member who may not invite.
+ */
+export function OwnerTools({ group, membership }: { group: Pick<GroupDto, 'id' | 'name' | 'has_password' | 'members_can_invite'>; membership: Membership }) {
   return (
     <>
-      <Card>
-        <Text fontWeight="bold" color="navy.900" mb="1">
-          Invite friends
-        </Text>
-        <Text fontSize="sm" color="gray.600" mb="3">
-          Anyone with the link can join this group, no password needed.
-        </Text>
-        <GroupInvite groupId={group.id} groupName={group.name} />
-      </Card>
-      <Card>
-        <GroupPassword groupId={group.id} hasPassword={group.has_password} />
-      </Card>
+      {membership.can_invite && (
+        <Card>
+          <Text fontWeight="bold" color="navy.900" mb="1">
+            Invite friends
+          </Text>
+          <Text fontSize="sm" color="gray.600" mb="3">
+            Anyone with the link can join this group, no password needed.
+          </Text>
+          <GroupInvite groupId={group.id} groupName={group.name} />
+          {membership.is_owner && <MembersCanInvite groupId={group.id} on={group.members_can_invite} />}
+        </Card>
+      )}
+      {membership.is_owner && (
+        <Card>
+          <GroupPassword groupId={group.id} hasPassword={group.has_password} />
+        </Card>
+      )}
     </>
+  );
+}
+
+/**
+ * The owner's switch for member invites (on by default). Off, only the owner can make links, and links
+ * members made stop working until it is on again (the server's rule); the hint says so.
+ */
+function MembersCanInvite({ groupId, on }: { groupId: number; on: boolean }) {
+  const utils = trpc.useUtils();
+  const change = trpc.groups.setMembersCanInvite.useMutation();
+  const [error, setError] = useState<string | null>(null);
+
+  // The box follows the click at once (the group's cached answer is updated first), and goes back on a failure.
+  const show = (value: boolean) => utils.groups.get.setData({ group_id: groupId }, (group) => group && { ...group, members_can_invite: value });
+
+  async function save(next: boolean) {
+    setError(null);
+    show(next);
+    try {
+      utils.groups.get.setData({ group_id: groupId }, await change.mutateAsync({ group_id: groupId, members_can_invite: next }));
+      void utils.groups.mine.invalidate();
+    } catch (err) {
+      show(!next);
+      setError(errorMessage(err, 'Failed to change who can invite'));
+    }
+  }
+
+  return (
+    <Flex gap="3" align="flex-start" mt="4" pt="4" borderTopWidth="1px" borderColor="gray.100">
+      <Checkbox
+        id="members-can-invite"
+        type="checkbox"
+        checked={on}
+        disabled={change.isPending}
+        onChange={(e) => void save(e.target.checked)}
+        aria-describedby="members-can-invite-hint"
+        mt="1"
+        boxSize="4.5"
+        flexShrink={0}
+        css={{ accentColor: 'var(--chakra-colors-navy-900)' }}
+        cursor="pointer"
+      />
+      <Box>
+        <chakra.label htmlFor="members-can-invite" fontWeight="semibold" cursor="pointer">
+          Members can invite friends
+        </chakra.label>
+        <Text id="members-can-invite-hint" fontSize="sm" color="gray.600">
+          {on ? 'Every member can make invite links.' : 'Only you can invite. Links members made stop working until you turn this back on.'}
+        </Text>
+        {error && (
+          <Text role="alert" color="red.700" fontSize="sm">
+            {error}
+          </Text>
+        )}
+      </Box>
+    </Flex>
   );
 }

@@ -88,7 +88,7 @@ function GroupDetails({ id }: { id: number }) {
       }
     >
       <Stack gap="6" pb="4">
-        {membership.data.is_owner && <OwnerTools group={g} />}
+        {membership.data.can_invite && <OwnerTools group={g} membership={membership.data} />}
         <GroupEntryCard entry={entry} />
         <MembersList members={members.data ?? []} me={membership.data.participant_id} myPicks={entry.picks.length} />
         <GroupHistory groupId={id} />

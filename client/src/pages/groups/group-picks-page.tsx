@@ -4,13 +4,12 @@ import { Link, useParams } from 'react-router-dom';
 import { STALE_TIMES } from '@first-round/shared/constants';
 import { parseId } from '@first-round/shared/ids';
 import { useAuth } from '../../auth/auth-context';
-import { Card, Page } from '../../components/page';
+import { Page } from '../../components/page';
 import { FullPageMessage } from '../../components/full-page-message';
 import { PrimaryButton } from '../../components/form-bits';
 import { BackTo, GroupLoadError } from '../../components/groups/group-frame';
 import { GroupLeaderboard } from '../../components/groups/group-leaderboard';
-import { GroupInvite } from '../../components/groups/invite';
-import { GroupPassword } from '../../components/groups/group-password';
+import { OwnerTools } from '../../components/groups/owner-tools';
 import { MembersList } from '../../components/groups/members-list';
 import { GroupHistory } from '../../components/groups/group-history';
 import { GroupEntryActions, GroupEntryCard, type GroupEntry } from '../../components/groups/group-entry';
@@ -83,19 +82,7 @@ function GroupPicks({ id }: { id: number }) {
     return (
       <Page title={g.name} before={back} subtitle={subtitle}>
         <Stack gap="6" pb="4">
-          {membership.data.is_owner && (
-            <Card>
-              <Text fontWeight="bold" color="navy.900" mb="3">
-                Invite friends
-              </Text>
-              <GroupInvite groupId={id} groupName={g.name} />
-            </Card>
-          )}
-          {membership.data.is_owner && (
-            <Card>
-              <GroupPassword groupId={id} hasPassword={g.has_password} />
-            </Card>
-          )}
+          {membership.data.can_invite && <OwnerTools group={g} membership={membership.data} />}
           {entry ? <GroupEntryCard entry={entry} /> : <Text color="gray.600">Loading your entry...</Text>}
           {members.isPending || !entry ? <Text color="gray.600">Loading members...</Text> : <MembersList members={members.data ?? []} me={me} myPicks={entry.picks.length} />}
           <Text fontSize="sm" color="gray.600">

@@ -2,11 +2,12 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { parseId } from '@first-round/shared/ids';
 import { MESSAGES } from '@first-round/shared/messages';
+import { Text } from '@chakra-ui/react';
 import { TextField } from '../../components/form-bits';
 import { GroupFormPage } from '../../components/groups/group-frame';
 import { useAfterJoin } from '../../components/groups/group-utils';
-import { notify } from '../../lib/toaster';
-import { errorKind, errorMessage, trpc } from '../../lib/trpc';
+import { joinFailureText, notifyJoined, useLateJoinNotice } from '../../components/groups/join-words';
+import { trpc } from '../../lib/trpc';
 
 export function JoinGroupPage() {
   const [params] = useSearchParams();
@@ -19,6 +20,7 @@ export function JoinGroupPage() {
   const [password, setPassword] = useState('');
   const [idError, setIdError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
+  const lateNotice = useLateJoinNotice();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -38,11 +40,11 @@ export function JoinGroupPage() {
     try {
       const result = await join.mutateAsync({ group_id: id, ...(password ? { password } : {}) });
       await afterJoin(result.group_id);
-      notify('success', result.already_member ? MESSAGES.alreadyMember : MESSAGES.joined);
+      notifyJoined(result);
       navigate(`/groups/${result.group_id}`);
     } catch (err) {
-      // Past the guessing limit the server says when to try again; any other failure keeps the spec's message.
-      setFormError(errorKind(err) === 'TOO_MANY_REQUESTS' ? errorMessage(err, MESSAGES.joinFailedById) : MESSAGES.joinFailedById);
+      // A wrong password says the tries left, a lock when it lifts; any other failure keeps the spec's message.
+      setFormError(joinFailureText(err));
     }
   }
 
@@ -54,6 +56,13 @@ export function JoinGroupPage() {
       error={formError}
       submitLabel="Join Group"
       submitting={join.isPending}
+      notice={
+        lateNotice && (
+          <Text mb="5" fontSize="sm" fontWeight="semibold" color="navy.900" bg="navy.50" borderRadius="md" px="3" py="2">
+            {lateNotice}
+          </Text>
+        )
+      }
     >
       <TextField
         label="Group ID"

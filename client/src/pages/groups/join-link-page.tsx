@@ -7,6 +7,7 @@ import { useAuth } from '../../auth/auth-context';
 import { Card, Page } from '../../components/page';
 import { PrimaryButton } from '../../components/form-bits';
 import { useAfterJoin } from '../../components/groups/group-utils';
+import { notifyJoined } from '../../components/groups/join-words';
 import { notify } from '../../lib/toaster';
 import { errorMessage, trpc } from '../../lib/trpc';
 
@@ -45,9 +46,10 @@ export function JoinLinkPage() {
       try {
         const membership = await utils.groups.membership.fetch({ group_id: groupId }).catch(() => null);
         if (!membership?.is_member) {
-          await join.mutateAsync({ token });
+          const joined = await join.mutateAsync({ token });
           await afterJoin(groupId);
-          notify('success', MESSAGES.joined);
+          // After the start: what the newcomer will and won't see.
+          notifyJoined(joined);
         }
         navigate(`/groups/${groupId}`, { replace: true });
       } catch (err) {

@@ -6,11 +6,13 @@ import { type Collection, EntitySchema, type OptionalProps } from '@mikro-orm/co
  * one query; the password hash itself is lazy and loaded only when a join has to check it.
  */
 export interface Group {
-  [OptionalProps]?: 'isPublic' | 'picksPublic' | 'passwordHash' | 'createdBy' | 'createdAt' | 'memberCount' | 'hasPassword' | 'memberships';
+  [OptionalProps]?: 'isPublic' | 'picksPublic' | 'membersCanInvite' | 'passwordHash' | 'createdBy' | 'createdAt' | 'memberCount' | 'hasPassword' | 'memberships';
   id: number;
   name: string;
   isPublic: boolean;
   picksPublic: boolean;
+  /** Whether members other than the owner may make invite links (and theirs work); the owner's choice. */
+  membersCanInvite: boolean;
   passwordHash: string | null;
   createdBy: string | null;
   createdAt: Date;
@@ -26,6 +28,7 @@ export const GroupSchema = new EntitySchema<Group>({
     name: { type: 'text' },
     isPublic: { type: 'boolean', fieldName: 'is_public', defaultRaw: 'false' },
     picksPublic: { type: 'boolean', fieldName: 'picks_public', defaultRaw: 'false' },
+    membersCanInvite: { type: 'boolean', fieldName: 'members_can_invite', defaultRaw: 'true' },
     passwordHash: { type: 'text', nullable: true, fieldName: 'password_hash', hidden: true, lazy: true },
     createdBy: { type: 'text', nullable: true, fieldName: 'created_by' },
     createdAt: { type: 'Date', fieldName: 'created_at', defaultRaw: 'now()' },

@@ -88,6 +88,11 @@ export async function setPasswordHash(em: EntityManager, groupId: number, passwo
   return (await em.nativeUpdate(GroupSchema, { id: groupId }, { passwordHash })) > 0;
 }
 
+/** Lets members invite or not; false when there is no such group. */
+export async function setMembersCanInvite(em: EntityManager, groupId: number, membersCanInvite: boolean): Promise<boolean> {
+  return (await em.nativeUpdate(GroupSchema, { id: groupId }, { membersCanInvite })) > 0;
+}
+
 /** How many groups players have made (the global group is not one of them). */
 export function countGroups(em: EntityManager): Promise<number> {
   return em.count(GroupSchema, { id: { $ne: GLOBAL_GROUP_ID } });
@@ -116,6 +121,26 @@ export async function findMembershipFlags(
     [groupId, participantId],
   );
   return row && { isOwner: row.is_owner, useGlobalPicks: row.use_global_picks };
+}
+
+/**
+ * Which of `participantIds` are members of the group, each with whether they own it, and whether the
+ * group lets members invite (undefined: no such group): what deciding who may invite needs.
+ */
+export async function findInviteFlags(
+  em: EntityManager,
+  groupId: number,
+  participantIds: string[],
+): Promise<{ membersCanInvite: boolean | undefined; owners: Set<string>; members: Set<string> }> {
+  const group = await em.findOne(GroupSchema, groupId, { fields: ['membersCanInvite'], refresh: true });
+  const rows = participantIds.length
+    ? await em.find(GroupMembershipSchema, { group: groupId, participantId: { $in: participantIds } }, { fields: ['participantId', 'isOwner'], refresh: true })
+    : [];
+  return {
+    membersCanInvite: group?.membersCanInvite,
+    owners: new Set(rows.filter((r) => r.isOwner).map((r) => r.participantId)),
+    members: new Set(rows.map((r) => r.participantId)),
+  };
 }
 
 export function findMembershipRow(em: EntityManager, groupId: number, participantId: string): Promise<GroupMembership | null> {

@@ -13,6 +13,7 @@ import {
   membershipOutput,
   publicCountsOutput,
   setGroupPasswordInput,
+  setMembersCanInviteInput,
   useGlobalPicksInput,
 } from '@first-round/shared/schemas';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -58,6 +59,11 @@ export const groupsRouter = router({
     .input(setGroupPasswordInput)
     .output(groupOutput)
     .mutation(({ ctx, input }) => groups.setGroupPassword({ em: ctx.em }, input.group_id, input.password)),
+  /** Whether members may invite: owners only (403 to anyone else), before and after the start. */
+  setMembersCanInvite: groupOwnerProcedure
+    .input(setMembersCanInviteInput)
+    .output(groupOutput)
+    .mutation(({ ctx, input }) => groups.setMembersCanInvite({ em: ctx.em }, input.group_id, input.members_can_invite)),
   /** The landing page's counts, for visitors too: counted at most once a minute per instance. */
   publicCounts: publicProcedure.output(publicCountsOutput).query(({ ctx }) => ctx.deps.publicCounts.get()),
 });

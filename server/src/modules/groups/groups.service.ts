@@ -2,9 +2,11 @@ import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
-import type { GroupDto } from '@first-round/shared/schemas';
+import type { z } from 'zod';
+import { joinDraftState, lateJoinNotice } from '@first-round/shared/join-words';
+import type { DraftStatus, GroupDto, joinResultOutput } from '@first-round/shared/schemas';
 import { badRequest, conflict, draftLocked, forbidden, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
-import { isDraftStarted, type DraftSettings } from '../draft/draft.service.js';
+import { getDraftStatus, isDraftStarted, type DraftSettings } from '../draft/draft.service.js';
 import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
 import { screenNamesOf } from '../users/participants.repository.js';
 import { copyPickSet, deletePickSet, whoHasPicks } from '../picks/pick-sets.js';
@@ -14,7 +16,7 @@ import type { Group } from './groups.entities.js';
 import * as repo from './groups.repository.js';
 import { findMembership } from './membership.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { checkJoinLimits, lockJoinAttempts, recordJoinFailure } from './join-limits.js';
+import { checkJoinLimits, lockJoinAttempts, recordJoinFailure, wrongPassword } from './join-limits.js';
 
 /** Who is asking, and the EntityManager of their call. */
 export interface Caller {
@@ -30,6 +32,7 @@ export const toGroupDto = (g: Group): GroupDto => ({
   is_public: g.isPublic,
   picks_public: g.picksPublic,
   has_password: g.hasPassword,
+  members_can_invite: g.membersCanInvite,
   member_count: g.memberCount,
   created_at: g.createdAt.toISOString(),
 });
@@ -110,18 +113,17 @@ export async function addMember(em: EntityManager, groupId: number, participantI
   }
 }
 
-interface JoinResult {
-  success: boolean;
-  group_id: number;
-  already_member: boolean;
-  message: string;
-}
+type JoinResult = z.infer<typeof joinResultOutput>;
 
-const alreadyMember = (groupId: number): JoinResult => ({ success: true, group_id: groupId, already_member: true, message: MESSAGES.alreadyMember });
-
-async function addJoiningMember(em: EntityManager, groupId: number, participantId: string): Promise<JoinResult> {
-  const added = await addMember(em, groupId, participantId);
-  return { success: true, group_id: groupId, already_member: !added, message: MESSAGES.joined };
+/**
+ * Every join's answer (by id, by link, public groups): whether it added the member, and where the draft
+ * is. A member added after the start gets no entry, and the message says what they will and will not see.
+ */
+export function joinAnswer(groupId: number, added: boolean, status: Pick<DraftStatus, 'draftHasStarted' | 'round_one_complete'>): JoinResult {
+  const state = joinDraftState(status);
+  const notice = added ? lateJoinNotice(state) : null;
+  const message = !added ? MESSAGES.alreadyMember : notice ? `${MESSAGES.joined}. ${notice}` : MESSAGES.joined;
+  return { success: true, group_id: groupId, already_member: !added, message, ...state };
 }
 
 /**
@@ -138,22 +140,22 @@ export async function joinGroup(
   const outcome = await em.transactional(async (tx): Promise<{ ok: JoinResult } | { refused: Error }> => {
     await lockJoinAttempts(tx, participantId);
     const group = await loadGroup(tx, input.group_id, { withPassword: true });
-    if (group && (await isMember(tx, input.group_id, participantId))) return { ok: alreadyMember(input.group_id) };
+    const status = await getDraftStatus(tx, draft);
+    if (group && (await isMember(tx, input.group_id, participantId))) return { ok: joinAnswer(input.group_id, false, status) };
     // A public group is a stranger's one-click join: once the draft is on it would add a watcher, never an
     // entry (docs/decisions.md). Not a failed guess, so not counted against the join limits.
-    if (group?.isPublic && (await isDraftStarted(tx, draft))) return { refused: draftLocked(MESSAGES.publicGroupsLocked) };
+    if (group?.isPublic && status.draftHasStarted) return { refused: draftLocked(MESSAGES.publicGroupsLocked) };
     await checkJoinLimits(tx, participantId, input.group_id, now);
     if (!group) {
       await recordJoinFailure(tx, participantId, input.group_id, 'unknown_group', now);
       return { refused: notFound(MESSAGES.groupNotFound) };
     }
     if (group.passwordHash && !(input.password && (await verifyPassword(input.password, group.passwordHash)))) {
-      await recordJoinFailure(tx, participantId, input.group_id, 'wrong_password', now);
-      return { refused: forbidden(MESSAGES.wrongGroupPassword) };
+      return { refused: await wrongPassword(tx, participantId, input.group_id, now) };
     }
-    const joined = await addJoiningMember(tx, input.group_id, participantId);
+    const added = await addMember(tx, input.group_id, participantId);
     await announceChange(tx, sink, { kind: 'group', group_id: input.group_id });
-    return { ok: joined };
+    return { ok: joinAnswer(input.group_id, added, status) };
   });
   // A refusal is thrown only after the commit, so the failure it recorded counts.
   if ('refused' in outcome) throw outcome.refused;
@@ -196,6 +198,17 @@ export async function setGroupPassword({ em }: Pick<Caller, 'em'>, groupId: numb
 }
 
 /**
+ * The owner lets members invite, or not (its procedure is the owner's only; before and after the start).
+ * Turned off, links members made stop working too (membership.ts, `invitersAmong`).
+ */
+export async function setMembersCanInvite({ em }: Pick<Caller, 'em'>, groupId: number, membersCanInvite: boolean): Promise<GroupDto> {
+  if (!(await repo.setMembersCanInvite(em, groupId, membersCanInvite))) throw notFound(MESSAGES.groupNotFound);
+  const group = await loadGroup(em, groupId);
+  if (!group) throw notFound(MESSAGES.groupNotFound);
+  return toGroupDto(group);
+}
+
+/**
  * What an invitation card shows of a group: its name, its size and the screen names of its first
  * `limit` members (owner first); members without a screen name are counted but not named. Undefined when
  * there is no such group.
@@ -215,7 +228,8 @@ export async function memberCount(caller: Caller, groupId: number) {
 }
 
 export async function getMembership({ em, participantId }: Caller, groupId: number) {
-  if (!(await loadGroup(em, groupId))) throw notFound(MESSAGES.groupNotFound);
+  const group = await loadGroup(em, groupId);
+  if (!group) throw notFound(MESSAGES.groupNotFound);
   const row = await findMembership(em, groupId, participantId);
   return {
     group_id: groupId,
@@ -224,6 +238,8 @@ export async function getMembership({ em, participantId }: Caller, groupId: numb
     is_owner: row?.is_owner ?? false,
     use_global_picks: row?.use_global_picks ?? false,
     entry_mode: row ? entryModeOf(row.use_global_picks) : null,
+    // The rule of invitersAmong (membership.ts), from the rows already read.
+    can_invite: Boolean(row && (row.is_owner || group.membersCanInvite)),
   };
 }
 

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MESSAGES } from '@first-round/shared/messages';
-import { tooManyRequests } from '../../errors.js';
+import { retryWhen, draftClock } from '@first-round/shared/join-words';
+import type { JoinRefusalData } from '@first-round/shared/schemas';
+import { forbidden, tooManyRequests, type DomainError } from '../../errors.js';
 import type { JoinFailureReason } from './groups.entities.js';
 import * as repo from './groups.repository.js';
 
@@ -22,7 +24,43 @@ export const JOIN_LIMITS = {
 
 export type JoinFailure = JoinFailureReason;
 
-const minutesUntil = (oldest: Date, windowMs: number, now: Date) => Math.max(1, Math.ceil((oldest.getTime() + windowMs - now.getTime()) / 60_000));
+/** Where a player stands with joins to one group: the tries left, and once none are, which limit holds and until when. */
+interface JoinStanding {
+  triesLeft: number;
+  lockout?: { limit: 'group' | 'player'; retryAt: Date };
+}
+
+/**
+ * The player's standing from their failures in the longer window (oldest first). A limit of N in a
+ * window is reached with N failures in it, and lifts when enough of them have aged out to leave N − 1: at
+ * the (k − N + 1)-th oldest's time plus the window, for k failures. With both limits reached the later
+ * lift counts (trying this group needs both); the player's limit is named first, as it is checked first.
+ */
+function standingOf(failures: { groupId: number; reason: string; createdAt: Date }[], groupId: number, now: Date): JoinStanding {
+  const wrongPasswordSince = now.getTime() - JOIN_LIMITS.wrongPasswordWindowMs;
+  const limits = [
+    { limit: 'player' as const, times: failures.map((f) => f.createdAt.getTime()), max: JOIN_LIMITS.failedJoinsPerPlayer, windowMs: JOIN_LIMITS.failedJoinWindowMs },
+    {
+      limit: 'group' as const,
+      times: failures.filter((f) => f.groupId === groupId && f.reason === 'wrong_password' && f.createdAt.getTime() > wrongPasswordSince).map((f) => f.createdAt.getTime()),
+      max: JOIN_LIMITS.wrongPasswordsPerGroup,
+      windowMs: JOIN_LIMITS.wrongPasswordWindowMs,
+    },
+  ];
+  const triesLeft = Math.max(0, Math.min(...limits.map((l) => l.max - l.times.length)));
+  const reached = limits.filter((l) => l.times.length >= l.max);
+  if (reached.length === 0) return { triesLeft };
+  const retryAt = Math.max(...reached.map((l) => l.times[l.times.length - l.max]! + l.windowMs));
+  return { triesLeft: 0, lockout: { limit: reached[0]!.limit, retryAt: new Date(retryAt) } };
+}
+
+async function standing(tx: EntityManager, participantId: string, groupId: number, now: Date): Promise<JoinStanding> {
+  return standingOf(await repo.findJoinFailuresSince(tx, participantId, new Date(now.getTime() - JOIN_LIMITS.failedJoinWindowMs)), groupId, now);
+}
+
+/** The numbers a refusal carries as data (docs/api.md), beside the words. */
+const refusalData = (s: JoinStanding): JoinRefusalData =>
+  s.lockout ? { tries_left: 0, lockout: s.lockout.limit, retry_at: s.lockout.retryAt.toISOString() } : { tries_left: s.triesLeft };
 
 /**
  * Serialises one player's join attempts until `tx` ends (a transaction-scoped advisory lock), so
@@ -33,22 +71,26 @@ export async function lockJoinAttempts(tx: EntityManager, participantId: string)
 }
 
 /**
- * Throws 429 (saying when to come back) if the player may not try joining this group now. The rows read
- * are few: failures older than the longer window are pruned, and none is recorded past the limits.
+ * Throws 429 (saying when to come back, and that an invite link needs no password) if the player may not
+ * try joining this group now. The rows read are few: failures older than the longer window are pruned,
+ * and none is recorded past the limits.
  */
 export async function checkJoinLimits(tx: EntityManager, participantId: string, groupId: number, now: Date): Promise<void> {
-  const failures = await repo.findJoinFailuresSince(tx, participantId, new Date(now.getTime() - JOIN_LIMITS.failedJoinWindowMs));
-  const wrongPasswordSince = new Date(now.getTime() - JOIN_LIMITS.wrongPasswordWindowMs);
-  const wrongPasswords = failures.filter((f) => f.groupId === groupId && f.reason === 'wrong_password' && f.createdAt > wrongPasswordSince);
-  if (failures.length >= JOIN_LIMITS.failedJoinsPerPlayer) {
-    throw tooManyRequests(MESSAGES.tooManyFailedJoins(minutesUntil(failures[0]!.createdAt, JOIN_LIMITS.failedJoinWindowMs, now)));
-  }
-  if (wrongPasswords.length >= JOIN_LIMITS.wrongPasswordsPerGroup) {
-    throw tooManyRequests(MESSAGES.tooManyWrongPasswords(minutesUntil(wrongPasswords[0]!.createdAt, JOIN_LIMITS.wrongPasswordWindowMs, now)));
-  }
+  const s = await standing(tx, participantId, groupId, now);
+  if (s.lockout) throw tooManyRequests(MESSAGES.joinLockedOut(s.lockout.limit, retryWhen(s.lockout.retryAt, now, draftClock)), refusalData(s));
 }
 
 /** Records a failed join; rows that no longer count are pruned on the way. */
 export async function recordJoinFailure(tx: EntityManager, participantId: string, groupId: number, reason: JoinFailure, now: Date): Promise<void> {
   await repo.recordJoinFailure(tx, { participantId, groupId, reason, at: now }, new Date(now.getTime() - JOIN_LIMITS.failedJoinWindowMs));
+}
+
+/**
+ * Records a wrong password and answers it: 403 with the tries left after it, or, when it was the last,
+ * when the next try is allowed.
+ */
+export async function wrongPassword(tx: EntityManager, participantId: string, groupId: number, now: Date): Promise<DomainError> {
+  await recordJoinFailure(tx, participantId, groupId, 'wrong_password', now);
+  const s = await standing(tx, participantId, groupId, now);
+  return forbidden(MESSAGES.wrongGroupPassword(s.triesLeft, s.lockout && retryWhen(s.lockout.retryAt, now, draftClock)), refusalData(s));
 }

@@ -36,6 +36,25 @@ export async function lockGroupShared(tx: EntityManager, groupId: number): Promi
   return repo.lockGroup(tx, groupId, 'share');
 }
 
+/**
+ * Who among `participantIds` may invite to the group now: its owner always; other members while the owner
+ * lets members invite (the default). An invite link works only while its maker may invite, so a member's
+ * links stop when the owner turns member invites off (and work again once it is back on, if unexpired).
+ * `membersCanInvite` is undefined when there is no such group.
+ */
+export async function invitersAmong(em: EntityManager, groupId: number, participantIds: string[]) {
+  const { membersCanInvite, owners, members } = await repo.findInviteFlags(em, groupId, participantIds);
+  const inviters = new Set([...members].filter((id) => owners.has(id) || membersCanInvite));
+  return { inviters, members, membersCanInvite };
+}
+
+/** The caller may make an invite link (an owner, or a member while members may invite): else 403 saying why. */
+export async function requireInviteRight(em: EntityManager, groupId: number, participantId: string): Promise<void> {
+  const { inviters, members } = await invitersAmong(em, groupId, [participantId]);
+  if (inviters.has(participantId)) return;
+  throw forbidden(members.has(participantId) ? MESSAGES.membersCannotInvite : MESSAGES.notGroupMember);
+}
+
 /** Whether the group's members may see each other's picks after the start; undefined: no such group. */
 export async function groupPicksPublic(em: EntityManager, groupId: number): Promise<boolean | undefined> {
   return repo.findPicksPublic(em, groupId);

@@ -18,7 +18,7 @@ export function escapeHtml(text: string): string {
 export function invitePreview(invite: ResolvedJoinLink) {
   const who = invite.invited_by ?? 'A friend';
   const members = invite.member_count === 1 ? '1 member' : `${invite.member_count} members`;
-  const when = invite.draft_started ? 'The draft is live' : `Picks lock ${formatDeadline(invite.pick_deadline)}`;
+  const when = invite.round_one_complete ? 'Round one is complete' : invite.draft_started ? 'The draft is live' : `Picks lock ${formatDeadline(invite.pick_deadline)}`;
   return {
     title: `${who} invited you to ${invite.group_name} · First Round`,
     description: `Pick the players you think go in the NFL Draft's first round. One miss and you're out. ${members} · ${when}.`,

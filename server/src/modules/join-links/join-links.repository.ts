@@ -13,6 +13,12 @@ export function findLiveJoinLink(em: EntityManager, tokenHash: string, now: Date
   return em.findOne(JoinLinkSchema, { tokenHash, expiresAt: { $gt: now } }, { refresh: true });
 }
 
+/** Who made each link to the group that has not expired by `now` (one id per link). */
+export async function findLiveJoinLinkMakers(em: EntityManager, groupId: number, now: Date): Promise<string[]> {
+  const links = await em.find(JoinLinkSchema, { groupId, expiresAt: { $gt: now } }, { fields: ['createdBy'], refresh: true });
+  return links.map((l) => l.createdBy);
+}
+
 /** Links made by `fromId` are credited to `toId` (an account move). */
 export async function reassignJoinLinkCreator(tx: EntityManager, fromId: string, toId: string): Promise<void> {
   await tx.nativeUpdate(JoinLinkSchema, { createdBy: fromId }, { createdBy: toId });
