@@ -75,7 +75,7 @@ export function JoinGroupPage() {
           setIdError(null);
         }}
         error={idError}
-        placeholder="e.g. 42"
+        placeholder="e.g. 48213597"
         autoFocus={!prefilled}
       />
       <TextField
