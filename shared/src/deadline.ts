@@ -16,10 +16,15 @@ function formatter(timeZone: string | undefined): Intl.DateTimeFormat {
   return f;
 }
 
-/** 'Thu Apr 23, 8:00 PM EDT': `at` in `timeZone` (the runtime's own when absent), the zone named. */
-export function formatWhen(at: Date | string, timeZone?: string): string {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(new Date(at)).map((p) => [p.type, p.value]));
-  return `${parts.weekday} ${parts.month} ${parts.day}, ${parts.hour}:${parts.minute} ${parts.dayPeriod} ${parts.timeZoneName}`;
+/**
+ * 'Thu Apr 23, 8:00 PM EDT': `at` in `timeZone` (the runtime's own when absent), the zone named; with
+ * `year`, 'Thu Apr 23, 2026, 8:00 PM EDT' (where the year is not evident).
+ */
+export function formatWhen(at: Date | string, timeZone?: string, options: { year?: boolean } = {}): string {
+  const date = new Date(at);
+  const parts = Object.fromEntries(formatter(timeZone).formatToParts(date).map((p) => [p.type, p.value]));
+  const year = options.year ? `, ${new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric' }).format(date)}` : '';
+  return `${parts.weekday} ${parts.month} ${parts.day}${year}, ${parts.hour}:${parts.minute} ${parts.dayPeriod} ${parts.timeZoneName}`;
 }
 
 /** A time of day the same way: '8:16 PM EDT' (a lockout lifting, a link running out today). */

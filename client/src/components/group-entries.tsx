@@ -5,7 +5,7 @@ import { entryModeText } from '@first-round/shared/entries';
 import { entryStateText, placeText } from '@first-round/shared/entry-words';
 import type { MyGroupStanding } from '@first-round/shared/schemas';
 import { plural } from '@first-round/shared/words';
-import type { DraftPhase } from '../lib/live-strip';
+import type { DraftPhase } from '../lib/draft-phase';
 import { trpc } from '../lib/trpc';
 
 /** A group entry as My Picks lists it: its group's name and the caller's standing there. */

@@ -1,5 +1,5 @@
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
-import type { DraftStatus, LeaderboardRow, PlayerDto } from '@first-round/shared/schemas';
+import type { LeaderboardRow, PlayerDto } from '@first-round/shared/schemas';
 import { formatWhen } from '@first-round/shared/deadline';
 import { ordinal } from '@first-round/shared/words';
 
@@ -28,13 +28,7 @@ export function stripRoute(pathname: string, search: string): { shown: boolean; 
   return { shown, onLeaderboard: pathname === '/leaderboard', onGroupStandings: groupId !== null && /^\/groups\/\d+\/picks$/.test(pathname), groupId };
 }
 
-/** Where the draft is: picks still open, round one under way, or round one over. */
-export type DraftPhase = 'before' | 'live' | 'final';
-
-export function draftPhase(status: Pick<DraftStatus, 'draftHasStarted' | 'round_one_complete'>): DraftPhase {
-  if (!status.draftHasStarted) return 'before';
-  return status.round_one_complete ? 'final' : 'live';
-}
+export { draftPhase, type DraftPhase } from './draft-phase';
 
 /** One recorded round-one pick, and whether the caller's entry has that player. */
 export interface StripPick {

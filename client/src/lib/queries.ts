@@ -1,5 +1,5 @@
 import { STALE_TIMES } from '@first-round/shared/constants';
-import { draftPhase, type DraftPhase } from './live-strip';
+import { draftPhase, type DraftPhase } from './draft-phase';
 import { trpc } from './trpc';
 
 /*

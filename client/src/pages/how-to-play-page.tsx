@@ -21,7 +21,7 @@ export function HowToPlayPage() {
             Submission deadline
           </Text>
           <Text fontSize="lg" fontWeight="bold">
-            {draft.data ? `${formatWhen(draft.data.deadline)}, ${new Date(draft.data.deadline).getFullYear()}` : '…'}
+            {draft.data ? formatWhen(draft.data.deadline, undefined, { year: true }) : '…'}
           </Text>
           <Text fontSize="sm" color="navy.100">
             Picks lock when the draft starts. Until then you can change them as often as you like.

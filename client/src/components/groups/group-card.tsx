@@ -5,7 +5,7 @@ import { STALE_TIMES } from '@first-round/shared/constants';
 import type { GroupDto, MyGroupStanding } from '@first-round/shared/schemas';
 import { entryModeText } from '@first-round/shared/entries';
 import { entryStateText, placeText } from '@first-round/shared/entry-words';
-import type { DraftPhase } from '../../lib/live-strip';
+import type { DraftPhase } from '../../lib/draft-phase';
 import { errorMessage, trpc } from '../../lib/trpc';
 import { CardInvite } from './invite';
 import { membersLabel } from './group-utils';

@@ -75,3 +75,6 @@ export function useAfterJoin() {
     ]);
   };
 }
+
+/** When the clipboard refuses an invite link (the spec's words). */
+export const COPY_FAILED = 'Failed to copy link to clipboard';

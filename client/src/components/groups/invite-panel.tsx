@@ -6,7 +6,7 @@ import { notify } from '../../lib/toaster';
 import { useDraftStatus } from '../../lib/queries';
 import { errorKind, trpc } from '../../lib/trpc';
 import { inviteErrorMessage, inviteUrl } from './group-utils';
-import { hoursWords, InviteLinkBox, type MadeLink } from './invite';
+import { hoursWords, InviteLinkBox, type MadeLink } from './invite-link-box';
 
 /** The lifetimes the panel offers: until picks lock (the default), and the shorter ones that end before it. */
 function lifetimeChoices(deadline: string | undefined, now: number) {
