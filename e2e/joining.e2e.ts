@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { formatDeadline } from '@first-round/shared/deadline';
+import { formatWhen } from '@first-round/shared/deadline';
 import { launchBrowser, newPerson, type Person } from './support/browser';
 import { BASE_URL, STEWARD_EMAIL, uniqueEmail, uniqueUsername } from './support/env';
 import { apiSession } from './support/idp';
@@ -119,12 +119,15 @@ describe('joining and inviting', () => {
     groupId = Number((await rest(owner.session, 'POST', '/groups', { name: groupName })).group_id);
     const deadline = String(((await (await fetch(`${BASE_URL}/api/draft/status`)).json()) as { deadline: string }).deadline);
     const { page } = owner.person;
+    // Times as this browser reads them: its own zone, named.
+    const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    const lockAt = formatWhen(deadline, zone);
     await page.goto(`/groups/${groupId}`);
     const lifetime = page.getByRole('combobox', { name: 'Link lasts' });
     expect(await lifetime.inputValue()).toBe('lock');
-    expect(await lifetime.locator('option:checked').innerText()).toBe(`Until picks lock (${formatDeadline(deadline)})`);
+    expect(await lifetime.locator('option:checked').innerText()).toBe(`Until picks lock (${lockAt})`);
     await page.getByRole('button', { name: 'Invite', exact: true }).click();
-    await page.getByText(`Share this link with your friends. It works until picks lock, ${formatDeadline(deadline)}.`).waitFor();
+    await page.getByText(`Share this link with your friends. It works until picks lock, ${lockAt}.`).waitFor();
     await page.getByText('It is the only invite link to this group that works now.').waitFor();
     ownersLink = await page.getByRole('textbox', { name: 'Invite link' }).inputValue();
     const first = (await (await fetch(`${BASE_URL}/api/groups/join-links/${ownersLink.split('/').pop()}`)).json()) as { expires_at: string };
