@@ -24,7 +24,7 @@ describe('npm run draft', () => {
   it('refuses nonsense with a clear message and exit code 1', () => {
     expect(draft('record', '1', '1')).toEqual({ code: 1, out: 'The draft has not started yet: start it before recording picks' });
     expect(draft('fly')).toMatchObject({ code: 1, out: expect.stringMatching(/^Unknown command "fly"/) });
-    expect(draft('undo')).toEqual({ code: 1, out: 'There is no recorded pick to undo' });
+    expect(draft('undo')).toEqual({ code: 1, out: 'There is nothing to undo: no recorded pick, and no team change since the last reset' });
   });
 
   it('starts, records, and the running server hears it at once', async () => {

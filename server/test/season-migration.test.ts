@@ -22,12 +22,14 @@ afterAll(async () => {
   await db?.close();
 });
 
-/** Back to the schema before seasons: the seasons migration (the newest) alone reverted. */
+/** Back to the schema before seasons: the seasons migration and the ones after it reverted. */
 async function revertSeasons() {
   const executed = (await orm.getMigrator().getExecutedMigrations()).map((m) => m.name);
-  expect(executed.at(-1)).toBe(SEASONS);
-  await orm.getMigrator().down();
-  expect((await orm.getMigrator().getExecutedMigrations()).map((m) => m.name)).toEqual(executed.slice(0, -1));
+  const at = executed.indexOf(SEASONS);
+  expect(at).toBeGreaterThan(0);
+  // Down to (and including) seasons.
+  await orm.getMigrator().down({ to: SEASONS });
+  expect((await orm.getMigrator().getExecutedMigrations()).map((m) => m.name)).toEqual(executed.slice(0, at));
 }
 
 /** Every table's rows as one fingerprint each (the migrations' own bookkeeping aside). */
@@ -64,7 +66,8 @@ async function fill() {
 }
 
 async function migrateAndReadSeasons() {
-  await orm.getMigrator().up();
+  // Up to seasons only: the migrations after it change tables of their own (tested on their own).
+  await orm.getMigrator().up({ to: SEASONS });
   return db.query<{ year: number; current: boolean; started_at: Date | null }>(`select year, closed_at is null as current, started_at from season order by year`);
 }
 

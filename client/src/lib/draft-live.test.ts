@@ -11,6 +11,7 @@ const status = (over: Partial<DraftStatus> = {}): DraftStatus => ({
   round_one_complete: false,
   round_one_picks: 32,
   last_event_id: 8,
+  round_one_order: [{ slot: 1, team: 'TEN' }, { slot: 2, team: 'JAX' }, { slot: 3, team: 'NYG' }],
   ...over,
 });
 const player = (over: Partial<PlayerDto>): PlayerDto => ({

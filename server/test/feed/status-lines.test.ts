@@ -34,7 +34,7 @@ describe('the feed status for the terminal', () => {
     const lines = describeFeedStatus({
       ...base,
       queue: [
-        { id: 3, slot: 17, kind: 'confirm', status: 'open', feed: { player_name: 'Tyler Bookr', school: 'Alabama', position: 'IOL', team: 'CIN' }, suggested: booker, recorded: null, score: 0.93, created_at: base.last_poll_at! },
+        { id: 3, slot: 17, kind: 'confirm', status: 'open', feed: { player_name: 'Tyler Bookr', school: 'Alabama', position: 'IOL', team: 'CIN' }, suggested: booker, recorded: null, score: 0.93, recorded_team: null, created_at: base.last_poll_at! },
       ],
     });
     expect(lines[0]).toBe('Feed: espn, every 10 s while the draft is live; last poll 2025-04-24T00:10:00.000Z, last success 12 s ago, 16 round-one picks seen');

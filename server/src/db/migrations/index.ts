@@ -9,6 +9,7 @@ import { Migration20261220000000_reminders } from './Migration20261220000000_rem
 import { Migration20261221000000_feed } from './Migration20261221000000_feed.js';
 import { Migration20261222000000_feed_backoff } from './Migration20261222000000_feed_backoff.js';
 import { Migration20261230000000_seasons } from './Migration20261230000000_seasons.js';
+import { Migration20270102000000_round_one_order } from './Migration20270102000000_round_one_order.js';
 
 /** Listed explicitly (not discovered by glob) so migrations run the same under tsx, tests and bundles. */
 export const migrationsList: MigrationObject[] = [
@@ -22,4 +23,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261221000000_feed', class: Migration20261221000000_feed },
   { name: 'Migration20261222000000_feed_backoff', class: Migration20261222000000_feed_backoff },
   { name: 'Migration20261230000000_seasons', class: Migration20261230000000_seasons },
+  { name: 'Migration20270102000000_round_one_order', class: Migration20270102000000_round_one_order },
 ];

@@ -16,17 +16,22 @@ export interface NewQueueItem {
   suggestedPlayerId: number | null;
   recordedPlayerId: number | null;
   score: number | null;
+  /** A `team` item: the slot's team now. */
+  recordedTeam?: string | null;
 }
 
-/** Queues a report unless the same one is already queued (in any status): true when it is new. */
+/**
+ * Queues a report unless the same one is already queued (in any status): true when it is new. The same
+ * report is a pick report's slot, kind, name and school; a team report's slot and team (two unique indexes).
+ */
 export async function insertQueueItem(em: EntityManager, item: NewQueueItem): Promise<boolean> {
   const rows = await sql(
     em,
-    `insert into feed_queue_item (slot, kind, feed_player_name, feed_school, feed_position, feed_team, suggested_player_id, recorded_player_id, score)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-     on conflict on constraint feed_queue_item_report_unique do nothing
+    `insert into feed_queue_item (slot, kind, feed_player_name, feed_school, feed_position, feed_team, suggested_player_id, recorded_player_id, score, recorded_team)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+     on conflict do nothing
      returning id`,
-    [item.slot, item.kind, item.feedPlayerName, item.feedSchool, item.feedPosition, item.feedTeam, item.suggestedPlayerId, item.recordedPlayerId, item.score],
+    [item.slot, item.kind, item.feedPlayerName, item.feedSchool, item.feedPosition, item.feedTeam, item.suggestedPlayerId, item.recordedPlayerId, item.score, item.recordedTeam ?? null],
   );
   return rows.length > 0;
 }
@@ -68,6 +73,7 @@ export function toQueueItemDto(row: FeedQueueItemRow): FeedQueueItem {
     suggested: row.suggested ? toPlayerDto(row.suggested) : null,
     recorded: row.recorded ? toPlayerDto(row.recorded) : null,
     score: row.score,
+    recorded_team: row.recordedTeam,
     created_at: row.createdAt.toISOString(),
   };
 }

@@ -196,6 +196,7 @@ export interface SeasonPickRow {
   school: string;
   rank: number;
   draft_pick: number | null;
+  team: string | null;
   hit: boolean;
 }
 
@@ -205,9 +206,10 @@ export function seasonPicksOf(em: EntityManager, year: number, groupId: number, 
   return sql<SeasonPickRow>(
     em,
     `select k.participant_id, k.player_id, p.player_name, p.position, p.school, p.rank,
-            case when p.draft_round = 1 then p.draft_pick end as draft_pick, k.hit
+            case when p.draft_round = 1 then p.draft_pick end as draft_pick, o.team, k.hit
        from season_entry_pick k
        join season_player p on p.season = k.season and p.player_id = k.player_id
+       left join season_round_one_order o on o.season = k.season and p.draft_round = 1 and o.slot = p.draft_pick
       where k.season = $1 and k.group_id = $2 and k.participant_id = any($3::text[])
       order by p.rank`,
     [year, groupId, [...participantIds]],
