@@ -49,4 +49,15 @@ describe('the feed status for the terminal', () => {
     expect(describeFeedItem({ ...item, kind: 'conflict', suggested: hunter, recorded: null })).toBe('Feed says pick 2: Shedeur Sanders, Colorado, but Travis Hunter is already recorded at pick 2');
     expect(describeFeedItem({ ...item, kind: 'confirm', suggested: null, recorded: null })).toBe('Feed says pick 2: Shedeur Sanders, Colorado → no board player is close');
   });
+
+  it('words a team the feed names against the operator’s, and one it does not know', () => {
+    const item = { slot: 3, kind: 'team' as const, suggested: null, recorded: null, feed: { player_name: 'Abdul Carter', school: 'Penn State', position: null, team: 'NYG' } };
+    expect(describeFeedItem({ ...item, recorded_team: 'DAL' })).toBe('Feed says pick 3 belongs to NYG (New York Giants), but it is set to DAL');
+    expect(describeFeedItem({ ...item, feed: { ...item.feed, team: 'Team 99' }, recorded_team: 'SEA' })).toBe(
+      'Feed says pick 3 belongs to "Team 99", which is not one of the 32 NFL teams; it is set to SEA',
+    );
+    expect(describeFeedItem({ ...item, feed: { ...item.feed, team: 'Team 99' }, recorded_team: null })).toBe(
+      'Feed says pick 3 belongs to "Team 99", which is not one of the 32 NFL teams; it has no team set',
+    );
+  });
 });

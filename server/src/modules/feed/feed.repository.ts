@@ -36,14 +36,17 @@ export async function insertQueueItem(em: EntityManager, item: NewQueueItem): Pr
   return rows.length > 0;
 }
 
-/** Open items asking to confirm a pick for `slot`, settled once the slot is recorded: 'resolved'. */
-export async function resolveOpenConfirmations(em: EntityManager, slot: number, by: string): Promise<void> {
-  await sql(em, `update feed_queue_item set status = 'resolved', resolved_at = now(), resolved_by = $2 where slot = $1 and kind = 'confirm' and status = 'open'`, [slot, by]);
+/**
+ * Open items about `slot` settled otherwise: 'resolved'. `confirm` items once the slot is recorded, `team`
+ * items once the slot holds the team the feed names.
+ */
+export async function resolveOpenItems(em: EntityManager, slot: number, kind: 'confirm' | 'team', by: string): Promise<void> {
+  await sql(em, `update feed_queue_item set status = 'resolved', resolved_at = now(), resolved_by = $3 where slot = $1 and kind = $2 and status = 'open'`, [slot, kind, by]);
 }
 
-/** Slots with an open 'confirm' item (one read per poll, so settled slots cost a write only when needed). */
-export async function slotsAwaitingConfirmation(em: EntityManager): Promise<Set<number>> {
-  const rows = await sql<{ slot: number }>(em, `select distinct slot from feed_queue_item where kind = 'confirm' and status = 'open'`);
+/** Slots with an open item of a kind (one read per poll, so settled slots cost a write only when needed). */
+export async function slotsWithOpenItems(em: EntityManager, kind: 'confirm' | 'team'): Promise<Set<number>> {
+  const rows = await sql<{ slot: number }>(em, `select distinct slot from feed_queue_item where kind = $1 and status = 'open'`, [kind]);
   return new Set(rows.map((r) => r.slot));
 }
 
