@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findTeam, NFL_TEAMS, onTheClockLabel, pickLabel, teamName } from './teams';
+import { findTeam, NFL_TEAMS, onTheClockLabel, pickLabel, slotOnTheClock, teamName } from './teams';
 
 describe('the 32 teams', () => {
   it('are 32, each abbreviation and name once', () => {
@@ -36,5 +36,11 @@ describe('a pick in words', () => {
   it('names the team on the clock', () => {
     expect(onTheClockLabel(19, 'TB')).toBe('Pick 19 · TB on the clock');
     expect(onTheClockLabel(19, null)).toBe('Pick 19 is on the clock');
+  });
+
+  it('puts the lowest open slot on the clock (picks may be recorded out of order), none once all are in', () => {
+    expect(slotOnTheClock([], 32)).toBe(1);
+    expect(slotOnTheClock([1, 2, 4], 32)).toBe(3);
+    expect(slotOnTheClock([1, 2], 2)).toBeNull();
   });
 });

@@ -88,3 +88,10 @@ export function pickLabel(slot: number, team: string | null | undefined, playerN
 export function onTheClockLabel(slot: number, team: string | null | undefined): string {
   return team ? `${pickLabel(slot, team)} on the clock` : `Pick ${slot} is on the clock`;
 }
+
+/** The slot on the clock: the lowest one not yet filled (the operator may record out of order), null once all are. */
+export function slotOnTheClock(filled: Iterable<number>, roundOnePicks: number): number | null {
+  const taken = new Set(filled);
+  for (let slot = 1; slot <= roundOnePicks; slot++) if (!taken.has(slot)) return slot;
+  return null;
+}

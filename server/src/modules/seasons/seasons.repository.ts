@@ -43,12 +43,17 @@ export async function archiveBoardAndGroups(tx: EntityManager, year: number): Pr
   await sql(tx, `insert into season_group (season, group_id, name, is_public, picks_public) select $1, id, name, is_public, picks_public from groups`, [year]);
 }
 
+/** Round one's order as it stood at the close (traded picks included): the archive shows who took whom. */
+export async function archiveOrder(tx: EntityManager, year: number): Promise<void> {
+  await sql(tx, `insert into season_round_one_order (season, slot, team) select $1, slot, team from round_one_order`, [year]);
+}
+
 /** The audit log, events as they were logged (ids kept: they are the order of the night). */
 export async function archiveDraftEvents(tx: EntityManager, year: number): Promise<number> {
   const rows = await sql(
     tx,
-    `insert into season_draft_event (season, event_id, kind, slot, player_id, actor, detail, created_at)
-     select $1, id, kind, slot, player_id, actor, detail, created_at from draft_event returning event_id`,
+    `insert into season_draft_event (season, event_id, kind, slot, player_id, actor, detail, team, team_before, created_at)
+     select $1, id, kind, slot, player_id, actor, detail, team, team_before, created_at from draft_event returning event_id`,
     [year],
   );
   return rows.length;
