@@ -4,6 +4,7 @@
  * will show before anything is drawn.
  */
 import type { PickOutcome } from '@first-round/shared/scoring';
+import { pickLabel } from '@first-round/shared/teams';
 import { ordinal, plural } from '@first-round/shared/words';
 
 export { ordinal } from '@first-round/shared/words';
@@ -31,8 +32,19 @@ export type ShareCard =
       /** null: the entry has no picks, so it is on no standings. */
       rank: number | null;
       entries: number;
-      chips: { name: string; outcome: PickOutcome }[];
+      chips: CardChip[];
     };
+
+/** A pick on the card; a hit also says where he went and to whom (slot and team, null: not known). */
+export interface CardChip {
+  name: string;
+  outcome: PickOutcome;
+  slot?: number;
+  team?: string | null;
+}
+
+/** A chip's words: a hit as every screen writes a pick ('Pick 18 · SEA · Grey Zabel'), else the name. */
+export const chipLabel = (chip: CardChip) => (chip.slot === undefined ? chip.name : pickLabel(chip.slot, chip.team, chip.name));
 
 /** The card's lines, as the picture and the page say them. */
 export function cardLines(card: ShareCard) {
@@ -120,7 +132,8 @@ function chipsOf(card: ShareCard): CardNode[] {
       'div',
       { display: 'flex', alignItems: 'center', gap: 6, padding: small ? '5px 12px 5px 8px' : '8px 16px 8px 10px', borderRadius: 10, backgroundColor: CHIP_BG[chip.outcome], color: BRAND.text, fontSize, fontWeight: 700 },
       MARKS[chip.outcome](small ? 20 : 24),
-      h('div', { display: 'flex', maxWidth: 300, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' }, chip.name),
+      // A hit's label is longer (slot and team before the name): it gets more room before it is cut.
+      h('div', { display: 'flex', maxWidth: chip.slot === undefined ? 300 : 460, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' }, chipLabel(chip)),
     ),
   );
   if (shown.length < card.chips.length) {
