@@ -152,7 +152,7 @@ function LatestPick({ pick, share }: { pick: StripPick; share?: number }) {
   return (
     <>
       <Text as="span" fontWeight="black" color="gold.400" whiteSpace="nowrap">
-        Pick {pick.slot}
+        {`Pick ${pick.slot}`}
       </Text>{' '}
       {pick.team && (
         <>

@@ -50,9 +50,9 @@ export function RoundOneCard({ status, board, onChanged }: { status: DraftStatus
       </Text>
       <form onSubmit={submit} aria-label="Traded pick">
         <HStack gap="3" align="end" wrap="wrap" mb="4">
-          <Box w="24" flexShrink={0}>
+          <Box w="28" flexShrink={0}>
             <Label htmlFor="trade-slot" fontWeight="semibold" fontSize="sm" display="block" mb="1">
-              Slot
+              Traded slot
             </Label>
             <Input id="trade-slot" inputMode="numeric" value={slot} onChange={(e) => setSlotText(e.target.value)} bg="white" aria-invalid={slotNumber === null || undefined} />
           </Box>

@@ -15,10 +15,13 @@ export function TeamName({ team }: { team: string }) {
 
 /** 'Pick 19 · TB on the clock' (onTheClockLabel's words), the team as TeamName; 'Pick 19 is on the clock' without one. */
 export function OnTheClock({ slot, team }: { slot: number; team: string | null }) {
-  if (!team) return <>Pick {slot} is on the clock</>;
+  // Each part one text node, so a new slot replaces the words whole.
+  if (!team) return <>{`Pick ${slot} is on the clock`}</>;
   return (
     <>
-      Pick {slot} · <TeamName team={team} /> on the clock
+      {`Pick ${slot} · `}
+      <TeamName team={team} />
+      {' on the clock'}
     </>
   );
 }
