@@ -76,7 +76,7 @@ describe('the teams on the clock', () => {
     const order = console_.getByRole('list', { name: 'Round one order' });
     await order.getByRole('listitem').nth(1).getByText('Pick 2 · JAX · Travis Hunter').waitFor();
 
-    await console_.getByRole('textbox', { name: 'Traded slot' }).fill('2');
+    await console_.getByRole('textbox', { name: 'Traded pick' }).fill('2');
     await console_.getByRole('combobox', { name: 'New team' }).selectOption('CLE');
     await console_.getByRole('button', { name: 'Give pick 2 to CLE' }).click();
     await console_.getByRole('list', { name: 'Audit log' }).getByRole('listitem').first().getByText('Gave pick 2 to CLE (was JAX)').waitFor();

@@ -48,11 +48,11 @@ export function RoundOneCard({ status, board, onChanged }: { status: DraftStatus
       <Text color="gray.600" fontSize="sm" mb="4">
         Which team holds each slot. A traded pick: give the slot to its new team (undo takes it back).
       </Text>
-      <form onSubmit={submit} aria-label="Traded pick">
+      <form onSubmit={submit} aria-label="Give a traded pick to its new team">
         <HStack gap="3" align="end" wrap="wrap" mb="4">
           <Box w="28" flexShrink={0}>
             <Label htmlFor="trade-slot" fontWeight="semibold" fontSize="sm" display="block" mb="1">
-              Traded slot
+              Traded pick
             </Label>
             <Input id="trade-slot" inputMode="numeric" value={slot} onChange={(e) => setSlotText(e.target.value)} bg="white" aria-invalid={slotNumber === null || undefined} />
           </Box>
