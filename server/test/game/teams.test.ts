@@ -56,6 +56,19 @@ describe('round one’s order', () => {
     off();
   });
 
+  it('replays a team change to a page that reconnects, with its teams', async () => {
+    const change = expectStatus<DraftChange>(await setTeam(26, 'PHI'), 200);
+    const stream = (await (await t.caller(player)).draft.changes({ lastEventId: String(change.event_id - 1) }))[Symbol.asyncIterator]();
+    try {
+      // The stream's items are [event id, change] (tRPC's tracked events).
+      const [id, replayed] = (await stream.next()).value as [string, DraftChange];
+      expect([id, replayed]).toMatchObject([String(change.event_id), { kind: 'team', slot: 26, team: 'PHI', team_before: 'ATL' }]);
+    } finally {
+      await stream.return?.(undefined);
+    }
+    expectStatus(await undo(), 200);
+  });
+
   it('refuses a bad slot or team with a message naming it, and writes nothing', async () => {
     const before = await tableCounts(t);
     expectError(await setTeam(25, 'XYZ'), 422, /team/);
