@@ -70,9 +70,9 @@ describe('the draft board', () => {
     await page.getByRole('link', { name: 'Draft board' }).click();
     await waitForPath(page, `/groups/${groupId}/board`);
     const slots = page.locator('ol[aria-label="Round one picks"] > li');
-    await slots.first().getByText('On the clock').waitFor();
+    await slots.first().getByText('Pick 1 · TEN on the clock').waitFor();
     expect(await slots.count()).toBe(32);
-    expect(await slots.nth(1).innerText()).toMatch(/^Pick 2\s+—$/);
+    expect(await slots.nth(1).innerText()).toMatch(/^Pick 2 · JAX\s+Jacksonville Jaguars$/);
     const waiting = page.locator('ul[aria-label="Waiting on"] > li');
     const dart = waiting.filter({ hasText: 'Jaxson Dart' });
     await dart.waitFor();
@@ -90,7 +90,7 @@ describe('the draft board', () => {
     await hadBy.getByText(names.cy, { exact: true }).waitFor();
     expect(await hadBy.getByText(names.bo).count()).toBe(0);
     await first.getByText('You', { exact: true }).waitFor();
-    await slots.nth(1).getByText('On the clock').waitFor();
+    await slots.nth(1).getByText('Pick 2 · JAX on the clock').waitFor();
     await page.getByText('1 of 32 picks in · 3 of 3 still alive').waitFor();
     // Cam Ward was taken: only Jaxson Dart (both) and Travis Hunter (Bo) are still awaited.
     await waiting.filter({ hasText: 'Cam Ward' }).waitFor({ state: 'detached' });

@@ -41,10 +41,10 @@ interface Friend {
 /** The group's standings rows (an opened row holds a list of its own). */
 const rows = (page: Page) => page.locator('ol[aria-label="Rankings"] > li');
 const rowOf = (page: Page, name: string) => rows(page).filter({ hasText: name });
-/** The pick number the strip leads with now, or null without one. */
+/** The pick number the strip leads with now ('Pick 2 · JAX · …', not the slot on the clock), or null without one. */
 async function stripPickNumber(page: Page): Promise<number | null> {
   const text = await liveStrip(page).first().textContent({ timeout: 200 }).catch(() => null);
-  const m = text?.match(/Pick (\d+) of 32/);
+  const m = text?.match(/Pick (\d+) · [A-Z]{2,3} · /);
   return m ? Number(m[1]) : null;
 }
 
@@ -92,7 +92,7 @@ describe('draft night: the live strip, rank arrows and the Final card', () => {
     for (const [f, viewport, timezoneId, reducedMotion] of setups) {
       f.context = await browser.newContext({ baseURL: BASE_URL, viewport, timezoneId, reducedMotion });
       f.context.setDefaultTimeout(10_000);
-      f.sightings = await watchForText(f.context, [1, 2, 3, 4].map((n) => `Pick ${n} of 32`));
+      f.sightings = await watchForText(f.context, [1, 2, 3, 4].map((n) => `Pick ${n}`));
       f.page = await f.context.newPage();
       await signInWithSession(f.page, f.email);
       await f.page.goto(`/groups/${groupId}/picks`);
@@ -119,7 +119,7 @@ describe('draft night: the live strip, rank arrows and the Final card', () => {
 
   it('the start: the chip gives way to the live strip', async () => {
     await op.startDraft();
-    for (const f of [ana, bo, cy]) await liveStrip(f.page, 'The draft has started · Pick 1 is on the clock').waitFor({ timeout: LIVE_MS });
+    for (const f of [ana, bo, cy]) await liveStrip(f.page, 'The draft has started · Pick 1 · TEN on the clock').waitFor({ timeout: LIVE_MS });
     expect(await ana.page.getByRole('timer').filter({ hasText: 'Picks lock' }).count()).toBe(0);
     await rowOf(ana.page, bo.name).waitFor();
   });
@@ -150,10 +150,10 @@ describe('draft night: the live strip, rank arrows and the Final card', () => {
 
   it('pick 1, someone else’s: the strip names it with no check mark, and the rows that fell show ▼', async () => {
     await pickAndWatch(1, 'Travis Hunter');
-    expect(await liveStrip(ana.page).textContent()).toContain('Pick 1 of 32 · Travis Hunter, CB/WR, Colorado');
+    expect(await liveStrip(ana.page).textContent()).toContain('Pick 1 · TEN · Travis Hunter, CB/WR, Colorado');
     expect(await liveStrip(ana.page).textContent()).not.toContain('your entry');
     // Bo picked him: on Bo's phone the strip says so.
-    await liveStrip(bo.page, 'Pick 1 of 32 · Travis Hunter, CB/WR, Colorado · your entry ✓').waitFor({ timeout: LIVE_MS });
+    await liveStrip(bo.page, 'Pick 1 · TEN · Travis Hunter, CB/WR, Colorado · your entry ✓').waitFor({ timeout: LIVE_MS });
 
     await rowOf(ana.page, ana.name).locator('[data-move="down"]').waitFor({ timeout: LIVE_MS });
     expect(await arrow(ana.page, ana.name)).toBe('▼1');
@@ -166,9 +166,9 @@ describe('draft night: the live strip, rank arrows and the Final card', () => {
 
   it('pick 2, Ana’s: ✓ on her strip, the ticker holds pick 1, the ranks turn over, and the rows flash unless motion is reduced', async () => {
     await pickAndWatch(2, 'Jalon Walker');
-    await liveStrip(ana.page, 'Pick 2 of 32 · Jalon Walker, LB/EDGE, Georgia · your entry ✓').waitFor();
+    await liveStrip(ana.page, 'Pick 2 · JAX · Jalon Walker, LB/EDGE, Georgia · your entry ✓').waitFor();
     const ticker = ana.page.getByRole('list', { name: 'Earlier picks' });
-    expect((await ticker.getByRole('listitem').allTextContents()).map((t) => t.trim())).toEqual(['#1 Travis Hunter, CB/WR']);
+    expect((await ticker.getByRole('listitem').allTextContents()).map((t) => t.trim())).toEqual(['#1 · TEN · Travis Hunter, CB/WR']);
 
     await rowOf(ana.page, ana.name).locator('[data-move="up"]').waitFor({ timeout: LIVE_MS });
     expect(await arrow(ana.page, ana.name)).toBe('▲1');
@@ -187,10 +187,10 @@ describe('draft night: the live strip, rank arrows and the Final card', () => {
 
   it('pick 3 moves nobody: the arrows of the previous pick go', async () => {
     await pickAndWatch(3, 'Armand Membou');
-    await liveStrip(ana.page, 'Pick 3 of 32 · Armand Membou, OT, Missouri · your entry ✓').waitFor();
+    await liveStrip(ana.page, 'Pick 3 · NYG · Armand Membou, OT, Missouri · your entry ✓').waitFor();
     await expect.poll(() => rows(ana.page).locator('[data-move]').count(), { timeout: LIVE_MS }).toBe(0);
     const ticker = ana.page.getByRole('list', { name: 'Earlier picks' });
-    expect((await ticker.getByRole('listitem').allTextContents()).map((t) => t.trim())).toEqual(['#2 Jalon Walker, LB/EDGE ✓ your entry', '#1 Travis Hunter, CB/WR']);
+    expect((await ticker.getByRole('listitem').allTextContents()).map((t) => t.trim())).toEqual(['#2 · JAX · Jalon Walker, LB/EDGE ✓ your entry', '#1 · TEN · Travis Hunter, CB/WR']);
   });
 
   it('pick 4, Cy’s: Cy passes Bo on the boldest hit', async () => {
@@ -199,7 +199,7 @@ describe('draft night: the live strip, rank arrows and the Final card', () => {
     expect(await arrow(ana.page, cy.name)).toBe('▲1');
     expect(await arrow(ana.page, bo.name)).toBe('▼1');
     expect(await arrow(ana.page, ana.name)).toBeNull();
-    await liveStrip(cy.page, 'Pick 4 of 32 · Colston Loveland, TE, Michigan · your entry ✓').waitFor({ timeout: LIVE_MS });
+    await liveStrip(cy.page, 'Pick 4 · NE · Colston Loveland, TE, Michigan · your entry ✓').waitFor({ timeout: LIVE_MS });
     expect(await ana.page.getByRole('list', { name: 'Earlier picks' }).getByRole('listitem').count()).toBe(3);
 
     // Every time a pick number was put on any of the three screens: never one older than a number shown before.

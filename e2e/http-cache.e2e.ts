@@ -138,7 +138,7 @@ describe('draft night: reads revalidate, the standings stay in view', () => {
   it('a pick nobody in the group made: the page learns it from the stream and reads nothing', async () => {
     const since = Date.now();
     await op.recordPick(1, 'Abdul Carter');
-    await liveStrip(page, 'Pick 1 of 32 · Abdul Carter').waitFor({ timeout: LIVE_MS });
+    await liveStrip(page, 'Pick 1 · TEN · Abdul Carter').waitFor({ timeout: LIVE_MS });
     await neverReads(since);
     expect(await myRow().getByLabel('0 correct picks').count()).toBe(1);
   });
@@ -146,7 +146,7 @@ describe('draft night: reads revalidate, the standings stay in view', () => {
   it('a pick of theirs: the new score comes on the stream and shows, in view, next to the strip', async () => {
     const since = Date.now();
     await op.recordPick(2, 'Cam Ward');
-    const announced = liveStrip(page, 'Pick 2 of 32 · Cam Ward');
+    const announced = liveStrip(page, 'Pick 2 · JAX · Cam Ward');
     await announced.waitFor({ timeout: LIVE_MS });
     const score = myRow().getByLabel('1 correct pick');
     await score.waitFor({ timeout: LIVE_MS });

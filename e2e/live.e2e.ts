@@ -103,10 +103,10 @@ describe('draft night, live', () => {
 
   it('a recorded pick shows up on the strip, as a score and a check mark', async () => {
     await op.recordPick(1, 'Cam Ward');
-    const shown = await timed(liveStrip(board, 'Pick 1 of 32 · Cam Ward, QB, Miami').waitFor({ timeout: LIVE_MS }));
+    const shown = await timed(liveStrip(board, 'Pick 1 · TEN · Cam Ward, QB, Miami').waitFor({ timeout: LIVE_MS }));
     // Cam Ward is in the player's entry; My Picks carries the same strip.
     await liveStrip(board, 'Cam Ward, QB, Miami · your entry ✓').waitFor({ timeout: LIVE_MS });
-    await liveStrip(picks, 'Pick 1 of 32 · Cam Ward, QB, Miami · your entry ✓').waitFor({ timeout: LIVE_MS });
+    await liveStrip(picks, 'Pick 1 · TEN · Cam Ward, QB, Miami · your entry ✓').waitFor({ timeout: LIVE_MS });
     expect(await toast(board, 'Pick 1').count()).toBe(0);
     await myRow(board, username).getByLabel('1 correct pick').waitFor({ timeout: LIVE_MS });
     expect(await myRow(board, username).innerText()).toMatch(/Tie-break: boldest hit, #\d+ on the board/);
@@ -136,8 +136,8 @@ describe('draft night, live', () => {
     await matches.getByRole('button', { name: /Travis Hunter/ }).click();
     await console_.getByRole('button', { name: 'Record pick 2: Travis Hunter' }).click();
 
-    await liveStrip(board, 'Pick 2 of 32 · Travis Hunter, CB/WR, Colorado · your entry ✓').waitFor({ timeout: LIVE_MS });
-    await board.getByRole('list', { name: 'Earlier picks' }).getByText('#1 Cam Ward, QB').waitFor();
+    await liveStrip(board, 'Pick 2 · JAX · Travis Hunter, CB/WR, Colorado · your entry ✓').waitFor({ timeout: LIVE_MS });
+    await board.getByRole('list', { name: 'Earlier picks' }).getByText('#1 · TEN · Cam Ward, QB').waitFor();
     await myRow(board, username).getByLabel('2 correct picks').waitFor({ timeout: LIVE_MS });
     // The audit log outlives this spec (others record picks too): look at the newest entry only.
     const log = console_.getByRole('list', { name: 'Audit log' });
@@ -148,7 +148,7 @@ describe('draft night, live', () => {
     await console_.getByRole('textbox', { name: 'Player' }).fill('Travis Hunter');
     await console_.getByText('No undrafted player matches.').waitFor();
 
-    await console_.getByRole('button', { name: 'Undo last pick' }).click();
+    await console_.getByRole('button', { name: 'Undo last change' }).click();
     const dialog = console_.getByRole('alertdialog', { name: 'Undo the last change?' });
     await dialog.getByText('pick 2 (Travis Hunter)').waitFor();
     await dialog.getByRole('button', { name: 'Undo' }).click();
@@ -156,7 +156,7 @@ describe('draft night, live', () => {
     await newest().getByText('Undid pick 2 (Travis Hunter)').waitFor();
     // The strip cannot say a pick was taken back (it just shows the one before): that is still a toast.
     await toast(board, 'Pick 2 undone').waitFor({ timeout: LIVE_MS });
-    await liveStrip(board, 'Pick 1 of 32 · Cam Ward, QB, Miami').waitFor({ timeout: LIVE_MS });
+    await liveStrip(board, 'Pick 1 · TEN · Cam Ward, QB, Miami').waitFor({ timeout: LIVE_MS });
     await myRow(board, username).getByLabel('1 correct pick').waitFor({ timeout: LIVE_MS });
     expect(await slot.inputValue()).toBe('2');
   });

@@ -273,7 +273,7 @@ describe('screenshots', () => {
       await shot(page, 'leaderboard-benchmarks', size.width);
       await page.goto(`/groups/${boardGroupId}/board`);
       await page.getByRole('heading', { name: 'Waiting on' }).waitFor();
-      await page.getByText('Pick 1', { exact: true }).waitFor();
+      await page.getByText('Pick 1 · TEN', { exact: true }).waitFor();
       await page.waitForLoadState('networkidle');
       await page.screenshot({ path: path.join(OUT, `draft-board-${size.width}.png`), fullPage: true, animations: 'disabled' });
       await page.goto('/my-picks');
@@ -336,11 +336,11 @@ describe('screenshots', () => {
     for (const { page } of pages) {
       await page.goto('/leaderboard');
       await page.getByRole('list', { name: 'Rankings' }).waitFor();
-      await page.getByRole('region', { name: 'Draft live' }).getByText('Pick 10 of 32').waitFor();
+      await page.getByRole('region', { name: 'Draft live' }).getByText('Pick 10', { exact: true }).waitFor();
     }
     await op.recordPick(11, 'Tyler Warren');
     for (const { page, width } of pages) {
-      await page.getByRole('region', { name: 'Draft live' }).getByText('Pick 11 of 32').waitFor();
+      await page.getByRole('region', { name: 'Draft live' }).getByText('Pick 11', { exact: true }).waitFor();
       await page.getByRole('list', { name: 'Rankings' }).locator('[data-move]').first().waitFor();
       await page.evaluate('window.scrollTo(0, 0)');
       await shot(page, 'live-strip', width);

@@ -3,6 +3,7 @@
 import os from 'node:os';
 import { parseWholeNumber } from '@first-round/shared/ids';
 import { describeDraftChange } from '@first-round/shared/draft-words';
+import { onTheClockLabel, slotOnTheClock, teamName } from '@first-round/shared/teams';
 import type { DraftChange } from '@first-round/shared/schemas';
 import { DomainError } from '../server/src/errors.js';
 import * as draft from '../server/src/modules/draft/draft.service.js';
@@ -15,7 +16,9 @@ const USAGE = `Usage: npm run draft -- <command>
   status                       where the draft stands
   start                        start the draft now (picks lock)
   record <slot> <player id>    record a round-one selection
-  undo                         undo the last change (a "complete" mark, else the latest pick)
+  trade <slot> <TEAM>          give a round-one slot to another team (a traded pick; TEAM: SEA, KC, …)
+  order                        round one's order: every slot's team, and who was taken there
+  undo                         undo the last change (the "complete" mark, the latest pick or the latest team change)
   complete-round               mark round one complete
   reset                        back to before the draft (clears all results)
   find <text>                  look up player ids by name or school
@@ -37,7 +40,7 @@ async function main() {
     console.log(USAGE);
     return;
   }
-  const known = ['status', 'start', 'record', 'undo', 'complete-round', 'reset', 'find', 'log', 'replay-2025'];
+  const known = ['status', 'start', 'record', 'trade', 'order', 'undo', 'complete-round', 'reset', 'find', 'log', 'replay-2025'];
   if (!known.includes(command)) fail(`Unknown command "${command}".\n\n${USAGE}`);
 
   const db = await openScriptDatabase({ seedBoard: true });
@@ -51,7 +54,11 @@ async function main() {
         console.log(`Started: ${s.draftHasStarted ? `yes${s.started_at ? ` (at ${s.started_at})` : ' (deadline passed)'}` : 'no'}`);
         console.log(`Deadline: ${s.deadline}`);
         console.log(`Round one: ${s.picks_made} of ${s.round_one_picks} picks recorded${s.round_one_complete ? ', complete' : ''}`);
-        for (const p of await roundOneSelections(em)) console.log(`  ${String(p.draftPick).padStart(2)}. ${p.playerName}, ${p.position}, ${p.school}`);
+        const teams = new Map(s.round_one_order.map((o) => [o.slot, o.team]));
+        const taken = await roundOneSelections(em);
+        for (const p of taken) console.log(`  ${String(p.draftPick).padStart(2)}. ${(teams.get(p.draftPick!) ?? '—').padEnd(3)}  ${p.playerName}, ${p.position}, ${p.school}`);
+        const clock = s.draftHasStarted && !s.round_one_complete ? slotOnTheClock(taken.map((p) => p.draftPick!), s.round_one_picks) : null;
+        if (clock !== null) console.log(`  ${onTheClockLabel(clock, teams.get(clock))}`);
         for (const line of describeFeedStatus(await feedStatus(em, db.config, new Date()))) console.log(line);
         break;
       }
@@ -61,6 +68,21 @@ async function main() {
       case 'record':
         console.log(describe(await draft.recordPick(em, settings, actor, integer(args[0], 'slot'), integer(args[1], 'player id'))));
         break;
+      case 'trade': {
+        const slot = integer(args[0], 'slot');
+        if (!args[1]) fail(`Give the slot's new team, e.g. npm run draft -- trade ${slot} SEA\n\n${USAGE}`);
+        console.log(describe(await draft.setSlotTeam(em, settings, actor, slot, args[1])));
+        break;
+      }
+      case 'order': {
+        const s = await draft.getDraftStatus(em, settings);
+        const taken = new Map((await roundOneSelections(em)).map((p) => [p.draftPick, p]));
+        for (const { slot, team } of s.round_one_order) {
+          const p = taken.get(slot);
+          console.log(`${slot}. ${(team ?? '—').padEnd(3)}  ${teamName(team) ?? 'no team set'}${p ? `\t${p.playerName}, ${p.position}, ${p.school}` : ''}`);
+        }
+        break;
+      }
       case 'undo':
         console.log(describe(await draft.undoLast(em, actor)));
         break;
@@ -80,7 +102,8 @@ async function main() {
       }
       case 'log':
         for (const e of await draft.recentDraftEvents(em, 50)) {
-          console.log(`${e.created_at}\t${e.actor}\t${e.kind}${e.slot ? ` ${e.slot}` : ''}${e.player_name ? ` ${e.player_name}` : ''}`);
+          const teams = e.kind === 'team' || e.kind === 'undo_team' ? ` ${e.team ?? '—'} (was ${e.team_before ?? '—'})` : '';
+          console.log(`${e.created_at}\t${e.actor}\t${e.kind}${e.slot ? ` ${e.slot}` : ''}${e.player_name ? ` ${e.player_name}` : ''}${teams}`);
         }
         break;
       case 'replay-2025': {

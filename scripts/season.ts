@@ -1,4 +1,4 @@
-// The operator's seasons: `npm run season -- new <year> --board FILE.csv [--deadline ISO] [--force]` closes the
+// The operator's seasons: `npm run season -- new <year> --board FILE.csv [--order FILE.csv] [--deadline ISO] [--force]` closes the
 // current season into the archive and opens the next one; `npm run season -- list` shows them all.
 // Works against the same database as a running server, which drops its caches when the new season commits.
 import fs from 'node:fs/promises';
@@ -8,15 +8,17 @@ import { parseWholeNumber } from '@first-round/shared/ids';
 import { DomainError } from '../server/src/errors.js';
 import { draftSettings } from '../server/src/modules/draft/draft.service.js';
 import { parseBoardText } from '../server/src/modules/players/board.service.js';
-import { defaultSeasonDeadline, openSeason, seasonLines } from '../server/src/modules/seasons/seasons.service.js';
+import { defaultSeasonDeadline, openSeason, parseOrderText, seasonLines } from '../server/src/modules/seasons/seasons.service.js';
 import { fail, openScriptDatabase } from './lib/database.js';
 
 const USAGE = `Usage: npm run season -- <command>
   list                                                     every season: current or closed, deadline, entries, winner
-  new <year> --board FILE.csv [--deadline ISO] [--force]   close the current season and open <year>:
-      picks, results and the audit log start empty, the board is FILE.csv (columns rank,player_name,position,school[,band]),
-      groups, members and accounts stay. Deadline: --deadline, else DRAFT_DEADLINE if it is in <year>, else that
-      year's draft night (last Thursday of April, 20:00 Eastern). --force closes a season whose round one is under way.`;
+  new <year> --board FILE.csv [--order FILE.csv] [--deadline ISO] [--force]
+      close the current season and open <year>: picks, results and the audit log start empty, the board is
+      --board (columns rank,player_name,position,school[,band]), round one's order is --order (columns slot,team,
+      every slot once; without it no slot has a team until set with npm run draft -- trade), groups, members and
+      accounts stay. Deadline: --deadline, else DRAFT_DEADLINE if it is in <year>, else that year's draft night
+      (last Thursday of April, 20:00 Eastern). --force closes a season whose round one is under way.`;
 
 const isoDeadline = z.iso.datetime({ offset: true });
 
@@ -37,7 +39,7 @@ async function main() {
   if (command !== 'list' && command !== 'new') fail(`Unknown command "${command}".\n\n${USAGE}`);
 
   // Everything the command line says is checked before the database is opened: a refusal writes nothing.
-  let newSeason: { year: number; board: ReturnType<typeof parseBoardText>; deadline?: string; force: boolean } | undefined;
+  let newSeason: { year: number; board: ReturnType<typeof parseBoardText>; order: ReturnType<typeof parseOrderText> | null; deadline?: string; force: boolean } | undefined;
   if (command === 'new') {
     const year = parseWholeNumber(args[0]);
     if (year === null || year < 2000 || year > 2999) fail(`The year must be a draft year, e.g. 2026.\n\n${USAGE}`);
@@ -55,7 +57,18 @@ async function main() {
       if (error instanceof DomainError) fail(`Nothing was changed: ${file} is not a board.\n${error.message}`);
       throw error;
     }
-    newSeason = { year, board, deadline, force: args.includes('--force') };
+    const orderFile = option(args, '--order');
+    let order = null;
+    if (orderFile) {
+      const orderText = await fs.readFile(orderFile, 'utf8').catch(() => fail(`Cannot read ${orderFile}`));
+      try {
+        order = parseOrderText(orderText);
+      } catch (error) {
+        if (error instanceof DomainError) fail(`Nothing was changed: ${orderFile} is not a round-one order.\n${error.message}`);
+        throw error;
+      }
+    }
+    newSeason = { year, board, order, deadline, force: args.includes('--force') };
   }
 
   const db = await openScriptDatabase({ seedBoard: true });
@@ -66,6 +79,7 @@ async function main() {
       const result = await openSeason(em, draftSettings(db.config), {
         year: newSeason.year,
         board: newSeason.board,
+        order: newSeason.order,
         deadline,
         force: newSeason.force,
         actor: `cli:${os.userInfo().username}`,
@@ -73,6 +87,7 @@ async function main() {
       const { closed, opened } = result;
       console.log(`Closed the ${closed.year} season: final standings of ${closed.groups} group(s) kept (${closed.entries} global entries), ${closed.events} draft event(s) archived.`);
       console.log(`Opened the ${opened.year} season: ${opened.players} players on the board, its draft night ${opened.deadline.toISOString()}.`);
+      if (!newSeason.order) console.log('No round-one order given (--order): no slot has a team until you set one (npm run draft -- trade <slot> <TEAM>).');
       if (db.config.deadline.getTime() !== opened.deadline.getTime()) {
         // The server's deadline is its configuration, read at start (docs/decisions.md, "Seasons").
         const configured = db.config.deadline.toISOString();

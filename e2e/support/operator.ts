@@ -38,6 +38,8 @@ export async function operator(email = OPERATOR_EMAIL) {
     startDraft: () => call('/draft/start'),
     recordPick: async (slot: number, name: string) => call('/draft/picks', { slot, player_id: await playerId(name) }),
     undo: () => call('/draft/undo'),
+    /** Gives a round-one slot to another team (a traded pick). */
+    setTeam: (slot: number, team: string) => call('/draft/order', { slot, team }),
     completeRound: () => call('/draft/complete-round'),
     /** Marks the operator's first login done, so signing in through the UI shows no rules dialog. */
     skipFirstLoginRules: async () => {

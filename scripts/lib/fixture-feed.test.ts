@@ -17,13 +17,19 @@ describe('the fixture feed (npm run feed:fixture)', () => {
     expect(picksMadeAt(32, 10_000_000, 1000)).toBe(32);
   });
 
-  it('is read back by both adapters', () => {
-    expect(genericAdapter(fixtureFeed(picks, 3, 'generic')).map((p) => p.playerName)).toEqual(['Cam Ward', 'Travis Hunter', 'Abdul Carter']);
+  it('is read back by both adapters, each pick with the team that made it', () => {
+    expect(genericAdapter(fixtureFeed(picks, 3, 'generic')).map((p) => [p.playerName, p.team])).toEqual([
+      ['Cam Ward', 'TEN'],
+      ['Travis Hunter', 'JAX'],
+      ['Abdul Carter', 'NYG'],
+    ]);
     const espn = espnAdapter(fixtureFeed(picks, 2, 'espn'));
     expect(espn).toEqual([
-      { overall: 1, round: 1, playerName: 'Cam Ward', school: 'Miami', position: 'QB', team: null },
-      { overall: 2, round: 1, playerName: 'Travis Hunter', school: 'Colorado', position: 'CB', team: null },
+      { overall: 1, round: 1, playerName: 'Cam Ward', school: 'Miami', position: 'QB', team: 'TEN' },
+      { overall: 2, round: 1, playerName: 'Travis Hunter', school: 'Colorado', position: 'CB', team: 'JAX' },
     ]);
+    // Every team of the round, traded picks included, read back as the order has it.
+    expect(espnAdapter(fixtureFeed(picks, 32, 'espn')).map((p) => p.team)).toEqual(picks.map((p) => p.team));
   });
 
   it('spells two picks as a real feed might, which the server queues for the operator with the right player suggested', () => {

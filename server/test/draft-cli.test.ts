@@ -24,7 +24,24 @@ describe('npm run draft', () => {
   it('refuses nonsense with a clear message and exit code 1', () => {
     expect(draft('record', '1', '1')).toEqual({ code: 1, out: 'The draft has not started yet: start it before recording picks' });
     expect(draft('fly')).toMatchObject({ code: 1, out: expect.stringMatching(/^Unknown command "fly"/) });
-    expect(draft('undo')).toEqual({ code: 1, out: 'There is no recorded pick to undo' });
+    expect(draft('undo')).toEqual({ code: 1, out: 'There is nothing to undo: no recorded pick, and no team change since the last reset' });
+  });
+
+  it('gives a traded pick to its new team, and undo gives it back', async () => {
+    expect(draft('trade', '25', 'atl')).toEqual({ code: 0, out: 'Gave pick 25 to ATL (was NYG)' });
+    expect(draft('trade', '25', 'ATL')).toEqual({ code: 1, out: 'Pick 25 already belongs to ATL (Atlanta Falcons)' });
+    expect(draft('trade', '25', 'XYZ')).toEqual({ code: 1, out: 'team "XYZ" is not one of the 32 NFL teams (an abbreviation such as SEA)' });
+    expect(draft('trade', 'x', 'ATL')).toMatchObject({ code: 1, out: expect.stringMatching(/^slot must be a whole number/) });
+    expect(draft('trade', '25')).toMatchObject({ code: 1, out: expect.stringMatching(/^Give the slot's new team/) });
+    expect(draft('undo')).toEqual({ code: 0, out: 'Undid the team change of pick 25 (back to NYG)' });
+    expect(draft('log').out.split('\n').slice(0, 2)).toEqual([
+      expect.stringMatching(/\tcli:\S+\tundo_team 25 NYG \(was ATL\)$/),
+      expect.stringMatching(/\tcli:\S+\tteam 25 ATL \(was NYG\)$/),
+    ]);
+    // The running server heard both changes (announced like every other).
+    const [{ id }] = (await t.db.query<{ id: number }>(`select max(id)::int as id from draft_event`)) as [{ id: number }];
+    for (let i = 0; i < 40 && t.deps.events.lastHeardEventId < id; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(t.deps.events.lastHeardEventId).toBe(id);
   });
 
   it('starts, records, and the running server hears it at once', async () => {
@@ -44,12 +61,22 @@ describe('npm run draft', () => {
     expect(status).toMatchObject({ draftHasStarted: true, picks_made: 1 });
   });
 
-  it('replays the 2025 round one and keeps an audit log', async () => {
+  it('replays the 2025 round one with its teams and keeps an audit log', async () => {
+    // A slot given to another team meanwhile: the replay gives it back to the team that made the pick.
+    expect(draft('trade', '2', 'CLE').code).toBe(0);
+    const before = draft('status').out;
+    expect(before).toMatch(/\n {3}1\. TEN {2}Cam Ward, QB, Miami\n/);
+    expect(before).toMatch(/\n {2}Pick 2 · CLE on the clock\n/);
     const replay = draft('replay-2025');
     expect(replay.code).toBe(0);
+    expect(replay.out).toMatch(/^Gave pick 2 to JAX \(was CLE\)\nPick 2: Travis Hunter, CB\/WR, Colorado\n/);
     expect(replay.out).toMatch(/Pick 32: Josh Simmons, OT, Ohio State\nReplayed 31 pick\(s\)\./);
     const status = draft('status');
     expect(status.out).toMatch(/Round one: 32 of 32 picks recorded, complete/);
+    expect(status.out).toMatch(/\n {2}18\. SEA {2}Grey Zabel, IOL, North Dakota State\n/);
+    const order = draft('order').out.split('\n');
+    expect(order).toHaveLength(32);
+    expect(order[17]).toBe('18. SEA  Seattle Seahawks\tGrey Zabel, IOL, North Dakota State');
     expect(status.out).toMatch(/Feed: not configured/);
     const log = draft('log').out.split('\n');
     expect(log[0]).toMatch(/cli:\S+\tpick 32 Josh Simmons/);

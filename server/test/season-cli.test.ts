@@ -19,6 +19,13 @@ const env = () => ({ DATABASE_URL: t.db.url, DATA_DIR: dir, DRAFT_DEADLINE: '209
 const season = (...args: string[]) => runScript('season', args, env());
 const board2026 = path.join(dir, 'board-2026.csv');
 const badBoard = path.join(dir, 'bad.csv');
+const order2026 = path.join(dir, 'order-2026.csv');
+const badOrder = path.join(dir, 'bad-order.csv');
+const shortOrder = path.join(dir, 'short-order.csv');
+/** A 2026 order for the test: the 32 teams in alphabetical order (ARI first, WAS last). */
+const TEAMS_2026 = 'ARI ATL BAL BUF CAR CHI CIN CLE DAL DEN DET GB HOU IND JAX KC LAC LAR LV MIA MIN NE NO NYG NYJ PHI PIT SEA SF TB TEN WAS'.split(' ');
+const ORDER_2025 = 'TEN JAX NYG NE CLE LV NYJ CAR NO CHI SF DAL MIA IND ATL ARI CIN SEA TB DEN PIT LAC GB MIN NYG ATL BAL DET WAS BUF PHI KC'.split(' ');
+const teamsNow = async () => ((await t.request('GET', '/api/draft/status')).json() as { round_one_order: { team: string | null }[] }).round_one_order.map((o) => o.team);
 
 let ann: TestUser, bob: TestUser, cat: TestUser;
 let office: GroupDto, hidden: GroupDto;
@@ -35,6 +42,9 @@ beforeAll(async () => {
   t = await createTestApp({ startEvents: true });
   fs.writeFileSync(board2026, ['rank,player_name,position,school', ...Array.from({ length: 40 }, (_, i) => `${i + 1},Prospect ${i + 1},QB,School ${i + 1}`)].join('\n'));
   fs.writeFileSync(badBoard, 'rank,player_name,position,school\n1,Nobody,QB,\n');
+  fs.writeFileSync(order2026, ['slot,team', ...TEAMS_2026.map((team, i) => `${i + 1},${team}`)].join('\n'));
+  fs.writeFileSync(badOrder, 'slot,team\n1,ARI\n2,Oakland Raiders\n');
+  fs.writeFileSync(shortOrder, 'slot,team\n1,ARI\n2,ATL\n');
   [ann, bob, cat] = [await t.signUp('AliceDrafts'), await t.signUp('bobby'), await t.signUp('catty')];
   office = await createGroup(t, ann, { picks_public: true });
   hidden = await createGroup(t, cat);
@@ -64,6 +74,14 @@ describe('npm run season', () => {
     expect(season('new', '2025', '--board', board2026)).toEqual({ code: 1, out: 'Nothing was changed: The new season must come after the current one (2025)' });
     expect(season('new', '2026', '--board', badBoard)).toMatchObject({ code: 1, out: expect.stringMatching(/^Nothing was changed: .*bad\.csv is not a board\.\nrow 2: /) });
     expect(season('new', '2026')).toMatchObject({ code: 1, out: expect.stringMatching(/^Give the new season's board/) });
+    expect(season('new', '2026', '--board', board2026, '--order', badOrder)).toEqual({
+      code: 1,
+      out: `Nothing was changed: ${badOrder} is not a round-one order.\nrow 3: team "Oakland Raiders" is not one of the 32 NFL teams (an abbreviation such as SEA, or a name such as Seattle Seahawks)`,
+    });
+    expect(season('new', '2026', '--board', board2026, '--order', shortOrder)).toEqual({
+      code: 1,
+      out: 'Nothing was changed: The order names 2 slots but round one has 32 (ROUND_ONE_PICKS): give every slot its team',
+    });
     expect(season('new', 'next', '--board', board2026)).toMatchObject({ code: 1, out: expect.stringMatching(/^The year must be a draft year/) });
     expect(season('new', '2026', '--board', board2026, '--deadline', '2027-04-22T20:00:00-04:00')).toMatchObject({
       code: 1,
@@ -88,7 +106,7 @@ describe('npm run season', () => {
     const heard: string[] = [];
     t.deps.events.onChange((c) => heard.push(c.kind));
 
-    const opened = season('new', '2026', '--board', board2026);
+    const opened = season('new', '2026', '--board', board2026, '--order', order2026);
     expect(opened.code, opened.out).toBe(0);
     expect(opened.out).toMatch(/^Closed the 2025 season: final standings of 3 group\(s\) kept \(3 global entries\), \d+ draft event\(s\) archived\.\nOpened the 2026 season: 40 players on the board/);
 
@@ -110,6 +128,9 @@ describe('npm run season', () => {
       expect(players[0]?.player_name).toBe('Prospect 1');
     });
     expect((await t.request('GET', '/api/draft/status')).json()).toMatchObject({ draftHasStarted: false, picks_made: 0 });
+    // The new season's order, and the closed one's kept in the archive.
+    expect(await teamsNow()).toEqual(TEAMS_2026);
+    expect((await t.db.query<{ team: string }>(`select team from season_round_one_order where season = 2025 order by slot`)).map((r) => r.team)).toEqual(ORDER_2025);
 
     // The archive is what the standings were, row for row.
     const strip = (rows: Leaderboard['rankings']) => rows.map((r) => ({ rank: r.rank, participant_id: r.participant_id, correct_picks: r.correct_picks, busted: r.busted, picks: r.picks }));
@@ -120,6 +141,8 @@ describe('npm run season', () => {
     expect(officeAfter.group_name).toBe(office.name);
     expect(globalAfter.rankings[0]).toMatchObject({ participant_name: 'AliceDrafts', correct_picks: 3, hits: 3 });
     expect(globalAfter.me?.pick_list?.map((p) => p.hit)).toEqual([true, true, true]);
+    // Each hit with the team that took him, as the 2025 order had it.
+    for (const p of globalAfter.me!.pick_list!) expect(p.team, p.player_name).toBe(ORDER_2025[p.draft_pick! - 1]);
 
     expect(season('list').out.split('\n')).toEqual([
       expect.stringMatching(/^2026\tcurrent\t/),
@@ -173,5 +196,8 @@ describe('npm run season', () => {
     expect(board.me).toMatchObject({ rank: 1, busted: true, correct_picks: 0, hits: 0, pick_list: [{ player_name: 'Prospect 1', hit: false, draft_pick: null }] });
     const [state] = await t.db.query<{ deadline: Date; started_at: Date | null }>(`select deadline, started_at from draft_state`);
     expect(state).toEqual({ deadline: new Date(deadline), started_at: null });
+    // Opened without --order: no slot has a team until the operator gives it one; 2026's order is archived.
+    expect(await teamsNow()).toEqual(Array.from({ length: 32 }, () => null));
+    expect(await t.db.query(`select count(*)::int as n from season_round_one_order where season = 2026`)).toEqual([{ n: 32 }]);
   });
 });

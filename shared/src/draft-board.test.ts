@@ -13,9 +13,10 @@ const player = (id: number, draft_pick: number | null = null, draft_round: numbe
 const member = (name: string) => ({ participant_id: `user_${name}`, participant_name: name });
 
 describe('buildDraftBoard', () => {
-  const base = { group_id: 7, picks_visible: true, viewer: 'user_amy', last_event_id: 3 };
+  // Slot 3's team is not known (a season opened without its order, say).
+  const base = { group_id: 7, picks_visible: true, viewer: 'user_amy', last_event_id: 3, order: [{ slot: 1, team: 'TEN' }, { slot: 2, team: 'JAX' }, { slot: 3, team: null }] };
 
-  it('fills slots by draft_pick, keeps busted members in had_by, and leaves them out of waiting_on', () => {
+  it('fills slots by draft_pick with the team holding each, keeps busted members in had_by, and leaves them out of waiting_on', () => {
     // Round of 3: slot 2 taken (P2); P5 went in round two, so zed (who had him) is busted.
     const players = [player(1), player(2, 2), player(3), player(4), player(5, null, 2)];
     const board = buildDraftBoard({
@@ -30,9 +31,9 @@ describe('buildDraftBoard', () => {
       ],
     });
     expect(board.slots).toEqual([
-      { slot: 1, player: null, had_by: [], had_by_count: 0 },
-      { slot: 2, player: { id: 2, player_name: 'P2', position: 'QB', school: 'State', rank: 2 }, had_by: [member('amy'), member('Zed')], had_by_count: 2 },
-      { slot: 3, player: null, had_by: [], had_by_count: 0 },
+      { slot: 1, team: 'TEN', player: null, had_by: [], had_by_count: 0 },
+      { slot: 2, team: 'JAX', player: { id: 2, player_name: 'P2', position: 'QB', school: 'State', rank: 2 }, had_by: [member('amy'), member('Zed')], had_by_count: 2 },
+      { slot: 3, team: null, player: null, had_by: [], had_by_count: 0 },
     ]);
     expect(board).toMatchObject({ entries: 3, alive: 2, round_one_complete: false });
     // P3 needed by two, then P1 by one; zed's P4 is not awaited (busted).
@@ -55,7 +56,7 @@ describe('buildDraftBoard', () => {
         { ...member('Cy'), player_ids: [1] },
       ],
     });
-    expect(board.slots[0]).toEqual({ slot: 1, player: { id: 2, player_name: 'P2', position: 'QB', school: 'State', rank: 2 }, had_by: [member('amy')], had_by_count: 2 });
+    expect(board.slots[0]).toEqual({ slot: 1, team: 'TEN', player: { id: 2, player_name: 'P2', position: 'QB', school: 'State', rank: 2 }, had_by: [member('amy')], had_by_count: 2 });
     // P1 is needed by Bea and Cy (2, nobody named: amy does not need him), P3 by amy and Bea.
     expect(board.waiting_on.map((w) => [w.player_id, w.needed_by_count, w.needed_by])).toEqual([
       [1, 2, []],

@@ -3,7 +3,7 @@
  * round-one results, the draft's state, and the entries shown. Busted is decided by the same rules as
  * the standings (`scoreEntry` in scoring.ts), so the board and the leaderboard never disagree.
  */
-import type { BoardMember, DraftBoard, WaitingOn } from './schemas.js';
+import type { BoardMember, DraftBoard, OrderSlot, WaitingOn } from './schemas.js';
 import { isRoundOneComplete, scoreEntry, type DraftSnapshot } from './scoring.js';
 
 /** A player as the board needs him (a subset of players.list's rows). */
@@ -32,6 +32,8 @@ export interface DraftBoardSource {
   viewer: string;
   last_event_id: number;
   players: readonly BoardPlayer[];
+  /** Round one's order: the team holding each slot (draft.status's round_one_order). */
+  order: readonly OrderSlot[];
   draft: DraftSnapshot;
   entries: readonly BoardEntry[];
 }
@@ -70,12 +72,14 @@ export function buildDraftBoard(src: DraftBoardSource): DraftBoard {
     }
   }
 
+  const teams = new Map(src.order.map((o) => [o.slot, o.team]));
   const taken = new Map<number, BoardPlayer>();
   for (const p of src.players) if (p.draft_round === 1 && p.draft_pick !== null) taken.set(p.draft_pick, p);
   const slots = Array.from({ length: src.draft.roundOnePicks }, (_, i) => {
     const p = taken.get(i + 1);
     return {
       slot: i + 1,
+      team: teams.get(i + 1) ?? null,
       player: p ? { id: p.id, player_name: p.player_name, position: p.position, school: p.school, rank: p.rank } : null,
       had_by: p ? named(hadBy.get(p.id) ?? []) : [],
       had_by_count: p ? (hadBy.get(p.id)?.length ?? 0) : 0,

@@ -1,10 +1,14 @@
-import type { DraftChange } from './schemas.js';
+import type { DraftChange, NextUndo } from './schemas.js';
+import { teamName } from './teams.js';
 
 /** What a change is described from: a live change, or an audit-log entry (which has only the name). */
 export interface ChangeToDescribe {
   kind: DraftChange['kind'];
   slot?: number | null;
   player?: { player_name: string; position?: string; school?: string } | null;
+  /** Team changes: the slot's team after and before. */
+  team?: string | null;
+  team_before?: string | null;
 }
 
 /**
@@ -35,5 +39,26 @@ export function describeDraftChange(change: ChangeToDescribe, audience: 'players
       return { title: operator ? 'Reopened round one' : 'Round one is open again' };
     case 'reset':
       return operator ? { title: 'Reset the draft (all results cleared)' } : { title: 'The draft was reset', description: 'All results were cleared.' };
+    case 'team':
+      return operator
+        ? { title: `Gave pick ${change.slot} to ${change.team}${change.team_before ? ` (was ${change.team_before})` : ''}` }
+        : { title: `Pick ${change.slot} now belongs to ${change.team}`, description: `${teamName(change.team) ?? change.team}${change.team_before ? ` (before: ${change.team_before})` : ''}` };
+    case 'undo_team':
+      if (operator) return { title: `Undid the team change of pick ${change.slot} (${change.team ? `back to ${change.team}` : 'no team now'})` };
+      return change.team
+        ? { title: `Pick ${change.slot} is back with ${change.team}`, description: teamName(change.team) ?? undefined }
+        : { title: `Pick ${change.slot} has no team for now` };
+  }
+}
+
+/** What undo would take back, as the console's confirmation says it: 'pick 7 (Armand Membou)'. */
+export function describeUndo(next: NonNullable<NextUndo>): string {
+  switch (next.kind) {
+    case 'reopen_round':
+      return 'the "round one complete" mark';
+    case 'undo':
+      return `pick ${next.slot} (${next.player_name})`;
+    case 'undo_team':
+      return `the change of pick ${next.slot} to ${next.team_before}${next.team ? ` (back to ${next.team})` : ''}`;
   }
 }

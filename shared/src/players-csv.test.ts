@@ -9,6 +9,7 @@ interface RoundOnePick {
   player_name: string;
   position: string;
   school: string;
+  team: string;
 }
 interface RoundOneFile {
   season: number;
@@ -119,6 +120,12 @@ describe('shipped round-one-2025.json', () => {
       expect(row?.position).toBe(pick.position);
       expect(row?.school).toBe(pick.school);
     });
+  });
+
+  it('names the team that made each pick, as the bundled round-one order has it', () => {
+    const order = readFileSync(new URL('../data/round-one-order-2025.csv', import.meta.url), 'utf8').trim().split('\n').slice(1);
+    const bySlot = new Map(order.map((line) => line.split(',') as [string, string]).map(([slot, team]) => [Number(slot), team]));
+    for (const pick of roundOne.picks) expect(pick.team, `pick ${pick.slot}`).toBe(bySlot.get(pick.slot));
   });
 });
 

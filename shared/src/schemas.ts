@@ -3,6 +3,7 @@ import { GROUP_NAME_MAX, MAX_INVITE_HOURS, MAX_PICKS, MIN_PICKS, USERNAME_MAX, U
 import { MAX_ID } from './ids.js';
 import { MESSAGES, usernameRuleMessage } from './messages.js';
 import { RISK_BANDS } from './risk-bands.js';
+import { findTeam, TEAM_ABBREVIATIONS } from './teams.js';
 
 /*
  * One schema per procedure input and output, named for what it is. The server validates with them, the
@@ -29,6 +30,19 @@ export const playerOutput = z.object({
 export type PlayerDto = z.infer<typeof playerOutput>;
 export const playersOutput = z.array(playerOutput);
 
+/**
+ * One of the 32 teams by its abbreviation (shared/src/teams.ts), any case on the way in ('sea' → 'SEA');
+ * anything else is refused with the message naming the field.
+ */
+export const teamSchema = z
+  .string()
+  .max(40)
+  .transform((v) => findTeam(v)?.abbreviation ?? v)
+  .pipe(z.enum(TEAM_ABBREVIATIONS, { error: 'team must be one of the 32 NFL teams by abbreviation (ARI, ATL, … WAS)' }));
+/** A round-one slot and the team that holds it now (null: not known, e.g. a season opened without an order). */
+export const orderSlotOutput = z.object({ slot: z.number(), team: z.string().nullable() });
+export type OrderSlot = z.infer<typeof orderSlotOutput>;
+
 export const draftStatusOutput = z.object({
   draftHasStarted: z.boolean(),
   deadline: isoDate,
@@ -38,21 +52,46 @@ export const draftStatusOutput = z.object({
   round_one_picks: z.number(),
   /** Id of the latest draft change (0 before any): changes whenever anything about the draft does. */
   last_event_id: z.number(),
+  /** Round one's order: slots 1 to round_one_picks, each with the team that holds it now (traded picks included). */
+  round_one_order: z.array(orderSlotOutput),
 });
 export type DraftStatus = z.infer<typeof draftStatusOutput>;
 
-export const draftChangeKind = z.enum(['start', 'auto_start', 'pick', 'undo', 'complete_round', 'reopen_round', 'reset']);
+/** `team`: a slot changed hands (a traded pick, set by the operator or the feed); `undo_team`: that taken back. */
+export const draftChangeKind = z.enum(['start', 'auto_start', 'pick', 'undo', 'complete_round', 'reopen_round', 'reset', 'team', 'undo_team']);
 export const draftChange = z.object({
   event_id: z.number(),
   kind: draftChangeKind,
   slot: z.number().optional(),
   player: playerOutput.optional(),
+  /** `team` / `undo_team`: the slot's team after the change and before it (null: none known). */
+  team: z.string().nullable().optional(),
+  team_before: z.string().nullable().optional(),
   at: isoDate,
 });
 export type DraftChange = z.infer<typeof draftChange>;
 
 
 export const recordPickInput = z.strictObject({ slot: idSchema, player_id: idSchema });
+/** The operator gives a slot to another team (a traded pick). */
+export const setTeamInput = z.strictObject({ slot: idSchema, team: teamSchema });
+/**
+ * What `draft.undo` would take back now (the operator's console asks before undoing), or null: the
+ * "complete" mark (`reopen_round`), the pick at the highest filled slot (`undo`, with its player), or the
+ * latest team change since the last reset (`undo_team`: the slot goes from `team_before` back to `team`).
+ */
+export const nextUndoOutput = z.object({
+  change: z
+    .object({
+      kind: z.enum(['reopen_round', 'undo', 'undo_team']),
+      slot: z.number().nullable(),
+      player_name: z.string().nullable(),
+      team: z.string().nullable(),
+      team_before: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type NextUndo = z.infer<typeof nextUndoOutput>['change'];
 export const draftEventOutput = z.object({
   id: z.number(),
   /** The same kinds as a live change (the audit log is what changes are read back from). */
@@ -60,17 +99,24 @@ export const draftEventOutput = z.object({
   slot: z.number().nullable(),
   player_id: z.number().nullable(),
   player_name: z.string().nullable(),
+  /** Team changes: the slot's team after and before. */
+  team: z.string().nullable(),
+  team_before: z.string().nullable(),
   actor: z.string(),
   created_at: isoDate,
 });
 export const draftEventsOutput = z.array(draftEventOutput);
 
 // ---------------------------------------------------------------- results feed (server/src/modules/feed)
-/** A feed's pick the server did not record by itself: to confirm (no sure match) or a conflict (the slot or player is recorded otherwise). */
+/**
+ * A feed's pick the server did not record by itself: to confirm (no sure match), a conflict (the slot or
+ * player is recorded otherwise), or `team`: the feed names a team we do not know for the slot, or another
+ * team than the operator set (`feed.team` against `recorded_team`).
+ */
 export const feedQueueItemOutput = z.object({
   id: z.number(),
   slot: z.number(),
-  kind: z.enum(['confirm', 'conflict']),
+  kind: z.enum(['confirm', 'conflict', 'team']),
   status: z.enum(['open', 'confirmed', 'dismissed', 'resolved']),
   feed: z.object({ player_name: z.string(), school: z.string(), position: z.string().nullable(), team: z.string().nullable() }),
   /** The board player the feed's name is closest to (null: none close enough). */
@@ -79,6 +125,8 @@ export const feedQueueItemOutput = z.object({
   recorded: playerOutput.nullable(),
   /** Name (and school) similarity of the suggestion, 0–1. */
   score: z.number().nullable(),
+  /** For a `team` item: the slot's team when it was raised. */
+  recorded_team: z.string().nullable(),
   created_at: isoDate,
 });
 export type FeedQueueItem = z.infer<typeof feedQueueItemOutput>;
@@ -479,9 +527,11 @@ export type MyGroupStandings = z.infer<typeof myGroupStandingsOutput>;
 /** A member named on the draft board: their screen name (their id when they have none). */
 export const boardMemberOutput = z.object({ participant_id: z.string(), participant_name: z.string() });
 export type BoardMember = z.infer<typeof boardMemberOutput>;
-/** A round-one slot: the player taken there (null while open) and the members whose entry had him. */
+/** A round-one slot: its team, the player taken there (null while open) and the members whose entry had him. */
 export const boardSlotOutput = z.object({
   slot: z.number(),
+  /** The team that holds the slot (null: not known). */
+  team: z.string().nullable(),
   player: z.object({ id: z.number(), player_name: z.string(), position: z.string(), school: z.string(), rank: z.number() }).nullable(),
   /**
    * Members whose entry has this player, busted ones included; by name. Empty while the slot is open. Where
@@ -597,6 +647,8 @@ export const seasonPickOutput = z.object({
   rank: z.number(),
   /** The round-one slot he went at, null when he was not taken in round one. */
   draft_pick: z.number().nullable(),
+  /** The team that held that slot in the season's order (null: not taken, or not known). */
+  team: z.string().nullable(),
   hit: z.boolean(),
 });
 export type SeasonPick = z.infer<typeof seasonPickOutput>;

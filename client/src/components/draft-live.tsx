@@ -13,7 +13,14 @@ function draftKeys(): LiveKeys {
   return {
     status: getQueryKey(trpc.draft.status, undefined, 'query'),
     players: getQueryKey(trpc.players.list, undefined, 'query'),
-    dependents: [getQueryKey(trpc.draft.auditLog), getQueryKey(trpc.leaderboard), getQueryKey(trpc.picks), getQueryKey(trpc.groups), getQueryKey(trpc.seasons)],
+    dependents: [
+      getQueryKey(trpc.draft.auditLog),
+      getQueryKey(trpc.draft.nextUndo),
+      getQueryKey(trpc.leaderboard),
+      getQueryKey(trpc.picks),
+      getQueryKey(trpc.groups),
+      getQueryKey(trpc.seasons),
+    ],
     standings: getQueryKey(trpc.leaderboard.group),
     // Past seasons change only when a new season opens, which the stream carries as a reset: not re-read
     // after every pick of draft night.

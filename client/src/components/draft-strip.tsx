@@ -13,15 +13,15 @@ import {
   finalPlace,
   GLOBAL_FIRST_PAGE,
   ordinal,
-  pickNumber,
   playerLine,
   podium,
   recentPicks,
   stripRoute,
-  WAITING_FOR_FIRST_PICK,
+  teamAt,
   winnerText,
   type StripPick,
 } from '../lib/live-strip';
+import { OnTheClock, TeamName } from './team-name';
 import { useDraftStatus, useField, usePlayers } from '../lib/queries';
 import { ofEveryone } from '../lib/field-text';
 import { plural } from '@first-round/shared/words';
@@ -103,7 +103,8 @@ export function LiveStrip() {
   useEffect(() => (route.shown ? showStrip() : undefined), [route.shown]);
   const entry = useEntry(phase === null ? undefined : phase !== 'before', route.groupId);
   const players = usePlayers({ enabled: phase === 'live' && route.shown });
-  const picks = useMemo(() => (players.data ? recentPicks(players.data, entry, TICKER_PICKS + 1) : null), [players.data, entry]);
+  const order = status?.round_one_order;
+  const picks = useMemo(() => (players.data && order ? recentPicks(players.data, entry, TICKER_PICKS + 1, order) : null), [players.data, entry, order]);
   // Who picked whom (the global field): locked at the start, so read once from then on, after this tab's jitter.
   const fieldRead = useReadFrom(phase === null ? undefined : phase !== 'before');
   const field = useField(fieldRead.due && route.shown && phase === 'live');
@@ -120,7 +121,13 @@ export function LiveStrip() {
             <Box as="span" w="2" h="2" borderRadius="full" bg="white" _motionSafe={{ animation: 'pulse 1.6s ease-in-out infinite' }} aria-hidden />
             LIVE
           </Badge>{' '}
-          {latest ? <LatestPick pick={latest} roundOnePicks={status.round_one_picks} share={latestShare} /> : <Text as="span" fontWeight="bold">{WAITING_FOR_FIRST_PICK}</Text>}
+          {latest ? (
+            <LatestPick pick={latest} share={latestShare} />
+          ) : (
+            <Text as="span" fontWeight="bold">
+              The draft has started · <OnTheClock slot={1} team={teamAt(status.round_one_order, 1)} />
+            </Text>
+          )}
         </Flex>
         {earlier.length > 0 && <Ticker picks={earlier} />}
       </Stack>
@@ -129,12 +136,13 @@ export function LiveStrip() {
 }
 
 /**
- * 'Pick 14 of 32 · Tyler Warren, TE, Penn State · your entry ✓ · 41 % of everyone'. Each part is one text
- * node (a new pick replaces the pick number whole, never digit by digit), with real spaces between the parts
- * so the text reads as one sentence (stripText in lib/live-strip.ts). The share of all entries holding the
- * player (the global field) comes last, once it has been read.
+ * 'Pick 14 · IND · Tyler Warren, TE, Penn State · your entry ✓ · 41 % of everyone': the slot, the team that
+ * made the pick (its full name as the title), the player. Each part is one text node (a new pick replaces
+ * the pick number whole, never digit by digit), with real spaces between the parts so the text reads as one
+ * sentence (stripText in lib/live-strip.ts). The share of all entries holding the player (the global field,
+ * labelled as such) comes last, once it has been read.
  */
-function LatestPick({ pick, roundOnePicks, share }: { pick: StripPick; roundOnePicks: number; share?: number }) {
+function LatestPick({ pick, share }: { pick: StripPick; share?: number }) {
   // A separator travels with the part after it, so a line never ends on a dot when the headline wraps.
   const dot = (
     <Text as="span" color="navy.200">
@@ -144,8 +152,15 @@ function LatestPick({ pick, roundOnePicks, share }: { pick: StripPick; roundOneP
   return (
     <>
       <Text as="span" fontWeight="black" color="gold.400" whiteSpace="nowrap">
-        {pickNumber(pick.slot, roundOnePicks)}
+        {`Pick ${pick.slot}`}
       </Text>{' '}
+      {pick.team && (
+        <>
+          <Text as="span" fontWeight="black" color="gold.400" whiteSpace="nowrap">
+            {dot} <TeamName team={pick.team} />
+          </Text>{' '}
+        </>
+      )}
       <Text as="span" fontWeight="semibold">
         {dot} {playerLine(pick.player)}
       </Text>
@@ -172,7 +187,7 @@ function LatestPick({ pick, roundOnePicks, share }: { pick: StripPick; roundOneP
   );
 }
 
-/** The picks before the latest, newest first, on one line that scrolls sideways on a phone. */
+/** The picks before the latest, newest first ('#2 · JAX · Travis Hunter, CB/WR': tickerText), on one line that scrolls sideways on a phone. */
 function Ticker({ picks }: { picks: StripPick[] }) {
   return (
     <Flex as="ol" aria-label="Earlier picks" listStyleType="none" gap="4" fontSize="xs" color="navy.100" overflowX="auto" whiteSpace="nowrap" css={{ scrollbarWidth: 'none' }}>
@@ -180,7 +195,14 @@ function Ticker({ picks }: { picks: StripPick[] }) {
         <Box as="li" key={p.slot} flexShrink={0} _motionSafe={{ animation: 'fade-in 0.4s ease-out' }}>
           <Text as="span" fontWeight="bold" color="navy.200">
             #{p.slot}
-          </Text>{' '}
+            {p.team && (
+              <>
+                {' · '}
+                <TeamName team={p.team} />
+              </>
+            )}
+          </Text>
+          {' · '}
           {p.player.player_name}, {p.player.position}
           {p.mine && (
             <Text as="span" color="gold.400" fontWeight="bold">

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Badge, Box, Button, Flex, Heading, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import type { FeedQueueItem, PlayerDto } from '@first-round/shared/schemas';
 import { describeFeedItem } from '@first-round/shared/feed-words';
+import { findTeam } from '@first-round/shared/teams';
 import { Card } from './page';
 import { notify } from '../lib/toaster';
 import { errorMessage, trpc } from '../lib/trpc';
@@ -15,8 +16,9 @@ const at = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: 
 
 /**
  * The results feed on /admin: its status line (last poll, lag, last error) and the queue of reports it did
- * not record by itself: a fuzzy name to confirm (or record as another player), or a conflict with a
- * recorded slot (dismiss it, or undo the recorded pick first). docs/decisions.md, "Results feed".
+ * not record by itself: a fuzzy name to confirm (or record as another player), a conflict with a
+ * recorded slot (dismiss it, or undo the recorded pick first), or a team the feed names against the
+ * operator's, or one it does not know (take the feed's team, or dismiss). docs/decisions.md, "Results feed".
  */
 export function FeedCard({ board, onRecorded }: { board: readonly PlayerDto[]; onRecorded: () => void }) {
   const utils = trpc.useUtils();
@@ -31,7 +33,8 @@ export function FeedCard({ board, onRecorded }: { board: readonly PlayerDto[]; o
   };
   const confirm = trpc.draft.feedConfirm.useMutation({
     onSuccess: (answer) => {
-      settled(`Pick ${answer.item.slot} recorded from the feed`)();
+      const team = answer.item.kind === 'team' ? findTeam(answer.item.feed.team) : null;
+      settled(team ? `Pick ${answer.item.slot} given to ${team.abbreviation}, as the feed says` : `Pick ${answer.item.slot} recorded from the feed`)();
       onRecorded();
     },
     onError: failed,
@@ -97,15 +100,26 @@ function QueueItem({ item, board, busy, onConfirm, onDismiss }: { item: FeedQueu
   const [other, setOther] = useState('');
   const undrafted = board.filter((p) => p.draft_round === null);
   const s = item.suggested;
+  const feedTeam = item.kind === 'team' ? findTeam(item.feed.team) : null;
   return (
-    <Box as="li" borderWidth="1px" borderColor={item.kind === 'conflict' ? 'red.300' : 'gold.400'} borderRadius="md" px="3" py="3" bg={item.kind === 'conflict' ? 'red.50' : 'gold.100'}>
+    <Box as="li" borderWidth="1px" borderColor={item.kind === 'confirm' ? 'gold.400' : 'red.300'} borderRadius="md" px="3" py="3" bg={item.kind === 'confirm' ? 'gold.100' : 'red.50'}>
       <Text fontWeight="semibold">{describeFeedItem(item)}</Text>
       {item.kind === 'conflict' && (
         <Text fontSize="sm" color="red.800">
           Nothing was overwritten: undo the recorded pick first if the feed is right, or dismiss this.
         </Text>
       )}
+      {item.kind === 'team' && (
+        <Text fontSize="sm" color="red.800">
+          {feedTeam ? 'Nothing was overwritten: the feed never changes a team you set.' : 'Nothing was written: set the team yourself under Round one if it is wrong.'}
+        </Text>
+      )}
       <Flex gap="2" mt="2" wrap="wrap" align="center">
+        {feedTeam && (
+          <Button size="sm" colorPalette="green" disabled={busy} onClick={() => onConfirm()}>
+            Give pick {item.slot} to {feedTeam.abbreviation}
+          </Button>
+        )}
         {item.kind === 'confirm' && s && !choosing && (
           <>
             <Button size="sm" colorPalette="green" disabled={busy} onClick={() => onConfirm()}>

@@ -1,4 +1,5 @@
-import { Button, Field, Input, Text, type InputProps } from '@chakra-ui/react';
+/** Form fields (a text input with its label, help and error) and the form-level alert. The primary button is in buttons.tsx: screens without a form do not load an input. */
+import { Field, Input, Text, type InputProps } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 
 export function TextField({ label, error, helper, ...input }: { label: string; error?: string | null; helper?: ReactNode } & InputProps) {
@@ -10,10 +11,6 @@ export function TextField({ label, error, helper, ...input }: { label: string; e
       {error && <Field.ErrorText>{error}</Field.ErrorText>}
     </Field.Root>
   );
-}
-
-export function PrimaryButton(props: React.ComponentProps<typeof Button>) {
-  return <Button size="lg" bg="navy.900" color="white" fontWeight="bold" _hover={{ bg: 'navy.700' }} {...props} />;
 }
 
 /** A form-level error (provider failures), announced to screen readers. */

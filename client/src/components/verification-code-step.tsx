@@ -1,7 +1,8 @@
 import type { FormEvent, ReactNode } from 'react';
 import { Button, Flex, Stack, Text } from '@chakra-ui/react';
 import type { CodeFlow } from '../auth/use-code-flow';
-import { FormAlert, PrimaryButton, TextField } from './form-bits';
+import { PrimaryButton } from './buttons';
+import { FormAlert, TextField } from './form-bits';
 
 /** A sign-in or sign-up form: its fields, the provider's error (and `alertExtra` under it), the submit button, then `after`. */
 export function AuthForm({

@@ -11,6 +11,7 @@ const status = (over: Partial<DraftStatus> = {}): DraftStatus => ({
   round_one_complete: false,
   round_one_picks: 32,
   last_event_id: 8,
+  round_one_order: [{ slot: 1, team: 'TEN' }, { slot: 2, team: 'JAX' }, { slot: 3, team: 'NYG' }],
   ...over,
 });
 const player = (over: Partial<PlayerDto>): PlayerDto => ({
@@ -31,7 +32,8 @@ describe('live draft helpers', () => {
       expect(toastsChange({ kind }, true), kind).toBe(false);
       expect(toastsChange({ kind }, false), kind).toBe(true);
     }
-    for (const kind of ['undo', 'reopen_round', 'reset'] as const) expect(toastsChange({ kind }, true), kind).toBe(true);
+    // A traded pick is news the strip does not tell (it names a pick's team only once the pick is in).
+    for (const kind of ['undo', 'reopen_round', 'reset', 'team', 'undo_team'] as const) expect(toastsChange({ kind }, true), kind).toBe(true);
   });
 
   it('knows whether a strip is on screen, however often one says it left', () => {

@@ -11,12 +11,13 @@ export const PUSH_MAX_FAILURES = 3;
  * Whether a change still gets a toast. Where the draft-night strip is on screen it shows the picks, the
  * start (a live strip) and the end of round one (the Final card), so those are not toasted: the toasts
  * covered the titles on a phone. What the strip cannot tell is still toasted: a pick taken back (the strip
- * just shows the pick before it), round one reopened, the draft reset. Where there is no strip (Settings,
- * How to play, the operator console) every change is toasted as before.
+ * just shows the pick before it), round one reopened, the draft reset, a slot given to another team (a
+ * traded pick) or given back. Where there is no strip (Settings, How to play, the operator console) every
+ * change is toasted as before.
  */
 export function toastsChange(change: Pick<DraftChange, 'kind'>, stripOnScreen: boolean): boolean {
   if (!stripOnScreen) return true;
-  return change.kind === 'undo' || change.kind === 'reopen_round' || change.kind === 'reset';
+  return ['undo', 'reopen_round', 'reset', 'team', 'undo_team'].includes(change.kind);
 }
 
 let stripsOnScreen = 0;

@@ -39,6 +39,7 @@ function status(last_event_id: number): DraftStatus {
     round_one_complete: false,
     round_one_picks: 32,
     last_event_id,
+    round_one_order: [],
   };
 }
 const pick = (event_id: number): DraftChange => ({ event_id, kind: 'pick', slot: event_id, at: '2027-04-30T01:00:00.000Z' });

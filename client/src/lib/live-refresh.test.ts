@@ -12,6 +12,7 @@ const status = (over: Partial<DraftStatus> = {}): DraftStatus => ({
   round_one_complete: false,
   round_one_picks: 32,
   last_event_id: 8,
+  round_one_order: [{ slot: 1, team: 'TEN' }, { slot: 2, team: 'JAX' }, { slot: 3, team: 'NYG' }],
   ...over,
 });
 const player = (id: number, over: Partial<PlayerDto> = {}): PlayerDto => ({
@@ -67,6 +68,15 @@ describe('statusAfter', () => {
     const before = statusAfter(status({ picks_made: 5, round_one_complete: true }), change(9, 'reset', { at: '2027-04-29T23:59:59.000Z' }));
     expect(before).toEqual({ data: status({ draftHasStarted: false, started_at: null, picks_made: 0, last_event_id: 9 }), exact: true });
     expect(statusAfter(status(), change(9, 'reset', { at: '2027-04-30T00:00:00.000Z' }))?.data.draftHasStarted).toBe(true);
+  });
+
+  it('gives a traded slot its new team, and back on undo; other changes keep the order', () => {
+    const traded = statusAfter(status(), change(9, 'team', { slot: 2, team: 'CLE', team_before: 'JAX' }));
+    expect(traded).toEqual({ data: status({ last_event_id: 9, round_one_order: [{ slot: 1, team: 'TEN' }, { slot: 2, team: 'CLE' }, { slot: 3, team: 'NYG' }] }), exact: true });
+    const back = statusAfter(traded!.data, change(10, 'undo_team', { slot: 2, team: 'JAX', team_before: 'CLE' }));
+    expect(back).toEqual({ data: status({ last_event_id: 10 }), exact: true });
+    expect(statusAfter(status(), change(9, 'undo_team', { slot: 3, team: null }))?.data.round_one_order[2]).toEqual({ slot: 3, team: null });
+    expect(statusAfter(status(), pick(9, 3, player(3)))?.data.round_one_order).toEqual(status().round_one_order);
   });
 
   it('ignores a change the status already includes', () => {

@@ -23,6 +23,7 @@ export interface Patched<T> {
  * draft.status after a change, or null when the change is not newer than the status (an event the cached
  * answer already includes). Mirrors the server's getDraftStatus: round one is complete when marked so or
  * when every slot is filled; a pick is refused while it is marked, so a pick or an undo never had the mark.
+ * A team change carries the slot's new team, so round one's order is patched too, with no read.
  */
 export function statusAfter(status: DraftStatus, change: DraftChange): Patched<DraftStatus> | null {
   if (change.event_id <= status.last_event_id) return null;
@@ -50,6 +51,11 @@ export function statusAfter(status: DraftStatus, change: DraftChange): Patched<D
       next.draftHasStarted = true;
       next.started_at = status.started_at ?? change.at;
       return { data: next, exact: status.started_at !== null };
+    case 'team':
+    case 'undo_team':
+      // A traded pick: the slot's team is in the change (a reset keeps the order as it stands).
+      next.round_one_order = status.round_one_order.map((o) => (o.slot === change.slot ? { slot: o.slot, team: change.team ?? null } : o));
+      return { data: next, exact: true };
     case 'reset':
       // Not started any more, unless the deadline (which starts the draft by itself) has passed.
       next.draftHasStarted = Date.parse(change.at) >= Date.parse(status.deadline);

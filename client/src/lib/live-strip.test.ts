@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LeaderboardRow, PlayerDto } from '@first-round/shared/schemas';
-import { countdownText, draftPhase, stripRoute, finalPlace, ordinal, podium, recentPicks, stripText, timeLeftShort, winnerText } from './live-strip';
+import { countdownText, draftPhase, stripRoute, finalPlace, ordinal, podium, recentPicks, stripText, tickerText, timeLeftShort, winnerText } from './live-strip';
 
 const player = (id: number, name: string, pick: number | null, over: Partial<PlayerDto> = {}): PlayerDto => ({
   id,
@@ -45,23 +45,37 @@ describe('the draft-night strip', () => {
     expect(draftPhase({ draftHasStarted: true, round_one_complete: true })).toBe('final');
   });
 
-  it('takes the picks from the board, newest first, marking the caller’s', () => {
+  // Round one's order as draft.status carries it (pick 3's team not known here).
+  const order = [{ slot: 1, team: 'TEN' }, { slot: 2, team: 'JAX' }, { slot: 3, team: null }, { slot: 14, team: 'IND' }];
+
+  it('takes the picks from the board, newest first, marking the caller’s, each with the team that made it', () => {
     const board = [player(1, 'Cam Ward', 1), player(2, 'Abdul Carter', 3), player(3, 'Travis Hunter', 2), player(4, 'Shedeur Sanders', null), player(5, 'Later Rounder', 40, { draft_round: 2 })];
-    const picks = recentPicks(board, new Set([3, 4]), 5);
-    expect(picks.map((p) => [p.slot, p.player.player_name, p.mine])).toEqual([
-      [3, 'Abdul Carter', false],
-      [2, 'Travis Hunter', true],
-      [1, 'Cam Ward', false],
+    const picks = recentPicks(board, new Set([3, 4]), 5, order);
+    expect(picks.map((p) => [p.slot, p.team, p.player.player_name, p.mine])).toEqual([
+      [3, null, 'Abdul Carter', false],
+      [2, 'JAX', 'Travis Hunter', true],
+      [1, 'TEN', 'Cam Ward', false],
     ]);
-    expect(recentPicks(board, null, 2).map((p) => p.slot)).toEqual([3, 2]);
-    expect(recentPicks([], null, 5)).toEqual([]);
+    expect(recentPicks(board, null, 2, order).map((p) => p.slot)).toEqual([3, 2]);
+    expect(recentPicks([], null, 5, order)).toEqual([]);
   });
 
-  it('reads like the issue: a check mark only for a player in the caller’s entry', () => {
-    const warren = { slot: 14, player: player(9, 'Tyler Warren', 14), mine: true };
-    expect(stripText(warren, 32)).toBe('LIVE · Pick 14 of 32 · Tyler Warren, TE, Penn State · your entry ✓');
-    expect(stripText({ ...warren, mine: false }, 32)).toBe('LIVE · Pick 14 of 32 · Tyler Warren, TE, Penn State');
-    expect(stripText(undefined, 32)).toBe('LIVE · The draft has started · Pick 1 is on the clock');
+  it('reads like the issue: the slot, the team that picked, the player, a check mark only for a player in the caller’s entry', () => {
+    const warren = { slot: 14, team: 'IND', player: player(9, 'Tyler Warren', 14), mine: true };
+    expect(stripText(warren, order)).toBe('LIVE · Pick 14 · IND · Tyler Warren, TE, Penn State · your entry ✓');
+    expect(stripText({ ...warren, mine: false }, order)).toBe('LIVE · Pick 14 · IND · Tyler Warren, TE, Penn State');
+    // A slot whose team is not known says so by leaving it out.
+    expect(stripText({ ...warren, team: null, mine: false }, order)).toBe('LIVE · Pick 14 · Tyler Warren, TE, Penn State');
+  });
+
+  it('before the first pick names the team on the clock', () => {
+    expect(stripText(undefined, order)).toBe('LIVE · The draft has started · Pick 1 · TEN on the clock');
+    expect(stripText(undefined, [])).toBe('LIVE · The draft has started · Pick 1 is on the clock');
+  });
+
+  it('lists the earlier picks in the ticker the same way, shorter', () => {
+    expect(tickerText({ slot: 2, team: 'JAX', player: player(3, 'Travis Hunter', 2, { position: 'CB/WR' }), mine: true })).toBe('#2 · JAX · Travis Hunter, CB/WR');
+    expect(tickerText({ slot: 3, team: null, player: player(2, 'Abdul Carter', 3, { position: 'EDGE' }), mine: false })).toBe('#3 · Abdul Carter, EDGE');
   });
 });
 

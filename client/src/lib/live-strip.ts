@@ -1,13 +1,15 @@
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
-import type { LeaderboardRow, PlayerDto } from '@first-round/shared/schemas';
+import type { LeaderboardRow, OrderSlot, PlayerDto } from '@first-round/shared/schemas';
 import { formatWhen } from '@first-round/shared/deadline';
+import { onTheClockLabel, pickLabel } from '@first-round/shared/teams';
 import { ordinal } from '@first-round/shared/words';
 
 export { ordinal } from '@first-round/shared/words';
 
 /*
  * The words of the draft-night strip (components/draft-strip.tsx), as pure functions of what the cache
- * already holds: draft.status and the big board (both patched from each live change with no request),
+ * already holds: draft.status with round one's order and the big board (both patched from each live
+ * change with no request),
  * the caller's picks (picks.mine) and, once round one is final, the global standings' first page.
  */
 
@@ -30,23 +32,28 @@ export function stripRoute(pathname: string, search: string): { shown: boolean; 
 
 export { draftPhase, type DraftPhase } from './draft-phase';
 
-/** One recorded round-one pick, and whether the caller's entry has that player. */
+/** One recorded round-one pick, the team that made it (null: not known), and whether the caller's entry has that player. */
 export interface StripPick {
   slot: number;
+  team: string | null;
   player: PlayerDto;
   mine: boolean;
 }
 
+/** The team holding `slot` in round one's order (draft.status's round_one_order), null when not known. */
+export const teamAt = (order: readonly OrderSlot[], slot: number) => order.find((o) => o.slot === slot)?.team ?? null;
+
 /**
  * The newest `count` round-one picks, newest first: every drafted player carries draft_round 1 and its
- * slot as draft_pick, so the board alone says what was picked (the highest slot is the latest pick).
+ * slot as draft_pick, so the board alone says what was picked (the highest slot is the latest pick); the
+ * order says which team made it.
  */
-export function recentPicks(players: readonly PlayerDto[], mine: ReadonlySet<number> | null, count: number): StripPick[] {
+export function recentPicks(players: readonly PlayerDto[], mine: ReadonlySet<number> | null, count: number, order: readonly OrderSlot[]): StripPick[] {
   return players
     .filter((p): p is PlayerDto & { draft_pick: number } => p.draft_round === 1 && p.draft_pick !== null)
     .sort((a, b) => b.draft_pick - a.draft_pick)
     .slice(0, count)
-    .map((player) => ({ slot: player.draft_pick, player, mine: mine?.has(player.id) ?? false }));
+    .map((player) => ({ slot: player.draft_pick, team: teamAt(order, player.draft_pick), player, mine: mine?.has(player.id) ?? false }));
 }
 
 /** 'Tyler Warren, TE, Penn State': the player as the toasts named him. */
@@ -54,25 +61,28 @@ export function playerLine(p: Pick<PlayerDto, 'player_name' | 'position' | 'scho
   return `${p.player_name}, ${p.position}, ${p.school}`;
 }
 
-/** 'Pick 14 of 32': the pick's place in round one. */
-export function pickNumber(slot: number, roundOnePicks: number): string {
-  return `Pick ${slot} of ${roundOnePicks}`;
+/** The strip before the first pick: the start itself is the news, and the team on the clock. */
+export function waitingForFirstPick(order: readonly OrderSlot[]): string {
+  return `The draft has started · ${onTheClockLabel(1, teamAt(order, 1))}`;
 }
-
-/** The strip before the first pick: the start itself is the news. */
-export const WAITING_FOR_FIRST_PICK = 'The draft has started · Pick 1 is on the clock';
 
 /**
  * The whole strip as one sentence (its accessible text and the unit tests' view of it):
- * 'LIVE · Pick 14 of 32 · Tyler Warren, TE, Penn State · your entry ✓'. The mark is there only when the
- * caller picked that player: a drafted player one did not pick costs nothing (only a pick that is not
- * drafted in round one is a miss), so a ✗ would say something false.
+ * 'LIVE · Pick 14 · IND · Tyler Warren, TE, Penn State · your entry ✓' (the slot, the team that made the
+ * pick, the player). The mark is there only when the caller picked that player: a drafted player one did
+ * not pick costs nothing (only a pick that is not drafted in round one is a miss), so a ✗ would say
+ * something false.
  */
-export function stripText(latest: StripPick | undefined, roundOnePicks: number): string {
-  if (!latest) return `LIVE · ${WAITING_FOR_FIRST_PICK}`;
-  const parts = ['LIVE', pickNumber(latest.slot, roundOnePicks), playerLine(latest.player)];
+export function stripText(latest: StripPick | undefined, order: readonly OrderSlot[]): string {
+  if (!latest) return `LIVE · ${waitingForFirstPick(order)}`;
+  const parts = ['LIVE', pickLabel(latest.slot, latest.team, playerLine(latest.player))];
   if (latest.mine) parts.push('your entry ✓');
   return parts.join(' · ');
+}
+
+/** An earlier pick in the ticker: '#2 · JAX · Travis Hunter, CB/WR'. */
+export function tickerText(pick: StripPick): string {
+  return [`#${pick.slot}`, pick.team, `${pick.player.player_name}, ${pick.player.position}`].filter(Boolean).join(' · ');
 }
 
 const HOUR_MS = 3600 * 1000;

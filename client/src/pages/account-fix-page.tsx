@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Stack, Text } from '@chakra-ui/react';
 import { MESSAGES } from '@first-round/shared/messages';
 import { Card, Page } from '../components/page';
-import { PrimaryButton, TextField } from '../components/form-bits';
+import { PrimaryButton } from '../components/buttons';
+import { TextField } from '../components/form-bits';
 import { notify } from '../lib/toaster';
 import { errorMessage, trpc } from '../lib/trpc';
 

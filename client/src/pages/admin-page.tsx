@@ -8,9 +8,10 @@ import { Card, Page } from '../components/page';
 import { FullPageMessage } from '../components/full-page-message';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { FeedCard } from '../components/feed-card';
-import { PrimaryButton } from '../components/form-bits';
+import { RoundOneCard } from '../components/round-one-card';
+import { PrimaryButton } from '../components/buttons';
 import { SearchIcon } from '../components/icons';
-import { describeDraftChange } from '@first-round/shared/draft-words';
+import { describeDraftChange, describeUndo } from '@first-round/shared/draft-words';
 import { notify } from '../lib/toaster';
 import { errorMessage, trpc } from '../lib/trpc';
 import { useDraftStatus, usePlayers } from '../lib/queries';
@@ -37,26 +38,30 @@ function Stat({ label, children }: { label: string; children: React.ReactNode })
 
 /**
  * The draft-night operator's console (/admin, admins only): the draft's state, start, record a pick by
- * searching the board, undo, mark round one complete, reset, and the audit log. The same services as
- * `npm run draft`; every change reaches every open page live.
+ * searching the board, round one's order (a traded pick's new team), undo, mark round one complete, reset,
+ * and the audit log. The same services as `npm run draft`; every change reaches every open page live.
  */
 export function AdminPage() {
   const utils = trpc.useUtils();
   const status = useDraftStatus();
   const players = usePlayers();
   const audit = trpc.draft.auditLog.useQuery(undefined, { staleTime: 0 });
+  // What undo takes back (the server decides: the mark, the latest pick or the latest team change).
+  const nextUndo = trpc.draft.nextUndo.useQuery(undefined, { staleTime: 0 });
 
   const [confirm, setConfirm] = useState<Confirm>(null);
   const [query, setQuery] = useState('');
   const [chosen, setChosen] = useState<number | null>(null);
   const [slotText, setSlotText] = useState<string | null>(null);
 
+  const refresh = () =>
+    Promise.all([utils.draft.status.invalidate(), utils.players.invalidate(), utils.draft.auditLog.invalidate(), utils.draft.nextUndo.invalidate(), utils.leaderboard.invalidate()]);
   // Live pushes refresh these too; this makes the operator's own change show at once even without push.
   const done = (change: DraftChange) => {
     const { title, description } = describeDraftChange(change);
     notify('info', title, description);
     setConfirm(null);
-    void Promise.all([utils.draft.status.invalidate(), utils.players.invalidate(), utils.draft.auditLog.invalidate(), utils.leaderboard.invalidate()]);
+    void refresh();
   };
   const failed = (error: unknown) => notify('error', 'The change was refused', errorMessage(error, 'Please try again.'));
   const start = trpc.draft.start.useMutation({ onSuccess: done, onError: failed });
@@ -85,7 +90,6 @@ export function AdminPage() {
   const undrafted = useMemo(() => board.filter((p) => p.draft_round === null), [board]);
   const results = useMemo(() => (query.trim() ? filterPlayers(undrafted, query, '').slice(0, 8) : []), [undrafted, query]);
   const chosenPlayer = undrafted.find((p) => p.id === chosen) ?? null;
-  const lastPick = useMemo(() => board.filter((p) => p.draft_round === 1).sort((a, b) => (b.draft_pick ?? 0) - (a.draft_pick ?? 0))[0], [board]);
 
   if (status.isPending || players.isPending) return <FullPageMessage>Loading the draft...</FullPageMessage>;
   if (!status.data || !players.data) return <FullPageMessage spinner={false}>Could not load the draft. Reload to try again.</FullPageMessage>;
@@ -103,7 +107,7 @@ export function AdminPage() {
   }
 
   const phase = !started ? 'Not started' : s.round_one_complete ? 'Round one complete' : 'Live';
-  const undoWhat = s.round_one_complete && s.picks_made < roundOnePicks ? 'the "round one complete" mark' : lastPick ? `pick ${lastPick.draft_pick} (${lastPick.player_name})` : null;
+  const undoWhat = nextUndo.data?.change ? describeUndo(nextUndo.data.change) : null;
 
   return (
     <Page title="Draft control" subtitle="Operator console: every change here reaches every open page at once." maxW="5xl">
@@ -121,14 +125,14 @@ export function AdminPage() {
             <Stat label="Picks made">
               {s.picks_made} / {roundOnePicks}
             </Stat>
-            <Stat label="Next slot">{canRecord ? nextSlot : '—'}</Stat>
+            <Stat label="Next slot">{canRecord ? [nextSlot, s.round_one_order.find((o) => o.slot === nextSlot)?.team].filter(Boolean).join(' · ') : '—'}</Stat>
             <Stat label="Started">{s.started_at ? when(s.started_at) : started ? 'At the deadline' : 'No'}</Stat>
             <Stat label="Pick deadline">{formatWhen(s.deadline)}</Stat>
           </SimpleGrid>
           <Flex gap="3" mt="5" wrap="wrap">
             {!started && <PrimaryButton onClick={() => setConfirm('start')}>Start draft</PrimaryButton>}
-            <Button variant="outline" disabled={!started || !undoWhat} onClick={() => setConfirm('undo')}>
-              Undo last pick
+            <Button variant="outline" disabled={!undoWhat} onClick={() => setConfirm('undo')}>
+              Undo last change
             </Button>
             <Button variant="outline" disabled={!canRecord} onClick={() => setConfirm('complete')}>
               Mark round one complete
@@ -139,7 +143,7 @@ export function AdminPage() {
           </Flex>
         </Card>
 
-        <FeedCard board={board} onRecorded={() => void Promise.all([utils.draft.status.invalidate(), utils.players.invalidate(), utils.draft.auditLog.invalidate(), utils.leaderboard.invalidate()])} />
+        <FeedCard board={board} onRecorded={() => void refresh()} />
 
         <SimpleGrid columns={{ base: 1, lg: 2 }} gap="5" alignItems="start">
           <Card as="section" aria-labelledby="record-heading">
@@ -236,40 +240,44 @@ export function AdminPage() {
             </form>
           </Card>
 
-          <Card as="section" aria-labelledby="audit-heading">
-            <Heading as="h2" id="audit-heading" size="lg" color="navy.900" mb="3">
-              Audit log
-            </Heading>
-            {audit.isPending ? (
-              <Text color="gray.600">Loading...</Text>
-            ) : audit.isError ? (
-              <Text color="red.600" role="alert">
-                {errorMessage(audit.error, 'Could not load the audit log.')}
-              </Text>
-            ) : audit.data.length === 0 ? (
-              <Text color="gray.600">Nothing has happened yet.</Text>
-            ) : (
-              // Focusable: on wide screens the log scrolls inside its card, and a keyboard must reach it (axe).
-              <Stack as="ol" tabIndex={0} gap="0" listStyleType="none" aria-label="Audit log" maxH={{ lg: '32rem' }} overflowY={{ lg: 'auto' }} _focusVisible={{ outline: '3px solid', outlineColor: 'gold.400', outlineOffset: '2px' }}>
-                {audit.data.map((e) => (
-                  <Box as="li" key={e.id} py="2" borderTopWidth="1px" borderColor="gray.100" _first={{ borderTopWidth: 0 }}>
-                    <Text fontWeight="semibold">{describeDraftChange({ kind: e.kind, slot: e.slot, player: e.player_name ? { player_name: e.player_name } : null }, 'operator').title}</Text>
-                    <Text fontSize="xs" color="gray.600" wordBreak="break-all">
-                      <time dateTime={e.created_at}>{when(e.created_at)}</time> · by {e.actor}
-                    </Text>
-                  </Box>
-                ))}
-              </Stack>
-            )}
-          </Card>
+          <RoundOneCard status={s} board={board} onChanged={done} />
         </SimpleGrid>
+
+        <Card as="section" aria-labelledby="audit-heading">
+          <Heading as="h2" id="audit-heading" size="lg" color="navy.900" mb="3">
+            Audit log
+          </Heading>
+          {audit.isPending ? (
+            <Text color="gray.600">Loading...</Text>
+          ) : audit.isError ? (
+            <Text color="red.600" role="alert">
+              {errorMessage(audit.error, 'Could not load the audit log.')}
+            </Text>
+          ) : audit.data.length === 0 ? (
+            <Text color="gray.600">Nothing has happened yet.</Text>
+          ) : (
+            // Focusable: on wide screens the log scrolls inside its card, and a keyboard must reach it (axe).
+            <Stack as="ol" tabIndex={0} gap="0" listStyleType="none" aria-label="Audit log" maxH={{ lg: '32rem' }} overflowY={{ lg: 'auto' }} _focusVisible={{ outline: '3px solid', outlineColor: 'gold.400', outlineOffset: '2px' }}>
+              {audit.data.map((e) => (
+                <Box as="li" key={e.id} py="2" borderTopWidth="1px" borderColor="gray.100" _first={{ borderTopWidth: 0 }}>
+                  <Text fontWeight="semibold">
+                    {describeDraftChange({ kind: e.kind, slot: e.slot, player: e.player_name ? { player_name: e.player_name } : null, team: e.team, team_before: e.team_before }, 'operator').title}
+                  </Text>
+                  <Text fontSize="xs" color="gray.600" wordBreak="break-all">
+                    <time dateTime={e.created_at}>{when(e.created_at)}</time> · by {e.actor}
+                  </Text>
+                </Box>
+              ))}
+            </Stack>
+          )}
+        </Card>
       </Stack>
 
       <ConfirmDialog open={confirm === 'start'} title="Start the draft?" confirmLabel="Start draft" loading={start.isPending} onConfirm={() => start.mutate()} onClose={() => setConfirm(null)}>
         Picks lock for everyone at once, and groups and invite links can no longer be created.
       </ConfirmDialog>
       <ConfirmDialog open={confirm === 'undo'} title="Undo the last change?" confirmLabel="Undo" loading={undo.isPending} onConfirm={() => undo.mutate()} onClose={() => setConfirm(null)}>
-        This removes {undoWhat ?? 'the last change'}. Standings update at once.
+        This takes back {undoWhat ?? 'the last change'}. Every open page updates at once.
       </ConfirmDialog>
       <ConfirmDialog open={confirm === 'complete'} title="Mark round one complete?" confirmLabel="Mark complete" loading={complete.isPending} onConfirm={() => complete.mutate()} onClose={() => setConfirm(null)}>
         Every pick not yet drafted becomes a miss, busting those entries. Undo reverses it.

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { Card, Page } from '../components/page';
 import { RulesList } from '../components/rules';
 import { BoardYearNote } from '../components/board-year-note';
-import { PrimaryButton } from '../components/form-bits';
+import { PrimaryButton } from '../components/buttons';
 import { formatWhen } from '@first-round/shared/deadline';
 import { useDraftStatus } from '../lib/queries';
 

@@ -7,7 +7,7 @@ import { EntryStatusCard } from '../components/entry-status-card';
 import { EmptyState, Page } from '../components/page';
 import { outcomeStyle, PlayerRowContent } from '../components/player-row';
 import { FullPageMessage } from '../components/full-page-message';
-import { PrimaryButton } from '../components/form-bits';
+import { PrimaryButton } from '../components/buttons';
 import { ShareEntryButton } from '../components/share-entry-button';
 import { draftSnapshot, outcomeOf } from '../lib/draft-snapshot';
 import { notify } from '../lib/toaster';

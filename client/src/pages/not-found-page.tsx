@@ -1,6 +1,6 @@
 import { Heading, Stack, Text } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
-import { PrimaryButton } from '../components/form-bits';
+import { PrimaryButton } from '../components/buttons';
 import { useDocumentTitle } from '../lib/document-title';
 
 export function NotFoundPage() {

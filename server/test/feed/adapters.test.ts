@@ -28,7 +28,7 @@ describe('feed adapters', () => {
   it('reads only the made picks of the ESPN feed, with school and position', () => {
     const picks = espnAdapter(fixture('espn.json'));
     expect(picks.map((p) => p.overall)).toEqual([1, 2, 3, 9]);
-    expect(picks[3]).toEqual({ overall: 9, round: 1, playerName: 'Kelvin Banks Jr.', school: 'Texas', position: 'OT', team: '18' });
+    expect(picks[3]).toEqual({ overall: 9, round: 1, playerName: 'Kelvin Banks Jr.', school: 'Texas', position: 'OT', team: 'NO' });
   });
 
   it('refuses malformed documents as a whole', () => {

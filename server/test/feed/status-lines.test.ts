@@ -34,7 +34,7 @@ describe('the feed status for the terminal', () => {
     const lines = describeFeedStatus({
       ...base,
       queue: [
-        { id: 3, slot: 17, kind: 'confirm', status: 'open', feed: { player_name: 'Tyler Bookr', school: 'Alabama', position: 'IOL', team: 'CIN' }, suggested: booker, recorded: null, score: 0.93, created_at: base.last_poll_at! },
+        { id: 3, slot: 17, kind: 'confirm', status: 'open', feed: { player_name: 'Tyler Bookr', school: 'Alabama', position: 'IOL', team: 'CIN' }, suggested: booker, recorded: null, score: 0.93, recorded_team: null, created_at: base.last_poll_at! },
       ],
     });
     expect(lines[0]).toBe('Feed: espn, every 10 s while the draft is live; last poll 2025-04-24T00:10:00.000Z, last success 12 s ago, 16 round-one picks seen');
@@ -48,5 +48,16 @@ describe('the feed status for the terminal', () => {
     expect(describeFeedItem({ ...item, kind: 'conflict', suggested: null, recorded: hunter })).toBe('Feed says pick 2: Shedeur Sanders, Colorado, but pick 2 is recorded as Travis Hunter');
     expect(describeFeedItem({ ...item, kind: 'conflict', suggested: hunter, recorded: null })).toBe('Feed says pick 2: Shedeur Sanders, Colorado, but Travis Hunter is already recorded at pick 2');
     expect(describeFeedItem({ ...item, kind: 'confirm', suggested: null, recorded: null })).toBe('Feed says pick 2: Shedeur Sanders, Colorado → no board player is close');
+  });
+
+  it('words a team the feed names against the operator’s, and one it does not know', () => {
+    const item = { slot: 3, kind: 'team' as const, suggested: null, recorded: null, feed: { player_name: 'Abdul Carter', school: 'Penn State', position: null, team: 'NYG' } };
+    expect(describeFeedItem({ ...item, recorded_team: 'DAL' })).toBe('Feed says pick 3 belongs to NYG (New York Giants), but it is set to DAL');
+    expect(describeFeedItem({ ...item, feed: { ...item.feed, team: 'Team 99' }, recorded_team: 'SEA' })).toBe(
+      'Feed says pick 3 belongs to "Team 99", which is not one of the 32 NFL teams; it is set to SEA',
+    );
+    expect(describeFeedItem({ ...item, feed: { ...item.feed, team: 'Team 99' }, recorded_team: null })).toBe(
+      'Feed says pick 3 belongs to "Team 99", which is not one of the 32 NFL teams; it has no team set',
+    );
   });
 });

@@ -82,6 +82,10 @@ const EXPECTED: Record<string, Expected> = {
   'draft.completeRound': { before: adminOnly(409), after: adminOnly('ok') },
   'draft.reset': adminOnly('ok'),
   'draft.auditLog': adminOnly('ok'),
+  // Nothing to undo on a fresh draft is an answer (null), not a refusal.
+  'draft.nextUndo': adminOnly('ok'),
+  // The order is season data: changed for a traded pick before, during and after round one.
+  'draft.setTeam': adminOnly('ok'),
   // The feed's queue: an unknown item is 404 for the operator, before and after the start.
   'draft.feed': adminOnly('ok'),
   'draft.feedConfirm': adminOnly(404),
@@ -209,6 +213,12 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
   },
   'draft.reset': { run: ({ caller }) => caller.draft.reset(), restore: async ({ phase }) => void (phase === 'after' && (await operatorStart(t).catch(() => {}))) },
   'draft.auditLog': { run: ({ caller }) => caller.draft.auditLog() },
+  'draft.nextUndo': { run: ({ caller }) => caller.draft.nextUndo() },
+  'draft.setTeam': {
+    run: ({ caller }) => caller.draft.setTeam({ slot: 30, team: 'KC' }),
+    // Back to the real order: the next call changes it again.
+    restore: async () => void (await t.db.query(`update round_one_order set team = 'BUF', changed_by = null where slot = 30`)),
+  },
   'draft.feed': { run: ({ caller }) => caller.draft.feed() },
   'draft.feedConfirm': { run: ({ caller }) => caller.draft.feedConfirm({ id: 2_000_000_000 }) },
   'draft.feedDismiss': { run: ({ caller }) => caller.draft.feedDismiss({ id: 2_000_000_000 }) },

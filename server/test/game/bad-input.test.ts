@@ -32,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-type FieldKind = 'id' | 'int' | 'string' | 'nonEmptyString' | 'boolean' | 'idArray' | 'passwordOrNull';
+type FieldKind = 'id' | 'int' | 'string' | 'nonEmptyString' | 'boolean' | 'idArray' | 'passwordOrNull' | 'team';
 interface BodySpec {
   /** A body that would be accepted (as `user`), so each variant differs from it in one way only. */
   valid: () => Record<string, unknown>;
@@ -77,6 +77,8 @@ const BODIES: Record<string, BodySpec> = {
   // Every field optional (no group: the global entry), so an empty object is a valid body here.
   'POST /share/links': { valid: () => ({ group_id: group.id }), fields: { group_id: { kind: 'id', required: false } } },
   'POST /draft/picks': { valid: () => ({ slot: 1, player_id: players[0] }), fields: { slot: { kind: 'id', required: true }, player_id: { kind: 'id', required: true } } },
+  // The slot's own team: refused as a repeat (409) rather than written, so the valid body changes nothing.
+  'POST /draft/order': { valid: () => ({ slot: 1, team: 'TEN' }), fields: { slot: { kind: 'id', required: true }, team: { kind: 'team', required: true } } },
   // The queue item is the path's; the player is optional (absent: the feed's suggestion).
   'POST /draft/feed/queue/:id/confirm': { valid: () => ({ player_id: players[0] }), fields: { player_id: { kind: 'id', required: false } } },
 };
@@ -93,6 +95,8 @@ const WRONG: Record<FieldKind, unknown[]> = {
   idArray: ['abc', 5, null, {}, [-1], [0], [HUGE], [1.5], ['1'], [null], Array.from({ length: 1001 }, (_, i) => i + 1), ['1\u0000'], ['\u200b1']],
   // null is a valid value here (it removes the password); a blank one is not.
   passwordOrNull: [123, true, [], {}, '', '   ', 'x'.repeat(201), 'a\u0000b', '\u0000'],
+  // One of the 32 abbreviations (any case): not a made-up one, a city alone, or one dressed in invisible characters.
+  team: ['', 'XYZ', 'New York', 12, true, null, [], {}, ['SEA'], 'SEA\u0000', '\u200bSEA', 'SE\u202EA', 'x'.repeat(201)],
 };
 
 const BAD_IDS = ['-1', '0', String(HUGE), 'abc', '1.5', '1e3', '%20', '0x10', '%00', '1%00', '%E2%80%8B1', '1%E2%80%AE', '9'.repeat(300)];
@@ -343,6 +347,7 @@ describe('every tRPC procedure', () => {
     clerk_id: admin.id,
     picks: [players[0]],
     slot: 1,
+    team: 'TEN',
     player_id: players[0],
     limit: 10,
     offset: 0,

@@ -78,7 +78,9 @@ describe('after the start', () => {
 
   it('lists every open slot and what the alive entries wait on before any pick', async () => {
     const board = expectStatus<DraftBoard>(await boardOf(fay), 200);
-    expect(board.slots).toEqual([1, 2, 3, 4, 5, 6].map((slot) => ({ slot, player: null, had_by: [], had_by_count: 0 })));
+    // Each slot with the team that holds it (the bundled 2025 order's first six).
+    const teams = ['TEN', 'JAX', 'NYG', 'NE', 'CLE', 'LV'];
+    expect(board.slots).toEqual([1, 2, 3, 4, 5, 6].map((slot) => ({ slot, team: teams[slot - 1], player: null, had_by: [], had_by_count: 0 })));
     expect(board).toMatchObject({ group_id: group.id, picks_visible: true, round_one_complete: false, entries: 4, alive: 4 });
     // Every undrafted pick of an alive entry: by how many need him, then by rank.
     expect(board.waiting_on.map((w) => [w.player_id, w.needed_by.map((m) => m.participant_name)])).toEqual([
@@ -112,12 +114,12 @@ describe('after the start', () => {
       entries: 4,
       alive: 3,
       slots: [
-        { slot: 1, player: shown(p[1]!), had_by: [member(ann), member(bob)], had_by_count: 2 },
-        { slot: 2, player: shown(p[0]!), had_by: [member(ann)], had_by_count: 1 },
-        { slot: 3, player: shown(p[2]!), had_by: [member(bob), member(cat)], had_by_count: 2 },
-        { slot: 4, player: null, had_by: [], had_by_count: 0 },
-        { slot: 5, player: null, had_by: [], had_by_count: 0 },
-        { slot: 6, player: null, had_by: [], had_by_count: 0 },
+        { slot: 1, team: 'TEN', player: shown(p[1]!), had_by: [member(ann), member(bob)], had_by_count: 2 },
+        { slot: 2, team: 'JAX', player: shown(p[0]!), had_by: [member(ann)], had_by_count: 1 },
+        { slot: 3, team: 'NYG', player: shown(p[2]!), had_by: [member(bob), member(cat)], had_by_count: 2 },
+        { slot: 4, team: 'NE', player: null, had_by: [], had_by_count: 0 },
+        { slot: 5, team: 'CLE', player: null, had_by: [], had_by_count: 0 },
+        { slot: 6, team: 'LV', player: null, had_by: [], had_by_count: 0 },
       ],
       waiting_on: [
         { player_id: p[4], player_name: shown(p[4]!).player_name, position: shown(p[4]!).position, school: shown(p[4]!).school, rank: shown(p[4]!).rank, needed_by: [member(ann), member(dan)], needed_by_count: 2 },

@@ -335,7 +335,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expect(board.slots).toHaveLength(32);
     expect(board.slots[0]).toMatchObject({ slot: 1, player: { id: players[1] }, had_by: expect.arrayContaining([{ participant_id: owner.id, participant_name: owner.username }]) });
     expect(board.slots[0]!.had_by).toHaveLength(2);
-    expect(board.slots[1]).toEqual({ slot: 2, player: null, had_by: [], had_by_count: 0 });
+    expect(board.slots[1]).toEqual({ slot: 2, team: 'JAX', player: null, had_by: [], had_by_count: 0 });
     expect(board.waiting_on.map((w) => [w.player_id, w.needed_by.map((m) => m.participant_id)])).toEqual([
       [players[0], [owner.id]],
       [players[2], [member.id]],
@@ -424,6 +424,24 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     await recordPick(t.deps.orm.em.fork(), t.deps.draft, 'test', 1, players[4]!);
     expect(expectStatus(await post(`${p}/draft/undo`, undefined, admin), 200)).toMatchObject({ kind: 'undo', slot: 1, player: { id: players[4] } });
     expect(expectStatus(await get(`${p}/draft/status`), 200)).toMatchObject({ picks_made: 0 });
+  },
+  'GET /draft/undo': async (p) => {
+    expect(expectStatus(await get(`${p}/draft/undo`, admin), 200)).toEqual({ change: null });
+    await operatorStart(t);
+    await recordPick(t.deps.orm.em.fork(), t.deps.draft, 'test', 1, players[4]!);
+    expect(expectStatus(await get(`${p}/draft/undo`, admin), 200)).toEqual({
+      change: { kind: 'undo', slot: 1, player_name: expect.any(String), team: null, team_before: null },
+    });
+    expectError(await get(`${p}/draft/undo`, member), 403);
+    expectError(await get(`${p}/draft/undo`), 401);
+  },
+  'POST /draft/order': async (p) => {
+    // Pick 31 went to PHI in a trade; given back to BUF, then the undo returns it.
+    expect(expectStatus(await post(`${p}/draft/order`, { slot: 31, team: 'BUF' }, admin), 200)).toMatchObject({ kind: 'team', slot: 31, team: 'BUF', team_before: 'PHI' });
+    expect(expectStatus<{ round_one_order: { slot: number; team: string }[] }>(await get(`${p}/draft/status`), 200).round_one_order[30]).toEqual({ slot: 31, team: 'BUF' });
+    expectError(await post(`${p}/draft/order`, { slot: 31, team: 'BUF' }, admin), 409, 'Pick 31 already belongs to BUF (Buffalo Bills)');
+    expectError(await post(`${p}/draft/order`, { slot: 31, team: 'PHI' }, member), 403);
+    expect(expectStatus(await post(`${p}/draft/undo`, undefined, admin), 200)).toMatchObject({ kind: 'undo_team', slot: 31, team: 'PHI', team_before: 'BUF' });
   },
   'POST /draft/complete-round': async (p) => {
     expectError(await post(`${p}/draft/complete-round`, undefined, admin), 409);
@@ -693,6 +711,15 @@ describe('every procedure through a caller', () => {
       await operatorStart(t);
       await recordPick(t.deps.orm.em.fork(), t.deps.draft, 'test', 1, players[0]!);
       expect(await a.draft.undo()).toMatchObject({ kind: 'undo', slot: 1 });
+    },
+    'draft.nextUndo': async (_c, a) => {
+      await operatorStart(t);
+      await a.draft.completeRound();
+      expect(await a.draft.nextUndo()).toEqual({ change: { kind: 'reopen_round', slot: null, player_name: null, team: null, team_before: null } });
+    },
+    'draft.setTeam': async (_c, a) => {
+      expect(await a.draft.setTeam({ slot: 2, team: 'cle' })).toMatchObject({ kind: 'team', slot: 2, team: 'CLE', team_before: 'JAX' });
+      expect(await a.draft.undo()).toMatchObject({ kind: 'undo_team', slot: 2, team: 'JAX' });
     },
     'draft.completeRound': async (_c, a) => {
       await operatorStart(t);

@@ -147,7 +147,7 @@ describe('the card picture', () => {
     expect(page.body).toContain(`${member.username} · 10 picks in · First Round`);
   });
 
-  it('after the start shows the picks as hits, misses and pending, the status and the rank', async () => {
+  it('after the start shows the picks as hits, misses and pending, the status and the rank; each hit with its slot and team', async () => {
     const user = await t.signUp();
     await joinGroup(t, user, group.id);
     const picked = [board[0]!, board[1]!, board[2]!];
@@ -159,17 +159,23 @@ describe('the card picture', () => {
     const card = (await shareCardOf(t.deps, t.deps.orm.em.fork(), link.token)) as Extract<ShareCard, { phase: 'live' }>;
     expect(card).toMatchObject({ phase: 'live', name: user.username, hits: 2, busted: false, rank: 1, picks: 3 });
     expect(card.chips).toEqual([
-      { name: picked[0]!.player_name, outcome: 'hit' },
-      { name: picked[1]!.player_name, outcome: 'hit' },
+      { name: picked[0]!.player_name, outcome: 'hit', slot: 1, team: 'TEN' },
+      { name: picked[1]!.player_name, outcome: 'hit', slot: 2, team: 'JAX' },
       { name: picked[2]!.player_name, outcome: 'pending' },
     ]);
     const text = cardText(cardElement(card)).join(' | ');
     expect(text).toContain('2 hits');
     expect(text).toContain('ALIVE');
     expect(text).toContain(`1st of ${card.entries}`);
+    expect(text).toContain(`Pick 1 · TEN · ${picked[0]!.player_name}`);
+    expect(text).toContain(`Pick 2 · JAX · ${picked[1]!.player_name}`);
     expect(text).toContain(picked[2]!.player_name);
     const png = await t.request('GET', link.image_url);
     expect(ihdrSize(png.rawPayload)).toEqual({ width: 1200, height: 630 });
+    // The page writes the hits out, the team's full name behind its abbreviation.
+    const page = await t.request('GET', link.url);
+    expect(page.body).toContain(`<li>Pick 1 · <abbr title="Tennessee Titans">TEN</abbr> · ${picked[0]!.player_name}</li>`);
+    expect(page.body).toContain(`<li>Pick 2 · <abbr title="Jacksonville Jaguars">JAX</abbr> · ${picked[1]!.player_name}</li>`);
   });
 
   it('once round one is final says the result, never ALIVE', async () => {

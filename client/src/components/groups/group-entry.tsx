@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { entryModeText, type EntryMode } from '@first-round/shared/entries';
 import { plural } from '@first-round/shared/words';
 import { ConfirmDialog } from '../confirm-dialog';
-import { PrimaryButton } from '../form-bits';
+import { PrimaryButton } from '../buttons';
 import { Card } from '../page';
 import { notify } from '../../lib/toaster';
 import { trpc } from '../../lib/trpc';

@@ -3,7 +3,8 @@ import { Button, Flex, IconButton, Stack, Text } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
 import { BackIcon } from '../icons';
 import { Card, Page } from '../page';
-import { FormAlert, PrimaryButton } from '../form-bits';
+import { PrimaryButton } from '../buttons';
+import { FormAlert } from '../form-bits';
 
 /** The back arrow above a group's title. */
 export function BackTo({ to, label }: { to: string; label: string }) {

@@ -4,7 +4,7 @@ import { MESSAGES } from '@first-round/shared/messages';
 import { notify } from '../../lib/toaster';
 import { errorMessage, trpc } from '../../lib/trpc';
 import { Card, Page } from '../page';
-import { PrimaryButton } from '../form-bits';
+import { PrimaryButton } from '../buttons';
 import { BackTo } from './group-frame';
 import { useAfterJoin, useDraftStarted } from './group-utils';
 import { notifyJoined } from './join-words';

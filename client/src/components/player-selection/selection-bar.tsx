@@ -1,7 +1,7 @@
 import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { MAX_PICKS } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
-import { PrimaryButton } from '../form-bits';
+import { PrimaryButton } from '../buttons';
 import { selectionsLabel } from '../../lib/selection-text';
 
 /**

@@ -3,11 +3,13 @@ import type { SeasonEntry, SeasonLeaderboard, SeasonPick } from '@first-round/sh
 import { EmptyState } from '../page';
 import { CheckIcon, XIcon } from '../icons';
 import { possessive } from '@first-round/shared/words';
+import { TeamName } from '../team-name';
 
 /**
  * A closed season's final standings: one row per entry (rank, name, score), each opening onto its picks
  * with ✓/✗. A native <details> per entry: keyboard and screen readers get expand/collapse for free.
- * ✓ and ✗ are drawn, and always said in words too ("Hit · #3", "Miss"), never by colour alone.
+ * ✓ and ✗ are drawn, and always said in words too ("Hit · #3 · NYG": the slot and the team that made the
+ * pick, as the season's order had it; "Miss"), never by colour alone.
  */
 export function SeasonStandings({ board, me }: { board: SeasonLeaderboard; me: string | undefined }) {
   if (board.rankings.length === 0) return <EmptyState>Nobody had picks in {board.year}.</EmptyState>;
@@ -77,7 +79,19 @@ function PickList({ picks, name }: { picks: SeasonPick[]; name: string }) {
             </Text>
           </Box>
           <Text flexShrink={0} fontSize="xs" fontWeight="bold" textTransform="uppercase" color={p.hit ? 'turf.700' : 'red.700'}>
-            {p.hit && p.draft_pick !== null ? `Hit · #${p.draft_pick}` : 'Miss'}
+            {p.hit && p.draft_pick !== null ? (
+              <>
+                Hit · #{p.draft_pick}
+                {p.team && (
+                  <>
+                    {' · '}
+                    <TeamName team={p.team} />
+                  </>
+                )}
+              </>
+            ) : (
+              'Miss'
+            )}
           </Text>
         </Flex>
       ))}

@@ -8,10 +8,12 @@ import type { BoardMember, BoardSlot, DraftBoard, WaitingOn } from '@first-round
 import { useAuth } from '../../auth/auth-context';
 import { Card, EmptyState, Page } from '../../components/page';
 import { FullPageMessage } from '../../components/full-page-message';
-import { PrimaryButton } from '../../components/form-bits';
+import { PrimaryButton } from '../../components/buttons';
 import { BackTo, GroupLoadError } from '../../components/groups/group-frame';
 import { NotAMember } from '../../components/groups/not-a-member';
 import { CheckIcon } from '../../components/icons';
+import { OnTheClock, TeamName } from '../../components/team-name';
+import { teamName } from '@first-round/shared/teams';
 import { hereCount, ofEveryone } from '../../lib/field-text';
 import { useField } from '../../lib/queries';
 import { errorKind, errorMessage, trpc } from '../../lib/trpc';
@@ -130,35 +132,49 @@ function BoardView({ board, me }: { board: DraftBoard; me: string }) {
   );
 }
 
+/**
+ * A slot as every screen writes a pick: 'Pick 18 · SEA · Grey Zabel' (the team's full name as its title),
+ * 'Pick 19 · TB on the clock', or an open slot with its team written out ('Pick 20 · DEN', Denver Broncos).
+ */
 function SlotRow({ slot, me, first, onTheClock, share, entries }: { slot: BoardSlot; me: string; first: boolean; onTheClock: boolean; share: number | undefined; entries: number }) {
-  const { player } = slot;
+  const { player, team } = slot;
   const mine = slot.had_by.some((m) => m.participant_id === me);
   return (
-    <Flex
-      as="li"
-      px="4"
-      py="3"
-      gap="3"
-      align="flex-start"
-      borderTopWidth={first ? '0' : '1px'}
-      borderColor="gray.100"
-      bg={mine ? 'turf.50' : undefined}
-    >
-      <Text flexShrink={0} w="16" whiteSpace="nowrap" fontSize="sm" fontWeight="bold" color="gray.700" pt="0.5">
-        Pick {slot.slot}
-      </Text>
-      {player ? (
-        <Stack flex="1" minW="0" gap="1">
-          <Flex align="center" gap="2" wrap="wrap">
-            <Text fontWeight="bold" color="navy.900">
-              {player.player_name}
+    <Stack as="li" px="4" py="3" gap="1" borderTopWidth={first ? '0' : '1px'} borderColor="gray.100" bg={mine ? 'turf.50' : undefined}>
+      <Flex align="center" columnGap="2" rowGap="1" wrap="wrap">
+        {!player && onTheClock ? (
+          <Badge size="md" bg="gold.400" color="navy.900" fontWeight="bold">
+            <OnTheClock slot={slot.slot} team={team} />
+          </Badge>
+        ) : (
+          <Text color="navy.900">
+            <Text as="span" fontWeight="bold" color="gray.700" whiteSpace="nowrap">
+              Pick {slot.slot}
+              {team && (
+                <>
+                  {' · '}
+                  <TeamName team={team} />
+                </>
+              )}
             </Text>
-            {mine && (
-              <Badge size="sm" bg="turf.700" color="white" gap="1">
-                <CheckIcon size={12} /> You
-              </Badge>
+            {player && (
+              <>
+                {' · '}
+                <Text as="span" fontWeight="bold">
+                  {player.player_name}
+                </Text>
+              </>
             )}
-          </Flex>
+          </Text>
+        )}
+        {mine && (
+          <Badge size="sm" bg="turf.700" color="white" gap="1">
+            <CheckIcon size={12} /> You
+          </Badge>
+        )}
+      </Flex>
+      {player ? (
+        <>
           <Text fontSize="sm" color="gray.600">
             {player.position} · {player.school}
           </Text>
@@ -175,19 +191,15 @@ function SlotRow({ slot, me, first, onTheClock, share, entries }: { slot: BoardS
           ) : (
             <Members members={slot.had_by} others={slot.had_by_count - slot.had_by.length} me={me} label={`Had by ${membersLabel(slot.had_by_count)}`} />
           )}
-        </Stack>
+        </>
       ) : (
-        <Box flex="1">
-          {onTheClock ? (
-            <Badge size="md" bg="gold.400" color="navy.900" fontWeight="bold">
-              On the clock
-            </Badge>
-          ) : (
-            <Text color="gray.600">—</Text>
-          )}
-        </Box>
+        !onTheClock && (
+          <Text fontSize="sm" color="gray.600">
+            {teamName(team) ?? 'No team set'}
+          </Text>
+        )
       )}
-    </Flex>
+    </Stack>
   );
 }
 

@@ -6,7 +6,7 @@ import { parseId } from '@first-round/shared/ids';
 import { useAuth } from '../../auth/auth-context';
 import { Page } from '../../components/page';
 import { FullPageMessage } from '../../components/full-page-message';
-import { PrimaryButton } from '../../components/form-bits';
+import { PrimaryButton } from '../../components/buttons';
 import { BackTo, GroupLoadError } from '../../components/groups/group-frame';
 import { GroupLeaderboard } from '../../components/groups/group-leaderboard';
 import { OwnerTools } from '../../components/groups/owner-tools';

@@ -4,7 +4,7 @@ import { STALE_TIMES } from '@first-round/shared/constants';
 import type { GroupDto } from '@first-round/shared/schemas';
 import { EmptyState, Page } from '../../components/page';
 import { FullPageMessage } from '../../components/full-page-message';
-import { PrimaryButton } from '../../components/form-bits';
+import { PrimaryButton } from '../../components/buttons';
 import { SignOutButton } from '../../components/sign-out-button';
 import { GroupCard, GroupCardText, GroupTag } from '../../components/groups/group-card';
 import { useAfterJoin, useDraftStarted } from '../../components/groups/group-utils';

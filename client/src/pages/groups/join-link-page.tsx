@@ -5,7 +5,7 @@ import { STORAGE_KEYS } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { useAuth } from '../../auth/auth-context';
 import { Card, Page } from '../../components/page';
-import { PrimaryButton } from '../../components/form-bits';
+import { PrimaryButton } from '../../components/buttons';
 import { useAfterJoin } from '../../components/groups/group-utils';
 import { notifyJoined } from '../../components/groups/join-words';
 import { notify } from '../../lib/toaster';

@@ -10,6 +10,7 @@ import { Migration20261221000000_feed } from './Migration20261221000000_feed.js'
 import { Migration20261222000000_feed_backoff } from './Migration20261222000000_feed_backoff.js';
 import { Migration20261230000000_seasons } from './Migration20261230000000_seasons.js';
 import { Migration20270101000000_linked_entries } from './Migration20270101000000_linked_entries.js';
+import { Migration20270102000000_round_one_order } from './Migration20270102000000_round_one_order.js';
 import { Migration20270103000000_group_invites } from './Migration20270103000000_group_invites.js';
 
 /** Listed explicitly (not discovered by glob) so migrations run the same under tsx, tests and bundles. */
@@ -25,5 +26,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261222000000_feed_backoff', class: Migration20261222000000_feed_backoff },
   { name: 'Migration20261230000000_seasons', class: Migration20261230000000_seasons },
   { name: 'Migration20270101000000_linked_entries', class: Migration20270101000000_linked_entries },
+  { name: 'Migration20270102000000_round_one_order', class: Migration20270102000000_round_one_order },
   { name: 'Migration20270103000000_group_invites', class: Migration20270103000000_group_invites },
 ];

@@ -37,6 +37,9 @@ export interface DraftEvent {
   actor: string;
   /** The player's name when the change was made: the log still names him if he leaves the board. */
   detail: string | null;
+  /** Team changes: the slot's team after and before the change. */
+  team: string | null;
+  teamBefore: string | null;
   createdAt: Date;
   /** Filled in by the database. */
   [OptionalProps]?: 'createdAt';
@@ -51,6 +54,8 @@ export const DraftEventSchema = new EntitySchema<DraftEvent>({
     player: { kind: 'm:1', entity: () => PlayerSchema, nullable: true, fieldName: 'player_id' },
     actor: { type: 'text' },
     detail: { type: 'text', nullable: true },
+    team: { type: 'text', nullable: true },
+    teamBefore: { type: 'text', nullable: true, fieldName: 'team_before' },
     createdAt: { type: 'Date', fieldName: 'created_at', defaultRaw: 'now()' },
   },
 });

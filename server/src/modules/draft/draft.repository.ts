@@ -3,6 +3,7 @@ import type { DraftChange } from '@first-round/shared/schemas';
 import { sql, sqlOne } from '../../db/sql.js';
 import { playerSubselects, withBand, type PlayerRow } from '../players/players.repository.js';
 import { DraftEventSchema, DraftStateSchema, type DraftEvent } from './draft.entities.js';
+import { ORDER_SUBSELECT } from './order.repository.js';
 
 /**
  * The draft module's data access: its state row and its audit log. The results themselves are written
@@ -11,24 +12,28 @@ import { DraftEventSchema, DraftStateSchema, type DraftEvent } from './draft.ent
 
 export const DRAFT_CHANNEL = 'draft_changes';
 
-/** What the draft's rules read: its state row, how many round-one slots are filled, the newest event. */
+/** What the draft's rules read: its state row, how many round-one slots are filled, the newest event, the order. */
 export interface DraftStateRow {
   startedAt: Date | null;
   roundOneComplete: boolean;
   picksMade: number;
   lastEventId: number;
+  /** Round one's order: slot → the team holding it now (slots without a known team are absent). */
+  teams: ReadonlyMap<number, string>;
 }
 
 /**
  * The draft's state in one statement: the status cache loads it on every draft change and every lock check
  * reads it (plain SQL: through the query builder it took 2–3× as long, measured). `lock` takes the state
- * row for update: every operator change, the board import and the deadline's start queue on it.
+ * row for update: every operator change, the board import and the deadline's start queue on it. The order
+ * (at most a few dozen rows) comes in the same statement, so a status never pairs one moment's picks with
+ * another's teams.
  */
 export async function readDraftState(em: EntityManager, options: { lock?: boolean } = {}): Promise<DraftStateRow> {
-  const row = await sqlOne<{ started_at: string | null; round_one_complete: boolean; picks_made: number; last_event_id: number }>(
+  const row = await sqlOne<{ started_at: string | null; round_one_complete: boolean; picks_made: number; last_event_id: number; teams: [number, string][] }>(
     em,
     `select s.started_at, s.round_one_complete, ${playerSubselects.roundOneFilled} as picks_made,
-            (select coalesce(max(id), 0) from draft_event)::int as last_event_id
+            (select coalesce(max(id), 0) from draft_event)::int as last_event_id, ${ORDER_SUBSELECT} as teams
        from draft_state s where s.id = 1 ${options.lock ? 'for update of s' : ''}`,
   );
   if (!row) throw new Error('draft_state row 1 is missing: migrations have not run');
@@ -38,6 +43,7 @@ export async function readDraftState(em: EntityManager, options: { lock?: boolea
     roundOneComplete: row.round_one_complete,
     picksMade: row.picks_made,
     lastEventId: row.last_event_id,
+    teams: new Map(row.teams),
   };
 }
 
@@ -59,6 +65,8 @@ export async function appendDraftEvent(em: EntityManager, change: Omit<DraftChan
     player: change.player?.id ?? null,
     actor,
     detail: change.player?.player_name ?? null,
+    team: change.team ?? null,
+    teamBefore: change.team_before ?? null,
   });
   await em.flush();
   return event;
@@ -85,7 +93,7 @@ export async function latestDraftEvents(em: EntityManager, limit: number): Promi
 export async function draftChangesAfter(em: EntityManager, afterId: number, limit: number): Promise<DraftChange[]> {
   const rows = await sql<DraftChangeRow>(
     em,
-    `select e.id, e.kind, e.slot, e.created_at, ${playerSubselects.rowById('e.player_id')} as player
+    `select e.id, e.kind, e.slot, e.team, e.team_before, e.created_at, ${playerSubselects.rowById('e.player_id')} as player
        from draft_event e where e.id > $1 order by e.id limit $2`,
     [afterId, limit],
   );
@@ -99,13 +107,17 @@ interface DraftChangeRow {
   id: string;
   kind: DraftChange['kind'];
   slot: number | null;
+  team: string | null;
+  team_before: string | null;
   created_at: string;
   player: PlayerRow | null;
 }
 
 /** An audit-log event as the live stream carries it. */
 function toDraftChange(r: DraftChangeRow): DraftChange {
-  return { event_id: Number(r.id), kind: r.kind, slot: r.slot ?? undefined, at: new Date(r.created_at).toISOString(), player: r.player ? withBand(r.player) : undefined };
+  const change: DraftChange = { event_id: Number(r.id), kind: r.kind, slot: r.slot ?? undefined, at: new Date(r.created_at).toISOString(), player: r.player ? withBand(r.player) : undefined };
+  // Team changes carry their teams (as they went out live); other changes have none.
+  return r.kind === 'team' || r.kind === 'undo_team' ? { ...change, team: r.team, team_before: r.team_before } : change;
 }
 
 /** An audit-log event as the operator console lists it: a player who left the board keeps his name. */
@@ -116,6 +128,8 @@ export function toAuditEntry(e: DraftEvent) {
     slot: e.slot,
     player_id: e.player?.id ?? null,
     player_name: e.player?.playerName ?? e.detail,
+    team: e.team,
+    team_before: e.teamBefore,
     actor: e.actor,
     created_at: e.createdAt.toISOString(),
   };
@@ -124,4 +138,10 @@ export function toAuditEntry(e: DraftEvent) {
 /** Empties the audit log (a new season: the closed one's log is archived first, seasons.repository.ts). */
 export async function deleteDraftEvents(tx: EntityManager): Promise<void> {
   await tx.nativeDelete(DraftEventSchema, {});
+}
+
+/** The newest event of a kind (0: none): what undo compares a team change with ('complete_round', 'pick' at `slot`). */
+export async function latestEventId(em: EntityManager, kind: DraftChange['kind'], slot?: number): Promise<number> {
+  const row = await sqlOne<{ id: string | null }>(em, `select max(id) as id from draft_event where kind = $1 and ($2::int is null or slot = $2)`, [kind, slot ?? null]);
+  return Number(row?.id ?? 0);
 }

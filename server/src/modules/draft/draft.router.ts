@@ -6,7 +6,9 @@ import {
   feedDecisionOutput,
   feedDismissInput,
   feedStatusOutput,
+  nextUndoOutput,
   recordPickInput,
+  setTeamInput,
   type DraftChange,
 } from '@first-round/shared/schemas';
 import { adminProcedure, authedProcedure, router } from '../../trpc/trpc.js';
@@ -39,6 +41,10 @@ export const draftRouter = router({
     .input(recordPickInput)
     .mutation(({ ctx, input }) => draft.recordPick(ctx.em, ctx.deps.draft, actorOf(ctx), input.slot, input.player_id)),
   undo: operatorChange.mutation(({ ctx }) => draft.undoLast(ctx.em, actorOf(ctx))),
+  /** What undo would take back now (the console says it before the operator confirms). */
+  nextUndo: adminProcedure.output(nextUndoOutput).query(async ({ ctx }) => ({ change: await draft.nextUndo(ctx.em) })),
+  /** A traded pick: the slot's new team (round one's order, docs/decisions.md "Teams on the clock"). */
+  setTeam: operatorChange.input(setTeamInput).mutation(({ ctx, input }) => draft.setSlotTeam(ctx.em, ctx.deps.draft, actorOf(ctx), input.slot, input.team)),
   completeRound: operatorChange.mutation(({ ctx }) => draft.completeRoundOne(ctx.em, ctx.deps.draft, actorOf(ctx))),
   reset: operatorChange.mutation(({ ctx }) => draft.resetDraft(ctx.em, actorOf(ctx))),
   /** Live draft changes over SSE (the browser passes its token in `connectionParams`). */

@@ -1,12 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DraftChange, DraftStatus } from '@first-round/shared/schemas';
+import type { DraftChange, DraftStatus, NextUndo } from '@first-round/shared/schemas';
+import { findTeam } from '@first-round/shared/teams';
 import type { Config } from '../../config.js';
-import { badRequest, conflict, notFound } from '../../errors.js';
+import { badRequest, conflict, invalidInput, notFound } from '../../errors.js';
+import type { Player } from '../players/players.entities.js';
 import { clearDraftResults, findPlayer, lastRoundOneSelection, playerAtRoundOneSlot, setRoundOneResult, toPlayerDto } from '../players/players.repository.js';
 import {
   appendDraftEvent,
   DRAFT_CHANNEL,
   latestDraftEvents,
+  latestEventId,
   notifyDraftChange,
   readDraftState,
   recordDeadline,
@@ -14,6 +17,7 @@ import {
   updateDraftState,
   type DraftStateRow,
 } from './draft.repository.js';
+import { deleteOrderChange, insertOrderChange, latestOrderChange, orderSlot, writeOrderSlot, type OrderChangeRow } from './order.repository.js';
 
 /** Everything the draft rules need to know about the world: the configured deadline, slots, and a clock. */
 export interface DraftSettings {
@@ -48,6 +52,7 @@ export function statusOf(state: DraftStateRow, settings: DraftSettings): DraftSt
     round_one_complete: state.roundOneComplete || state.picksMade >= settings.roundOnePicks,
     round_one_picks: settings.roundOnePicks,
     last_event_id: state.lastEventId,
+    round_one_order: Array.from({ length: settings.roundOnePicks }, (_, i) => ({ slot: i + 1, team: state.teams.get(i + 1) ?? null })),
   };
 }
 
@@ -82,12 +87,16 @@ export function startDraft(em: EntityManager, settings: DraftSettings, actor: st
   });
 }
 
+function checkSlot(slot: number, settings: DraftSettings) {
+  if (!Number.isInteger(slot) || slot < 1 || slot > settings.roundOnePicks) {
+    throw badRequest(`Slot must be a whole number from 1 to ${settings.roundOnePicks}`);
+  }
+}
+
 export function recordPick(em: EntityManager, settings: DraftSettings, actor: string, slot: number, playerId: number) {
   return mutate(em, async (tx, state) => {
     if (!hasStarted(state, settings)) throw conflict('The draft has not started yet: start it before recording picks');
-    if (!Number.isInteger(slot) || slot < 1 || slot > settings.roundOnePicks) {
-      throw badRequest(`Slot must be a whole number from 1 to ${settings.roundOnePicks}`);
-    }
+    checkSlot(slot, settings);
     if (state.roundOneComplete) throw conflict('Round one is marked complete: undo that before recording more picks');
     const taken = await playerAtRoundOneSlot(tx, slot);
     if (taken) throw conflict(`Slot ${slot} is already filled by ${taken.playerName}`);
@@ -102,22 +111,77 @@ export function recordPick(em: EntityManager, settings: DraftSettings, actor: st
 }
 
 /**
- * Undoes the last change: a manual "round one complete" mark first, otherwise the latest filled slot
- * (the highest one, which is the last recorded when the operator records in order).
+ * Gives a round-one slot to another team (a traded pick; the operator's, or the feed's report): logged,
+ * announced, and undone by undo while it is the last change (docs/decisions.md, "Teams on the clock").
+ * Allowed before, during and after round one: the order is season data, corrected whenever it is wrong.
  */
+export function setSlotTeam(em: EntityManager, settings: DraftSettings, actor: string, slot: number, team: string) {
+  return mutate(em, async (tx) => {
+    checkSlot(slot, settings);
+    const known = findTeam(team);
+    if (!known) throw invalidInput(`team "${team}" is not one of the 32 NFL teams (an abbreviation such as SEA)`);
+    const current = await orderSlot(tx, slot);
+    if (current?.team === known.abbreviation) throw conflict(`Pick ${slot} already belongs to ${known.abbreviation} (${known.name})`);
+    const change = await logAndNotify(tx, { kind: 'team', slot, team: known.abbreviation, team_before: current?.team ?? null }, actor);
+    await insertOrderChange(tx, { eventId: change.event_id, slot, teamBefore: current?.team ?? null, changedByBefore: current?.changedBy ?? null });
+    await writeOrderSlot(tx, slot, known.abbreviation, change.event_id);
+    return change;
+  });
+}
+
+/** What undo takes back, decided in one place for the undo itself and the console's question. */
+type UndoTarget = { kind: 'reopen_round' } | { kind: 'undo'; player: Player } | { kind: 'undo_team'; change: OrderChangeRow };
+
+/**
+ * The newest of: the manual "round one complete" mark, the pick at the highest filled slot (the latest
+ * pick when the operator records in order), the latest team change since the last reset. A pick is
+ * refused while the mark is set, so a pick is never newer than the mark; a team change can be.
+ */
+async function undoTarget(em: EntityManager, state: DraftStateRow): Promise<UndoTarget | null> {
+  const team = await latestOrderChange(em);
+  const newerThanTeam = async (kind: 'complete_round' | 'pick', slot?: number) => !team || (await latestEventId(em, kind, slot)) > team.eventId;
+  if (state.roundOneComplete && (await newerThanTeam('complete_round'))) return { kind: 'reopen_round' };
+  const last = await lastRoundOneSelection(em);
+  if (last && (await newerThanTeam('pick', last.draftPick!))) return { kind: 'undo', player: last };
+  return team ? { kind: 'undo_team', change: team } : null;
+}
+
+export const NOTHING_TO_UNDO = 'There is nothing to undo: no recorded pick, and no team change since the last reset';
+
+/** Undoes the last change (undoTarget says which); a team change gives the slot back to the team before. */
 export function undoLast(em: EntityManager, actor: string) {
   return mutate(em, async (tx, state) => {
-    if (state.roundOneComplete) {
+    const target = await undoTarget(tx, state);
+    if (!target) throw conflict(NOTHING_TO_UNDO);
+    if (target.kind === 'reopen_round') {
       await updateDraftState(tx, { roundOneComplete: false });
       return logAndNotify(tx, { kind: 'reopen_round' }, actor);
     }
-    const last = await lastRoundOneSelection(tx);
-    if (!last) throw conflict('There is no recorded pick to undo');
+    if (target.kind === 'undo_team') {
+      const { slot, teamBefore, changedByBefore, eventId } = target.change;
+      const now = state.teams.get(slot) ?? null;
+      const change = await logAndNotify(tx, { kind: 'undo_team', slot, team: teamBefore, team_before: now }, actor);
+      await deleteOrderChange(tx, eventId);
+      await writeOrderSlot(tx, slot, teamBefore, changedByBefore);
+      return change;
+    }
     // The event shows the player as he was taken (slot and all), before the result is cleared.
-    const taken = toPlayerDto(last);
-    setRoundOneResult(last, null);
+    const taken = toPlayerDto(target.player);
+    setRoundOneResult(target.player, null);
     return logAndNotify(tx, { kind: 'undo', slot: taken.draft_pick ?? undefined, player: taken }, actor);
   });
+}
+
+/** What undo would take back now, for the operator to see before undoing (null: nothing). */
+export async function nextUndo(em: EntityManager): Promise<NextUndo> {
+  const fork = em.fork();
+  const state = await readDraftState(fork);
+  const target = await undoTarget(fork, state);
+  if (!target) return null;
+  if (target.kind === 'reopen_round') return { kind: 'reopen_round', slot: null, player_name: null, team: null, team_before: null };
+  if (target.kind === 'undo') return { kind: 'undo', slot: target.player.draftPick, player_name: target.player.playerName, team: null, team_before: null };
+  const { slot, teamBefore } = target.change;
+  return { kind: 'undo_team', slot, player_name: null, team: teamBefore, team_before: state.teams.get(slot) ?? null };
 }
 
 export function completeRoundOne(em: EntityManager, settings: DraftSettings, actor: string) {

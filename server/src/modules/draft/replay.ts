@@ -3,31 +3,32 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DraftChange } from '@first-round/shared/schemas';
 import { conflict } from '../../errors.js';
 import { playerAtRoundOneSlot, playersNamed } from '../players/players.repository.js';
-import { getDraftStatus, recordPick, startDraft, type DraftSettings } from './draft.service.js';
+import { getDraftStatus, recordPick, setSlotTeam, startDraft, type DraftSettings } from './draft.service.js';
 
 export const ROUND_ONE_2025_FILE = new URL('../../../../shared/data/round-one-2025.json', import.meta.url);
 
 interface RoundOneFile {
   season: number;
-  picks: { slot: number; player_name: string; position: string; school: string }[];
+  picks: { slot: number; player_name: string; position: string; school: string; team: string }[];
 }
 
-/** The real 2025 round one as (slot, player id) pairs of the current board; names not on it are refused. */
-export async function loadRoundOne2025(em: EntityManager): Promise<{ slot: number; playerId: number; name: string }[]> {
+/** The real 2025 round one as (slot, player id, team) of the current board; names not on it are refused. */
+export async function loadRoundOne2025(em: EntityManager): Promise<{ slot: number; playerId: number; name: string; team: string }[]> {
   const file = JSON.parse(await fs.readFile(ROUND_ONE_2025_FILE, 'utf8')) as RoundOneFile;
   const onBoard = await playersNamed(em, file.picks.map((p) => p.player_name));
   const byName = new Map(onBoard.map((p) => [p.playerName.toLowerCase(), p.id]));
   return file.picks.map((p) => {
     const playerId = byName.get(p.player_name.toLowerCase());
     if (!playerId) throw conflict(`${p.player_name} (round-one pick ${p.slot}) is not on the current board`);
-    return { slot: p.slot, playerId, name: p.player_name };
+    return { slot: p.slot, playerId, name: p.player_name, team: p.team };
   });
 }
 
 /**
  * Replays the 2025 round one into the draft state: starts the draft if needed, then records every slot
  * not yet filled, waiting `intervalMs` between picks. Slots already holding the right player are kept, so
- * an interrupted replay can be resumed.
+ * an interrupted replay can be resumed. A slot whose team differs from the team that made the pick is
+ * given back to it first (a team change, as the feed reports a traded pick).
  */
 export async function replayRoundOne2025(
   em: EntityManager,
@@ -44,7 +45,12 @@ export async function replayRoundOne2025(
     options.onChange?.(started);
   }
   let recorded = 0;
+  const teams = new Map(status.round_one_order.map((o) => [o.slot, o.team]));
   for (const pick of picks) {
+    if (teams.get(pick.slot) !== pick.team) {
+      const traded = await setSlotTeam(em, settings, actor, pick.slot, pick.team);
+      options.onChange?.(traded);
+    }
     const current = await playerAtRoundOneSlot(em, pick.slot);
     if (current?.id === pick.playerId) continue;
     if (recorded > 0 && options.intervalMs) await new Promise((r) => setTimeout(r, options.intervalMs));

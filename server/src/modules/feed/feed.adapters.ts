@@ -28,6 +28,22 @@ const wholeNumber = (v: unknown): number | null => {
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
 
 /**
+ * ESPN's NFL team ids (its `teamId`, a string) as the abbreviations round one's order uses. Taken from
+ * public clients of the same API (site.api.espn.com …/nfl/teams); an id not here is reported as it came
+ * ('ESPN team 99'), which no team matches, so the feed never writes it (feed.service.ts).
+ */
+export const ESPN_TEAM_IDS: Readonly<Record<string, string>> = {
+  '1': 'ATL', '2': 'BUF', '3': 'CHI', '4': 'CIN', '5': 'CLE', '6': 'DAL', '7': 'DEN', '8': 'DET',
+  '9': 'GB', '10': 'TEN', '11': 'IND', '12': 'KC', '13': 'LV', '14': 'LAR', '15': 'MIA', '16': 'MIN',
+  '17': 'NE', '18': 'NO', '19': 'NYG', '20': 'NYJ', '21': 'PHI', '22': 'ARI', '23': 'PIT', '24': 'LAC',
+  '25': 'SF', '26': 'SEA', '27': 'TB', '28': 'WAS', '29': 'CAR', '30': 'JAX', '33': 'BAL', '34': 'HOU',
+};
+const espnTeam = (teamId: unknown): string | null => {
+  const id = text(teamId) ?? (typeof teamId === 'number' ? String(teamId) : null);
+  return id === null ? null : (ESPN_TEAM_IDS[id] ?? `ESPN team ${id}`);
+};
+
+/**
  * The generic feed (docs/api.md, "Results feed"): a JSON array of
  * `{overall, round, player_name, school, position, team}`; `position` and `team` may be absent or null.
  * Any entry that breaks the shape makes the whole document malformed: a half-read feed is not trusted.
@@ -51,7 +67,7 @@ export const genericAdapter: FeedAdapter = (document) => {
  * ESPN's public draft JSON (site.web.api.espn.com/apis/site/v2/sports/football/nfl/draft?season=YYYY), as
  * open-source pools read it (see docs/decisions.md, "Results feed"): `{status, picks: [...]}`, each pick
  * `{overall, round?, pick?, status, teamId, athlete: {displayName, position?: {abbreviation},
- * team: {shortDisplayName | displayName | location}}}`. Only picks whose `status` is `SELECTION_MADE` are
+ * team: {shortDisplayName | displayName | location}}}`; `teamId` is read as the team's abbreviation. Only picks whose `status` is `SELECTION_MADE` are
  * made; the others are slots still on the clock or to come and are skipped. `round` is taken when given,
  * else left for the poller to read from `overall`.
  */
@@ -69,7 +85,7 @@ export const espnAdapter: FeedAdapter = (document) => {
     const school = text(college?.shortDisplayName) ?? text(college?.displayName) ?? text(college?.location);
     if (playerName === null || school === null) throw new FeedFormatError(`ESPN pick ${overall} is made but names no athlete and school`);
     const position = athlete && isObject(athlete.position) ? text(athlete.position.abbreviation) : null;
-    picks.push({ overall, round: wholeNumber(entry.round) ?? 0, playerName, school, position, team: text(entry.teamId) ?? (typeof entry.teamId === 'number' ? String(entry.teamId) : null) });
+    picks.push({ overall, round: wholeNumber(entry.round) ?? 0, playerName, school, position, team: espnTeam(entry.teamId) });
   });
   return picks;
 };

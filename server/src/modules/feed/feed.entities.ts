@@ -3,11 +3,12 @@ import { PlayerSchema, type Player } from '../players/players.entities.js';
 
 /* The feed module's tables (Migration20261221000000_feed): the confirmation queue and the feed's status. */
 
-export type FeedQueueKind = 'confirm' | 'conflict';
+/** `team`: the feed names a team we do not know for the slot, or another than the operator set. */
+export type FeedQueueKind = 'confirm' | 'conflict' | 'team';
 export type FeedQueueStatus = 'open' | 'confirmed' | 'dismissed' | 'resolved';
 
 export interface FeedQueueItemRow {
-  [OptionalProps]?: 'id' | 'status' | 'createdAt' | 'resolvedAt' | 'resolvedBy';
+  [OptionalProps]?: 'id' | 'status' | 'createdAt' | 'resolvedAt' | 'resolvedBy' | 'recordedTeam';
   id: number;
   slot: number;
   kind: FeedQueueKind;
@@ -18,6 +19,8 @@ export interface FeedQueueItemRow {
   suggested: Player | null;
   recorded: Player | null;
   score: number | null;
+  /** A `team` item: the slot's team when it was raised. */
+  recordedTeam: string | null;
   status: FeedQueueStatus;
   createdAt: Date;
   resolvedAt: Date | null;
@@ -37,6 +40,7 @@ export const FeedQueueItemSchema = new EntitySchema<FeedQueueItemRow>({
     suggested: { kind: 'm:1', entity: () => PlayerSchema, nullable: true, fieldName: 'suggested_player_id' },
     recorded: { kind: 'm:1', entity: () => PlayerSchema, nullable: true, fieldName: 'recorded_player_id' },
     score: { type: 'float', nullable: true },
+    recordedTeam: { type: 'text', nullable: true, fieldName: 'recorded_team' },
     status: { type: 'text', defaultRaw: `'open'` },
     createdAt: { type: 'Date', fieldName: 'created_at', defaultRaw: 'now()' },
     resolvedAt: { type: 'Date', nullable: true, fieldName: 'resolved_at' },

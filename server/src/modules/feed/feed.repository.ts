@@ -16,29 +16,37 @@ export interface NewQueueItem {
   suggestedPlayerId: number | null;
   recordedPlayerId: number | null;
   score: number | null;
+  /** A `team` item: the slot's team now. */
+  recordedTeam?: string | null;
 }
 
-/** Queues a report unless the same one is already queued (in any status): true when it is new. */
+/**
+ * Queues a report unless the same one is already queued (in any status): true when it is new. The same
+ * report is a pick report's slot, kind, name and school; a team report's slot and team (two unique indexes).
+ */
 export async function insertQueueItem(em: EntityManager, item: NewQueueItem): Promise<boolean> {
   const rows = await sql(
     em,
-    `insert into feed_queue_item (slot, kind, feed_player_name, feed_school, feed_position, feed_team, suggested_player_id, recorded_player_id, score)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-     on conflict on constraint feed_queue_item_report_unique do nothing
+    `insert into feed_queue_item (slot, kind, feed_player_name, feed_school, feed_position, feed_team, suggested_player_id, recorded_player_id, score, recorded_team)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+     on conflict do nothing
      returning id`,
-    [item.slot, item.kind, item.feedPlayerName, item.feedSchool, item.feedPosition, item.feedTeam, item.suggestedPlayerId, item.recordedPlayerId, item.score],
+    [item.slot, item.kind, item.feedPlayerName, item.feedSchool, item.feedPosition, item.feedTeam, item.suggestedPlayerId, item.recordedPlayerId, item.score, item.recordedTeam ?? null],
   );
   return rows.length > 0;
 }
 
-/** Open items asking to confirm a pick for `slot`, settled once the slot is recorded: 'resolved'. */
-export async function resolveOpenConfirmations(em: EntityManager, slot: number, by: string): Promise<void> {
-  await sql(em, `update feed_queue_item set status = 'resolved', resolved_at = now(), resolved_by = $2 where slot = $1 and kind = 'confirm' and status = 'open'`, [slot, by]);
+/**
+ * Open items about `slot` settled otherwise: 'resolved'. `confirm` items once the slot is recorded, `team`
+ * items once the slot holds the team the feed names.
+ */
+export async function resolveOpenItems(em: EntityManager, slot: number, kind: 'confirm' | 'team', by: string): Promise<void> {
+  await sql(em, `update feed_queue_item set status = 'resolved', resolved_at = now(), resolved_by = $3 where slot = $1 and kind = $2 and status = 'open'`, [slot, kind, by]);
 }
 
-/** Slots with an open 'confirm' item (one read per poll, so settled slots cost a write only when needed). */
-export async function slotsAwaitingConfirmation(em: EntityManager): Promise<Set<number>> {
-  const rows = await sql<{ slot: number }>(em, `select distinct slot from feed_queue_item where kind = 'confirm' and status = 'open'`);
+/** Slots with an open item of a kind (one read per poll, so settled slots cost a write only when needed). */
+export async function slotsWithOpenItems(em: EntityManager, kind: 'confirm' | 'team'): Promise<Set<number>> {
+  const rows = await sql<{ slot: number }>(em, `select distinct slot from feed_queue_item where kind = $1 and status = 'open'`, [kind]);
   return new Set(rows.map((r) => r.slot));
 }
 
@@ -68,6 +76,7 @@ export function toQueueItemDto(row: FeedQueueItemRow): FeedQueueItem {
     suggested: row.suggested ? toPlayerDto(row.suggested) : null,
     recorded: row.recorded ? toPlayerDto(row.recorded) : null,
     score: row.score,
+    recorded_team: row.recordedTeam,
     created_at: row.createdAt.toISOString(),
   };
 }

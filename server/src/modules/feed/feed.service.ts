@@ -1,15 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FeedStatus } from '@first-round/shared/schemas';
 import { describeFeedItem } from '@first-round/shared/feed-words';
+import { findTeam } from '@first-round/shared/teams';
 import type { Config } from '../../config.js';
 import { badRequest, conflict, DomainError, notFound } from '../../errors.js';
 import { PlayerSchema, type Player } from '../players/players.entities.js';
-import { recordPick, type DraftSettings } from '../draft/draft.service.js';
+import { recordPick, setSlotTeam, type DraftSettings } from '../draft/draft.service.js';
+import { orderWithSetters } from '../draft/order.repository.js';
 import type { FeedPick } from './feed.adapters.js';
 import { matchPlayer } from './feed.match.js';
 import { pollDelaySeconds } from './feed.backoff.js';
 import { FeedQueueItemSchema } from './feed.entities.js';
-import { findQueueItem, insertQueueItem, openQueueItems, readFeedStatus, resolveOpenConfirmations, slotsAwaitingConfirmation, toQueueItemDto } from './feed.repository.js';
+import { findQueueItem, insertQueueItem, openQueueItems, readFeedStatus, resolveOpenItems, slotsWithOpenItems, toQueueItemDto } from './feed.repository.js';
 
 /** The audit log's actor for picks the feed records by itself. */
 export const FEED_ACTOR = 'feed';
@@ -17,11 +19,13 @@ export const FEED_ACTOR = 'feed';
 export interface FeedOutcome {
   /** Slots recorded by this run. */
   recorded: number[];
+  /** Slots given to the team the feed reports by this run (a traded pick). */
+  teams: number[];
   /** Reports newly queued (to confirm or in conflict). */
   queued: number;
   /** Round-one picks the feed reported. */
   seen: number;
-  /** Draft change event ids of the recorded picks (the caller marks its caches stale). */
+  /** Draft change event ids of the recorded picks and teams (the caller marks its caches stale). */
   eventIds: number[];
 }
 
@@ -38,15 +42,19 @@ export function roundOnePicks(picks: readonly FeedPick[], slots: number): FeedPi
  * - slot empty, a sure match (exact, or normalised name + school) not yet drafted: recorded as 'feed';
  * - slot empty, a sure match already drafted at another slot: a conflict;
  * - otherwise (fuzzy or no match): queued for the operator to confirm.
+ * A pick's team, when the feed names one, is applied first (applyTeam): the team made the pick.
  */
 export async function applyFeed(em: EntityManager, settings: DraftSettings, picks: readonly FeedPick[]): Promise<FeedOutcome> {
   const round = roundOnePicks(picks, settings.roundOnePicks);
-  const outcome: FeedOutcome = { recorded: [], queued: 0, seen: round.length, eventIds: [] };
-  // One board read per run; recorded picks update it in place so later picks of the same run see them.
+  const outcome: FeedOutcome = { recorded: [], teams: [], queued: 0, seen: round.length, eventIds: [] };
+  // One board and order read per run; changes update them in place so later picks of the same run see them.
   const board: Player[] = await em.fork().find(PlayerSchema, {}, { orderBy: { rank: 'asc' } });
   const bySlot = new Map(board.filter((p) => p.draftRound === 1 && p.draftPick !== null).map((p) => [p.draftPick!, p]));
-  const awaiting = await slotsAwaitingConfirmation(em);
+  const order = await orderWithSetters(em);
+  const awaiting = await slotsWithOpenItems(em, 'confirm');
+  const teamItems = await slotsWithOpenItems(em, 'team');
   for (const pick of round) {
+    await applyTeam(em, settings, pick, { order, teamItems }, outcome);
     const match = matchPlayer(pick, board);
     const report = { slot: pick.overall, feedPlayerName: pick.playerName, feedSchool: pick.school, feedPosition: pick.position, feedTeam: pick.team };
     const queue = async (kind: 'confirm' | 'conflict', recordedPlayerId: number | null) => {
@@ -57,7 +65,7 @@ export async function applyFeed(em: EntityManager, settings: DraftSettings, pick
     if (recorded) {
       // Recorded meanwhile (by hand, say): a question still open about this slot is settled; a
       // disagreement with what was recorded is raised as a conflict.
-      if (awaiting.delete(pick.overall)) await resolveOpenConfirmations(em, pick.overall, FEED_ACTOR);
+      if (awaiting.delete(pick.overall)) await resolveOpenItems(em, pick.overall, 'confirm', FEED_ACTOR);
       if (match.player?.id !== recorded.id) await queue('conflict', recorded.id);
       continue;
     }
@@ -73,7 +81,7 @@ export async function applyFeed(em: EntityManager, settings: DraftSettings, pick
         bySlot.set(pick.overall, match.player);
         outcome.recorded.push(pick.overall);
         outcome.eventIds.push(change.event_id);
-        await resolveOpenConfirmations(em, pick.overall, FEED_ACTOR);
+        await resolveOpenItems(em, pick.overall, 'confirm', FEED_ACTOR);
       } catch (error) {
         // Recorded meanwhile by the operator, round marked complete, …: the next poll sees the new state.
         if (!(error instanceof DomainError)) throw error;
@@ -83,6 +91,56 @@ export async function applyFeed(em: EntityManager, settings: DraftSettings, pick
     await queue('confirm', null);
   }
   return outcome;
+}
+
+/**
+ * The team a feed names for a slot (docs/decisions.md, "Teams on the clock"). The feed writes it (actor
+ * `feed`, logged, announced, undoable) when it is one of the 32 and the slot's team came from the season's
+ * order or from the feed itself. It never overrides a team an operator set, and never writes a team it
+ * does not know: either waits in the queue as a `team` item (once per slot and team). A slot already
+ * holding the feed's team settles the open team items about it.
+ */
+async function applyTeam(
+  em: EntityManager,
+  settings: DraftSettings,
+  pick: FeedPick,
+  { order, teamItems }: { order: Map<number, { team: string; setBy: string | null }>; teamItems: Set<number> },
+  outcome: FeedOutcome,
+): Promise<void> {
+  if (pick.team === null) return;
+  const slot = pick.overall;
+  const known = findTeam(pick.team);
+  const now = order.get(slot);
+  if (known && known.abbreviation === now?.team) {
+    if (teamItems.delete(slot)) await resolveOpenItems(em, slot, 'team', FEED_ACTOR);
+    return;
+  }
+  const setByOperator = now?.setBy != null && now.setBy !== FEED_ACTOR;
+  if (!known || setByOperator) {
+    const fresh = await insertQueueItem(em, {
+      slot,
+      kind: 'team',
+      feedPlayerName: pick.playerName,
+      feedSchool: pick.school,
+      feedPosition: pick.position,
+      feedTeam: pick.team,
+      suggestedPlayerId: null,
+      recordedPlayerId: null,
+      score: null,
+      recordedTeam: now?.team ?? null,
+    });
+    if (fresh) outcome.queued++;
+    return;
+  }
+  try {
+    const change = await setSlotTeam(em.fork(), settings, FEED_ACTOR, slot, known.abbreviation);
+    order.set(slot, { team: known.abbreviation, setBy: FEED_ACTOR });
+    outcome.teams.push(slot);
+    outcome.eventIds.push(change.event_id);
+  } catch (error) {
+    // Changed meanwhile by the operator: the next poll sees the new order.
+    if (!(error instanceof DomainError)) throw error;
+  }
 }
 
 export async function feedStatus(em: EntityManager, config: Pick<Config, 'FEED_URL' | 'FEED_KIND' | 'FEED_INTERVAL_SECONDS'>, now: Date): Promise<FeedStatus> {
@@ -115,14 +173,24 @@ async function openItem(em: EntityManager, id: number) {
 /**
  * The operator confirms a queued report: records its slot with the suggested player, or with `playerId`
  * (another board player). A conflict's slot is filled: undo the recorded pick first (never overwritten here).
+ * A `team` item gives the slot the feed's team, as the operator's own change (a team not among the 32
+ * cannot be taken: dismiss it and set the team by hand).
  */
 export async function confirmQueueItem(em: EntityManager, settings: DraftSettings, actor: string, id: number, playerId?: number) {
   const item = await openItem(em, id);
+  if (item.kind === 'team') {
+    const team = findTeam(item.feedTeam);
+    if (!team) throw badRequest(`The feed's team "${item.feedTeam}" is not one of the 32 NFL teams: dismiss this, and set pick ${item.slot}'s team yourself if it is wrong`);
+    const change = await setSlotTeam(em.fork(), settings, actor, item.slot, team.abbreviation);
+    const settled = await em.fork().nativeUpdate(FeedQueueItemSchema, { id, status: 'open' }, { status: 'confirmed', resolvedAt: new Date(), resolvedBy: actor });
+    if (settled) await resolveOpenItems(em, item.slot, 'team', actor);
+    return { item: toQueueItemDto((await findQueueItem(em, id))!), event_id: change.event_id };
+  }
   const chosen = playerId ?? item.suggested?.id;
   if (chosen === undefined) throw badRequest('The feed named no board player: choose one (player_id)');
   const change = await recordPick(em.fork(), settings, actor, item.slot, chosen);
   const settled = await em.fork().nativeUpdate(FeedQueueItemSchema, { id, status: 'open' }, { status: 'confirmed', resolvedAt: new Date(), resolvedBy: actor });
-  if (settled) await resolveOpenConfirmations(em, item.slot, actor);
+  if (settled) await resolveOpenItems(em, item.slot, 'confirm', actor);
   return { item: toQueueItemDto((await findQueueItem(em, id))!), event_id: change.event_id };
 }
 
@@ -148,7 +216,8 @@ export function describeFeedStatus(status: FeedStatus): string[] {
   if (status.last_error) lines.push(`  Last error: ${status.last_error}`);
   if (status.backing_off && status.next_poll_at)
     lines.push(`  Backing off after ${status.consecutive_failures} failed polls in a row: next poll at ${status.next_poll_at} (in ${status.next_poll_in_seconds} s)`);
-  for (const item of status.queue) lines.push(`  ${item.kind === 'conflict' ? 'Conflict' : 'To confirm'} #${item.id}: ${describeFeedItem(item)}`);
+  const label = { conflict: 'Conflict', confirm: 'To confirm', team: 'Team' } as const;
+  for (const item of status.queue) lines.push(`  ${label[item.kind]} #${item.id}: ${describeFeedItem(item)}`);
   if (status.queue.length) lines.push('  Confirm or dismiss them on /admin (or POST /api/draft/feed/queue/{id}/confirm | dismiss).');
   return lines;
 }

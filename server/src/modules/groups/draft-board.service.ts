@@ -56,6 +56,7 @@ export async function groupDraftBoard(
     viewer: membership.participant_id,
     last_event_id: status.last_event_id,
     players,
+    order: status.round_one_order,
     draft: snapshotOf(status, players),
     entries,
   });

@@ -44,12 +44,17 @@ export async function archiveBoardAndGroups(tx: EntityManager, year: number): Pr
   await sql(tx, `insert into season_group (season, group_id, name, is_public, picks_public) select $1, id, name, is_public, picks_public from groups`, [year]);
 }
 
+/** Round one's order as it stood at the close (traded picks included): the archive shows who took whom. */
+export async function archiveOrder(tx: EntityManager, year: number): Promise<void> {
+  await sql(tx, `insert into season_round_one_order (season, slot, team) select $1, slot, team from round_one_order`, [year]);
+}
+
 /** The audit log, events as they were logged (ids kept: they are the order of the night). */
 export async function archiveDraftEvents(tx: EntityManager, year: number): Promise<number> {
   const rows = await sql(
     tx,
-    `insert into season_draft_event (season, event_id, kind, slot, player_id, actor, detail, created_at)
-     select $1, id, kind, slot, player_id, actor, detail, created_at from draft_event returning event_id`,
+    `insert into season_draft_event (season, event_id, kind, slot, player_id, actor, detail, team, team_before, created_at)
+     select $1, id, kind, slot, player_id, actor, detail, team, team_before, created_at from draft_event returning event_id`,
     [year],
   );
   return rows.length;
@@ -197,6 +202,7 @@ export interface SeasonPickRow {
   school: string;
   rank: number;
   draft_pick: number | null;
+  team: string | null;
   hit: boolean;
 }
 
@@ -206,9 +212,10 @@ export function seasonPicksOf(em: EntityManager, year: number, groupId: number, 
   return sql<SeasonPickRow>(
     em,
     `select k.participant_id, k.player_id, p.player_name, p.position, p.school, p.rank,
-            case when p.draft_round = 1 then p.draft_pick end as draft_pick, k.hit
+            case when p.draft_round = 1 then p.draft_pick end as draft_pick, o.team, k.hit
        from season_entry_pick k
        join season_player p on p.season = k.season and p.player_id = k.player_id
+       left join season_round_one_order o on o.season = k.season and p.draft_round = 1 and o.slot = p.draft_pick
       where k.season = $1 and k.group_id = $2 and k.participant_id = any($3::text[])
       order by p.rank`,
     [year, groupId, [...participantIds]],

@@ -1,12 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID, nextDraftNight } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
+import { parseOrderCsv, type OrderRow } from '@first-round/shared/order-csv';
 import type { BoardRow } from '@first-round/shared/players-csv';
 import type { SeasonEntry, SeasonLeaderboard, SeasonPick, SeasonLeaderboardInput, SeasonSummary } from '@first-round/shared/schemas';
 import { announce } from '../../cache/invalidation.js';
 import { conflict, notFound, unprocessable } from '../../errors.js';
 import { deleteDraftEvents, readDraftState, recordDeadline, updateDraftState } from '../draft/draft.repository.js';
 import { resetDraft, statusOf, type DraftSettings } from '../draft/draft.service.js';
+import { replaceOrder } from '../draft/order.repository.js';
 import { groupPicksPublic, requireMembership } from '../groups/membership.js';
 import { deleteAllPicks } from '../picks/picks.repository.js';
 import { clearDraftResults, deferRankUniqueness, deletePlayers, playersLeftOff, upsertBoardRows } from '../players/players.repository.js';
@@ -17,6 +19,8 @@ import * as repo from './seasons.repository.js';
 export interface OpenSeasonInput {
   year: number;
   board: readonly BoardRow[];
+  /** Round one's order (every slot's team), or null: no slot has a team until the operator gives it one. */
+  order: readonly OrderRow[] | null;
   deadline: Date;
   /** Close the current season even while its round one is under way. */
   force: boolean;
@@ -26,6 +30,13 @@ export interface OpenSeasonInput {
 export interface OpenSeasonResult {
   closed: { year: number; groups: number; entries: number; events: number };
   opened: { year: number; deadline: Date; players: number };
+}
+
+/** An order CSV's rows, or a 422 naming every bad row (shared/src/order-csv.ts). */
+export function parseOrderText(text: string): OrderRow[] {
+  const parsed = parseOrderCsv(text);
+  if (!parsed.ok) throw unprocessable(parsed.errors.map((e) => `row ${e.row}: ${e.message}`).join('\n'));
+  return parsed.rows;
 }
 
 /**
@@ -42,12 +53,16 @@ export function defaultSeasonDeadline(year: number, configured: string | undefin
  * transaction: a refusal or a failure writes nothing. The final standings are the leaderboard's own
  * query, run with round one counted complete (the season is over: a player not taken is a miss).
  * Groups, memberships, accounts and invite links stay; picks, results, the audit log, the feed's queue
- * go; the board is replaced. Running servers hear a `reset` draft change and a `board` change on commit,
+ * go; the board and round one's order are replaced (the closed season's order is archived as it stood,
+ * traded picks included). Running servers hear a `reset` draft change and a `board` change on commit,
  * so they drop their caches and open pages start over, as after `npm run draft -- reset`.
  */
 export async function openSeason(em: EntityManager, settings: DraftSettings, input: OpenSeasonInput): Promise<OpenSeasonResult> {
   if (input.deadline.getUTCFullYear() !== input.year) {
     throw unprocessable(`The deadline ${input.deadline.toISOString()} is not in ${input.year}: a season's picks lock on its own draft night`);
+  }
+  if (input.order && input.order.length !== settings.roundOnePicks) {
+    throw unprocessable(`The order names ${input.order.length} slots but round one has ${settings.roundOnePicks} (ROUND_ONE_PICKS): give every slot its team`);
   }
   return em.transactional(async (tx) => {
     await repo.lockSeasons(tx);
@@ -63,9 +78,10 @@ export async function openSeason(em: EntityManager, settings: DraftSettings, inp
       );
     }
 
-    // The archive: board, groups, audit log, then the final standings of every group with members.
+    // The archive: board, order, groups, audit log, then the final standings of every group with members.
     const year = current.year;
     await repo.archiveBoardAndGroups(tx, year);
+    await repo.archiveOrder(tx, year);
     const events = await repo.archiveDraftEvents(tx, year);
     await updateDraftState(tx, { roundOneComplete: true });
     const groups = await repo.groupsWithMembers(tx);
@@ -85,6 +101,7 @@ export async function openSeason(em: EntityManager, settings: DraftSettings, inp
     await upsertBoardRows(tx, input.board);
     await deletePlayers(tx, (await playersLeftOff(tx, input.board)).map((p) => p.id));
     await deferRankUniqueness(tx, false);
+    await replaceOrder(tx, input.order ?? []);
     await recordDeadline(tx, input.deadline);
     await repo.insertSeason(tx, input.year, input.deadline);
     // The new season's log opens with a reset: it empties the feed's queue (a trigger) and makes every

@@ -6,6 +6,7 @@
 import type { PickOutcome } from '@first-round/shared/scoring';
 import { placeText } from '@first-round/shared/entry-words';
 import { plural, possessive } from '@first-round/shared/words';
+import { pickLabel } from '@first-round/shared/teams';
 
 export { ordinal } from '@first-round/shared/words';
 
@@ -34,7 +35,7 @@ export type ShareCard =
       /** Round one is over: the card says a result ('FINAL · 1st of 3'), never 'ALIVE'. */
       final: boolean;
       entries: number;
-      chips: { name: string; outcome: PickOutcome }[];
+      chips: CardChip[];
     };
 
 /** The badge beside the hits: while round one runs 'ALIVE' or 'BUSTED'; once it is final 'WINNER', 'SURVIVED' or 'BUSTED'. */
@@ -45,6 +46,16 @@ const BADGE_COLORS: Record<CardStatus, { bg: string; fg: string }> = {
   WINNER: { bg: BRAND.gold, fg: BRAND.navy },
   BUSTED: { bg: BRAND.miss, fg: BRAND.text },
 };
+/** A pick on the card; a hit also says where he went and to whom (slot and team, null: not known). */
+export interface CardChip {
+  name: string;
+  outcome: PickOutcome;
+  slot?: number;
+  team?: string | null;
+}
+
+/** A chip's words: a hit as every screen writes a pick ('Pick 18 · SEA · Grey Zabel'), else the name. */
+export const chipLabel = (chip: CardChip) => (chip.slot === undefined ? chip.name : pickLabel(chip.slot, chip.team, chip.name));
 
 /** The card's lines, as the picture and the page say them. */
 export function cardLines(card: ShareCard) {
@@ -132,7 +143,8 @@ function chipsOf(card: ShareCard): CardNode[] {
       'div',
       { display: 'flex', alignItems: 'center', gap: 6, padding: small ? '5px 12px 5px 8px' : '8px 16px 8px 10px', borderRadius: 10, backgroundColor: CHIP_BG[chip.outcome], color: BRAND.text, fontSize, fontWeight: 700 },
       MARKS[chip.outcome](small ? 20 : 24),
-      h('div', { display: 'flex', maxWidth: 300, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' }, chip.name),
+      // A hit's label is longer (slot and team before the name): it gets more room before it is cut.
+      h('div', { display: 'flex', maxWidth: chip.slot === undefined ? 300 : 460, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' }, chipLabel(chip)),
     ),
   );
   if (shown.length < card.chips.length) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { shareTokenSchema } from '@first-round/shared/schemas';
 import { MESSAGES } from '@first-round/shared/messages';
+import { teamName } from '@first-round/shared/teams';
 import type { AppDeps } from '../../deps.js';
 import { DomainError, errorAnswer, notFound } from '../../errors.js';
 import { escapeHtml, originOf, withInviteTags } from '../join-links/invite-page.js';
@@ -20,8 +21,23 @@ const tokenOfImage = (file: string) => {
   return match && shareTokenSchema.safeParse(match[1]).success ? match[1]! : null;
 };
 
+/**
+ * The hits written out under the picture: 'Pick 18 · SEA · Grey Zabel', the team's full name behind its
+ * abbreviation (a title, also what assistive technology can read). Only a live card has hits.
+ */
+function hitsHtml(card: ShareCard | null): string {
+  const hits = card?.phase === 'live' ? card.chips.filter((c) => c.slot !== undefined) : [];
+  if (hits.length === 0) return '';
+  const team = (abbreviation: string | null | undefined) => {
+    const name = teamName(abbreviation);
+    return abbreviation ? ` · ${name ? `<abbr title="${escapeHtml(name)}">${escapeHtml(abbreviation)}</abbr>` : escapeHtml(abbreviation)}` : '';
+  };
+  const items = hits.map((c) => `<li>Pick ${c.slot}${team(c.team)} · ${escapeHtml(c.name)}</li>`).join('');
+  return `<ul class="hits" aria-label="Hits">${items}</ul>`;
+}
+
 /** The page around a card: no script, styles inline (the CSP allows inline styles, never inline scripts). */
-export function sharePageHtml(content: { title: string; description: string; image: string | null; imageAlt: string }): string {
+export function sharePageHtml(content: { title: string; description: string; image: string | null; imageAlt: string; card?: ShareCard }): string {
   const img = content.image
     ? `<img src="${escapeHtml(content.image)}" width="${CARD_SIZE.width}" height="${CARD_SIZE.height}" alt="${escapeHtml(content.imageAlt)}">`
     : '';
@@ -42,6 +58,9 @@ export function sharePageHtml(content: { title: string; description: string; ima
              border-radius: 12px; text-decoration: none; }
       .cta:hover, .cta:focus-visible { background: #ffd76e; }
       main { display: contents; }
+      .hits { margin: 0; padding: 0; list-style: none; display: flex; flex-wrap: wrap; justify-content: center; gap: 8px 16px;
+              max-width: 960px; color: #d5e0f2; font-size: 16px; }
+      abbr { text-decoration: none; }
     </style>
   </head>
   <body>
@@ -49,6 +68,7 @@ export function sharePageHtml(content: { title: string; description: string; ima
       <a class="brand" href="/">FIRST ROUND</a>
       ${img}
       <p>${escapeHtml(content.description)}</p>
+      ${hitsHtml(content.card ?? null)}
       <p>Pick the players you think go in the NFL Draft's first round. One miss and you're out.</p>
       <a class="cta" href="/sign-up">Play First Round</a>
     </main>
@@ -103,7 +123,7 @@ export function registerSharePages(app: FastifyInstance, deps: AppDeps, images =
     const description = cardDescription(card);
     const image = `/api/share/${token.data}.png`;
     const origin = originOf(deps, req);
-    const html = sharePageHtml({ title: lines.title, description, image, imageAlt: description });
+    const html = sharePageHtml({ title: lines.title, description, image, imageAlt: description, card });
     return reply.send(
       withInviteTags(html, { title: lines.title, description, imageAlt: description }, { page: `${origin}/s/${token.data}`, image: `${origin}${image}` }),
     );

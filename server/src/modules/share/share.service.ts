@@ -12,7 +12,7 @@ import { findGroupName } from '../groups/groups.repository.js';
 import { findMembership, requireMembership } from '../groups/membership.js';
 import { entryPlayerIds } from '../picks/picks.repository.js';
 import { screenNamesOf } from '../users/participants.repository.js';
-import type { ShareCard } from './share-card.js';
+import type { CardChip, ShareCard } from './share-card.js';
 import * as repo from './share.repository.js';
 import { entrySetGroup } from '@first-round/shared/entries';
 import { isRoundOneComplete } from '@first-round/shared/scoring';
@@ -79,10 +79,15 @@ export async function shareCardOf(deps: ShareDeps, em: EntityManager, token: str
   const [board, standings] = await Promise.all([deps.players.list(), deps.leaderboards.get(link.groupId, em)]);
   const snapshot = snapshotOf(status, board);
   const wanted = new Set(picks);
+  const teams = new Map(status.round_one_order.map((o) => [o.slot, o.team]));
   const chips = board
     .filter((p) => wanted.has(p.id))
     .sort(compareByDraftOrder)
-    .map((p) => ({ name: p.player_name, outcome: outcomeOf(p, snapshot) }));
+    .map((p): CardChip => {
+      const outcome = outcomeOf(p, snapshot);
+      // A hit names its slot and the team that made the pick (round one's order, traded picks included).
+      return outcome === 'hit' && p.draft_pick !== null ? { name: p.player_name, outcome, slot: p.draft_pick, team: teams.get(p.draft_pick) ?? null } : { name: p.player_name, outcome };
+    });
   const row = standings.byParticipant.get(link.participantId);
   return {
     phase: 'live',
