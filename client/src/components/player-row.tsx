@@ -1,6 +1,8 @@
 import { Box, Flex, Text } from '@chakra-ui/react';
 import type { PickOutcome } from '@first-round/shared/scoring';
 import type { PlayerDto } from '@first-round/shared/schemas';
+import { pickLabel } from '@first-round/shared/teams';
+import { useDraftStatus } from '../lib/queries';
 import { CheckIcon, XIcon } from './icons';
 
 export type PickState = PickOutcome;
@@ -14,7 +16,10 @@ export function outcomeStyle(outcome: PickOutcome | null | undefined) {
 }
 
 function OutcomeLabel({ player, outcome }: { player: PlayerDto; outcome: PickOutcome }) {
-  const where = player.draft_round === null ? '' : player.draft_round === 1 ? ` · Pick ${player.draft_pick}` : ` · Rd ${player.draft_round}`;
+  // A round-one pick as every screen writes it, with the team that made it ('Pick 7 · NYJ').
+  const order = useDraftStatus().data?.round_one_order;
+  const team = player.draft_pick === null ? null : (order?.find((s) => s.slot === player.draft_pick)?.team ?? null);
+  const where = player.draft_round === null ? '' : player.draft_round === 1 && player.draft_pick !== null ? ` · ${pickLabel(player.draft_pick, team)}` : ` · Rd ${player.draft_round}`;
   const text = outcome === 'hit' ? `✓ Hit${where}` : outcome === 'miss' ? `✗ Missed${where}` : 'Pending';
   return (
     <Text
@@ -36,7 +41,7 @@ function OutcomeLabel({ player, outcome }: { player: PlayerDto; outcome: PickOut
 
 /**
  * Rank, name and 'position - school'. With an `outcome` (once the draft has started) the rank gives way to
- * a check (hit) or a cross (missed), and a label on the right says it in words: 'Hit · Pick 7', 'Pending',
+ * a check (hit) or a cross (missed), and a label on the right says it in words: 'Hit · Pick 7 · NYJ', 'Pending',
  * 'Missed'.
  */
 export function PlayerRowContent({ player, selected = false, outcome }: { player: PlayerDto; selected?: boolean; outcome?: PickOutcome | null }) {

@@ -25,6 +25,8 @@ export function ParticipantPicks({ groupId, participantId, name }: { groupId: nu
   const players = usePlayers();
   const draft = useDraftStatus();
   const complete = draft.data?.round_one_complete ?? false;
+  // The team that made a pick, as the archive and the draft board name it ('Hit · #7 · NYJ').
+  const teamAt = (slot: number) => draft.data?.round_one_order.find((s) => s.slot === slot)?.team ?? null;
 
   const list = useMemo(() => {
     if (!picks.data || !players.data) return [];
@@ -66,7 +68,7 @@ export function ParticipantPicks({ groupId, participantId, name }: { groupId: nu
               </Text>
             </Box>
             <Text flexShrink={0} fontSize="xs" fontWeight="bold" textTransform="uppercase" color={state === 'hit' ? 'turf.700' : state === 'miss' ? 'red.600' : 'gray.500'}>
-              {state === 'hit' && p.draft_pick !== null ? `Hit · #${p.draft_pick}` : state === 'miss' && p.draft_round !== null ? `Miss · Rd ${p.draft_round}` : STATE_TEXT[state]}
+              {state === 'hit' && p.draft_pick !== null ? ['Hit', `#${p.draft_pick}`, teamAt(p.draft_pick)].filter(Boolean).join(' · ') : state === 'miss' && p.draft_round !== null ? `Miss · Rd ${p.draft_round}` : STATE_TEXT[state]}
             </Text>
           </Flex>
         );
