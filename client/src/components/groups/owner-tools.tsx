@@ -48,18 +48,22 @@ function MembersCanInvite({ groupId, on }: { groupId: number; on: boolean }) {
   const change = trpc.groups.setMembersCanInvite.useMutation();
   const [error, setError] = useState<string | null>(null);
 
-  // The box follows the click at once (the group's cached answer is updated first), and goes back on a failure.
-  const show = (value: boolean) => utils.groups.get.setData({ group_id: groupId }, (group) => group && { ...group, members_can_invite: value });
+  // The box follows the click at once and holds it while the change is saved: a read of the group landing
+  // meanwhile (another member joined: every open page reads the group again) must not flip it back. Then
+  // the cached group is the server's answer; a failure puts the box back.
+  const [asked, setAsked] = useState<boolean | null>(null);
 
   async function save(next: boolean) {
     setError(null);
-    show(next);
+    setAsked(next);
     try {
+      await utils.groups.get.cancel({ group_id: groupId });
       utils.groups.get.setData({ group_id: groupId }, await change.mutateAsync({ group_id: groupId, members_can_invite: next }));
       void utils.groups.mine.invalidate();
     } catch (err) {
-      show(!next);
       setError(errorMessage(err, 'Failed to change who can invite'));
+    } finally {
+      setAsked(null);
     }
   }
 
@@ -68,7 +72,7 @@ function MembersCanInvite({ groupId, on }: { groupId: number; on: boolean }) {
       <Checkbox
         id="members-can-invite"
         type="checkbox"
-        checked={on}
+        checked={asked ?? on}
         disabled={change.isPending}
         onChange={(e) => void save(e.target.checked)}
         aria-describedby="members-can-invite-hint"
