@@ -369,6 +369,13 @@ describe('screenshots', () => {
       await page.goto('/leaderboard');
       await page.getByRole('region', { name: 'Your entry' }).getByText('Busted', { exact: true }).waitFor();
       await shot(page, 'leaderboard-busted', size.width);
+      // The group's own final: its card, winner and podium, and results in the rows; My Groups says final.
+      await page.goto(`/groups/${boardGroupId}/picks`);
+      await page.getByRole('region', { name: 'Round one final' }).getByText(/^You (finished|had no entry)/).waitFor();
+      await page.screenshot({ path: path.join(OUT, `final-group-standings-${size.width}.png`), fullPage: true, animations: 'disabled' });
+      await page.goto('/groups');
+      await page.getByRole('list', { name: 'My groups' }).getByText(/^FINAL · /).first().waitFor();
+      await shot(page, 'final-groups', size.width);
       await context.close();
     }
   });

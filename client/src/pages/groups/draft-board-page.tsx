@@ -178,17 +178,14 @@ function SlotRow({ slot, me, first, onTheClock, share, entries }: { slot: BoardS
           <Text fontSize="sm" color="gray.600">
             {player.position} · {player.school}
           </Text>
+          {/* The group's own count first ('2 of 3 here'), then the global share, labelled as global. */}
           <Text fontSize="sm" color="gray.700" data-testid="slot-share">
             <Text as="span" fontWeight="semibold">
-              {hereCount(slot.had_by_count, entries)}
+              {slot.had_by_count === 0 ? 'Nobody here had him' : hereCount(slot.had_by_count, entries)}
             </Text>
             {share !== undefined && ` · ${ofEveryone(share)}`}
           </Text>
-          {slot.had_by_count === 0 ? (
-            <Text fontSize="sm" color="gray.600">
-              Nobody here had him
-            </Text>
-          ) : (
+          {slot.had_by_count === 0 ? null : (
             <Members members={slot.had_by} others={slot.had_by_count - slot.had_by.length} me={me} label={`Had by ${membersLabel(slot.had_by_count)}`} />
           )}
         </>
