@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Box, chakra, Flex, Heading, Stack, Text } from '@chakra-ui/react';
+import { Heading, Stack, Text } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
 import { MESSAGES } from '@first-round/shared/messages';
 import { useAuth } from '../auth/auth-context';
@@ -10,8 +10,8 @@ import { SignOutButton } from '../components/sign-out-button';
 import { notify } from '../lib/toaster';
 import { errorMessage, trpc } from '../lib/trpc';
 import { useProfile } from '../lib/queries';
+import { CheckboxOption } from '../components/checkbox-option';
 
-const Checkbox = chakra('input');
 
 /** "E-mail me before picks lock": reminders 24 h and 1 h before the deadline while some entry is not in. */
 function RemindersSetting() {
@@ -32,29 +32,14 @@ function RemindersSetting() {
       <Heading as="h2" id="reminders-heading" size="lg" mb="4" color="navy.900">
         Reminders
       </Heading>
-      <Flex gap="3" align="flex-start">
-        <Checkbox
-          id="email-reminders"
-          type="checkbox"
-          checked={checked}
-          disabled={!setting.data || save.isPending}
-          onChange={(e) => save.mutate({ reminders: e.target.checked })}
-          aria-describedby="email-reminders-hint"
-          mt="1"
-          boxSize="4.5"
-          flexShrink={0}
-          css={{ accentColor: 'var(--chakra-colors-navy-900)' }}
-          cursor="pointer"
-        />
-        <Box>
-          <chakra.label htmlFor="email-reminders" fontWeight="semibold" cursor="pointer">
-            E-mail me before picks lock
-          </chakra.label>
-          <Text id="email-reminders-hint" fontSize="sm" color="gray.600">
-            24 hours and 1 hour before the deadline, when some of your picks are not in yet.
-          </Text>
-        </Box>
-      </Flex>
+      <CheckboxOption
+        id="email-reminders"
+        label="E-mail me before picks lock"
+        hint="24 hours and 1 hour before the deadline, when some of your picks are not in yet."
+        checked={checked}
+        disabled={!setting.data || save.isPending}
+        onChange={(reminders) => save.mutate({ reminders })}
+      />
     </Card>
   );
 }

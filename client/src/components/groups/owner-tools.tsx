@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { Box, chakra, Flex, Text } from '@chakra-ui/react';
+import { Box, Text } from '@chakra-ui/react';
 import type { GroupDto } from '@first-round/shared/schemas';
 import { errorMessage, trpc, type RouterOutputs } from '../../lib/trpc';
 import { Card } from '../page';
 import { GroupInvite } from './invite-panel';
 import { GroupPassword } from './group-password';
+import { CheckboxOption } from '../checkbox-option';
 
-const Checkbox = chakra('input');
 
 type Membership = Pick<RouterOutputs['groups']['membership'], 'is_owner' | 'can_invite'>;
 
@@ -68,33 +68,21 @@ function MembersCanInvite({ groupId, on }: { groupId: number; on: boolean }) {
   }
 
   return (
-    <Flex gap="3" align="flex-start" mt="4" pt="4" borderTopWidth="1px" borderColor="gray.100">
-      <Checkbox
+    <Box mt="4" pt="4" borderTopWidth="1px" borderColor="gray.100">
+      <CheckboxOption
         id="members-can-invite"
-        type="checkbox"
+        label="Members can invite friends"
+        hint={on ? 'Every member can make invite links.' : 'Only you can invite. Links members made stop working until you turn this back on.'}
         checked={asked ?? on}
         disabled={change.isPending}
-        onChange={(e) => void save(e.target.checked)}
-        aria-describedby="members-can-invite-hint"
-        mt="1"
-        boxSize="4.5"
-        flexShrink={0}
-        css={{ accentColor: 'var(--chakra-colors-navy-900)' }}
-        cursor="pointer"
-      />
-      <Box>
-        <chakra.label htmlFor="members-can-invite" fontWeight="semibold" cursor="pointer">
-          Members can invite friends
-        </chakra.label>
-        <Text id="members-can-invite-hint" fontSize="sm" color="gray.600">
-          {on ? 'Every member can make invite links.' : 'Only you can invite. Links members made stop working until you turn this back on.'}
-        </Text>
+        onChange={(next) => void save(next)}
+      >
         {error && (
           <Text role="alert" color="red.700" fontSize="sm">
             {error}
           </Text>
         )}
-      </Box>
-    </Flex>
+      </CheckboxOption>
+    </Box>
   );
 }

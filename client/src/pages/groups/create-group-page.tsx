@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Box, chakra, Flex, Stack, Text } from '@chakra-ui/react';
+import { Box, chakra, Stack } from '@chakra-ui/react';
 import { useNavigate } from 'react-router-dom';
 import { GROUP_NAME_MAX } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
@@ -7,10 +7,10 @@ import { FormAlert, TextField } from '../../components/form-bits';
 import { GroupFormPage } from '../../components/groups/group-frame';
 import { useDraftStarted, useRefreshGroups } from '../../components/groups/group-utils';
 import { errorKind, trpc } from '../../lib/trpc';
+import { CheckboxOption } from '../../components/checkbox-option';
 
 const Details = chakra('details');
 const Summary = chakra('summary');
-const Checkbox = chakra('input');
 
 export function CreateGroupPage() {
   const navigate = useNavigate();
@@ -79,14 +79,14 @@ export function CreateGroupPage() {
           Advanced options
         </Summary>
         <Stack gap="4" mt="4">
-          <Option
+          <CheckboxOption
             id="group-public"
             label="Public group"
             hint="Listed under Public Groups: anyone can join with one click."
             checked={isPublic}
             onChange={setIsPublic}
           />
-          <Option
+          <CheckboxOption
             id="group-picks-public"
             label="Members see each other's picks"
             hint="Once the draft starts, members can open each other's picks from the leaderboard."
@@ -105,32 +105,5 @@ export function CreateGroupPage() {
         </Stack>
       </Details>
     </GroupFormPage>
-  );
-}
-
-function Option({ id, label, hint, checked, onChange }: { id: string; label: string; hint: string; checked: boolean; onChange: (v: boolean) => void }) {
-  return (
-    <Flex gap="3" align="flex-start">
-      <Checkbox
-        id={id}
-        type="checkbox"
-        checked={checked}
-        onChange={(e) => onChange(e.target.checked)}
-        aria-describedby={`${id}-hint`}
-        mt="1"
-        boxSize="4.5"
-        flexShrink={0}
-        css={{ accentColor: "var(--chakra-colors-navy-900)" }}
-        cursor="pointer"
-      />
-      <Box>
-        <chakra.label htmlFor={id} fontWeight="semibold" cursor="pointer">
-          {label}
-        </chakra.label>
-        <Text id={`${id}-hint`} fontSize="sm" color="gray.600">
-          {hint}
-        </Text>
-      </Box>
-    </Flex>
   );
 }
