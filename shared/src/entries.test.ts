@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entryModeOf, entryModeText, entrySetGroup } from './entries';
+import { entryModeLabel, entryModeOf, entryModeText, entrySetGroup } from './entries';
 
 describe('which picks a member plays in a group', () => {
   it('the global set for the global group and for a linked membership, else the group’s own', () => {
@@ -13,5 +13,7 @@ describe('which picks a member plays in a group', () => {
     expect(entryModeOf(false)).toBe('own');
     expect(entryModeText('linked', 10)).toBe('Using My Picks · 10');
     expect(entryModeText('own', 8)).toBe('Own picks · 8');
+    expect(entryModeText('linked', 0)).toBe('Using My Picks · no picks yet');
+    expect(entryModeLabel('own')).toBe('Own picks');
   });
 });

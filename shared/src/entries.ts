@@ -20,7 +20,10 @@ export function entrySetGroup(groupId: number, useGlobalPicks: boolean): number 
   return groupId === GLOBAL_GROUP_ID || useGlobalPicks ? GLOBAL_GROUP_ID : groupId;
 }
 
-/** 'Using My Picks · 10' or 'Own picks · 8': how a group screen names the caller's entry there. */
+/** 'Using My Picks' or 'Own picks': how every screen names a mode. */
+export const entryModeLabel = (mode: EntryMode): string => (mode === 'linked' ? 'Using My Picks' : 'Own picks');
+
+/** 'Using My Picks · 10' or 'Own picks · 8'; without picks 'Using My Picks · no picks yet'. */
 export function entryModeText(mode: EntryMode, picks: number): string {
-  return `${mode === 'linked' ? 'Using My Picks' : 'Own picks'} · ${picks}`;
+  return `${entryModeLabel(mode)} · ${picks > 0 ? picks : 'no picks yet'}`;
 }

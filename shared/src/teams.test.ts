@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findTeam, NFL_TEAMS, onTheClockLabel, pickLabel, slotOnTheClock, teamName } from './teams';
+import { findTeam, NFL_TEAMS, onTheClockLabel, pickLabel, slotOnTheClock, teamAt, teamName } from './teams';
 
 describe('the 32 teams', () => {
   it('are 32, each abbreviation and name once', () => {
@@ -42,5 +42,13 @@ describe('a pick in words', () => {
     expect(slotOnTheClock([], 32)).toBe(1);
     expect(slotOnTheClock([1, 2, 4], 32)).toBe(3);
     expect(slotOnTheClock([1, 2], 2)).toBeNull();
+  });
+
+  it('reads a slot’s team off the order, null when not known', () => {
+    const order = [{ slot: 1, team: 'TEN' }, { slot: 2, team: null }];
+    expect(teamAt(order, 1)).toBe('TEN');
+    expect(teamAt(order, 2)).toBeNull();
+    expect(teamAt(order, 9)).toBeNull();
+    expect(teamAt(undefined, 1)).toBeNull();
   });
 });

@@ -95,3 +95,8 @@ export function slotOnTheClock(filled: Iterable<number>, roundOnePicks: number):
   for (let slot = 1; slot <= roundOnePicks; slot++) if (!taken.has(slot)) return slot;
   return null;
 }
+
+/** The team holding `slot` in round one's order (draft.status's `round_one_order`), null when not known. */
+export function teamAt(order: readonly { slot: number; team: string | null }[] | undefined, slot: number): string | null {
+  return order?.find((o) => o.slot === slot)?.team ?? null;
+}

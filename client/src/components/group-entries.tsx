@@ -52,7 +52,7 @@ export function GroupEntries({ linked, own, phase }: { linked: NamedEntry[]; own
                   {g.name}
                 </Link>
                 <Text fontSize="sm" color="gray.700">
-                  {g.my_picks > 0 ? entryModeText('own', g.my_picks) : 'Own picks · no picks'}
+                  {entryModeText('own', g.my_picks)}
                 </Text>
               </Box>
               <Text fontSize="sm" fontWeight="bold" color={g.standing?.busted ? 'red.700' : 'turf.700'} data-testid="group-entry-state">

@@ -1,7 +1,7 @@
 import { Box, Flex, Text } from '@chakra-ui/react';
 import type { PickOutcome } from '@first-round/shared/scoring';
 import type { PlayerDto } from '@first-round/shared/schemas';
-import { pickLabel } from '@first-round/shared/teams';
+import { pickLabel, teamAt } from '@first-round/shared/teams';
 import { useDraftStatus } from '../lib/queries';
 import { CheckIcon, XIcon } from './icons';
 
@@ -18,8 +18,7 @@ export function outcomeStyle(outcome: PickOutcome | null | undefined) {
 function OutcomeLabel({ player, outcome }: { player: PlayerDto; outcome: PickOutcome }) {
   // A round-one pick as every screen writes it, with the team that made it ('Pick 7 · NYJ').
   const order = useDraftStatus().data?.round_one_order;
-  const team = player.draft_pick === null ? null : (order?.find((s) => s.slot === player.draft_pick)?.team ?? null);
-  const where = player.draft_round === null ? '' : player.draft_round === 1 && player.draft_pick !== null ? ` · ${pickLabel(player.draft_pick, team)}` : ` · Rd ${player.draft_round}`;
+  const where = player.draft_round === null ? '' : player.draft_round === 1 && player.draft_pick !== null ? ` · ${pickLabel(player.draft_pick, teamAt(order, player.draft_pick))}` : ` · Rd ${player.draft_round}`;
   const text = outcome === 'hit' ? `✓ Hit${where}` : outcome === 'miss' ? `✗ Missed${where}` : 'Pending';
   return (
     <Text

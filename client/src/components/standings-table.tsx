@@ -91,6 +91,9 @@ function columns(sizes: Sizes, chevron: boolean): Pick<GridProps, 'templateColum
   };
 }
 
+/** A final night's moves: none. */
+const NO_MOVES: ReadonlyMap<string, number> = new Map();
+
 /** The id of a participant's row (Jump to me scrolls to it). */
 export const standingsRowId = (participantId: string) => `standing-${participantId}`;
 
@@ -274,7 +277,7 @@ export function StandingsTable({
   // Draft night: rows that moved since the previous pick flash once and show ▲3 / ▼2; a final night
   // has no moves to show, only results.
   const tracked = useRankMoves(rows, me);
-  const { moves, version } = final ? { moves: new Map<string, number>(), version: tracked.version } : tracked;
+  const { moves, version } = final ? { moves: NO_MOVES, version: tracked.version } : tracked;
   const contention = phase === 'live';
   const shared = sharedFirst ?? firstPlaceShared(rows);
   return (

@@ -1,7 +1,7 @@
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import type { LeaderboardRow, OrderSlot, PlayerDto } from '@first-round/shared/schemas';
 import { formatWhen } from '@first-round/shared/deadline';
-import { onTheClockLabel, pickLabel } from '@first-round/shared/teams';
+import { onTheClockLabel, pickLabel, teamAt } from '@first-round/shared/teams';
 import { ordinal } from '@first-round/shared/words';
 
 export { ordinal } from '@first-round/shared/words';
@@ -40,8 +40,7 @@ export interface StripPick {
   mine: boolean;
 }
 
-/** The team holding `slot` in round one's order (draft.status's round_one_order), null when not known. */
-export const teamAt = (order: readonly OrderSlot[], slot: number) => order.find((o) => o.slot === slot)?.team ?? null;
+export { teamAt } from '@first-round/shared/teams';
 
 /**
  * The newest `count` round-one picks, newest first: every drafted player carries draft_round 1 and its

@@ -15,6 +15,7 @@ import { describeDraftChange, describeUndo } from '@first-round/shared/draft-wor
 import { notify } from '../lib/toaster';
 import { errorMessage, trpc } from '../lib/trpc';
 import { useDraftStatus, usePlayers } from '../lib/queries';
+import { teamAt } from '@first-round/shared/teams';
 
 type Confirm = 'start' | 'undo' | 'complete' | 'reset' | null;
 
@@ -125,7 +126,7 @@ export function AdminPage() {
             <Stat label="Picks made">
               {s.picks_made} / {roundOnePicks}
             </Stat>
-            <Stat label="Next slot">{canRecord ? [nextSlot, s.round_one_order.find((o) => o.slot === nextSlot)?.team].filter(Boolean).join(' · ') : '—'}</Stat>
+            <Stat label="Next slot">{canRecord ? [nextSlot, teamAt(s.round_one_order, nextSlot)].filter(Boolean).join(' · ') : '—'}</Stat>
             <Stat label="Started">{s.started_at ? when(s.started_at) : started ? 'At the deadline' : 'No'}</Stat>
             <Stat label="Pick deadline">{formatWhen(s.deadline)}</Stat>
           </SimpleGrid>

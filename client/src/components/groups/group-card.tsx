@@ -3,7 +3,7 @@ import { Badge, Box, chakra, Flex, Text } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
 import { STALE_TIMES } from '@first-round/shared/constants';
 import type { GroupDto, MyGroupStanding } from '@first-round/shared/schemas';
-import { entryModeText } from '@first-round/shared/entries';
+import { entryModeLabel, entryModeText } from '@first-round/shared/entries';
 import { entryStateText, placeText } from '@first-round/shared/entry-words';
 import type { DraftPhase } from '../../lib/draft-phase';
 import { errorMessage, trpc } from '../../lib/trpc';
@@ -118,7 +118,7 @@ function StandingLine({ standing, phase }: { standing: MyGroupStanding; phase: D
           </Text>
           <Text as="span" color="gray.600">
             {' '}
-            · {standing.entry_mode === 'linked' ? 'Using My Picks' : 'Own picks'}
+            · {entryModeLabel(standing.entry_mode)}
           </Text>
         </>
       )}

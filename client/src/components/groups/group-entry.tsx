@@ -35,7 +35,7 @@ export function GroupEntryCard({ entry }: { entry: GroupEntry }) {
         Your entry here
       </Text>
       <Text fontWeight="bold" fontSize="lg" color={none ? 'red.700' : 'navy.900'} mt="1" data-testid="entry-mode">
-        {none ? `${linked ? 'Using My Picks' : 'Own picks'} · no picks yet` : entryModeText(entry.mode, entry.picks.length)}
+        {entryModeText(entry.mode, entry.picks.length)}
       </Text>
       <Text fontSize="sm" color="gray.700" mt="1">
         {linked

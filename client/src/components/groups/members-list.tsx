@@ -1,5 +1,5 @@
 import { Badge, Box, Flex, Stack, Text } from '@chakra-ui/react';
-import { entryModeText } from '@first-round/shared/entries';
+import { entryModeLabel, entryModeText } from '@first-round/shared/entries';
 import type { RouterOutputs } from '../../lib/trpc';
 import { CheckIcon } from '../icons';
 
@@ -56,11 +56,7 @@ export function MembersList({ members, me, myPicks }: { members: Member[]; me?: 
                 )}
               </Flex>
               <Text fontSize="xs" color="gray.600" data-testid="member-entry-mode">
-                {m.participant_id === me && myPicks !== undefined && myPicks > 0
-                  ? entryModeText(m.entry_mode, myPicks)
-                  : m.entry_mode === 'linked'
-                    ? 'Using My Picks'
-                    : 'Own picks'}
+                {m.participant_id === me && myPicks !== undefined && myPicks > 0 ? entryModeText(m.entry_mode, myPicks) : entryModeLabel(m.entry_mode)}
               </Text>
             </Box>
             {m.has_picks ? (

@@ -185,7 +185,7 @@ function SlotRow({ slot, me, first, onTheClock, share, entries }: { slot: BoardS
             </Text>
             {share !== undefined && ` · ${ofEveryone(share)}`}
           </Text>
-          {slot.had_by_count === 0 ? null : (
+          {slot.had_by_count > 0 && (
             <Members members={slot.had_by} others={slot.had_by_count - slot.had_by.length} me={me} label={`Had by ${membersLabel(slot.had_by_count)}`} />
           )}
         </>
