@@ -4,8 +4,10 @@ import { BASE_URL } from './env';
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 /**
- * Debian's Chromium, headless, as root-safe as STACK.md says. Playwright's `launch` gives every run a
- * fresh temporary profile (its own --user-data-dir), removed when the browser closes.
+ * Debian's Chromium, headless, with the flags it needs as root on a machine with no outside network (no
+ * sandbox, no GPU, no background networking, component updates or sync: each would fail or hang here).
+ * Playwright's `launch` gives every run a fresh temporary profile (its own --user-data-dir), removed when
+ * the browser closes.
  */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({

