@@ -1,4 +1,4 @@
-/** Business constants from SPEC §9 and DESIGN.md, named once for server and client alike. */
+/** Business constants (limits, stale times, the global group), named once for server and client alike. */
 
 export const MIN_PICKS = 1;
 export const MAX_PICKS = 32;

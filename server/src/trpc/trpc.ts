@@ -25,7 +25,7 @@ const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
-    // Outside development stack traces would leak into responses (STACK.md).
+    // Outside development stack traces would leak into responses (tRPC's isDev).
     isDev: false,
     // SSE subscriptions: a ping keeps proxies from closing idle streams; clients reconnect after silence.
     sse: { ping: { enabled: true, intervalMs: 15_000 }, client: { reconnectAfterInactivityMs: 40_000 } },
