@@ -158,7 +158,7 @@ describe('groups: create, invite, join, pick and compete', () => {
     await page.getByRole('button', { name: 'Make My Picks' }).waitFor();
     await page.getByRole('button', { name: 'Make own picks for this group' }).waitFor();
 
-    // The same name again (any case) is refused with the spec's text.
+    // The same name again (any case) is refused with its message.
     await page.goto('/groups/create');
     await page.getByRole('textbox', { name: 'Group Name' }).fill(groupName.toUpperCase());
     await page.getByRole('button', { name: 'Create Group' }).click();
@@ -311,7 +311,7 @@ describe('groups: create, invite, join, pick and compete', () => {
     await page.getByRole('textbox', { name: 'Group ID' }).fill(String(vaultId));
     await page.getByLabel('Password').fill('guess');
     await page.getByRole('button', { name: 'Join Group' }).click();
-    // A wrong password says how many tries are left (issue 23), not the spec's 'check the group ID and password'.
+    // A wrong password says how many tries are left (issue 23), not the generic 'check the group ID and password'.
     await page.getByText('Wrong password for this group. 9 tries left.').waitFor();
     await shots(page, 'groups-join-by-id');
     await page.getByLabel('Password').fill('open sesame');

@@ -90,7 +90,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     // Two JSON lines per request cost about as much as serving a hot read: see logRequests below.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 100 * 1024,
-    // `/picks/` and `/picks` (SPEC §7 writes some paths with a trailing slash) are one route.
+    // `/picks/` and `/picks` (the original REST contract writes some paths with a trailing slash) are one route.
     routerOptions: { maxParamLength: 5000, ignoreTrailingSlash: true },
     // Only trust X-Forwarded-For from the configured number of proxy hops: per-IP limits depend on it.
     trustProxy: (_address: string, hop: number) => hop < deps.config.TRUST_PROXY,

@@ -67,7 +67,7 @@ export const INTERNAL_MESSAGE = 'Internal server error';
 /**
  * zod's own (English) messages say what is wrong but not where ('Invalid input: expected number, received
  * string', 'Too small: expected number to be >0'); ours are written for people and name their field
- * ('Username must be at least 2 characters', 'Group name is required', SPEC texts).
+ * ('Username must be at least 2 characters', 'Group name is required': shared/src/messages.ts).
  */
 const ZOD_OWN_MESSAGE = /^(Invalid|Too small|Too big)\b/;
 

@@ -18,7 +18,7 @@ export const PUBLIC_COUNTS_TTL_MS = 60_000;
 
 /**
  * The default deadline when none is configured: the next NFL draft night (the last Thursday of April,
- * 20:00 Eastern, which is EDT, UTC−4). The spec's own date has passed, and a fresh install whose
+ * 20:00 Eastern, which is EDT, UTC−4). The original game's date has passed, and a fresh install whose
  * deadline lies in the past would open with picks already locked.
  */
 export function nextDraftNight(now: Date): Date {
@@ -32,7 +32,7 @@ export function nextDraftNight(now: Date): Date {
 }
 
 const MINUTE = 60_000;
-/** Client cache lifetimes (SPEC §9). Draft status uses the shorter of the two readings. */
+/** How long the web app trusts what it read (docs/rules.md, "Constants"); live changes refresh sooner. */
 export const STALE_TIMES = {
   players: 5 * MINUTE,
   draftStatus: 5 * MINUTE,
@@ -63,7 +63,7 @@ export const COPY_CONFIRMATION_MS = 2000;
 export const TOAST_DURATION_MS = 5000;
 export const TOAST_REMOVE_DELAY_MS = 3000;
 
-/** Username rules (DESIGN: trimmed, 2–32 characters, unique case-insensitively). */
+/** Username rules (docs/rules.md, "Input rules": trimmed, 2–32 characters, unique ignoring case). */
 export const USERNAME_MIN = 2;
 export const USERNAME_MAX = 32;
 export const GROUP_NAME_MAX = 64;

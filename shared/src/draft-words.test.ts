@@ -4,7 +4,7 @@ import { describeDraftChange, describeUndo } from './draft-words';
 const membou = { player_name: 'Armand Membou', position: 'OT', school: 'Missouri' };
 
 describe('a draft change in words', () => {
-  it('announces a pick the way the spec shows it, to players and to the operator', () => {
+  it('announces a pick the way the product words it, to players and to the operator', () => {
     expect(describeDraftChange({ kind: 'pick', slot: 7, player: membou }).title).toBe('Pick 7: Armand Membou, OT, Missouri');
     expect(describeDraftChange({ kind: 'pick', slot: 7, player: membou }, 'operator').title).toBe('Pick 7: Armand Membou, OT, Missouri');
     // An audit-log entry knows only the name.

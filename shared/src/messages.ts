@@ -5,7 +5,7 @@ import { plural } from './words.js';
 const tryAgain = (retry: RetryWhen) => `in ${plural(retry.minutes, 'minute')} (at ${retry.clock})`;
 const ASK_FOR_A_LINK = 'or ask a member for an invite link.';
 
-/** User-facing texts from SPEC §5 and §8, so server and client say exactly the same thing. */
+/** Every text a player reads (docs/rules.md, "Input rules and their words"), so server and client say exactly the same thing. */
 export const MESSAGES = {
   authRequired: 'Authentication required',
   authRequiredSignInAgain: 'Authentication required. Please sign in again.',

@@ -25,7 +25,7 @@ describe('matchesPosition', () => {
     // 'S' is contained in no part of 'CB' but in 'S'.
     expect(matchesPosition('S', 'S')).toBe(true);
     expect(matchesPosition('CB', 'S')).toBe(false);
-    // Containment, as the spec says: OL is handled above, but 'OT' inside 'OT' only.
+    // Containment, as the rule says: OL is handled above, but 'OT' inside 'OT' only.
     expect(matchesPosition('EDGE/DL', 'DL')).toBe(true);
   });
   it('matches everything without a filter', () => {

@@ -1,4 +1,4 @@
-/** Player search and position filter for the selection screen (SPEC §5). Pure: no I/O. */
+/** Player search and position filter for the selection screen (docs/web-app.md, the selection screen). Pure: no I/O. */
 
 export const POSITION_FILTERS = ['QB', 'WR', 'RB', 'TE', 'OT', 'OL', 'IOL', 'DL', 'EDGE', 'LB', 'CB', 'S'] as const;
 export type PositionFilter = (typeof POSITION_FILTERS)[number];

@@ -391,7 +391,7 @@ export const shareTokenSchema = z.string().min(20).max(64).regex(/^[A-Za-z0-9_-]
 export const myPicksInput = z.strictObject({ group_id: idSchema.optional() }).optional();
 export const picksOutput = z.object({ picks: z.array(z.number()), group_id: z.number(), use_global_picks: z.boolean() });
 /**
- * A set of picks, 1 to 32 players, with the spec's message (SPEC §5: the server enforces the bound; the
+ * A set of picks, 1 to 32 players, with its message (docs/rules.md, "Entries and picks": the server enforces the bound; the
  * selection screen shows Too Many Picks for the INVALID_INPUT kind this answers).
  */
 export const picksSchema = z.array(idSchema).min(MIN_PICKS, MESSAGES.picksCountOutOfRange).max(MAX_PICKS, MESSAGES.picksCountOutOfRange);

@@ -3,7 +3,7 @@ import { createContext, useContext } from 'react';
 /**
  * The one auth layer the screens see. Two implementations fill it (the built-in identity provider and
  * Clerk); screens never know which one runs. Flow functions throw an Error whose message is the
- * provider's first error message, or the spec's fallback text.
+ * provider's first error message, or the fallback text.
  */
 export interface SignUpResult {
   /** 'complete' with a session: go to /auth/callback; without one: go to /sign-in. */

@@ -3,7 +3,7 @@ import { ClerkProvider, useAuth as useClerkAuth, useSignIn, useSignUp, useUser }
 import { MESSAGES } from '@first-round/shared/messages';
 import { AuthContext, AuthFlowError, type AuthApi, type SignUpResult } from './auth-context';
 
-/** The provider's first error message, else the spec's fallback (SPEC §8). */
+/** The provider's first error message, else the fallback text (shared/src/messages.ts). */
 function firstMessage(error: unknown, fallback: string): string {
   const e = error as { errors?: { longMessage?: string; message?: string }[]; longMessage?: string; message?: string } | null;
   return e?.errors?.[0]?.longMessage || e?.errors?.[0]?.message || e?.longMessage || e?.message || fallback;
@@ -71,7 +71,7 @@ function ClerkBridge({ children }: { children: ReactNode }) {
         const alreadyVerified = (verified.error as { code?: string } | null)?.code === 'verification_already_verified';
         if (verified.error && !alreadyVerified) fail(verified.error, MESSAGES.invalidCode);
         let current = latest.current.signUpState.signUp ?? signUp;
-        // A missing username (or a code verified earlier): set the username, then carry on (SPEC §4).
+        // A missing username (or a code verified earlier): set the username, then carry on (docs/web-app.md, "The auth layer").
         if (alreadyVerified || (current.status === 'missing_requirements' && current.missingFields.includes('username'))) {
           const updated = await current.update({ username: username.trim() });
           if (updated.error) fail(updated.error, `Couldn't complete signup: ${current.status}`);

@@ -170,7 +170,7 @@ export function LocalAuthProvider({ children }: { children: ReactNode }) {
       async verifySignUpCode(address, code, username): Promise<SignUpResult> {
         const body = { email: address.trim(), code: code.trim() };
         let answer = await idp<VerifyAnswer>('verify', body, MESSAGES.invalidCode);
-        // The provider reports a missing username: set it and verify again (SPEC §4).
+        // The provider reports a missing username: set it and verify again (docs/web-app.md, "The auth layer").
         if (answer.status === 'missing_requirements') answer = await idp<VerifyAnswer>('verify', { ...body, username: username.trim() }, MESSAGES.invalidCode);
         if (answer.status !== 'complete') return { status: 'incomplete', hasSession: false, providerStatus: answer.status };
         completeWith(answer, address);

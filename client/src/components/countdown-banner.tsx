@@ -23,7 +23,7 @@ export function draftPhase(status: Pick<DraftStatus, 'draftHasStarted' | 'round_
 }
 
 /**
- * The sign-in and sign-up banner, following the draft (SPEC's 'N DAYS LEFT' before it): 'DRAFT IS LIVE ·
+ * The sign-in and sign-up banner, following the draft ('N DAYS LEFT' before it): 'DRAFT IS LIVE ·
  * picks locked' once it starts and 'ROUND ONE FINAL' once round one is complete. Signed-out pages have no
  * live stream, so the status is asked again every minute while the draft is on, and the clock is read
  * every minute (the deadline passing starts the draft by itself).

@@ -6,7 +6,7 @@ import { FootballIcon, GearIcon, HelpIcon, ShieldIcon } from './icons';
 
 const NavLink = chakra(Link);
 
-/** Which tab is current (SPEC §2): Groups on /groups/* and on /select-players?groupId=…; My Picks on /select-players without one. */
+/** Which tab is current (docs/web-app.md): Groups on /groups/* and on /select-players?groupId=…; My Picks on /select-players without one. */
 export function activeTab(pathname: string, search: string): 'groups' | 'my-picks' | 'leaderboard' | 'settings' | 'how-to-play' | 'admin' | null {
   const hasGroup = new URLSearchParams(search).has('groupId');
   if (pathname === '/groups' || pathname.startsWith('/groups/')) return 'groups';

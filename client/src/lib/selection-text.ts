@@ -1,7 +1,7 @@
 import { riskiestPick } from '@first-round/shared/risk-bands';
 import { plural } from '@first-round/shared/words';
 
-/** '1 selection', '10 selections' (the spec's counter, with the singular right). */
+/** '1 selection', '10 selections' (the counter, with the singular right). */
 export function selectionsLabel(n: number): string {
   return plural(n, 'selection');
 }

@@ -46,7 +46,7 @@ function show({ toaster }: ViewModule, type: ToastType, title: string, descripti
   const now = Date.now();
   if (key === last.key && now - last.at < 3000 && toaster.getVisibleToasts().length > 0) return;
   last = { key, at: now };
-  // Replace rather than queue: the spec shows one toast at a time, the latest one.
+  // Replace rather than queue: one toast at a time, the latest one.
   toaster.remove();
   toaster.create({ type, title, description });
 }

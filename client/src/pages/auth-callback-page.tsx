@@ -15,7 +15,7 @@ import { errorMessage, trpc } from '../lib/trpc';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** After sign-in or sign-up: wait for auth, sync the account, finish a pending invite, go on (SPEC §4). */
+/** After sign-in or sign-up: wait for auth, sync the account, finish a pending invite, go on (docs/web-app.md, "The auth layer"). */
 export function AuthCallbackPage() {
   const auth = useAuth();
   const latest = useRef(auth);

@@ -46,7 +46,7 @@ export function MyPicksPage() {
 
   return (
     <Page
-      // SPEC: 'Edit Picks' while the picks can change; once they lock the page is a status, 'My Picks'.
+      // 'Edit Picks' while the picks can change; once they lock the page is a status, 'My Picks'.
       title={started ? 'My Picks' : 'Edit Picks'}
       subtitle={
         phase === 'final'

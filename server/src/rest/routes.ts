@@ -37,7 +37,7 @@ export interface RestRoute {
   query?: QuerySchema;
   /** Builds the procedure's input from the request; omitted when the procedure takes none. */
   input?: (req: RestRequest) => unknown;
-  /** Documented in SPEC §7 (false: an extra row this product adds, e.g. the operator's calls). */
+  /** One of the original REST contract's calls, kept at its path (false: a row this product added, e.g. the operator's calls). */
   spec: boolean;
   summary: string;
   /** Answers beyond the ones every row documents (status → description), for the OpenAPI document. */
@@ -225,7 +225,7 @@ export const restRoutes: RestRoute[] = [
     summary: "The caller's picks (global, or a group's with ?group_id=)",
   },
   { method: 'GET', path: '/picks/global-picks', procedure: 'picks.global', auth: 'bearer', spec: true, summary: "The caller's global picks" },
-  // SPEC §7 writes these two with a trailing slash; the router's ignoreTrailingSlash answers both spellings.
+  // The original contract writes these two with a trailing slash; the router's ignoreTrailingSlash answers both spellings.
   { method: 'POST', path: '/picks/', procedure: 'picks.save', auth: 'bearer', input: body, spec: true, summary: 'Save picks (1–32 players, replaces the set)' },
   { method: 'GET', path: '/players/', procedure: 'players.list', auth: 'public', spec: true, summary: 'The big board, by rank' },
   { method: 'GET', path: '/draft/status', procedure: 'draft.status', auth: 'public', spec: true, summary: 'Draft status' },

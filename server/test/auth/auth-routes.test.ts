@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, ADMIN_EMAIL, type TestApp, type TestUser } from '../support/test-app.js';
 import { LOCAL_ISSUER } from '../../src/modules/auth/local-idp.service.js';
 
-/** The auth and users routers (SPEC §7), through the REST adapter and through tRPC. */
+/** The auth and users routers (docs/api.md), through the REST adapter and through tRPC. */
 
 let t: TestApp;
 beforeAll(async () => {

@@ -458,7 +458,7 @@ describe('the identity provider', () => {
       const res = await t.request('POST', `/idp/${route}`, { body: JSON.stringify(body), headers: { 'content-type': 'application/json', cookie: 'fr_session=a%00b' } });
       expect(res.statusCode, `${route} ${JSON.stringify(body).slice(0, 80)} → ${res.body.slice(0, 200)}`).toBe(expected[route]);
     }
-    // A code carrying a NUL is simply a wrong code (no code was sent to that address): the spec's words.
+    // A code carrying a NUL is simply a wrong code (no code was sent to that address): the same words.
     const res = await t.request('POST', '/idp/verify', { body: { email: 'nul@example.com', code: '12\u00003456' } });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json()).toMatchObject({ message: MESSAGES.invalidCode });

@@ -56,7 +56,7 @@ describe('REST and plain HTTP: exact status and {detail, message, code}', () => 
     }
   });
 
-  it('input failing its schema: 422 INVALID_INPUT, the pick bounds with the spec message', async () => {
+  it('input failing its schema: 422 INVALID_INPUT, the pick bounds with their message', async () => {
     for (const picks of [[], players.slice(0, 33)]) {
       expect(answer(await t.request('POST', '/api/picks/', { user: owner, body: { picks } }))).toEqual({
         status: 422,

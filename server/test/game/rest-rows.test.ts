@@ -576,7 +576,7 @@ describe('REST rows without the prefix', () => {
   const SAMPLE = ['GET /players/', 'GET /draft/status', 'GET /groups/:id/leaderboard', 'POST /groups/join', 'GET /picks/my-picks', 'POST /picks/', 'GET /groups/:id/members', 'POST /groups/join-links'];
   for (const key of SAMPLE) it(key, () => ROWS[key]!(''));
 
-  it('answers both spellings of a path, with and without the trailing slash (SPEC §7 writes /picks/ and /players/)', async () => {
+  it('answers both spellings of a path, with and without the trailing slash (the original contract writes /picks/ and /players/)', async () => {
     for (const p of ['/api', '']) {
       const user = await t.signUp();
       expect(expectStatus(await post(`${p}/picks`, { picks: [players[6]!] }, user), 200)).toEqual({ success: true, picks: [players[6]], group_id: 1 });

@@ -63,7 +63,7 @@ export function GroupFormPage({
 }
 
 /**
- * SPEC §2: the group page's failure state. (SPEC's other one, 'Database Inconsistency Detected' for a
+ * The group page's failure state. (The original app's other one, 'Database Inconsistency Detected' for a
  * 'Multiple rows were found' message, cannot happen here: a membership is one row by its primary key,
  * and the client does not read meaning into an error's wording.)
  */

@@ -25,7 +25,7 @@ export async function copyText(text: string): Promise<void> {
   if (!ok) throw new Error('copy refused');
 }
 
-/** SPEC §8: a refused link (draft started, not the owner) shows the server's reason; anything else the generic text. */
+/** A refused link (draft started, not the owner) shows the server's reason; anything else the generic text. */
 export function inviteErrorMessage(error: unknown): string {
   const kind = errorKind(error);
   if (kind === 'FORBIDDEN' || kind === 'DRAFT_LOCKED' || kind === 'CONFLICT') return errorMessage(error, 'Failed to generate join link');
@@ -76,5 +76,5 @@ export function useAfterJoin() {
   };
 }
 
-/** When the clipboard refuses an invite link (the spec's words). */
+/** When the clipboard refuses an invite link (shared/src/messages.ts). */
 export const COPY_FAILED = 'Failed to copy link to clipboard';

@@ -11,7 +11,7 @@ export const localClock = (at: Date) => formatClock(at);
 /**
  * What the join-by-id screen says about a failed join. A wrong password says how many tries are left, a
  * lock when it lifts (from the answer's numbers, in the reader's clock) and to ask for an invite link;
- * anything else (an unknown id, a refused public group) the spec's one message, which gives nothing away.
+ * anything else (an unknown id, a refused public group) the one generic message, which gives nothing away.
  */
 export function joinFailureText(error: unknown, now = new Date()): string {
   const kind = errorKind(error);

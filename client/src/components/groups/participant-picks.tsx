@@ -11,7 +11,7 @@ import { teamAt } from '@first-round/shared/teams';
 
 type State = 'hit' | 'miss' | 'pending';
 
-/** DESIGN's rules: round one is a hit; a later round, or still undrafted once round one is complete, a miss. */
+/** docs/rules.md, "Scoring": round one is a hit; a later round, or still undrafted once round one is complete, a miss. */
 function stateOf(player: PlayerDto, roundOneComplete: boolean): State {
   if (player.draft_round === 1) return 'hit';
   if (player.draft_round !== null || roundOneComplete) return 'miss';

@@ -92,7 +92,7 @@ export function PicksEditor({ players, entry, doneTo }: { players: PlayerDto[]; 
     try {
       await save.mutateAsync({ picks: [...selected], ...(groupId !== null ? { group_id: groupId } : {}) });
     } catch (err) {
-      // SPEC §5: the server enforces the bounds (picksSchema). The ids come from its own board, so input
+      // The server enforces the bounds (picksSchema). The ids come from its own board, so input
       // its schema refuses is the number of picks.
       if (errorKind(err) === 'INVALID_INPUT') return notify('error', MESSAGES.tooManyPicksTitle, MESSAGES.tooManyPicks);
       return notify('error', MESSAGES.savePicksFailed);

@@ -5,7 +5,7 @@ import { PrimaryButton } from '../buttons';
 import { selectionsLabel } from '../../lib/selection-text';
 
 /**
- * The sticky bottom bar of the selection screen: '10 / 32' with a progress bar, the spec's
+ * The sticky bottom bar of the selection screen: '10 / 32' with a progress bar, the
  * '{n} selections' counter, and Save (disabled until there is something to save).
  */
 export function SelectionBar({ count, saving, onSave, unsaved = false, onDiscard }: { count: number; saving: boolean; onSave: () => void; unsaved?: boolean; onDiscard?: () => void }) {

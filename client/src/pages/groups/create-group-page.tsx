@@ -33,12 +33,12 @@ export function CreateGroupPage() {
     }
     setNameError(null);
     try {
-      // SPEC §5: both flags default to false; only the advanced options below turn them on.
+      // Both flags default to false; only the advanced options below turn them on.
       const group = await create.mutateAsync({ name: name.trim(), picks_public: picksPublic, is_public: isPublic, ...(password ? { password } : {}) });
       await refresh();
       navigate(`/groups/${group.group_id}`);
     } catch (err) {
-      // SPEC §8: a name that exists already has its own message; any other failure the generic one.
+      // A name that exists already has its own message; any other failure the generic one.
       setFormError(errorKind(err) === 'CONFLICT' ? MESSAGES.groupExists : 'Failed to create group. Please try again.');
     }
   }

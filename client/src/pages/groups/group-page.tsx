@@ -25,7 +25,7 @@ export function GroupPage() {
   const { groupId: raw } = useParams();
   const id = parseId(raw);
   if (!auth.isSignedIn) return <FullPageMessage spinner={false}>Please sign in to view this group.</FullPageMessage>;
-  // SPEC §5: only a positive integer id loads anything.
+  // Only a positive integer id loads anything.
   if (id === null) return <GroupLoadError message="Group not found" />;
   return <GroupDetails id={id} />;
 }

@@ -18,7 +18,7 @@ import { NotAMember } from '../../components/groups/not-a-member';
 import { membersLabel, useDraftStarted } from '../../components/groups/group-utils';
 import { errorKind, errorMessage, trpc } from '../../lib/trpc';
 
-/** A group once the user has picks in it: members before the draft, the group leaderboard after (SPEC §2). */
+/** A group once the user has picks in it: members before the draft, the group leaderboard after (docs/web-app-groups.md). */
 export function GroupPicksPage() {
   const auth = useAuth();
   const { groupId: raw } = useParams();

@@ -31,7 +31,7 @@ export function JoinGroupPage() {
       return;
     }
     setIdError(null);
-    // SPEC §5: the id goes to the server as an integer; something that is not one cannot be a group.
+    // The id goes to the server as an integer; something that is not one cannot be a group.
     const id = parseId(raw);
     if (id === null) {
       setFormError(MESSAGES.joinFailedById);
@@ -43,7 +43,7 @@ export function JoinGroupPage() {
       notifyJoined(result);
       navigate(`/groups/${result.group_id}`);
     } catch (err) {
-      // A wrong password says the tries left, a lock when it lifts; any other failure keeps the spec's message.
+      // A wrong password says the tries left, a lock when it lifts; any other failure keeps the generic message.
       setFormError(joinFailureText(err));
     }
   }

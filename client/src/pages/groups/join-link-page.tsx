@@ -11,7 +11,7 @@ import { notifyJoined } from '../../components/groups/join-words';
 import { notify } from '../../lib/toaster';
 import { errorMessage, trpc } from '../../lib/trpc';
 
-/** Invite link landing (SPEC §4 'Join by link'): resolve, then sign up first or join, then open the group. */
+/** Invite link landing (docs/web-app-groups.md): resolve, then sign up first or join, then open the group. */
 export function JoinLinkPage() {
   const { token = '' } = useParams();
   const auth = useAuth();

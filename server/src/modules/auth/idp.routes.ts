@@ -87,7 +87,7 @@ function refuse(reply: FastifyReply, error: DomainError) {
 
 /**
  * The built-in identity provider's HTTP interface (docs/api.md, 'Built-in sign-in'). Registered only when Clerk is
- * not configured. Errors are `{detail, message, code}` with the spec's texts.
+ * not configured. Errors are `{detail, message, code}` with the texts of shared/src/messages.ts.
  */
 export async function registerIdpRoutes(app: FastifyInstance, deps: AppDeps) {
   if (deps.config.authProvider !== 'local') return;

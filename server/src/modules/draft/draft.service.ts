@@ -34,7 +34,7 @@ export function draftSettings(config: Pick<Config, 'deadline' | 'ROUND_ONE_PICKS
 /** The NOTIFY channel of draft changes (draft.events.ts listens on it). */
 export { DRAFT_CHANNEL };
 
-/** DESIGN: started once the operator starts it or once the deadline has passed. */
+/** docs/rules.md, "The draft's phases": started once the operator starts it or once the deadline has passed. */
 export function hasStarted(state: Pick<DraftStateRow, 'startedAt'>, settings: DraftSettings): boolean {
   return state.startedAt !== null || settings.now().getTime() >= settings.deadline.getTime();
 }

@@ -60,7 +60,7 @@ export async function groupPicksPublic(em: EntityManager, groupId: number): Prom
   return repo.findPicksPublic(em, groupId);
 }
 
-/** The member's entry becomes their own group picks (saving group picks does this, DESIGN). */
+/** The member's entry becomes their own group picks (saving group picks does this: docs/rules.md, "Entries and picks"). */
 export async function stopReusingGlobalPicks(tx: EntityManager, groupId: number, participantId: string): Promise<void> {
   await repo.setUseGlobalPicks(tx, groupId, participantId, false);
 }

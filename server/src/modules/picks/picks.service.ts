@@ -52,7 +52,7 @@ export async function savePicks(
       if (!(await findMembership(tx, groupId, participantId))) throw forbidden(MESSAGES.notGroupMember);
     }
     await replaceEntry(tx, participantId, groupId, distinct);
-    // Saving group picks makes them the entry (DESIGN): stop reusing the global ones.
+    // Saving group picks makes them the entry (docs/rules.md, "Entries and picks"): stop reusing the global ones.
     if (groupId !== GLOBAL_GROUP_ID) await stopReusingGlobalPicks(tx, groupId, participantId);
   });
   leaderboards.invalidate(groupId);
