@@ -15,7 +15,8 @@ let groupA: number;
 let groupB: number;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // Listening, as a running server is: the field is served from memory only while changes can be heard.
+  t = await createTestApp({ startEvents: true });
   const players = (await t.db.query<{ id: number }>(`select id from player order by rank limit 12`)).map((r) => r.id);
   const ids = Array.from({ length: 40 }, (_, i) => `user_lbcache${String(i).padStart(2, '0')}`);
   await t.db.query(`insert into participant (id, screen_name) select unnest($1::text[]), unnest($1::text[])`, [ids]);
@@ -92,5 +93,22 @@ describe('a join re-ranks its own group only', () => {
     const renamed = await lb.get(GLOBAL_GROUP_ID);
     expect(renamed).not.toBe(global);
     expect(renamed.byParticipant.get('user_lbcache20')?.participant_name).toBe('Renamed Twenty');
+  });
+});
+
+describe("the field's cache, per group alike", () => {
+  it('a join in another group keeps the global field being counted; a join in its own group does not', async () => {
+    const field = t.deps.field;
+    const global = field.get(GLOBAL_GROUP_ID);
+    const own = field.get(groupA);
+    joinedIn(groupB);
+    joinedIn(groupA);
+    const [counted] = await Promise.all([global, own]);
+    expect(await field.get(GLOBAL_GROUP_ID)).toBe(counted);
+    // Group A's count began before its join: counted again at the next read, with the same answer here.
+    const again = await field.get(groupA);
+    expect(again).not.toBe(await own);
+    expect(again).toEqual(await own);
+    expect(await field.get(groupA)).toBe(again);
   });
 });
