@@ -23,7 +23,7 @@ const MAX_AGE_MS = 60_000;
 /**
  * Rankings kept (the global one and groups'), least recently read evicted first. The global ranking is
  * read by every leaderboard page and re-ranked after every change, so it is never the least recent for
- * long; a group's is small (its members) and ranked again by its next read.
+ * long; an evicted group's is ranked again by its next read.
  */
 export const MAX_RANKINGS = 2_000;
 /** Distinct pages (status, limit, offset) of one ranking kept serialised, least recently read evicted first. */
