@@ -39,7 +39,7 @@ async function expected(groupId: number) {
 }
 
 async function actual(groupId: number) {
-  t.deps.leaderboards.invalidate(groupId);
+  t.deps.leaderboards.invalidateGroup(groupId);
   return (await t.deps.leaderboards.get(groupId)).rankings;
 }
 

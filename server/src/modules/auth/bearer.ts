@@ -7,6 +7,7 @@ import { isSessionActive } from './identity.repository.js';
 import type { SigningKeys } from './keys.js';
 import type { Invalidation } from '../../cache/invalidation.js';
 import type { MaybePromise } from '../../cache/maybe-promise.js';
+import { CappedCache } from '../../cache/capped.js';
 
 export interface Identity {
   provider: 'local' | 'clerk';
@@ -40,8 +41,13 @@ export interface BearerCacheEvents {
 
 /** Without the invalidation channel: active built-in sessions seen in the last few seconds skip the lookup. */
 const SESSION_CACHE_MS = 5000;
-/** Verified tokens kept at most; the oldest go first (a token lives 60 s, so this is a burst bound). */
-const MAX_CACHED_TOKENS = 100_000;
+/** Sessions remembered as active (for SESSION_CACHE_MS), least recently seen evicted first. */
+export const MAX_ACTIVE_SESSIONS = 50_000;
+/**
+ * Verified tokens kept at most, least recently used evicted first (a token lives 60 s, so this is a
+ * burst bound); an evicted token has its signature checked again.
+ */
+export const MAX_CACHED_TOKENS = 100_000;
 
 /** `Bearer <jwt>` → the token, or undefined for anything else. */
 export function bearerToken(authorization: string | undefined): string | undefined {
@@ -69,52 +75,59 @@ export function createBearerVerifier(config: Config, keys: SigningKeys, events?:
           secretKey: config.CLERK_JWT_KEY ? undefined : config.CLERK_SECRET_KEY,
           issuer: config.CLERK_ISSUER,
         };
-  const activeSessions = new Map<string, number>();
-  const tokens = new Map<string, { identity: Identity; expiresAt: number }>();
-  const tokensOfSession = new Map<string, Set<string>>();
+  const activeSessions = new CappedCache<string, number>(MAX_ACTIVE_SESSIONS);
+  /** Each token's session (if any) is in `tokensOfSession` with it: evicted here, it leaves there too. */
+  const tokens = new CappedCache<string, { identity: Identity; expiresAt: number }>(MAX_CACHED_TOKENS, (token, { identity }) =>
+    unindex(token, identity.sessionId),
+  );
+  /**
+   * The tokens kept per session, so a sign-out finds them; a session is here only while one of its tokens
+   * is in `tokens` (so there are never more than MAX_CACHED_TOKENS). Its guard is the sign-out's: a
+   * verification that began before its session was signed out is not kept after (per session: a sign-out
+   * does not discard other sessions' verifications).
+   */
+  const tokensOfSession = new CappedCache<string, Set<string>>(MAX_CACHED_TOKENS, (_session, set) => {
+    for (const token of set) tokens.delete(token);
+  });
   const cacheLive = () => events?.isConnected === true;
-  // Bumped by every forget: a verification that began before a sign-out must not cache its answer after.
-  let forgets = 0;
 
   const sessionIsActive = async (em: EntityManager, sessionId: string) => {
     const seen = activeSessions.get(sessionId);
     if (seen && Date.now() - seen < SESSION_CACHE_MS) return true;
     const active = await isSessionActive(em, sessionId);
-    if (active) {
-      if (activeSessions.size > 50_000) activeSessions.clear();
-      activeSessions.set(sessionId, Date.now());
-    } else activeSessions.delete(sessionId);
+    if (active) activeSessions.set(sessionId, Date.now());
+    else activeSessions.delete(sessionId);
     return active;
   };
-  const remember = (identity: Identity, forgetsAtStart: number) => {
+  /** Keeps a verified token unless its session was signed out (or everything dropped) since `mark`. */
+  const remember = (identity: Identity, mark: number) => {
     const exp = identity.claims.exp;
-    if (typeof exp !== 'number' || !cacheLive() || forgets !== forgetsAtStart) return;
-    if (tokens.size >= MAX_CACHED_TOKENS) forgetToken(tokens.keys().next().value!);
+    if (typeof exp !== 'number' || !cacheLive() || !tokensOfSession.isCurrent(identity.sessionId ?? '', mark)) return;
     tokens.set(identity.token, { identity, expiresAt: exp * 1000 });
     if (identity.sessionId) {
-      const set = tokensOfSession.get(identity.sessionId) ?? new Set();
+      const set = tokensOfSession.peek(identity.sessionId) ?? new Set();
       set.add(identity.token);
       tokensOfSession.set(identity.sessionId, set);
     }
   };
-  const forgetToken = (token: string) => {
-    const sessionId = tokens.get(token)?.identity.sessionId;
-    tokens.delete(token);
-    if (!sessionId) return;
-    const set = tokensOfSession.get(sessionId);
+  const unindex = (token: string, sessionId: string | null) => {
+    const set = sessionId ? tokensOfSession.peek(sessionId) : undefined;
     set?.delete(token);
-    if (set?.size === 0) tokensOfSession.delete(sessionId);
+    if (set?.size === 0) tokensOfSession.delete(sessionId!);
+  };
+  const forgetToken = (token: string) => {
+    const entry = tokens.peek(token);
+    tokens.delete(token);
+    if (entry) unindex(token, entry.identity.sessionId);
   };
   const forgetSessions = (sessionIds: string[]) => {
-    forgets++;
     for (const id of sessionIds) {
       activeSessions.delete(id);
-      for (const token of tokensOfSession.get(id) ?? []) tokens.delete(token);
-      tokensOfSession.delete(id);
+      for (const token of tokensOfSession.peek(id) ?? []) tokens.delete(token);
+      tokensOfSession.invalidate(id);
     }
   };
   const forgetAll = () => {
-    forgets++;
     activeSessions.clear();
     tokens.clear();
     tokensOfSession.clear();
@@ -126,7 +139,7 @@ export function createBearerVerifier(config: Config, keys: SigningKeys, events?:
 
   /** A token not remembered: its signature checked, and for a local one its session looked up. */
   async function verifyUncached(em: () => EntityManager, token: string): Promise<BearerResult> {
-    const forgetsAtStart = forgets;
+    const mark = tokensOfSession.mark();
     let claims: Record<string, unknown>;
     try {
       // The package's exported verifyToken returns the claims and throws on any defect.
@@ -141,7 +154,7 @@ export function createBearerVerifier(config: Config, keys: SigningKeys, events?:
       return { ok: false, reason: 'session has ended' };
     }
     const identity: Identity = { provider, userId, sessionId, claims, token };
-    remember(identity, forgetsAtStart);
+    remember(identity, mark);
     return { ok: true, identity };
   }
 

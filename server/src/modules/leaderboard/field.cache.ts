@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { fieldOutput, type FieldRow } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
+import { CappedCache } from '../../cache/capped.js';
 import { prepareJson } from '../../cache/json-body.js';
 import { sql } from '../../db/sql.js';
 import type { DraftEventHub } from '../draft/draft.events.js';
@@ -8,6 +9,8 @@ import { fieldSql } from './field.sql.js';
 
 /** A safety bound for what no announcement covers (rows written behind the app's back, with psql). */
 const MAX_AGE_MS = 5 * 60_000;
+/** Groups' fields kept, least recently read evicted first (one row per player picked in the group). */
+export const MAX_FIELDS = 2_000;
 
 /** picked_by / entries, 0..1, rounded to 4 decimals (12.34 %). */
 export function shareOf(pickedBy: number, entries: number): number {
@@ -26,17 +29,14 @@ export function shareOf(pickedBy: number, entries: number): number {
  * - a board import (names, ranks): every group;
  * - a resync (announcements may have been missed), and while announcements cannot be heard at all it is
  *   computed on every read, as the other caches are.
- * Concurrent readers of a group share one computation.
+ * Concurrent readers of a group share one computation. At most MAX_FIELDS groups are kept
+ * (cache/capped.ts); a computation is kept only if its group was not made stale since it began (per
+ * group: a join in a small group does not throw away the global count in flight).
  */
 export class FieldCache {
-  private readonly cache = new Map<number, { at: number; rows: FieldRow[] }>();
-  private readonly inFlight = new Map<number, { stamp: string; promise: Promise<FieldRow[]> }>();
-  /**
-   * Move whenever results may be stale (every group's, or one group's): a computation that started before
-   * is not kept. Per group, so a join in a small group does not throw away the global count in flight.
-   */
-  private generation = 0;
-  private readonly groupGenerations = new Map<number, number>();
+  private readonly fields = new CappedCache<number, { at: number; rows: FieldRow[] }>(MAX_FIELDS);
+  /** Computations in progress, so concurrent readers share one; each removes itself when done. */
+  private readonly inFlight = new CappedCache<number, { mark: number; promise: Promise<FieldRow[]> }>(MAX_FIELDS);
 
   constructor(
     private readonly orm: Orm,
@@ -56,40 +56,33 @@ export class FieldCache {
   /** The group's field (1 = global); `em` is used only when it must be computed. */
   get(groupId: number, em?: EntityManager): Promise<FieldRow[]> {
     if (!this.events.isConnected) return this.compute(em ?? this.orm.em.fork(), groupId);
-    const hit = this.cache.get(groupId);
+    const hit = this.fields.get(groupId);
     if (hit && this.clock() - hit.at < MAX_AGE_MS) return Promise.resolve(hit.rows);
-    const stamp = this.stamp(groupId);
     const running = this.inFlight.get(groupId);
-    if (running && running.stamp === stamp) return running.promise;
+    if (running && this.fields.isCurrent(groupId, running.mark)) return running.promise;
+    const mark = this.fields.mark();
     const promise = this.compute(em ?? this.orm.em.fork(), groupId)
       .then((rows) => {
-        if (this.stamp(groupId) === stamp) this.cache.set(groupId, { at: this.clock(), rows });
+        this.fields.set(groupId, { at: this.clock(), rows }, mark);
         return rows;
       })
       .finally(() => {
-        if (this.inFlight.get(groupId)?.promise === promise) this.inFlight.delete(groupId);
+        if (this.inFlight.peek(groupId)?.promise === promise) this.inFlight.delete(groupId);
       });
-    this.inFlight.set(groupId, { stamp, promise });
+    this.inFlight.set(groupId, { mark, promise });
     return promise;
   }
 
   /** Every group's field is computed again at its next read. */
   clear() {
-    this.generation++;
-    this.groupGenerations.clear();
-    this.cache.clear();
+    this.fields.clear();
     this.inFlight.clear();
   }
 
   /** One group's field is computed again at its next read. */
   forget(groupId: number) {
-    this.groupGenerations.set(groupId, (this.groupGenerations.get(groupId) ?? 0) + 1);
-    this.cache.delete(groupId);
+    this.fields.invalidate(groupId);
     this.inFlight.delete(groupId);
-  }
-
-  private stamp(groupId: number): string {
-    return `${this.generation}:${this.groupGenerations.get(groupId) ?? 0}`;
   }
 
   private async compute(em: EntityManager, groupId: number): Promise<FieldRow[]> {

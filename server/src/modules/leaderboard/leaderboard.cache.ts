@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { compareCodePoints } from '@first-round/shared/scoring';
 import { leaderboardRowOutput, type EntryStatus, type LeaderboardInput, type LeaderboardRow } from '@first-round/shared/schemas';
+import { CappedCache } from '../../cache/capped.js';
 import { prepareJson } from '../../cache/json-body.js';
 import type { MaybePromise } from '../../cache/maybe-promise.js';
 import type { Orm } from '../../db/orm.js';
@@ -19,16 +20,38 @@ export interface Standings {
 }
 
 const MAX_AGE_MS = 60_000;
-/** Distinct pages (limit, offset) of one ranking kept serialised; other pages are sliced per request. */
+/**
+ * Rankings kept (the global one and groups'), least recently read evicted first. The global ranking is
+ * read by every leaderboard page and re-ranked after every change, so it is never the least recent for
+ * long; an evicted group's is ranked again by its next read.
+ */
+export const MAX_RANKINGS = 2_000;
+/** Distinct pages (status, limit, offset) of one ranking kept serialised, least recently read evicted first. */
 const MAX_PAGES = 64;
-/** Distinct searches of one ranking kept; others are searched per request. */
+/** Distinct searches of one ranking kept, least recently read evicted first. */
 const MAX_SEARCHES = 256;
 
+/** A ranking as kept: the draft version it was ranked at, and when. */
+interface Ranked {
+  version: number;
+  at: number;
+  value: Standings;
+}
+
+/** A ranking being computed: for the draft version `version`, begun at the rankings' mark `mark`. */
+interface Ranking {
+  version: number;
+  mark: number;
+  promise: Promise<Standings>;
+}
+
 /**
- * Ranked standings per group, computed by the leaderboard SQL inside PostgreSQL and kept at most 60 s.
- * Any draft change (heard through LISTEN/NOTIFY, so also from the CLI or another instance) makes every
- * entry stale at once; membership changes drop their group, renames and board imports every ranking (all
- * announced on the invalidation channel). Concurrent readers share one computation.
+ * Ranked standings per group, computed by the leaderboard SQL inside PostgreSQL and kept at most 60 s
+ * (at most MAX_RANKINGS of them, cache/capped.ts). Any draft change (heard through LISTEN/NOTIFY, so also
+ * from the CLI or another instance) makes every entry stale at once; membership changes drop their group
+ * and only it (a ranking of another group, or the global one, being computed meanwhile is still kept),
+ * renames and board imports every ranking (all announced on the invalidation channel). Concurrent readers
+ * share one computation.
  *
  * The global standings (every entry) are never ranked by a request: they are re-ranked in the
  * background after each draft change or announcement (and once a minute while announcements cannot be
@@ -36,10 +59,20 @@ const MAX_SEARCHES = 256;
  * previous one (global-standings.ts).
  */
 export class LeaderboardCache {
-  private readonly cache = new Map<number, { version: number; at: number; value: Standings }>();
-  private readonly inFlight = new Map<number, { version: number; promise: Promise<Standings> }>();
-  /** Pages of a ranking, validated and serialised once: every reader of that page shares the bytes. */
-  private readonly pages = new WeakMap<Standings, Map<string, LeaderboardRow[]>>();
+  /**
+   * Kept rankings by group. Its per-group guard replaces one generation for all groups: a join in one
+   * group made every ranking computed meanwhile (the global one's ~200 ms at 100,000 entries included) be
+   * thrown away and computed again, and joins arriving faster than a global ranking takes kept it from
+   * ever being kept.
+   */
+  private readonly rankings = new CappedCache<number, Ranked>(MAX_RANKINGS);
+  /** Rankings being computed, so concurrent readers share one; each removes itself when done. */
+  private readonly inFlight = new CappedCache<number, Ranking>(MAX_RANKINGS);
+  /**
+   * Pages of a ranking, validated and serialised once: every reader of that page shares the bytes. Kept
+   * beside the ranking (a WeakMap: they go with it).
+   */
+  private readonly pages = new WeakMap<Standings, CappedCache<string, LeaderboardRow[]>>();
   /** Callers' own rows, validated and serialised (`ownRow`). */
   private readonly ownRows = new WeakMap<LeaderboardRow, LeaderboardRow>();
   /** A ranking's alive and busted rows apart (for boards that fold the busted ones away), made once. */
@@ -53,11 +86,9 @@ export class LeaderboardCache {
    * A ranking's search results by search and status: the live stream sends a watched search again after
    * every pick, to each of its watchers, and one pass over 100,000 names takes a few milliseconds.
    */
-  private readonly searches = new WeakMap<Standings, Map<string, LeaderboardRow[]>>();
+  private readonly searches = new WeakMap<Standings, CappedCache<string, LeaderboardRow[]>>();
   /** The global group, ranked in Node from what changed since its last ranking (global-standings.ts). */
   private readonly global: GlobalStandings;
-  /** Moves when rankings go stale without a draft change (a rename, a join): older results are not kept. */
-  private generation = 0;
 
   constructor(
     private readonly orm: Orm,
@@ -77,7 +108,7 @@ export class LeaderboardCache {
       // Names (a rename, a merged account) and the board (tie-break ranks) show in every ranking.
       if (message.kind === 'participant') this.renamed(message.participant_id);
       if (message.kind === 'board') this.refresh();
-      if (message.kind === 'group') this.invalidate(message.group_id);
+      if (message.kind === 'group') this.invalidateGroup(message.group_id);
     });
   }
 
@@ -94,13 +125,11 @@ export class LeaderboardCache {
   /** Rows `offset … offset + limit` of a ranking, the same (prepared) array for every reader of it. */
   page(standings: Standings, limit: number, offset: number, status?: EntryStatus): LeaderboardRow[] {
     let pages = this.pages.get(standings);
-    if (!pages) this.pages.set(standings, (pages = new Map()));
+    if (!pages) this.pages.set(standings, (pages = new CappedCache(MAX_PAGES)));
     const key = `${status ?? 'all'}:${limit}:${offset}`;
     const hit = pages.get(key);
     if (hit) return hit;
-    const rows = leaderboardRowOutput.array().parse(this.withStatus(standings, status).slice(offset, offset + limit));
-    if (pages.size >= MAX_PAGES) return rows;
-    const page = prepareJson(rows);
+    const page = prepareJson(leaderboardRowOutput.array().parse(this.withStatus(standings, status).slice(offset, offset + limit)));
     pages.set(key, page);
     return page;
   }
@@ -116,13 +145,10 @@ export class LeaderboardCache {
       return { rows: this.withStatus(standings, input.status), page: this.page(standings, input.limit, input.offset, input.status) };
     }
     let searches = this.searches.get(standings);
-    if (!searches) this.searches.set(standings, (searches = new Map()));
+    if (!searches) this.searches.set(standings, (searches = new CappedCache(MAX_SEARCHES)));
     const key = `${input.status ?? 'all'}:${search}`;
     let rows = searches.get(key);
-    if (!rows) {
-      rows = this.matching(standings, search, input.status);
-      if (searches.size < MAX_SEARCHES) searches.set(key, rows);
-    }
+    if (!rows) searches.set(key, (rows = this.matching(standings, search, input.status)));
     return { rows, page: leaderboardRowOutput.array().parse(rows.slice(input.offset, input.offset + input.limit)) };
   }
 
@@ -151,7 +177,7 @@ export class LeaderboardCache {
   }
 
   private refresh() {
-    this.cache.clear();
+    this.rankings.clear();
     this.rankInBackground();
   }
 
@@ -173,15 +199,16 @@ export class LeaderboardCache {
    */
   get(groupId: number, em?: EntityManager): MaybePromise<Standings> {
     const version = this.events.version;
-    const hit = this.cache.get(groupId);
-    const fresh = groupId === GLOBAL_GROUP_ID || Date.now() - (hit?.at ?? 0) < MAX_AGE_MS;
-    if (hit && hit.version === version && fresh) return hit.value;
+    const hit = this.rankings.get(groupId);
+    if (hit && hit.version === version && (groupId === GLOBAL_GROUP_ID || Date.now() - hit.at < MAX_AGE_MS)) return hit.value;
     const running = this.inFlight.get(groupId);
-    if (running && running.version === version) return running.promise;
-    const promise = this.rank(em, groupId, version).finally(() => {
-      if (this.inFlight.get(groupId)?.promise === promise) this.inFlight.delete(groupId);
+    // Shared only if nothing made this group stale since it began (then its result would not be kept).
+    if (running && running.version === version && this.rankings.isCurrent(groupId, running.mark)) return running.promise;
+    const mark = this.rankings.mark();
+    const promise = this.rank(em, groupId, version, mark).finally(() => {
+      if (this.inFlight.peek(groupId)?.promise === promise) this.inFlight.delete(groupId);
     });
-    this.inFlight.set(groupId, { version, promise });
+    this.inFlight.set(groupId, { version, mark, promise });
     return promise;
   }
 
@@ -192,15 +219,20 @@ export class LeaderboardCache {
       // Renames and joins are announced: while they can be heard, re-ranking on a timer would only stall
       // readers (a big ranking holds the event loop). Without the listener, it bounds what may be missed.
       if (this.events.isConnected) return;
-      this.rank(this.orm.em.fork(), GLOBAL_GROUP_ID, this.events.version).catch(this.backgroundFailed);
+      this.rank(this.orm.em.fork(), GLOBAL_GROUP_ID, this.events.version, this.rankings.mark()).catch(this.backgroundFailed);
     }, MAX_AGE_MS);
     timer.unref();
     return () => clearInterval(timer);
   }
 
-  invalidate(groupId: number) {
-    this.generation++;
-    this.cache.delete(groupId);
+  /**
+   * The one way to make a group's ranking stale: its entries changed (a join, a leave, a switch to My
+   * Picks, saved picks), here or on another instance. Only that group is ranked again, at its next read;
+   * a ranking of it that began before is not kept. Every other group's ranking, kept or being computed,
+   * the global one included, stays.
+   */
+  invalidateGroup(groupId: number) {
+    this.rankings.invalidate(groupId);
     this.inFlight.delete(groupId);
   }
 
@@ -210,9 +242,7 @@ export class LeaderboardCache {
    * previous one; this re-ranks at once instead of at the next draft change or minute.
    */
   renamed(participantId: string) {
-    this.generation++;
     this.global.renamed(participantId);
-    this.cache.clear();
     this.inFlight.clear();
     this.refresh();
   }
@@ -222,11 +252,13 @@ export class LeaderboardCache {
     this.global.forgetNames();
   }
 
-  /** Ranks a group and keeps the result unless the draft moved meanwhile (then it is already stale). */
-  private async rank(em: EntityManager | undefined, groupId: number, version: number): Promise<Standings> {
-    const generation = this.generation;
+  /**
+   * Ranks a group and keeps the result unless the draft moved meanwhile or this group was made stale since
+   * `mark` (then it is already stale); other groups' changes do not matter.
+   */
+  private async rank(em: EntityManager | undefined, groupId: number, version: number, mark: number): Promise<Standings> {
     const value = await this.compute(em ?? this.orm.em.fork(), groupId);
-    if (this.events.version === version && this.generation === generation) this.cache.set(groupId, { version, at: Date.now(), value });
+    if (this.events.version === version) this.rankings.set(groupId, { version, at: Date.now(), value }, mark);
     return value;
   }
 

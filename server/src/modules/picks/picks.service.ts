@@ -30,7 +30,7 @@ export async function myPicks({ em, participantId }: Caller, groupId: number = G
  * the procedure (picks.save); both are checked again under the lock.
  */
 export async function savePicks(
-  { em, draft, leaderboards, participantId }: Caller & { draft: DraftSettings; leaderboards: Pick<LeaderboardCache, 'invalidate'> },
+  { em, draft, leaderboards, participantId }: Caller & { draft: DraftSettings; leaderboards: Pick<LeaderboardCache, 'invalidateGroup'> },
   input: { picks: number[]; group_id?: number },
 ) {
   const groupId = input.group_id ?? GLOBAL_GROUP_ID;
@@ -55,7 +55,7 @@ export async function savePicks(
     // Saving group picks makes them the entry (docs/rules.md, "Entries and picks"): stop reusing the global ones.
     if (groupId !== GLOBAL_GROUP_ID) await stopReusingGlobalPicks(tx, groupId, participantId);
   });
-  leaderboards.invalidate(groupId);
+  leaderboards.invalidateGroup(groupId);
   return { success: true, picks: await entryPlayerIds(em, participantId, groupId), group_id: groupId };
 }
 

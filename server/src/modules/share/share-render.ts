@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import satori, { type SatoriOptions } from 'satori';
 import { renderAsync } from '@resvg/resvg-js';
+import { CappedCache } from '../../cache/capped.js';
 import { CARD_FONT, CARD_FONT_EXT, CARD_SIZE, cardElement, type ShareCard } from './share-card.js';
 
 /**
@@ -56,16 +57,19 @@ export function cardHash(card: ShareCard): string {
 
 /**
  * The PNGs drawn lately, by what they draw (so a token whose card has not changed is never drawn twice,
- * and a pick, a rename or a draft change draws it anew). A pasted link is fetched by every chat preview
- * at once: concurrent requests for the same card share one drawing. Least recently used go first.
+ * and a pick, a rename or a draft change draws it anew: a new card is a new key, so nothing here is ever
+ * invalidated). A pasted link is fetched by every chat preview at once: concurrent requests for the same
+ * card share one drawing. At most `max` (64 by default), least recently used evicted first.
  */
 export class ShareImageCache {
-  private readonly images = new Map<string, Promise<Buffer>>();
+  private readonly images: CappedCache<string, Promise<Buffer>>;
 
   constructor(
-    private readonly max = 64,
+    max = 64,
     private readonly render: (card: ShareCard) => Promise<Buffer> = renderCardPng,
-  ) {}
+  ) {
+    this.images = new CappedCache(max);
+  }
 
   get size() {
     return this.images.size;
@@ -73,18 +77,13 @@ export class ShareImageCache {
 
   png(card: ShareCard, hash = cardHash(card)): Promise<Buffer> {
     const hit = this.images.get(hash);
-    if (hit) {
-      // Most recently used last: Map keeps insertion order.
-      this.images.delete(hash);
-      this.images.set(hash, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const drawing = this.render(card);
     this.images.set(hash, drawing);
     drawing.catch(() => {
-      if (this.images.get(hash) === drawing) this.images.delete(hash);
+      // A failed drawing is not kept: the next request draws again.
+      if (this.images.peek(hash) === drawing) this.images.delete(hash);
     });
-    while (this.images.size > this.max) this.images.delete(this.images.keys().next().value!);
     return drawing;
   }
 }

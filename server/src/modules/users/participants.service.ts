@@ -54,10 +54,12 @@ export async function ensureParticipant(
   cache: ParticipantCache,
   clerkLookup?: ClerkUserLookup,
 ): Promise<ParticipantRow> {
+  // Taken before the row is read: a change to it announced meanwhile keeps what is read out of the cache.
+  const mark = cache.mark();
   const found = await repo.findParticipant(em, identity.userId);
   const existing = found ? toParticipantRow(found) : undefined;
   if (existing && cache.wasRefreshed(identity.userId)) {
-    cache.remember(existing);
+    cache.remember(existing, mark);
     return existing;
   }
 
@@ -86,7 +88,7 @@ export async function ensureParticipant(
     if (!profile.username || !isUniqueViolation(error, 'participant_screen_name_unique')) throw error;
     row = await upsert(null);
   }
-  cache.remember(row);
+  cache.remember(row, mark);
   return row;
 }
 
