@@ -69,7 +69,10 @@ export const MESSAGES = {
   remindersOn: 'You will get an e-mail before picks lock',
   remindersOff: 'No more e-mails before picks lock',
   remindersSaveFailed: 'Could not save the reminder setting',
+  /** Taken by another player or an operator, in any spelling that reads the same (names.ts, `nameKey`). */
   usernameTaken: 'That username is already taken',
+  /** The name of a reference entry shown beside every leaderboard, in any spelling. */
+  usernameReserved: 'That name belongs to a reference entry on the leaderboards: please pick another',
   accountFixMissing: 'Missing Information: Please provide both the temporary ID and Clerk ID',
   accountFixFailed: 'Error Fixing Account',
   /** Past seasons (seasons.*): an unknown year, the current one (its standings are the live ones), a group that was not there. */

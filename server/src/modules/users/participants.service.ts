@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MESSAGES } from '@first-round/shared/messages';
+import { isReservedName } from '@first-round/shared/names';
+import { usernameSchema } from '@first-round/shared/schemas';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../errors.js';
 import type { Identity } from '../auth/bearer.js';
 import { findUser, isUsernameTaken, setUsername } from '../auth/identity.repository.js';
@@ -77,23 +79,39 @@ export async function ensureParticipant(
   }
 
   const upsert = async (screenName: string | null) => toParticipantRow(await repo.upsertParticipant(em, { id: identity.userId, email: profile.email, screenName }));
+  // A name the provider hands over is not checked by our forms (Clerk's dashboard, a username set there):
+  // one a reference entry has, or one that is no valid name here, is not taken as the screen name.
+  const parsed = profile.username === null ? undefined : usernameSchema.safeParse(profile.username);
+  const offered = parsed?.success && !isReservedName(parsed.data) ? parsed.data : null;
   let row: ParticipantRow;
   try {
-    row = await upsert(profile.username);
+    row = await upsert(offered);
   } catch (error) {
     // Another new user took the same name between the check and the insert: this one starts without a
     // screen name (as when the name was taken earlier) instead of failing its first call.
-    if (!profile.username || !isUniqueViolation(error, 'participant_screen_name_unique')) throw error;
+    if (!offered || !isScreenNameViolation(error)) throw error;
     row = await upsert(null);
   }
   cache.remember(row);
   return row;
 }
 
+/** A screen name another participant holds, caught by one of the unique indexes (the key's, or lower()'s). */
+const isScreenNameViolation = (error: unknown) =>
+  isUniqueViolation(error, 'participant_screen_name_key_unique') || isUniqueViolation(error, 'participant_screen_name_unique');
+
+/**
+ * A new screen name: refused (409) when it would pass for a reference entry's, or another participant
+ * holds it in any spelling with the same key (names.ts: an operator's 'operatorrt' holds 'Operator RT').
+ * The unique index on the key decides between two players renaming at once.
+ */
 export async function updateScreenName({ em, participantId, sink }: UserCall, screenName: string): Promise<ParticipantRow> {
+  if (isReservedName(screenName)) throw conflict(MESSAGES.usernameReserved);
   try {
     return await em.transactional(async (tx) => {
-      if (await isUsernameTaken(tx, screenName, participantId)) throw conflict(MESSAGES.usernameTaken);
+      if ((await isUsernameTaken(tx, screenName, participantId)) || (await repo.isScreenNameTaken(tx, screenName, participantId))) {
+        throw conflict(MESSAGES.usernameTaken);
+      }
       if (!(await repo.setScreenName(tx, participantId, screenName))) throw notFound('Participant not found');
       // The built-in provider's username and the screen name are one namespace: keep them equal.
       await setUsername(tx, participantId, screenName);
