@@ -37,8 +37,9 @@ export async function findPicksPublic(em: EntityManager, groupId: number): Promi
   return (await em.findOne(GroupSchema, groupId, { fields: ['picksPublic'], refresh: true }))?.picksPublic;
 }
 
-export async function groupExists(em: EntityManager, groupId: number): Promise<boolean> {
-  return (await em.count(GroupSchema, { id: groupId })) > 0;
+/** Whether the group is public (listed for every signed-in player); undefined when there is no such group. */
+export async function findIsPublic(em: EntityManager, groupId: number): Promise<boolean | undefined> {
+  return (await em.findOne(GroupSchema, groupId, { fields: ['isPublic'], refresh: true }))?.isPublic;
 }
 
 /** Groups the participant belongs to, in the order joined. */

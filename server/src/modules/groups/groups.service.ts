@@ -5,7 +5,7 @@ import { MESSAGES } from '@first-round/shared/messages';
 import type { z } from 'zod';
 import { joinDraftState, lateJoinNotice } from '@first-round/shared/join-words';
 import type { DraftStatus, GroupDto, joinResultOutput } from '@first-round/shared/schemas';
-import { badRequest, conflict, draftLocked, forbidden, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
+import { badRequest, conflict, draftLocked, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
 import { getDraftStatus, isDraftStarted, type DraftSettings } from '../draft/draft.service.js';
 import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
 import { screenNamesOf } from '../users/participants.repository.js';
@@ -14,7 +14,7 @@ import { lockParticipant } from '../users/participants.service.js';
 import { entryModeOf, entrySetGroup, type EntryMode } from '@first-round/shared/entries';
 import type { Group } from './groups.entities.js';
 import * as repo from './groups.repository.js';
-import { findMembership } from './membership.js';
+import { findMembership, refusalForNonMember } from './membership.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { checkJoinLimits, lockJoinAttempts, recordJoinFailure, wrongPassword } from './join-limits.js';
 
@@ -53,11 +53,13 @@ async function loadGroup(em: EntityManager, groupId: number, options: { withPass
 
 const isMember = async (em: EntityManager, groupId: number, participantId: string) => Boolean(await findMembership(em, groupId, participantId));
 
-/** Members may open their group; public groups are open to every signed-in user. */
+/**
+ * Members may open their group; public groups are open to every signed-in user. To anyone else a private
+ * group is 'Group not found', as an id that names none (membership.ts, `refusalForNonMember`).
+ */
 export async function getVisibleGroup({ em, participantId }: Caller, groupId: number): Promise<GroupDto> {
   const group = await loadGroup(em, groupId);
-  if (!group) throw notFound(MESSAGES.groupNotFound);
-  if (!group.isPublic && !(await isMember(em, groupId, participantId))) throw forbidden(MESSAGES.notGroupMember);
+  if (!group || (!group.isPublic && !(await isMember(em, groupId, participantId)))) throw notFound(MESSAGES.groupNotFound);
   return toGroupDto(group);
 }
 
@@ -171,7 +173,7 @@ export async function leaveGroup({ em, participantId, sink }: Caller & { sink: I
   return em.transactional(async (tx) => {
     if (!(await repo.lockGroup(tx, groupId, 'update'))) throw notFound(MESSAGES.groupNotFound);
     const me = await repo.findMembershipRow(tx, groupId, participantId);
-    if (!me) throw forbidden(MESSAGES.notGroupMember);
+    if (!me) throw await refusalForNonMember(tx, groupId);
     const others = await repo.countMembersOtherThan(tx, groupId, participantId);
     if (me.isOwner && others > 0) throw conflict('The owner cannot leave a group that still has other members');
     await announceChange(tx, sink, { kind: 'group', group_id: groupId });
@@ -227,10 +229,12 @@ export async function memberCount(caller: Caller, groupId: number) {
   return { group_id: groupId, member_count: group.member_count };
 }
 
+/** The caller's membership of a group they may know of: theirs, or a public one (a private one they are not in: 404, as none). */
 export async function getMembership({ em, participantId }: Caller, groupId: number) {
   const group = await loadGroup(em, groupId);
   if (!group) throw notFound(MESSAGES.groupNotFound);
   const row = await findMembership(em, groupId, participantId);
+  if (!row && !group.isPublic) throw notFound(MESSAGES.groupNotFound);
   return {
     group_id: groupId,
     participant_id: participantId,
@@ -288,7 +292,7 @@ export async function setEntryMode(
     // Leaving locks the group for update: a member switching and leaving at once take turns.
     if (!(await repo.lockGroup(tx, groupId, 'share'))) throw notFound(MESSAGES.groupNotFound);
     const current = await findMembership(tx, groupId, participantId);
-    if (!current) throw forbidden(MESSAGES.notGroupMember);
+    if (!current) throw await refusalForNonMember(tx, groupId);
     if (entryModeOf(current.use_global_picks) === mode) return;
     if (mode === 'own') await copyPickSet(tx, participantId, GLOBAL_GROUP_ID, groupId);
     else await deletePickSet(tx, participantId, groupId);
