@@ -24,7 +24,10 @@ export const MESSAGES = {
   groupExists: 'Group already exists, please pick a different name',
   groupNameRequired: 'Group name is required',
   groupIdRequired: 'Group ID is required',
+  /** No such group, and equally a private group the caller is not in (nothing tells the two apart). */
   groupNotFound: 'Group not found',
+  /** Too many 'Group not found' answers to one address (GROUP_PROBE_LIMIT): ids are being tried. */
+  tooManyGroupProbes: (seconds: number) => `Too many requests for groups that could not be found. Please wait ${plural(seconds, 'second')} and try again.`,
   notGroupMember: 'You are not a member of this group',
   notGroupOwner: 'Only the group owner can do this',
   /**

@@ -28,9 +28,16 @@ const DEFAULT_IGNORABLE =
 const OTHER_INVISIBLE = '\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\p{Co}\\u2800';
 
 const INVISIBLE_CLASS = `[${DEFAULT_IGNORABLE}${OTHER_INVISIBLE}]`;
+/*
+ * The classes below hold combining code points (the grapheme joiner, variation selectors) on purpose:
+ * each is matched on its own, which is what finding them requires, not a character class misread.
+ */
 /** The default ignorables alone (for the test that holds the list equal to Unicode's). */
+// eslint-disable-next-line no-misleading-character-class -- combining code points matched one by one, on purpose (above)
 export const DEFAULT_IGNORABLE_PATTERN = new RegExp(`[${DEFAULT_IGNORABLE}]`, 'u');
+// eslint-disable-next-line no-misleading-character-class -- as above
 const INVISIBLE = new RegExp(INVISIBLE_CLASS, 'u');
+// eslint-disable-next-line no-misleading-character-class -- as above
 const INVISIBLE_ALL = new RegExp(INVISIBLE_CLASS, 'gu');
 /** What separates words in a name and changes nothing about who it names: spaces of every kind and punctuation. */
 const SEPARATORS = /[\p{White_Space}\p{Z}\p{P}]/gu;

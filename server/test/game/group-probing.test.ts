@@ -184,3 +184,65 @@ describe('every call that takes a group id', () => {
     expectError(await t.request('POST', '/api/groups/join', { user: prober, body: { group_id: passwordId } }), 403, /^Wrong password for this group/);
   });
 });
+
+describe('the per-address budget of "no such group" answers (GROUP_PROBE_LIMIT)', () => {
+  let small: TestApp;
+  let member: TestUser;
+  let ownGroup: number;
+  const PROBER_IP = '203.0.113.7';
+  const OTHER_IP = '198.51.100.9';
+  const LIMIT = 5;
+
+  beforeAll(async () => {
+    small = await createTestApp({ env: { GROUP_PROBE_LIMIT: String(LIMIT), GROUP_PROBE_WINDOW_SECONDS: '600' } });
+    member = await small.signUp('budgetmember');
+    ownGroup = (await createGroup(small, member, { name: uniqueName('Budget') })).id;
+  });
+  afterAll(async () => small?.close());
+
+  const from = (ip: string, user: TestUser, method: 'GET' | 'POST', url: string, body?: unknown) =>
+    small.app.inject({
+      method,
+      url,
+      remoteAddress: ip,
+      headers: { authorization: user.authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+  const probe = (ip: string, user: TestUser, id: number) => from(ip, user, 'GET', `/api/groups/${id}/member-count`);
+
+  /** A 429 that says how long to wait, in its Retry-After header and its message, within the window. */
+  function expectOverBudget(res: LightMyRequestResponse) {
+    const body = expectError(res, 429, /^Too many requests for groups that could not be found\. Please wait \d+ seconds? and try again\.$/);
+    expect(body.code).toBe('TOO_MANY_REQUESTS');
+    const wait = Number(res.headers['retry-after']);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(600);
+    expect(body.message).toContain(`wait ${wait} second`);
+  }
+
+  it('after GROUP_PROBE_LIMIT not-found answers an address gets 429 with Retry-After on every group-id call, REST and tRPC, until the window passes', async () => {
+    const prober = await small.signUp('budgetprober');
+    for (let i = 0; i < LIMIT; i++) expectError(await probe(PROBER_IP, prober, 10_000_000 + i), 404, MESSAGES.groupNotFound);
+    expectOverBudget(await probe(PROBER_IP, prober, 10_000_100));
+    // A private group the prober is not in is refused the same way: nothing tells it apart from none.
+    expectOverBudget(await probe(PROBER_IP, prober, ownGroup));
+    expectOverBudget(await from(PROBER_IP, prober, 'POST', '/api/groups/join', { group_id: 10_000_200 }));
+    // tRPC, through the adapter and the hot reads' fast path.
+    const viaAdapter = await from(PROBER_IP, prober, 'GET', `/trpc/groups.memberCount?input=${encodeURIComponent(JSON.stringify({ group_id: 10_000_300 }))}`);
+    expect(viaAdapter.statusCode).toBe(429);
+    expect(Number(viaAdapter.headers['retry-after'])).toBeGreaterThan(0);
+    expect((viaAdapter.json() as { error: { data: { kind: string } } }).error.data.kind).toBe('TOO_MANY_REQUESTS');
+    const viaFastPath = await from(PROBER_IP, prober, 'GET', `/trpc/leaderboard.group?input=${encodeURIComponent(JSON.stringify({ group_id: 10_000_400 }))}`);
+    expect(viaFastPath.statusCode).toBe(429);
+    expect(Number(viaFastPath.headers['retry-after'])).toBeGreaterThan(0);
+
+    // Only not-found answers are refused: a member behind the same address still reads their own group.
+    expect(expectStatus(await probe(PROBER_IP, member, ownGroup), 200)).toEqual({ group_id: ownGroup, member_count: 1 });
+    // Another address has its own budget.
+    expectError(await probe(OTHER_IP, prober, 10_000_500), 404, MESSAGES.groupNotFound);
+
+    // Once the window has passed the address is answered as before.
+    small.clock.advance(601_000);
+    expectError(await probe(PROBER_IP, prober, 10_000_600), 404, MESSAGES.groupNotFound);
+  });
+});
