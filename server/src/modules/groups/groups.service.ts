@@ -16,7 +16,7 @@ import type { Group } from './groups.entities.js';
 import * as repo from './groups.repository.js';
 import { findMembership, refusalForNonMember } from './membership.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { checkJoinLimits, lockJoinAttempts, recordJoinFailure, wrongPassword } from './join-limits.js';
+import { checkJoinLimits, lockGroupPasswordTries, lockJoinAttempts, recordJoinFailure, wrongPassword } from './join-limits.js';
 
 /** Who is asking, and the EntityManager of their call. */
 export interface Caller {
@@ -130,10 +130,12 @@ export function joinAnswer(groupId: number, added: boolean, status: Pick<DraftSt
 
 /**
  * Joining by id, with guessing limited (join-limits.ts). The whole attempt runs in one transaction holding
- * the player's join lock, so simultaneous attempts are decided one after another: a member passes at
- * once (nothing is guessed), a limited player gets 429 before any hash, and a wrong password or unknown
- * id is recorded before the next attempt counts. (Counting a try before checking it, with the hash outside
- * the lock, would refuse simultaneous RIGHT answers once ten were in flight.)
+ * the player's join lock (and, where a password is to be checked, the group's), so simultaneous attempts
+ * are decided one after another: a member passes at once (nothing is guessed), a limited player gets 429
+ * before any hash, and a wrong password or unknown id is recorded before the next attempt counts.
+ * (Counting a try before checking it, with the hash outside the lock, would refuse simultaneous RIGHT
+ * answers once ten were in flight.) Once a group's own limit is reached, the right password is refused
+ * too: a lock that still checked passwords would still be guessed through; invite links are the way in.
  */
 export async function joinGroup(
   { em, participantId, now, draft, sink }: Caller & { now: Date; draft: DraftSettings; sink: InvalidationSink },
@@ -147,6 +149,7 @@ export async function joinGroup(
     // A public group is a stranger's one-click join: once the draft is on it would add a watcher, never an
     // entry (docs/decisions.md). Not a failed guess, so not counted against the join limits.
     if (group?.isPublic && status.draftHasStarted) return { refused: draftLocked(MESSAGES.publicGroupsLocked) };
+    if (group?.passwordHash) await lockGroupPasswordTries(tx, input.group_id);
     await checkJoinLimits(tx, participantId, input.group_id, now);
     if (!group) {
       await recordJoinFailure(tx, participantId, input.group_id, 'unknown_group', now);
