@@ -78,6 +78,8 @@ export const MESSAGES = {
   usernameReserved: 'That name belongs to a reference entry on the leaderboards: please pick another',
   accountFixMissing: 'Missing Information: Please provide both the temporary ID and Clerk ID',
   accountFixFailed: 'Error Fixing Account',
+  /** The account fix moves only a temporary account made with the caller's own e-mail address. */
+  accountFixNotYours: 'This temporary account is not yours: it was not made with the e-mail address you signed in with',
   /** Past seasons (seasons.*): an unknown year, the current one (its standings are the live ones), a group that was not there. */
   seasonNotFound: (year: number) => `There is no ${year} season`,
   seasonNotClosed: (year: number) => `The ${year} season is still being played: its standings are the current leaderboard`,

@@ -158,7 +158,8 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
   'auth.migrateParticipantId': {
     run: async ({ caller, user }) => {
       const temp = `temp_${crypto.randomBytes(6).toString('hex')}`;
-      await t.db.query(`insert into participant (id) values ($1)`, [temp]);
+      // Made with the caller's address: theirs to move.
+      await t.db.query(`insert into participant (id, email) values ($1, $2)`, [temp, user?.email ?? null]);
       return caller.auth.migrateParticipantId({ temp_id: temp, clerk_id: user?.id ?? 'user_nobody' });
     },
   },

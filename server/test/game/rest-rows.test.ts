@@ -88,7 +88,8 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     const user = await t.signUp();
     await get(`${p}/auth/me`, user);
     const temp = `temp_${Math.random().toString(36).slice(2)}`;
-    await t.db.query(`insert into participant (id) values ($1)`, [temp]);
+    // Made with the caller's address: theirs to move (another's would be 403).
+    await t.db.query(`insert into participant (id, email) values ($1, $2)`, [temp, user.email]);
     await t.db.query(`insert into pick (participant_id, group_id, player_id) values ($1, 1, $2), ($1, 1, $3)`, [temp, players[3], players[4]]);
     const body = expectStatus(await post(`${p}/auth/migrate-participant-id`, { temp_id: temp, clerk_id: user.id }, user), 200);
     expect(body).toMatchObject({ success: true, moved_picks: 2, moved_memberships: 0 });
@@ -619,7 +620,7 @@ describe('every procedure through a caller', () => {
     'auth.updateScreenName': async (c) => expect(await c.auth.updateScreenName({ screen_name: member.username })).toMatchObject({ screen_name: member.username }),
     'auth.migrateParticipantId': async (c) => {
       const temp = `temp_${Math.random().toString(36).slice(2)}`;
-      await t.db.query(`insert into participant (id) values ($1)`, [temp]);
+      await t.db.query(`insert into participant (id, email) values ($1, $2)`, [temp, member.email]);
       expect(await c.auth.migrateParticipantId({ temp_id: temp, clerk_id: member.id })).toMatchObject({ success: true, moved_picks: 0 });
     },
     'users.status': async (c) => expect(await c.users.status()).toHaveProperty('is_first_login'),

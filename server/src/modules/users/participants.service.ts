@@ -152,12 +152,21 @@ export async function markFirstLoginDone({ em, participantId, sink }: UserCall) 
  * Account fix: moves a temporary participant's picks, memberships and links onto the caller's own id, in
  * one transaction. Duplicates (the caller already has the same pick or membership) are merged, not doubled.
  * Each module moves its own rows; deleting the temporary participant then drops what is left of it.
+ *
+ * Only the caller's own temporary account moves. This server never issues temp_ ids (they are rows from
+ * before an account had its provider's id), so no token or session can vouch for one; what shows whose it
+ * is, is the e-mail address it was made with, which must be the caller's (verified by the identity
+ * provider, compared without regard to case). One with another address, or none, is refused (403): else
+ * anyone could take over any temp_ account's groups, ownership included, by naming its id.
  */
 export async function migrateParticipant({ em, participantId: callerId, sink }: UserCall, input: { temp_id: string; clerk_id: string }) {
   if (input.clerk_id !== callerId) throw forbidden('You can only move an account onto your own user id');
   if (!input.temp_id.startsWith('temp_')) throw badRequest('The temporary id must start with temp_');
   return em.transactional(async (tx) => {
     if (!(await repo.lockParticipant(tx, input.temp_id))) throw notFound(`No participant with id ${input.temp_id}`);
+    const [temp, caller] = [await repo.findParticipant(tx, input.temp_id), await repo.findParticipant(tx, callerId)];
+    const sameAddress = (a: string | null | undefined, b: string | null | undefined) => Boolean(a && b && a.trim().toLowerCase() === b.trim().toLowerCase());
+    if (!sameAddress(temp?.email, caller?.email)) throw forbidden(MESSAGES.accountFixNotYours);
     const picks = await copyPickSets(tx, input.temp_id, callerId);
     const memberships = await copyMemberships(tx, input.temp_id, callerId);
     await reassignJoinLinkCreator(tx, input.temp_id, callerId);
