@@ -246,3 +246,18 @@ describe('the per-address budget of "no such group" answers (GROUP_PROBE_LIMIT)'
     expectError(await probe(PROBER_IP, prober, 10_000_600), 404, MESSAGES.groupNotFound);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('lists the budget\'s 429 with Retry-After, and the private group\'s 404, on every row that takes a group id', async () => {
+    type Operation = { responses: Record<string, { description: string; headers?: Record<string, unknown> }> };
+    const doc = expectStatus<{ paths: Record<string, Record<string, Operation>> }>(await t.request('GET', '/api/openapi.json'), 200);
+    for (const route of restRoutes.filter((r) => takesGroupId(r.procedure))) {
+      const op = doc.paths[`/api${route.path.replace(/:(\w+)/g, '{$1}')}`]![route.method.toLowerCase()]!;
+      expect(op.responses['429'], rowKey(route)).toBeDefined();
+      expect(op.responses['429']!.headers, rowKey(route)).toHaveProperty('Retry-After');
+      expect(op.responses['404']!.description, rowKey(route)).toMatch(/private group/);
+    }
+    // Rows without a group id keep their answers.
+    expect(doc.paths['/api/players/']!.get!.responses['429']).toBeUndefined();
+  });
+});
