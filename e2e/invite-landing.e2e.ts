@@ -216,7 +216,7 @@ describe('invite link landing: the group opens as a member after the join', () =
     await context.close();
   });
 
-  // A private group answers a non-member with 403 (a cached error); a public one with the 'not a member'
+  // A private group answers a non-member 404, as no group does (a cached error); a public one with the 'not a member'
   // view and its Join button (cached answers that say "not a member").
   it.each([
     ['a private group', () => groupId, () => groupName],

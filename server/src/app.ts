@@ -148,9 +148,9 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
   // Fastify's own refusals (unreadable or oversized bodies…) and anything a route threw: the one error
   // model's answer (errors.ts); 5xx details stay in the log, the database out of reach is a 503.
   app.setErrorHandler((error, request, reply) => {
-    const { status, body, fault } = errorAnswer(error);
+    const { status, body, headers, fault } = errorAnswer(error);
     if (fault) request.log.error({ err: error }, 'request failed');
-    return reply.code(status).send(body);
+    return reply.code(status).headers(headers ?? {}).send(body);
   });
 
   // Live streams never finish on their own: end them first so closing drains instead of hanging.

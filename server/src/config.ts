@@ -35,6 +35,12 @@ const envSchema = z.object({
   /** Seconds before a new sign-in code may be sent to the same address. */
   IDP_CODE_RESEND_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   IDP_IP_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(30),
+  /**
+   * 'Group not found' answers one address may get per window before they become 429 (private group ids
+   * cannot be told from unknown ones, so trying ids is all a prober can do: modules/groups/probe-budget.ts).
+   */
+  GROUP_PROBE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  GROUP_PROBE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The reference entries beside every leaderboard (Big board top 32, Chalk 20, Top 10 only); `false` hides them. */
   BENCHMARK_ENTRIES: z.preprocess(emptyToUndefined, z.stringbool().default(true)),

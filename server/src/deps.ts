@@ -17,6 +17,7 @@ import { ParticipantCache } from './modules/users/participant.cache.js';
 import { DraftStatusCache } from './modules/draft/draft-status.cache.js';
 import { PlayersCache } from './modules/players/players.cache.js';
 import { PublicCountsCache } from './modules/groups/public-counts.js';
+import { GroupProbeBudget } from './modules/groups/probe-budget.js';
 import { FeedPoller, type FeedFetch } from './modules/feed/feed.poller.js';
 
 /** Everything a request needs, built once at start (or once per test). No module-level singletons. */
@@ -42,6 +43,8 @@ export interface AppDeps {
   events: DraftEventHub;
   /** The landing page's entries and groups, counted at most once a minute. */
   publicCounts: PublicCountsCache;
+  /** 'Group not found' answers per address (GROUP_PROBE_LIMIT): past it they become 429. */
+  groupProbes: GroupProbeBudget;
   /** The results feed's poller (modules/feed/); started by main.ts, polled directly by tests. */
   feed: FeedPoller;
 }
@@ -95,6 +98,8 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
     benchmarks: new BenchmarkCache(config.BENCHMARK_ENTRIES, players, draftStatus),
     events,
     publicCounts: new PublicCountsCache(orm),
+    // On the server's clock (the one tests move), so a test can let a window pass.
+    groupProbes: new GroupProbeBudget(config.GROUP_PROBE_LIMIT, config.GROUP_PROBE_WINDOW_SECONDS * 1000, () => now().getTime()),
     feed: new FeedPoller({ orm, config, draft, log, events }, options.feedFetch),
   };
 }

@@ -43,6 +43,8 @@ export class DomainError extends Error {
     readonly kind: ErrorKind,
     message: string,
     readonly data?: ErrorData,
+    /** A refusal that lifts by itself (429): seconds until it does, sent as the Retry-After header. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -56,7 +58,7 @@ export const forbidden = (m: string, data?: ErrorData) => new DomainError('FORBI
 export const notFound = (m: string) => new DomainError('NOT_FOUND', m);
 export const conflict = (m: string) => new DomainError('CONFLICT', m);
 export const unprocessable = (m: string) => new DomainError('UNPROCESSABLE', m);
-export const tooManyRequests = (m: string, data?: ErrorData) => new DomainError('TOO_MANY_REQUESTS', m, data);
+export const tooManyRequests = (m: string, data?: ErrorData, retryAfterSeconds?: number) => new DomainError('TOO_MANY_REQUESTS', m, data, retryAfterSeconds);
 export const draftLocked = (m: string) => new DomainError('DRAFT_LOCKED', m);
 
 /** What a player sees while the database cannot be reached (HTTP 503): nothing is wrong with the request. */
@@ -93,6 +95,8 @@ export interface ErrorDescription {
   status: number;
   message: string;
   data?: ErrorData;
+  /** Seconds until a 429 lifts (the Retry-After header), where the refusal knows. */
+  retryAfterSeconds?: number;
 }
 
 /** The kind of a bare tRPC error code (one not made from a DomainError): the table read backwards. */
@@ -123,7 +127,13 @@ const described = (kind: ErrorKind, message: string, status = ERROR_TABLE[kind].
  * (500) with a generic message, whatever the error said.
  */
 export function describeError(error: unknown): ErrorDescription {
-  if (error instanceof DomainError) return { ...described(error.kind, error.message), ...(error.data ? { data: error.data } : {}) };
+  if (error instanceof DomainError) {
+    return {
+      ...described(error.kind, error.message),
+      ...(error.data ? { data: error.data } : {}),
+      ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+    };
+  }
   if (error instanceof ZodError) return described('INVALID_INPUT', zodMessage(error));
   if (error instanceof TRPCError) {
     if (error.cause instanceof DomainError) return describeError(error.cause);
@@ -155,13 +165,26 @@ export type ErrorBody = {
   code: ErrorKind;
 } & Partial<ErrorData>;
 
+/** The headers an error answer carries beyond the body: Retry-After on a refusal that says when it lifts. */
+export function errorHeaders(description: Pick<ErrorDescription, 'retryAfterSeconds'>): Record<string, string> {
+  return description.retryAfterSeconds === undefined ? {} : { 'retry-after': String(description.retryAfterSeconds) };
+}
+
 /**
- * Any error as the answer REST, the identity routes and Fastify's error handler send. `fault`: the
- * server's own failure, which the caller logs (the database being away is not one).
+ * Any error as the answer REST, the identity routes and Fastify's error handler send: `headers` only
+ * where there are some to send (Retry-After). `fault`: the server's own failure, which the caller logs
+ * (the database being away is not one).
  */
-export function errorAnswer(error: unknown): { status: number; body: ErrorBody; fault: boolean } {
-  const { kind, status, message, data } = describeError(error);
-  return { status, body: { detail: message, message, code: kind, ...data }, fault: status >= 500 && kind !== 'UNAVAILABLE' };
+export function errorAnswer(error: unknown): { status: number; body: ErrorBody; headers?: Record<string, string>; fault: boolean } {
+  const description = describeError(error);
+  const { kind, status, message, data } = description;
+  const headers = errorHeaders(description);
+  return {
+    status,
+    body: { detail: message, message, code: kind, ...data },
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    fault: status >= 500 && kind !== 'UNAVAILABLE',
+  };
 }
 
 /** PostgreSQL unique violation (23505), optionally on a named constraint. */

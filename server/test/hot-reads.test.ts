@@ -137,8 +137,8 @@ describe('caches on two instances', () => {
     await eventually(async () => expect(json<Leaderboard>(await standingsOn(b, owner)).entries).toBe(2), HEARD_MS);
     expect(json<Leaderboard>(await standingsOn(a, owner)).entries).toBe(2);
 
-    // Not a member yet: refused on B; joined on A, B lets them read at once.
-    expect((await standingsOn(b, joiner)).statusCode).toBe(403);
+    // Not a member yet: refused on B (the private group answers as none); joined on A, B lets them read at once.
+    expect((await standingsOn(b, joiner)).statusCode).toBe(404);
     json(await a.request('POST', '/api/groups/join', { user: joiner, body: { group_id: group.id } }));
     await eventually(async () => expect(json<Leaderboard>(await standingsOn(b, joiner)).me).toBeNull(), HEARD_MS);
 
@@ -263,7 +263,7 @@ describe('ETag and 304 on the hot reads', () => {
       if (fast.statusCode !== 200) expect(fast.statusCode).toBe(viaAdapter.statusCode);
     }
     const refused = await trpcGet(a, 'leaderboard.group', { group_id: group.id }, outsider);
-    expect(refused.statusCode).toBe(403);
-    expect((refused.json() as { error: { message: string } }).error.message).toBe(MESSAGES.notGroupMember);
+    expect(refused.statusCode).toBe(404);
+    expect((refused.json() as { error: { message: string } }).error.message).toBe(MESSAGES.groupNotFound);
   });
 });

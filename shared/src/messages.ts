@@ -24,7 +24,10 @@ export const MESSAGES = {
   groupExists: 'Group already exists, please pick a different name',
   groupNameRequired: 'Group name is required',
   groupIdRequired: 'Group ID is required',
+  /** No such group, and equally a private group the caller is not in (nothing tells the two apart). */
   groupNotFound: 'Group not found',
+  /** Too many 'Group not found' answers to one address (GROUP_PROBE_LIMIT): ids are being tried. */
+  tooManyGroupProbes: (seconds: number) => `Too many requests for groups that could not be found. Please wait ${plural(seconds, 'second')} and try again.`,
   notGroupMember: 'You are not a member of this group',
   notGroupOwner: 'Only the group owner can do this',
   /**
@@ -69,9 +72,14 @@ export const MESSAGES = {
   remindersOn: 'You will get an e-mail before picks lock',
   remindersOff: 'No more e-mails before picks lock',
   remindersSaveFailed: 'Could not save the reminder setting',
+  /** Taken by another player or an operator, in any spelling that reads the same (names.ts, `nameKey`). */
   usernameTaken: 'That username is already taken',
+  /** The name of a reference entry shown beside every leaderboard, in any spelling. */
+  usernameReserved: 'That name belongs to a reference entry on the leaderboards: please pick another',
   accountFixMissing: 'Missing Information: Please provide both the temporary ID and Clerk ID',
   accountFixFailed: 'Error Fixing Account',
+  /** The account fix moves only a temporary account made with the caller's own e-mail address. */
+  accountFixNotYours: 'This temporary account is not yours: it was not made with the e-mail address you signed in with',
   /** Past seasons (seasons.*): an unknown year, the current one (its standings are the live ones), a group that was not there. */
   seasonNotFound: (year: number) => `There is no ${year} season`,
   seasonNotClosed: (year: number) => `The ${year} season is still being played: its standings are the current leaderboard`,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { GROUP_NAME_MAX, MAX_INVITE_HOURS, MAX_PICKS, MIN_PICKS, USERNAME_MAX, USERNAME_MIN } from './constants.js';
 import { MAX_ID } from './ids.js';
 import { MESSAGES, usernameRuleMessage } from './messages.js';
+import { hasInvisibleCharacters } from './names.js';
 import { RISK_BANDS } from './risk-bands.js';
 import { findTeam, TEAM_ABBREVIATIONS } from './teams.js';
 
@@ -159,18 +160,10 @@ export const feedDecisionOutput = z.object({ item: feedQueueItemOutput, event_id
 
 // ---------------------------------------------------------------- names and other text
 /**
- * Control (Cc), format (Cf: zero-width joiners, soft hyphens, bidi overrides and isolates), line or
- * paragraph separators, lone surrogates (Cs) and private-use characters (Co), plus the letters that draw
- * nothing (Hangul fillers, the braille blank, the combining grapheme joiner): invisible, or able to
- * reorder what is shown, so one name could pass for another. (Unassigned code points are not refused:
- * browsers and Node can disagree on which are assigned.)
- */
-const INVISIBLE_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\u034F\u115F\u1160\u3164\uFFA0\u2800]/u;
-
-/**
  * Every name people see (usernames, group names): NFC-normalised (stored that way, so the database's
- * case-insensitive unique indexes compare one form), trimmed, free of invisible and control characters,
- * then the length rules. Messages name the field.
+ * case-insensitive unique indexes compare one form), trimmed, free of invisible and control characters
+ * (names.ts: Unicode's default ignorables, written out, and the rest), then the length rules. Messages
+ * name the field. Whether a name passes for another's is the server's to say (names.ts, `nameKey`).
  */
 export function displayNameSchema(field: string, min: number, max: number, tooShort: string) {
   return z
@@ -179,7 +172,7 @@ export function displayNameSchema(field: string, min: number, max: number, tooSh
     .trim()
     .min(min, tooShort)
     .max(max, `${field} must be at most ${max} characters`)
-    .refine((v) => !INVISIBLE_OR_CONTROL.test(v), `${field} must not contain invisible or control characters`);
+    .refine((v) => !hasInvisibleCharacters(v), `${field} must not contain invisible or control characters`);
 }
 
 /** Text that only travels (ids, tokens, passwords): never a NUL, which PostgreSQL text cannot hold. */

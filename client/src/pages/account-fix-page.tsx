@@ -26,7 +26,7 @@ export function AccountFixPage() {
   }
 
   return (
-    <Page title="Account Fix Tool" subtitle="Moves picks and group memberships from a temporary account id to your identity-provider id.">
+    <Page title="Account Fix Tool" subtitle="Moves picks and group memberships from a temporary account id made with your e-mail address to your identity-provider id.">
       <Card>
         <form onSubmit={submit} noValidate>
           <Stack gap="4">

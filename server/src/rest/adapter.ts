@@ -49,9 +49,9 @@ export async function registerRestAdapter(app: FastifyInstance, deps: AppDeps) {
         if (route.method === 'GET') return sendRead(req, reply, hot ? hotReadBody(hot, result) : jsonBody(result));
         return reply.send(result ?? { success: true });
       } catch (error) {
-        const { status, body, fault } = errorAnswer(error);
+        const { status, body, headers, fault } = errorAnswer(error);
         if (fault) req.log.error({ err: error }, 'REST call failed');
-        return reply.code(status).send(body);
+        return reply.code(status).headers(headers ?? {}).send(body);
       }
     };
     // The router ignores trailing slashes (app.ts), so `/groups/` arrives as `/groups`: a row whose path

@@ -45,17 +45,27 @@ function propertiesOf(schema: Record<string, unknown> | undefined): Record<strin
 }
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: errorSchema } } });
+const retryAfter = { 'Retry-After': { description: 'Seconds until a try is allowed again', schema: { type: 'integer' } } };
 
-/** The answers a row documents: success, the refusals its auth allows, and its own extras. */
-function responsesOf(route: RestRoute, output: unknown) {
+/**
+ * The answers a row documents: success, the refusals its auth allows, and its own extras. A row that takes
+ * a group id also answers a private group the caller is not in as none (404), and past the address's budget
+ * of such answers 429 (modules/groups/probe-budget.ts).
+ */
+function responsesOf(route: RestRoute, output: unknown, takesGroupId: boolean) {
+  const own = Object.fromEntries(Object.entries(route.responses ?? {}).map(([status, description]) => [status, errorResponse(description)]));
+  const probeBudget = "too many 'Group not found' answers to this address (GROUP_PROBE_LIMIT per GROUP_PROBE_WINDOW_SECONDS)";
   return {
     200: { description: 'Success', content: { 'application/json': { schema: jsonSchema(output, 'output') ?? {} } } },
     ...(route.auth === 'public' ? {} : { 401: errorResponse('Authentication required') }),
     403: errorResponse('Forbidden'),
-    404: errorResponse('Not found'),
+    404: errorResponse(takesGroupId ? 'Not found (a private group the caller is not in answers exactly as no such group)' : 'Not found'),
     409: errorResponse('Conflict (duplicate, or the draft has started)'),
     422: errorResponse('Invalid input'),
-    ...Object.fromEntries(Object.entries(route.responses ?? {}).map(([status, description]) => [status, errorResponse(description)])),
+    ...own,
+    ...(takesGroupId
+      ? { 429: { ...errorResponse(route.responses?.[429] ? `${route.responses[429]}; or ${probeBudget}` : `Too many requests: ${probeBudget}`), headers: retryAfter } }
+      : {}),
   };
 }
 
@@ -87,7 +97,7 @@ export function buildOpenApiDocument() {
       tags: [route.procedure.split('.')[0]],
       description: `Calls the tRPC procedure \`${route.procedure}\`. Also served without the /api prefix.${route.auth === 'admin' ? ' Operators only.' : ''}${route.spec ? '' : ' (Not in the original spec.)'}`,
       parameters: [...pathParams, ...queryParams],
-      responses: responsesOf(route, def?.output ?? def?.meta?.output),
+      responses: responsesOf(route, def?.output ?? def?.meta?.output, 'group_id' in inputProperties),
       security: route.auth === 'public' ? [] : [{ bearer: [] }],
     };
     if (route.method !== 'GET' && inputSchema && route.input) {

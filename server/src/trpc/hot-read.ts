@@ -5,6 +5,7 @@ import { jsonBody, type JsonBody } from '../cache/json-body.js';
 import type { MaybePromise } from '../cache/maybe-promise.js';
 import type { Context } from './context.js';
 import { publicProcedure, refuseNulInput, toTrpcError } from './trpc.js';
+import { spendOnGroupNotFound } from '../modules/groups/probe-budget.js';
 
 export type ReadContext = Context & { em: EntityManager };
 
@@ -94,12 +95,14 @@ export function runHotRead(read: AnyHotRead, ctx: Context, rawInput: unknown): M
   const input = read.input ? parseInputWith(read.input, rawInput) : undefined;
   try {
     const answer = read.run(new LazyReadContext(ctx), input as never);
-    return answer instanceof Promise ? answer.catch(asTrpcError) : answer;
+    return answer instanceof Promise ? answer.catch((error: unknown) => asTrpcError(ctx, error)) : answer;
   } catch (error) {
-    return asTrpcError(error);
+    return asTrpcError(ctx, error);
   }
 }
 
-function asTrpcError(error: unknown): never {
-  throw toTrpcError(error) ?? error;
+/** As the procedures' first middleware does: a 'Group not found' spends the address's budget, then the error is tRPC's. */
+function asTrpcError(ctx: Context, error: unknown): never {
+  const answered = spendOnGroupNotFound(ctx.deps.groupProbes, ctx.ip, error);
+  throw toTrpcError(answered) ?? answered;
 }

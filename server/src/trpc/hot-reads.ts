@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getTRPCErrorFromUnknown, getTRPCErrorShape, TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { AppDeps } from '../deps.js';
+import { describeError, errorHeaders } from '../errors.js';
 import { enveloped, sendRead } from '../cache/json-body.js';
 import type { ProcedurePath } from '../rest/routes.js';
 import { readProfile } from '../modules/auth/auth.router.js';
@@ -66,7 +67,11 @@ export function registerHotReads(app: FastifyInstance, deps: AppDeps) {
         const { status, shape } = trpcErrorAnswer(cause, { type: 'query', path, input, ctx });
         if (status >= 500 && status !== 503) request.log.error({ err: cause }, 'hot read failed');
         const json = JSON.stringify({ error: shape });
-        return reply.code(status).type('application/json').send(batch ? `[${json}]` : json);
+        return reply
+          .code(status)
+          .headers(errorHeaders(describeError(cause)))
+          .type('application/json')
+          .send(batch ? `[${json}]` : json);
       }
     });
   }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { fastifyTRPCPlugin, type CreateFastifyContextOptions, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { AppDeps } from '../deps.js';
+import { describeError, errorHeaders } from '../errors.js';
 import { createContextInner } from './context.js';
 import { appRouter, type AppRouter } from './root.js';
 
@@ -31,6 +32,12 @@ export async function registerTrpc(app: FastifyInstance, deps: AppDeps) {
       createContext,
       allowBatching: true,
       maxBatchSize: 20,
+      // A refusal that lifts by itself (a 429 that knows when) says so in Retry-After, as REST does; in a
+      // batch, the longest wait of its calls.
+      responseMeta: ({ errors }) => {
+        const waits = errors.map((error) => describeError(error).retryAfterSeconds).filter((wait) => wait !== undefined);
+        return waits.length === 0 ? {} : { headers: errorHeaders({ retryAfterSeconds: Math.max(...waits) }) };
+      },
     },
   } satisfies FastifyTRPCPluginOptions<AppRouter>);
 }

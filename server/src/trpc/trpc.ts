@@ -9,6 +9,7 @@ import { ensureParticipant, type ParticipantRow } from '../modules/users/partici
 import type { MaybePromise } from '../cache/maybe-promise.js';
 import type { Identity } from '../modules/auth/bearer.js';
 import { requireMembership } from '../modules/groups/membership.js';
+import { spendOnGroupNotFound } from '../modules/groups/probe-budget.js';
 import { isDraftStarted } from '../modules/draft/draft.service.js';
 
 /** REST metadata: each procedure's documented paths live in rest/routes.ts, not here. */
@@ -74,13 +75,15 @@ export function refuseNulInput(input: unknown) {
  *   covers every procedure, fields added later included);
  * - a fresh EntityManager per procedure (not per HTTP request: batched calls would share and hang),
  *   passed explicitly (`allowGlobalContext` is off and nothing reaches for an implicit one);
+ * - a 'Group not found' is counted against the caller's address, and past its budget answered 429
+ *   (modules/groups/probe-budget.ts);
  * - domain errors and constraint violations become tRPC errors, in this one place.
  */
 const base = t.middleware(async ({ ctx, getRawInput, next }) => {
   refuseNulInput(await getRawInput());
   const result = await next({ ctx: { em: ctx.deps.orm.em.fork() } });
   if (!result.ok) {
-    const mapped = toTrpcError(result.error.cause);
+    const mapped = toTrpcError(spendOnGroupNotFound(ctx.deps.groupProbes, ctx.ip, result.error.cause));
     if (mapped) throw mapped;
     if (result.error.code === 'INTERNAL_SERVER_ERROR') ctx.deps.log.error({ err: result.error.cause ?? result.error }, 'procedure failed');
   }

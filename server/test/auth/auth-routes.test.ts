@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES } from '@first-round/shared/messages';
 import { createTestApp, ADMIN_EMAIL, type TestApp, type TestUser } from '../support/test-app.js';
 import { LOCAL_ISSUER } from '../../src/modules/auth/local-idp.service.js';
 
@@ -232,10 +233,13 @@ describe('diagnostics never reveal the token or the cookie', () => {
 describe('POST /auth/migrate-participant-id', () => {
   let seq = 0;
 
-  /** A temp_ participant with global picks, a group it created and owns, and a pick in that group. */
-  async function tempAccount() {
+  /**
+   * A temp_ participant with global picks, a group it created and owns, and a pick in that group. `email`:
+   * the address it was made with, which is what shows whose it is (none: no one can claim it).
+   */
+  async function tempAccount(email: string | null = null) {
     const tempId = `temp_${Date.now()}_${++seq}`;
-    await t.db.query(`insert into participant (id, email, screen_name) values ($1, null, null)`, [tempId]);
+    await t.db.query(`insert into participant (id, email, screen_name) values ($1, $2, null)`, [tempId, email]);
     const [group] = await t.db.query<{ id: number }>(
       `insert into groups (name, is_public, picks_public, created_by) values ($1, false, false, $2) returning id`,
       [`Temp group ${tempId}`, tempId],
@@ -269,7 +273,8 @@ describe('POST /auth/migrate-participant-id', () => {
   it('moves a temp_ participant’s picks, memberships and groups onto the caller, merging duplicates', async () => {
     const user = await t.signUp('migrator');
     await get('/api/auth/me', user);
-    const { tempId, groupId, players } = await tempAccount();
+    // Made with the caller's address (in other capitals): theirs.
+    const { tempId, groupId, players } = await tempAccount(user.email.toUpperCase());
     // The caller already has one of the same global picks: merged, not doubled.
     await t.db.query(`insert into pick (participant_id, group_id, player_id) values ($1, 1, $2)`, [user.id, players[0]]);
 
@@ -293,7 +298,7 @@ describe('POST /auth/migrate-participant-id', () => {
 
   it('works through tRPC too', async () => {
     const user = await t.signUp('migratortrpc');
-    const { tempId } = await tempAccount();
+    const { tempId } = await tempAccount(user.email);
     const caller = await t.caller(user);
     expect(await caller.auth.migrateParticipantId({ temp_id: tempId, clerk_id: user.id })).toMatchObject({ success: true, moved_picks: 3, moved_memberships: 1 });
     await expectTrpcError(caller.auth.migrateParticipantId({ temp_id: tempId, clerk_id: user.id }), 'NOT_FOUND');
@@ -311,6 +316,24 @@ describe('POST /auth/migrate-participant-id', () => {
     expect((res.json() as { message: string }).message).toBeTruthy();
     await expectTrpcError((await t.caller(user)).auth.migrateParticipantId({ temp_id: tempId, clerk_id: other.id }), 'FORBIDDEN');
     expect(await snapshot(tempId, user.id, other.id)).toEqual(before);
+  });
+
+  it("refuses (403) a temp_ account that is not the caller's: made with another address, or with none; nothing moves", async () => {
+    const thief = await t.signUp('tempthief');
+    await get('/api/auth/me', thief);
+    for (const email of [null, 'someone.else@example.com']) {
+      // The takeover as it was reported: any temp_ id, the caller's own id as the target.
+      const { tempId, groupId } = await tempAccount(email);
+      const before = await snapshot(tempId, thief.id);
+      const res = await post('/api/auth/migrate-participant-id', thief, { temp_id: tempId, clerk_id: thief.id });
+      expect(res.statusCode, res.body).toBe(403);
+      expect(res.json()).toMatchObject({ code: 'FORBIDDEN', message: MESSAGES.accountFixNotYours });
+      await expectTrpcError((await t.caller(thief)).auth.migrateParticipantId({ temp_id: tempId, clerk_id: thief.id }), 'FORBIDDEN');
+      expect(await snapshot(tempId, thief.id)).toEqual(before);
+      // The group it owned is still its own, and hidden from the caller.
+      expect(await t.db.query(`select participant_id, is_owner from group_membership where group_id = $1`, [groupId])).toEqual([{ participant_id: tempId, is_owner: true }]);
+      expect((await get(`/api/groups/${groupId}`, thief)).statusCode).toBe(404);
+    }
   });
 
   it('answers 404 for a temp_ id that does not exist', async () => {
@@ -344,7 +367,7 @@ describe('POST /auth/migrate-participant-id', () => {
   it('is one transaction: a failure at the last step leaves nothing half-moved', async () => {
     const user = await t.signUp('halfway');
     await get('/api/auth/me', user);
-    const { tempId } = await tempAccount();
+    const { tempId } = await tempAccount(user.email);
     const before = await snapshot(tempId, user.id);
     // Make the final step (deleting the temp participant) fail, after picks and memberships were copied.
     await t.db.query(`create or replace function fr_test_refuse_delete() returns trigger language plpgsql as $$ begin raise exception 'refused by test'; end $$`);

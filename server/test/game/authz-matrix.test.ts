@@ -23,8 +23,10 @@ type Phase = 'before' | 'after';
 type Expected = Row | { before: Row; after: Row };
 
 const signedIn = (o: Outcome): Row => ({ anonymous: 401, nonMember: o, member: o, owner: o, admin: o });
-const membersOnly: Row = { anonymous: 401, nonMember: 403, member: 'ok', owner: 'ok', admin: 403 };
-const membersLocked: Row = { anonymous: 401, nonMember: 403, member: 409, owner: 409, admin: 403 };
+// The fixture group is private: to anyone not in it (an operator included) it answers as no group does,
+// 404 'Group not found', so its id cannot be probed (server/test/game/group-probing.test.ts).
+const membersOnly: Row = { anonymous: 401, nonMember: 404, member: 'ok', owner: 'ok', admin: 404 };
+const membersLocked: Row = { anonymous: 401, nonMember: 404, member: 409, owner: 409, admin: 404 };
 const adminOnly = (o: Outcome): Row => ({ anonymous: 401, nonMember: 403, member: 403, owner: 403, admin: o });
 const everyone: Row = { anonymous: 'ok', nonMember: 'ok', member: 'ok', owner: 'ok', admin: 'ok' };
 
@@ -47,19 +49,20 @@ const EXPECTED: Record<string, Expected> = {
   'groups.createSimple': { before: signedIn('ok'), after: signedIn(409) },
   // Joining (with the right password) is not locked by the start; joining twice is a success.
   'groups.join': signedIn('ok'),
-  // The owner cannot leave while others remain; non-members have nothing to leave.
-  'groups.leave': { anonymous: 401, nonMember: 403, member: 'ok', owner: 409, admin: 403 },
+  // The owner cannot leave while others remain; non-members have nothing to leave (a private group: 404).
+  'groups.leave': { anonymous: 401, nonMember: 404, member: 'ok', owner: 409, admin: 404 },
   'groups.memberCount': membersOnly,
-  // Everyone may ask about their own membership (the join flow checks it before joining).
-  'groups.membership': signedIn('ok'),
+  // Everyone may ask about their own membership of a group they may know of (theirs, or a public one):
+  // of a private group they are not in, the answer is 404, as for no group.
+  'groups.membership': membersOnly,
   'groups.members': membersOnly,
   // Nothing about anyone's picks before the start (409 for members), members only after it.
-  'groups.draftBoard': { before: { anonymous: 401, nonMember: 403, member: 409, owner: 409, admin: 403 }, after: membersOnly },
+  'groups.draftBoard': { before: { anonymous: 401, nonMember: 404, member: 409, owner: 409, admin: 404 }, after: membersOnly },
   'groups.useGlobalPicks': { before: membersOnly, after: membersLocked },
   // Owners only, before and after the start (joining a private group to watch still asks for it).
-  'groups.setPassword': { anonymous: 401, nonMember: 403, member: 403, owner: 'ok', admin: 403 },
+  'groups.setPassword': { anonymous: 401, nonMember: 404, member: 403, owner: 'ok', admin: 404 },
   // Whether members may invite: the owner's to decide, before and after the start.
-  'groups.setMembersCanInvite': { anonymous: 401, nonMember: 403, member: 403, owner: 'ok', admin: 403 },
+  'groups.setMembersCanInvite': { anonymous: 401, nonMember: 404, member: 403, owner: 'ok', admin: 404 },
   // The landing page's counts: visitors too.
   'groups.publicCounts': everyone,
   // Members may invite while the owner lets them (the fixture's group does: the default), before the start.
@@ -155,7 +158,8 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
   'auth.migrateParticipantId': {
     run: async ({ caller, user }) => {
       const temp = `temp_${crypto.randomBytes(6).toString('hex')}`;
-      await t.db.query(`insert into participant (id) values ($1)`, [temp]);
+      // Made with the caller's address: theirs to move.
+      await t.db.query(`insert into participant (id, email) values ($1, $2)`, [temp, user?.email ?? null]);
       return caller.auth.migrateParticipantId({ temp_id: temp, clerk_id: user?.id ?? 'user_nobody' });
     },
   },

@@ -58,10 +58,10 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 describe('before the start', () => {
-  it('shows nothing about anybody: 409 for members, 403 for others, 401 signed out, 404 for no such group', async () => {
+  it('shows nothing about anybody: 409 for members, 401 signed out, 404 for others as for no such group', async () => {
     expectError(await boardOf(ann), 409, MESSAGES.draftBoardBeforeStart);
     expect(expectError(await boardOf(fay), 409).code).toBe('CONFLICT');
-    expectError(await boardOf(eve), 403, MESSAGES.notGroupMember);
+    expectError(await boardOf(eve), 404, MESSAGES.groupNotFound);
     expectError(await boardOf(undefined), 401, MESSAGES.authRequired);
     expectError(await boardOf(ann, 2147483647), 404, MESSAGES.groupNotFound);
     await expect((await t.caller(dan)).groups.draftBoard({ group_id: group.id })).rejects.toMatchObject({ code: 'CONFLICT', message: MESSAGES.draftBoardBeforeStart });
@@ -130,7 +130,7 @@ describe('after the start', () => {
     expect(board.waiting_on.map((w) => w.player_id)).not.toContain(p[7]);
     // The same answer through tRPC, and for every member.
     expect(await (await t.caller(ann)).groups.draftBoard({ group_id: group.id })).toEqual(board);
-    expectError(await boardOf(eve), 403, MESSAGES.notGroupMember);
+    expectError(await boardOf(eve), 404, MESSAGES.groupNotFound);
     expectError(await boardOf(undefined), 401, MESSAGES.authRequired);
   });
 

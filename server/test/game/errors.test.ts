@@ -19,6 +19,7 @@ let t: TestApp;
 let owner: TestUser;
 let outsider: TestUser;
 let group: GroupDto;
+let publicGroup: GroupDto;
 let players: number[];
 
 beforeAll(async () => {
@@ -27,6 +28,7 @@ beforeAll(async () => {
   await t.signUp('errop', ADMIN_EMAIL);
   players = await boardIds(t);
   group = await createGroup(t, owner);
+  publicGroup = await createGroup(t, owner, { is_public: true });
 });
 afterAll(async () => t?.close());
 
@@ -37,7 +39,9 @@ const body = (code: string, message: string) => ({ detail: message, message, cod
 describe('REST and plain HTTP: exact status and {detail, message, code}', () => {
   it("a service's DomainError, by its kind", async () => {
     expect(answer(await t.request('GET', '/api/groups/999999', { user: owner }))).toEqual({ status: 404, body: body('NOT_FOUND', MESSAGES.groupNotFound) });
-    expect(answer(await t.request('GET', `/api/groups/${group.id}`, { user: outsider }))).toEqual({ status: 403, body: body('FORBIDDEN', MESSAGES.notGroupMember) });
+    // A private group one is not in answers exactly as none; a public one says the caller is no member.
+    expect(answer(await t.request('GET', `/api/groups/${group.id}`, { user: outsider }))).toEqual({ status: 404, body: body('NOT_FOUND', MESSAGES.groupNotFound) });
+    expect(answer(await t.request('GET', `/api/groups/${publicGroup.id}/members`, { user: outsider }))).toEqual({ status: 403, body: body('FORBIDDEN', MESSAGES.notGroupMember) });
     expect(answer(await t.request('POST', '/api/groups', { user: outsider, body: { name: group.name.toUpperCase() } }))).toEqual({
       status: 409,
       body: body('CONFLICT', MESSAGES.groupExists),
@@ -171,7 +175,8 @@ describe('tRPC: the code and status tRPC sets, and data.kind', () => {
 
   it('who may call, over the adapter, the fast path and SSE', async () => {
     expect(error(await trpcGet('groups.mine', undefined))).toEqual(expected(401, 'UNAUTHORIZED', 'UNAUTHORIZED', MESSAGES.authRequired));
-    expect(error(await trpcGet('leaderboard.group', { group_id: group.id }, outsider))).toEqual(expected(403, 'FORBIDDEN', 'FORBIDDEN', MESSAGES.notGroupMember));
+    expect(error(await trpcGet('leaderboard.group', { group_id: publicGroup.id }, outsider))).toEqual(expected(403, 'FORBIDDEN', 'FORBIDDEN', MESSAGES.notGroupMember));
+    expect(error(await trpcGet('leaderboard.group', { group_id: group.id }, outsider))).toEqual(expected(404, 'NOT_FOUND', 'NOT_FOUND', MESSAGES.groupNotFound));
     const sse = await t.request('GET', '/trpc/draft.changes');
     const refused = /event: serialized-error\ndata: (.*)\n/.exec(sse.body);
     expect(JSON.parse(refused![1]!)).toMatchObject({ message: MESSAGES.authRequired, data: { code: 'UNAUTHORIZED', httpStatus: 401, kind: 'UNAUTHORIZED' } });

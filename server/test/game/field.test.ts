@@ -64,9 +64,9 @@ describe('before the start', () => {
     await expect(caller.leaderboard.field()).rejects.toMatchObject({ code: 'CONFLICT', message: MESSAGES.fieldBeforeStart });
   });
 
-  it('still refuses the signed out (401) and non-members (403) first', async () => {
+  it('still refuses the signed out (401) and non-members (404, as for no such group) first', async () => {
     expectError(await get('/api/draft/field'), 401, MESSAGES.authRequired);
-    expectError(await get(`/api/draft/field?group_id=${group.id}`, d), 403, MESSAGES.notGroupMember);
+    expectError(await get(`/api/draft/field?group_id=${group.id}`, d), 404, MESSAGES.groupNotFound);
   });
 });
 
@@ -106,9 +106,9 @@ describe('after the start', () => {
     expect(again.statusCode).toBe(304);
   });
 
-  it('refuses non-members (403), unknown groups (404), the signed out (401) and bad ids (422)', async () => {
-    expectError(await get(`/api/draft/field?group_id=${group.id}`, d), 403, MESSAGES.notGroupMember);
-    await expect((await t.caller(d)).leaderboard.field({ group_id: group.id })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  it('refuses non-members and unknown groups alike (404), the signed out (401) and bad ids (422)', async () => {
+    expectError(await get(`/api/draft/field?group_id=${group.id}`, d), 404, MESSAGES.groupNotFound);
+    await expect((await t.caller(d)).leaderboard.field({ group_id: group.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expectError(await get('/api/draft/field?group_id=2147483647', a), 404, MESSAGES.groupNotFound);
     expectError(await get('/api/draft/field'), 401, MESSAGES.authRequired);
     expectError(await get(`/api/draft/field?group_id=${group.id}`), 401, MESSAGES.authRequired);

@@ -128,18 +128,19 @@ describe('who may invite (members, unless the owner turns it off: groups.setMemb
     const outsider = await t.signUp();
     await joinGroup(t, member, group.id);
     expect(expectStatus(await get(`/api/groups/${group.id}/membership`, member), 200)).toMatchObject({ is_owner: false, can_invite: true });
-    expect(expectStatus(await get(`/api/groups/${group.id}/membership`, outsider), 200)).toMatchObject({ is_member: false, can_invite: false });
+    // To an outsider the private group answers as no group does.
+    expectError(await get(`/api/groups/${group.id}/membership`, outsider), 404, MESSAGES.groupNotFound);
 
     const membersLink = expectStatus<Link>(await invite(group.id, member), 200);
     const ownersLink = expectStatus<Link>(await invite(group.id, owner), 200);
     expect(ownersLink.active_links).toBe(2);
     expect(expectStatus(await get(`/api/groups/join-links/${membersLink.token}`), 200)).toMatchObject({ group_id: group.id, invited_by: member.username });
-    expectError(await invite(group.id, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await invite(group.id, outsider), 404, MESSAGES.groupNotFound);
     expectError(await invite(group.id), 401);
 
     // Only the owner changes the setting.
     expectError(await setting(group.id, false, member), 403, MESSAGES.notGroupOwner);
-    expectError(await setting(group.id, false, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await setting(group.id, false, outsider), 404, MESSAGES.groupNotFound);
     expectError(await setting(group.id, 'no', owner), 422);
     const off = expectStatus<GroupDto>(await setting(group.id, false, owner), 200);
     expect(off).toMatchObject({ id: group.id, members_can_invite: false });
@@ -268,14 +269,14 @@ describe('the invite page with link-preview tags (GET /groups/join/{token})', ()
 });
 
 describe("the group's password (groups.setPassword, owner only)", () => {
-  it('lets the owner set a new one (stored hashed) and remove it; members and outsiders get 403', async () => {
+  it('lets the owner set a new one (stored hashed) and remove it; members get 403, outsiders 404 (as for no such group)', async () => {
     const group = await createGroup(t, owner, { password: 'first' });
     const member = await t.signUp();
     const outsider = await t.signUp();
     await joinGroup(t, member, group.id, 'first');
 
     expectError(await post(`/api/groups/${group.id}/password`, { password: 'mine' }, member), 403, MESSAGES.notGroupOwner);
-    expectError(await post(`/api/groups/${group.id}/password`, { password: 'mine' }, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await post(`/api/groups/${group.id}/password`, { password: 'mine' }, outsider), 404, MESSAGES.groupNotFound);
     expectError(await post(`/api/groups/${group.id}/password`, { password: 'mine' }), 401);
     await expect((await t.caller(member)).groups.setPassword({ group_id: group.id, password: 'mine' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     expectError(await post(`/api/groups/${group.id}/password`, { password: '   ' }, owner), 422, new RegExp(MESSAGES.groupPasswordBlank));

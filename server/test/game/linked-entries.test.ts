@@ -123,7 +123,7 @@ describe('a membership follows My Picks', () => {
     const outsider = await t.signUp();
     await savePicks(t, owner, ids.slice(0, 3));
     const group = await createGroup(t, owner);
-    expectError(await post(`/api/groups/${group.id}/use-global-picks`, outsider, { use_global_picks: false }), 403, MESSAGES.notGroupMember);
+    expectError(await post(`/api/groups/${group.id}/use-global-picks`, outsider, { use_global_picks: false }), 404, MESSAGES.groupNotFound);
     await operatorStart(t);
     expectError(await post(`/api/groups/${group.id}/use-global-picks`, owner, { use_global_picks: false }), 409, MESSAGES.picksLocked);
     expect(await membership(owner, group.id)).toMatchObject({ entry_mode: 'linked' });

@@ -88,7 +88,8 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     const user = await t.signUp();
     await get(`${p}/auth/me`, user);
     const temp = `temp_${Math.random().toString(36).slice(2)}`;
-    await t.db.query(`insert into participant (id) values ($1)`, [temp]);
+    // Made with the caller's address: theirs to move (another's would be 403).
+    await t.db.query(`insert into participant (id, email) values ($1, $2)`, [temp, user.email]);
     await t.db.query(`insert into pick (participant_id, group_id, player_id) values ($1, 1, $2), ($1, 1, $3)`, [temp, players[3], players[4]]);
     const body = expectStatus(await post(`${p}/auth/migrate-participant-id`, { temp_id: temp, clerk_id: user.id }, user), 200);
     expect(body).toMatchObject({ success: true, moved_picks: 2, moved_memberships: 0 });
@@ -167,7 +168,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
   'POST /groups/:id/password': async (p) => {
     const own = await createGroup(t, owner);
     expect(expectStatus(await post(`${p}/groups/${own.id}/password`, { password: 'open sesame' }, owner), 200)).toMatchObject({ id: own.id, has_password: true });
-    expectError(await post(`${p}/groups/${own.id}/password`, { password: 'x' }, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await post(`${p}/groups/${own.id}/password`, { password: 'x' }, outsider), 404, MESSAGES.groupNotFound);
     expectError(await post(`${p}/groups/${own.id}/password`, { password: 'x' }), 401);
     expect(expectStatus(await post(`${p}/groups/${own.id}/password`, { password: null }, owner), 200)).toMatchObject({ has_password: false });
     await post(`/api/groups/${own.id}/leave`, undefined, owner);
@@ -182,12 +183,12 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expect(Math.abs(new Date(body.expires_at).getTime() - (Date.now() + 720 * 3_600_000))).toBeLessThan(60_000);
     // Members invite too, unless the owner turns it off; outsiders never.
     expect(expectStatus(await post(`${p}/groups/join-links`, { group_id: group.id, expiration_hours: 24 }, member), 200)).toMatchObject({ group_id: group.id, until_picks_lock: false });
-    expectError(await post(`${p}/groups/join-links`, { group_id: group.id }, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await post(`${p}/groups/join-links`, { group_id: group.id }, outsider), 404, MESSAGES.groupNotFound);
   },
   'POST /groups/:id/members-can-invite': async (p) => {
     const own = await createGroup(t, owner);
     expect(expectStatus(await post(`${p}/groups/${own.id}/members-can-invite`, { members_can_invite: false }, owner), 200)).toMatchObject({ id: own.id, members_can_invite: false });
-    expectError(await post(`${p}/groups/${own.id}/members-can-invite`, { members_can_invite: true }, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await post(`${p}/groups/${own.id}/members-can-invite`, { members_can_invite: true }, outsider), 404, MESSAGES.groupNotFound);
     expectError(await post(`${p}/groups/${own.id}/members-can-invite`, { members_can_invite: true }), 401);
     expectError(await post(`${p}/groups/${own.id}/members-can-invite`, {}, owner), 422);
     expect(expectStatus(await post(`${p}/groups/${own.id}/members-can-invite`, { members_can_invite: true }, owner), 200)).toMatchObject({ members_can_invite: true });
@@ -222,7 +223,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expect(expectStatus(await post(`${p}/share/links`, { group_id: group.id }, member), 200)).toEqual(link);
     expect(expectStatus<{ group_id: number }>(await post(`${p}/share/links`, undefined, member), 200).group_id).toBe(GLOBAL_GROUP_ID);
     expect((await get(link.image_url)).headers['content-type']).toBe('image/png');
-    expectError(await post(`${p}/share/links`, { group_id: group.id }, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await post(`${p}/share/links`, { group_id: group.id }, outsider), 404, MESSAGES.groupNotFound);
     expectError(await post(`${p}/share/links`, { group_id: 2147483647 }, member), 404, MESSAGES.groupNotFound);
     expectError(await post(`${p}/share/links`, { group_id: group.id }), 401);
   },
@@ -250,9 +251,9 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
   },
   'GET /groups/:id': async (p) => {
     expect(expectStatus(await get(`${p}/groups/${group.id}`, member), 200)).toMatchObject({ id: group.id, name: group.name, member_count: 2, members_can_invite: true });
-    // Public groups are open to every signed-in user; private ones to members.
+    // Public groups are open to every signed-in user; private ones to members (to anyone else: no such group).
     expect(expectStatus(await get(`${p}/groups/${publicGroup.id}`, outsider), 200)).toMatchObject({ id: publicGroup.id });
-    expectError(await get(`${p}/groups/${group.id}`, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await get(`${p}/groups/${group.id}`, outsider), 404, MESSAGES.groupNotFound);
     expectError(await get(`${p}/groups/999999`, member), 404, MESSAGES.groupNotFound);
     expectError(await get(`${p}/groups/${GLOBAL_GROUP_ID}`, member), 404);
     expectError(await get(`${p}/groups/${group.id}`), 401);
@@ -268,7 +269,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
   },
   'GET /groups/:id/member-count': async (p) => {
     expect(expectStatus(await get(`${p}/groups/${group.id}/member-count`, member), 200)).toEqual({ group_id: group.id, member_count: 2 });
-    expectError(await get(`${p}/groups/${group.id}/member-count`, outsider), 403);
+    expectError(await get(`${p}/groups/${group.id}/member-count`, outsider), 404, MESSAGES.groupNotFound);
   },
   'GET /groups/:id/membership': async (p) => {
     // The public group's entry was never forked: it follows My Picks.
@@ -282,7 +283,9 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
       can_invite: true,
     });
     expect(expectStatus(await get(`${p}/groups/${group.id}/membership`, member), 200)).toMatchObject({ is_member: true, is_owner: false, can_invite: true });
-    expect(expectStatus(await get(`${p}/groups/${group.id}/membership`, outsider), 200)).toMatchObject({ is_member: false, is_owner: false, entry_mode: null, can_invite: false });
+    // Of a public group one is not in, the answer says so; a private one answers as no group does (404).
+    expect(expectStatus(await get(`${p}/groups/${publicGroup.id}/membership`, outsider), 200)).toMatchObject({ is_member: false, is_owner: false, entry_mode: null, can_invite: false });
+    expectError(await get(`${p}/groups/${group.id}/membership`, outsider), 404, MESSAGES.groupNotFound);
   },
   'GET /groups/:id/members': async (p) => {
     const members = expectStatus<Record<string, unknown>[]>(await get(`${p}/groups/${group.id}/members`, member), 200);
@@ -291,7 +294,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
       [member.id, member.username, false],
     ]);
     for (const m of members) expect(Object.keys(m).sort()).toEqual(['entry_mode', 'has_picks', 'is_owner', 'joined', 'participant_id', 'participant_name', 'screen_name']);
-    expectError(await get(`${p}/groups/${group.id}/members`, outsider), 403);
+    expectError(await get(`${p}/groups/${group.id}/members`, outsider), 404, MESSAGES.groupNotFound);
   },
   'GET /groups/:id/leaderboard': async (p) => {
     await savePicks(t, owner, [players[0]!, players[1]!], group.id);
@@ -299,7 +302,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     const before = { group_id: group.id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] };
     expect(expectStatus(await get(`${p}/groups/${group.id}/leaderboard`, member), 200)).toEqual(before);
     expect(expectStatus(await get(`${p}/groups/1/leaderboard`, outsider), 200)).toEqual({ ...before, group_id: 1 });
-    expectError(await get(`${p}/groups/${group.id}/leaderboard`, outsider), 403);
+    expectError(await get(`${p}/groups/${group.id}/leaderboard`, outsider), 404, MESSAGES.groupNotFound);
     expectError(await get(`${p}/groups/1/leaderboard`), 401);
 
     await operatorStart(t);
@@ -326,7 +329,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     await savePicks(t, owner, [players[0]!, players[1]!], group.id);
     await savePicks(t, member, [players[1]!, players[2]!], group.id);
     expectError(await get(`${p}/groups/${group.id}/draft-board`, member), 409, MESSAGES.draftBoardBeforeStart);
-    expectError(await get(`${p}/groups/${group.id}/draft-board`, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await get(`${p}/groups/${group.id}/draft-board`, outsider), 404, MESSAGES.groupNotFound);
     expectError(await get(`${p}/groups/${group.id}/draft-board`), 401, MESSAGES.authRequired);
     await operatorStart(t);
     expectStatus(await post('/api/draft/picks', { slot: 1, player_id: players[1] }, admin), 200);
@@ -340,7 +343,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
       [players[0], [owner.id]],
       [players[2], [member.id]],
     ]);
-    expectError(await get(`${p}/groups/${group.id}/draft-board`, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await get(`${p}/groups/${group.id}/draft-board`, outsider), 404, MESSAGES.groupNotFound);
   },
   'POST /groups/:id/use-global-picks': async (p) => {
     expect(expectStatus(await post(`${p}/groups/${group.id}/use-global-picks`, { use_global_picks: true }, member), 200)).toMatchObject({
@@ -350,7 +353,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
       entry_mode: 'linked',
     });
     expect(expectStatus(await post(`${p}/groups/${group.id}/use-global-picks`, { use_global_picks: false }, member), 200)).toMatchObject({ use_global_picks: false, entry_mode: 'own' });
-    expectError(await post(`${p}/groups/${group.id}/use-global-picks`, { use_global_picks: true }, outsider), 403);
+    expectError(await post(`${p}/groups/${group.id}/use-global-picks`, { use_global_picks: true }, outsider), 404, MESSAGES.groupNotFound);
   },
   'GET /groups/:id/picks/:participantId': async (p) => {
     await savePicks(t, owner, [players[0]!, players[5]!], group.id);
@@ -358,7 +361,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expectError(await get(`${p}/groups/${group.id}/picks/${owner.id}`, member), 403);
     await operatorStart(t);
     expect(expectStatus(await get(`${p}/groups/${group.id}/picks/${owner.id}`, member), 200)).toMatchObject({ picks: [players[0], players[5]], group_id: group.id });
-    expectError(await get(`${p}/groups/${group.id}/picks/${owner.id}`, outsider), 403);
+    expectError(await get(`${p}/groups/${group.id}/picks/${owner.id}`, outsider), 404, MESSAGES.groupNotFound);
   },
   'GET /picks/my-picks': async (p) => {
     const global = [players[9]!, players[2]!, players[30]!];
@@ -367,7 +370,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     await savePicks(t, member, groupPicks, group.id);
     expect(expectStatus(await get(`${p}/picks/my-picks`, member), 200)).toEqual({ picks: sorted(global), group_id: 1, use_global_picks: false });
     expect(expectStatus(await get(`${p}/picks/my-picks?group_id=${group.id}`, member), 200)).toEqual({ picks: groupPicks, group_id: group.id, use_global_picks: false });
-    expectError(await get(`${p}/picks/my-picks?group_id=${group.id}`, outsider), 403);
+    expectError(await get(`${p}/picks/my-picks?group_id=${group.id}`, outsider), 404, MESSAGES.groupNotFound);
     expectError(await get(`${p}/picks/my-picks?group_id=abc`, member), 422);
   },
   'GET /picks/global-picks': async (p) => {
@@ -464,7 +467,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     await savePicks(t, user, [players[30]!]);
     expectError(await get(`${p}/draft/field`, user), 409, MESSAGES.fieldBeforeStart);
     expectError(await get(`${p}/draft/field?group_id=${group.id}`, member), 409, MESSAGES.fieldBeforeStart);
-    expectError(await get(`${p}/draft/field?group_id=${group.id}`, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await get(`${p}/draft/field?group_id=${group.id}`, outsider), 404, MESSAGES.groupNotFound);
     expectError(await get(`${p}/draft/field`), 401, MESSAGES.authRequired);
     await operatorStart(t);
     const field = expectStatus<{ player_id: number; picked_by: number; entries: number; share: number }[]>(await get(`${p}/draft/field`, outsider), 200);
@@ -474,7 +477,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expect(field.map((r) => r.picked_by)).toEqual(field.map((r) => r.picked_by).sort((x, y) => y - x));
     expect(expectStatus(await get(`${p}/draft/field?group_id=1`, outsider), 200)).toEqual(field);
     expect(expectStatus(await get(`${p}/draft/field?group_id=${group.id}`, member), 200)).toEqual(expect.any(Array));
-    expectError(await get(`${p}/draft/field?group_id=${group.id}`, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await get(`${p}/draft/field?group_id=${group.id}`, outsider), 404, MESSAGES.groupNotFound);
     expectError(await get(`${p}/draft/field?group_id=0`, member), 422);
   },
   'GET /draft/feed': async (p) => {
@@ -510,7 +513,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expect(seasons[0]?.deadline).toBe(t.config.deadline.toISOString());
     expect(seasons[1]).toMatchObject({ entries: 1, winners: [{ participant_id: member.id, participant_name: member.username }], winning_score: 2, my_rank: null });
     expect(expectStatus<SeasonSummary[]>(await get(`${p}/seasons?group_id=${group.id}`, owner), 200)[1]).toMatchObject({ entries: 2, winning_score: 2, my_rank: 2 });
-    expectError(await get(`${p}/seasons?group_id=${group.id}`, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await get(`${p}/seasons?group_id=${group.id}`, outsider), 404, MESSAGES.groupNotFound);
     expectError(await get(`${p}/seasons?group_id=abc`, owner), 422);
     expectError(await get(`${p}/seasons`), 401);
   },
@@ -532,7 +535,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expect(board.me?.pick_list?.map((k) => k.hit)).toEqual([true, false]);
     // The group's picks are public: members see each other's.
     expect(board.rankings[0]?.pick_list).toHaveLength(2);
-    expectError(await get(`${p}/seasons/2024/groups/${group.id}/leaderboard`, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await get(`${p}/seasons/2024/groups/${group.id}/leaderboard`, outsider), 404, MESSAGES.groupNotFound);
     expectError(await get(`${p}/seasons/2024/groups/${publicGroup.id}/leaderboard`, owner), 404, MESSAGES.groupNotInSeason(2024));
     expectError(await get(`${p}/seasons/2024/groups/999999/leaderboard`, owner), 404, MESSAGES.groupNotFound);
     expectError(await get(`${p}/seasons/2024/groups/${group.id}/leaderboard?offset=-1`, owner), 422);
@@ -617,7 +620,7 @@ describe('every procedure through a caller', () => {
     'auth.updateScreenName': async (c) => expect(await c.auth.updateScreenName({ screen_name: member.username })).toMatchObject({ screen_name: member.username }),
     'auth.migrateParticipantId': async (c) => {
       const temp = `temp_${Math.random().toString(36).slice(2)}`;
-      await t.db.query(`insert into participant (id) values ($1)`, [temp]);
+      await t.db.query(`insert into participant (id, email) values ($1, $2)`, [temp, member.email]);
       expect(await c.auth.migrateParticipantId({ temp_id: temp, clerk_id: member.id })).toMatchObject({ success: true, moved_picks: 0 });
     },
     'users.status': async (c) => expect(await c.users.status()).toHaveProperty('is_first_login'),

@@ -94,7 +94,8 @@ describe('leaving', () => {
     expectError(await post(`/api/groups/${group.id}/leave`, owner), 409);
     expect(expectStatus(await post(`/api/groups/${group.id}/leave`, member), 200)).toEqual({ success: true, group_deleted: false });
     expect(await t.db.query(`select 1 from pick where group_id = $1 and participant_id = $2`, [group.id, member.id])).toEqual([]);
-    expectError(await post(`/api/groups/${group.id}/leave`, member), 403);
+    // No longer a member: the private group answers as no group does.
+    expectError(await post(`/api/groups/${group.id}/leave`, member), 404, MESSAGES.groupNotFound);
 
     expect(expectStatus(await post(`/api/groups/${group.id}/leave`, owner), 200)).toEqual({ success: true, group_deleted: true });
     for (const table of ['groups', 'group_membership', 'pick', 'join_link']) {
@@ -113,7 +114,7 @@ describe('join links', () => {
     const group = await createGroup(t, owner);
     await joinGroup(t, member, group.id);
     expectStatus(await post('/api/groups/join-links', member, { group_id: group.id, expiration_hours: 24 }), 200);
-    expectError(await post('/api/groups/join-links', outsider, { group_id: group.id, expiration_hours: 24 }), 403, MESSAGES.notGroupMember);
+    expectError(await post('/api/groups/join-links', outsider, { group_id: group.id, expiration_hours: 24 }), 404, MESSAGES.groupNotFound);
     expectStatus(await post(`/api/groups/${group.id}/members-can-invite`, owner, { members_can_invite: false }), 200);
     expectError(await post('/api/groups/join-links', member, { group_id: group.id, expiration_hours: 24 }), 403, MESSAGES.membersCannotInvite);
     expectError(await post('/api/groups/join-links', owner, { group_id: group.id, expiration_hours: 0 }), 422);
@@ -173,7 +174,7 @@ describe('picks', () => {
     const owner = await t.signUp();
     const outsider = await t.signUp();
     const group = await createGroup(t, owner);
-    expectError(await post('/api/picks/', outsider, { picks: [ids[0]], group_id: group.id }), 403, MESSAGES.notGroupMember);
+    expectError(await post('/api/picks/', outsider, { picks: [ids[0]], group_id: group.id }), 404, MESSAGES.groupNotFound);
     expectError(await post('/api/picks/', outsider, { picks: [ids[0]], group_id: 2_000_000 }), 404);
 
     await savePicks(t, owner, [ids[3]!, ids[2]!]);
@@ -261,8 +262,9 @@ describe('privacy', () => {
     // Picks-public group: members read each other's entries (a reusing member's entry is their global picks).
     expect(expectStatus(await get(`/api/groups/${open.id}/picks/${owner.id}`, member), 200)).toMatchObject({ picks: [ids[2]], group_id: open.id });
     expect(expectStatus(await get(`/api/groups/${open.id}/picks/${member.id}`, owner), 200)).toMatchObject({ picks: [ids[4]] });
-    // Not a member of the open group, a closed group, the global group, or someone outside the group.
-    expectError(await get(`/api/groups/${open.id}/picks/${owner.id}`, outsider), 403);
+    // Not a member of the open group (a private group answers as no group does), a closed group, the
+    // global group, or someone outside the group.
+    expectError(await get(`/api/groups/${open.id}/picks/${owner.id}`, outsider), 404, MESSAGES.groupNotFound);
     expectError(await get(`/api/groups/${closed.id}/picks/${owner.id}`, member), 403);
     expectError(await get(`/api/groups/${closed.id}/picks/${owner.id}`, outsider), 403);
     expectError(await get(`/api/groups/1/picks/${owner.id}`, member), 403);
@@ -318,7 +320,7 @@ describe('leaderboards', () => {
     for (const { user, picks } of groupEntries) if (user !== b) await savePicks(t, user, picks, group.id);
     expectStatus(await post(`/api/groups/${group.id}/use-global-picks`, b, { use_global_picks: true }), 200);
 
-    expectError(await get(`/api/groups/${group.id}/leaderboard`, outsider), 403, MESSAGES.notGroupMember);
+    expectError(await get(`/api/groups/${group.id}/leaderboard`, outsider), 404, MESSAGES.groupNotFound);
     expectError(await get(`/api/groups/${group.id}/leaderboard`), 401);
     expectError(await get('/api/groups/2000000/leaderboard', outsider), 404);
     expect(expectStatus(await get(`/api/groups/${group.id}/leaderboard`, d), 200)).toEqual({ group_id: group.id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] });

@@ -60,8 +60,8 @@ describe('share links', () => {
     expect((await t.db.query(`select participant_id from share_link where token = $1`, [link.token]))[0]).toEqual({ participant_id: member.id });
   });
 
-  it('are refused for a group the caller is not in (403), a group that does not exist (404), and signed out (401)', async () => {
-    expectError(await t.request('POST', '/api/share/links', { user: outsider, body: { group_id: group.id } }), 403, MESSAGES.notGroupMember);
+  it('are refused for a group the caller is not in and one that does not exist alike (404), and signed out (401)', async () => {
+    expectError(await t.request('POST', '/api/share/links', { user: outsider, body: { group_id: group.id } }), 404, MESSAGES.groupNotFound);
     expectError(await t.request('POST', '/api/share/links', { user: outsider, body: { group_id: 2147483647 } }), 404, MESSAGES.groupNotFound);
     expectError(await t.request('POST', '/api/share/links', { body: { group_id: group.id } }), 401);
   });

@@ -32,6 +32,13 @@ export function inviteErrorMessage(error: unknown): string {
   return 'Failed to generate join link';
 }
 
+/**
+ * The group is not one the caller may see: the server answers a private group they are not in exactly as
+ * an id that names no group (404 'Group not found'), so the page cannot tell the two apart, and says both.
+ * (403: a group that tells non-members so.)
+ */
+export const isHiddenGroup = (error: unknown) => errorKind(error) === 'NOT_FOUND' || errorKind(error) === 'FORBIDDEN';
+
 /** Whether the draft has started (create, invite and edit controls hide from then on). */
 export function useDraftStarted() {
   const draft = useDraftStatus();

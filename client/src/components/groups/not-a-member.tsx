@@ -11,9 +11,10 @@ import { notifyJoined } from './join-words';
 
 /**
  * A signed-in visitor who is not in the group: an ordinary state, never a load error. A public group can
- * be joined from here until the draft starts (the server refuses after it); a private one (`name`
- * unknown: the server shows it to members only) needs an invite link (any member may make one unless the
- * owner turned that off) or its ID and password.
+ * be joined from here until the draft starts (the server refuses after it). Of a private group one is not
+ * in the server says only 'Group not found', as for an id that names none (`name` unknown): the page says
+ * it may be either, and how to get into a private one (an invite link, which any member may make unless
+ * the owner turned that off, or its ID and password).
  */
 export function NotAMember({ id, name, isPublic }: { id: number; name?: string; isPublic: boolean }) {
   const navigate = useNavigate();
@@ -31,10 +32,10 @@ export function NotAMember({ id, name, isPublic }: { id: number; name?: string; 
   }
   const canJoin = isPublic && draft.loaded && !draft.started;
   return (
-    <Page title={name ?? 'Private group'} before={<BackTo to="/groups" label="Back to My Groups" />} maxW="xl">
+    <Page title={name ?? MESSAGES.groupNotFound} before={<BackTo to="/groups" label="Back to My Groups" />} maxW="xl">
       <Card>
         <Text mb="2" fontWeight="semibold" color="navy.900">
-          {MESSAGES.notGroupMember}.
+          {name === undefined ? 'There is no group with this ID, or it is private and you are not a member of this group.' : `${MESSAGES.notGroupMember}.`}
         </Text>
         <Text mb="4" color="gray.600" fontSize="sm">
           {!isPublic

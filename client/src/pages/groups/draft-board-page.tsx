@@ -17,7 +17,7 @@ import { teamName } from '@first-round/shared/teams';
 import { hereCount, ofEveryone } from '../../lib/field-text';
 import { useField } from '../../lib/queries';
 import { errorKind, errorMessage, trpc } from '../../lib/trpc';
-import { membersLabel } from '../../components/groups/group-utils';
+import { isHiddenGroup, membersLabel } from '../../components/groups/group-utils';
 
 /**
  * A group's draft board (/groups/{id}/board): round one's slots as they fill, each with the members who
@@ -40,7 +40,8 @@ function Board({ id }: { id: number }) {
   const isMember = membership.data?.is_member ?? false;
   const board = trpc.groups.draftBoard.useQuery(isMember ? { group_id: id } : skipToken, opts);
 
-  if (errorKind(group.error) === 'FORBIDDEN') return <NotAMember id={id} isPublic={false} />;
+  // A private group one is not in answers as no group does (404): an ordinary state, not a failure to load.
+  if (isHiddenGroup(group.error)) return <NotAMember id={id} isPublic={false} />;
   const error = group.error ?? membership.error;
   if (error) return <GroupLoadError message={errorMessage(error, 'Failed to load group details')} />;
   if (!group.data || !membership.data) return <FullPageMessage>Loading draft board...</FullPageMessage>;

@@ -13,8 +13,8 @@ import { GroupEntryActions, GroupEntryCard, type GroupEntry } from '../../compon
 import { MembersList } from '../../components/groups/members-list';
 import { GroupHistory } from '../../components/groups/group-history';
 import { NotAMember } from '../../components/groups/not-a-member';
-import { membersLabel, useDraftStarted } from '../../components/groups/group-utils';
-import { errorKind, errorMessage, trpc } from '../../lib/trpc';
+import { isHiddenGroup, membersLabel, useDraftStarted } from '../../components/groups/group-utils';
+import { errorMessage, trpc } from '../../lib/trpc';
 
 /**
  * A group whose entry has no picks yet, before the start: members, the owner's invite, the entry (linked
@@ -53,8 +53,8 @@ function GroupDetails({ id }: { id: number }) {
     if (leave) navigate(`/groups/${id}/picks`, { replace: true });
   }, [leave, id, navigate]);
 
-  // A private group answers a non-member 403: an ordinary state, not a failure to load.
-  if (errorKind(group.error) === 'FORBIDDEN') return <NotAMember id={id} isPublic={false} />;
+  // A private group one is not in answers as no group does (404): an ordinary state, not a failure to load.
+  if (isHiddenGroup(group.error)) return <NotAMember id={id} isPublic={false} />;
   const error = group.error ?? membership.error ?? members.error;
   if (error) return <GroupLoadError message={errorMessage(error, 'Failed to load group details')} />;
   if (!group.data || !membership.data || !draft.loaded || (isMember && (members.isPending || groupPicks.isPending || globalPicks.isPending)) || leave) {

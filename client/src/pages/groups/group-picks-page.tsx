@@ -15,8 +15,8 @@ import { GroupHistory } from '../../components/groups/group-history';
 import { GroupEntryActions, GroupEntryCard, type GroupEntry } from '../../components/groups/group-entry';
 import { useDraftPhase } from '../../lib/queries';
 import { NotAMember } from '../../components/groups/not-a-member';
-import { membersLabel, useDraftStarted } from '../../components/groups/group-utils';
-import { errorKind, errorMessage, trpc } from '../../lib/trpc';
+import { isHiddenGroup, membersLabel, useDraftStarted } from '../../components/groups/group-utils';
+import { errorMessage, trpc } from '../../lib/trpc';
 
 /** A group once the user has picks in it: members before the draft, the group leaderboard after (docs/web-app-groups.md). */
 export function GroupPicksPage() {
@@ -39,8 +39,8 @@ function GroupPicks({ id }: { id: number }) {
   const globalPicks = trpc.picks.global.useQuery(isMember && draft.loaded && !draft.started ? undefined : skipToken, opts);
   const phase = useDraftPhase();
 
-  // Not a member (a private group answers 403): an ordinary state, not a failure to load.
-  if (errorKind(group.error) === 'FORBIDDEN') return <NotAMember id={id} isPublic={false} />;
+  // A private group one is not in answers as no group does (404): an ordinary state, not a failure to load.
+  if (isHiddenGroup(group.error)) return <NotAMember id={id} isPublic={false} />;
   const error = group.error ?? membership.error ?? members.error;
   if (error) return <GroupLoadError message={errorMessage(error, 'Failed to load group details')} />;
   if (!group.data || !membership.data || !draft.loaded) return <FullPageMessage>Loading group...</FullPageMessage>;

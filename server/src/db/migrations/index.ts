@@ -12,6 +12,8 @@ import { Migration20261230000000_seasons } from './Migration20261230000000_seaso
 import { Migration20270101000000_linked_entries } from './Migration20270101000000_linked_entries.js';
 import { Migration20270102000000_round_one_order } from './Migration20270102000000_round_one_order.js';
 import { Migration20270103000000_group_invites } from './Migration20270103000000_group_invites.js';
+import { Migration20270104000000_screen_name_key } from './Migration20270104000000_screen_name_key.js';
+import { Migration20270105000000_group_join_failure_by_group } from './Migration20270105000000_group_join_failure_by_group.js';
 
 /** Listed explicitly (not discovered by glob) so migrations run the same under tsx, tests and bundles. */
 export const migrationsList: MigrationObject[] = [
@@ -28,4 +30,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20270101000000_linked_entries', class: Migration20270101000000_linked_entries },
   { name: 'Migration20270102000000_round_one_order', class: Migration20270102000000_round_one_order },
   { name: 'Migration20270103000000_group_invites', class: Migration20270103000000_group_invites },
+  { name: 'Migration20270104000000_screen_name_key', class: Migration20270104000000_screen_name_key },
+  { name: 'Migration20270105000000_group_join_failure_by_group', class: Migration20270105000000_group_join_failure_by_group },
 ];

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { SignJWT } from 'jose';
 import { CODE_MAX_ATTEMPTS, CODE_TTL_MS, SESSION_TOKEN_TTL_S } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
+import { isReservedName } from '@first-round/shared/names';
 import { badRequest, conflict, DomainError, isUniqueViolation, notFound, tooManyRequests, unauthorized } from '../../errors.js';
 import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
 import { isScreenNameTaken } from '../users/participants.repository.js';
@@ -87,15 +88,19 @@ async function issueCode(
   return { status: 'needs_verification' as const };
 }
 
-/** Usernames and screen names are one namespace: a name is taken if either holds it. */
-async function usernameTaken(em: EntityManager, username: string) {
-  return (await identity.isUsernameTaken(em, username)) || (await isScreenNameTaken(em, username));
+/**
+ * Usernames and screen names are one namespace: a name is taken if either holds it (screen names in any
+ * spelling with the same key, names.ts), and a reference entry's name is no one's (409 either way).
+ */
+async function refuseUnavailableUsername(em: EntityManager, username: string) {
+  if (isReservedName(username)) throw conflict(MESSAGES.usernameReserved);
+  if ((await identity.isUsernameTaken(em, username)) || (await isScreenNameTaken(em, username))) throw conflict(MESSAGES.usernameTaken);
 }
 
 export async function signUp(em: EntityManager, deps: LocalIdpDeps, input: { email: string; username?: string }, ip: string) {
   const email = normaliseEmail(input.email);
   if (await identity.findUserIdByEmail(em, email)) throw conflict('That email address is taken. Please sign in instead.');
-  if (input.username && (await usernameTaken(em, input.username))) throw conflict(MESSAGES.usernameTaken);
+  if (input.username) await refuseUnavailableUsername(em, input.username);
   return issueCode(em, deps, { email, purpose: 'sign_up', username: input.username, ip });
 }
 
@@ -137,7 +142,7 @@ export async function verify(
 
     let userId: string;
     if (code.purpose === 'sign_up') {
-      if (await usernameTaken(tx, username!)) throw conflict(MESSAGES.usernameTaken);
+      await refuseUnavailableUsername(tx, username!);
       userId = randomId('user');
       try {
         await identity.insertUser(tx, { id: userId, email, username: username! });

@@ -37,8 +37,9 @@ export async function findPicksPublic(em: EntityManager, groupId: number): Promi
   return (await em.findOne(GroupSchema, groupId, { fields: ['picksPublic'], refresh: true }))?.picksPublic;
 }
 
-export async function groupExists(em: EntityManager, groupId: number): Promise<boolean> {
-  return (await em.count(GroupSchema, { id: groupId })) > 0;
+/** Whether the group is public (listed for every signed-in player); undefined when there is no such group. */
+export async function findIsPublic(em: EntityManager, groupId: number): Promise<boolean | undefined> {
+  return (await em.findOne(GroupSchema, groupId, { fields: ['isPublic'], refresh: true }))?.isPublic;
 }
 
 /** Groups the participant belongs to, in the order joined. */
@@ -220,18 +221,41 @@ export async function lockJoinAttempts(tx: EntityManager, participantId: string)
   await tx.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`group-join:${participantId}`]);
 }
 
+/**
+ * Serialises password guesses on one group, whoever makes them, until the transaction ends (taken after
+ * the player's own lock, never before, so two attempts cannot wait on each other): each guess sees the
+ * wrong passwords the ones before it recorded, across accounts.
+ */
+export async function lockGroupPasswordTries(tx: EntityManager, groupId: number): Promise<void> {
+  await tx.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`group-password:${groupId}`]);
+}
+
+/** When the group's wrong passwords since `since` were made, by anyone, oldest first. */
+export async function findGroupWrongPasswordsSince(em: EntityManager, groupId: number, since: Date): Promise<Date[]> {
+  const rows = await em.find(
+    GroupJoinFailureSchema,
+    { groupId, reason: 'wrong_password', createdAt: { $gt: since } },
+    { fields: ['createdAt'], orderBy: { createdAt: 'asc' }, refresh: true },
+  );
+  return rows.map((r) => r.createdAt);
+}
+
 /** The participant's failed joins since `since`, oldest first. */
 export function findJoinFailuresSince(em: EntityManager, participantId: string, since: Date): Promise<GroupJoinFailure[]> {
   return em.find(GroupJoinFailureSchema, { participantId, createdAt: { $gt: since } }, { orderBy: { createdAt: 'asc' }, refresh: true });
 }
 
-/** Records a failed join and prunes the participant's failures from before `pruneBefore` (they no longer count). */
+/**
+ * Records a failed join and prunes the participant's failures, and the group id's, from before
+ * `pruneBefore` (they no longer count; the group's go too, or accounts used once would leave theirs forever).
+ */
 export async function recordJoinFailure(
   tx: EntityManager,
   failure: { participantId: string; groupId: number; reason: JoinFailureReason; at: Date },
   pruneBefore: Date,
 ): Promise<void> {
   await tx.nativeDelete(GroupJoinFailureSchema, { participantId: failure.participantId, createdAt: { $lte: pruneBefore } });
+  await tx.nativeDelete(GroupJoinFailureSchema, { groupId: failure.groupId, createdAt: { $lte: pruneBefore } });
   await tx.insert<GroupJoinFailure>(GroupJoinFailureSchema, {
     participantId: failure.participantId,
     groupId: failure.groupId,

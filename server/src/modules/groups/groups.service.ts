@@ -5,7 +5,7 @@ import { MESSAGES } from '@first-round/shared/messages';
 import type { z } from 'zod';
 import { joinDraftState, lateJoinNotice } from '@first-round/shared/join-words';
 import type { DraftStatus, GroupDto, joinResultOutput } from '@first-round/shared/schemas';
-import { badRequest, conflict, draftLocked, forbidden, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
+import { badRequest, conflict, draftLocked, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
 import { getDraftStatus, isDraftStarted, type DraftSettings } from '../draft/draft.service.js';
 import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
 import { screenNamesOf } from '../users/participants.repository.js';
@@ -14,9 +14,9 @@ import { lockParticipant } from '../users/participants.service.js';
 import { entryModeOf, entrySetGroup, type EntryMode } from '@first-round/shared/entries';
 import type { Group } from './groups.entities.js';
 import * as repo from './groups.repository.js';
-import { findMembership } from './membership.js';
+import { findMembership, refusalForNonMember } from './membership.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { checkJoinLimits, lockJoinAttempts, recordJoinFailure, wrongPassword } from './join-limits.js';
+import { checkJoinLimits, lockGroupPasswordTries, lockJoinAttempts, recordJoinFailure, wrongPassword } from './join-limits.js';
 
 /** Who is asking, and the EntityManager of their call. */
 export interface Caller {
@@ -53,11 +53,13 @@ async function loadGroup(em: EntityManager, groupId: number, options: { withPass
 
 const isMember = async (em: EntityManager, groupId: number, participantId: string) => Boolean(await findMembership(em, groupId, participantId));
 
-/** Members may open their group; public groups are open to every signed-in user. */
+/**
+ * Members may open their group; public groups are open to every signed-in user. To anyone else a private
+ * group is 'Group not found', as an id that names none (membership.ts, `refusalForNonMember`).
+ */
 export async function getVisibleGroup({ em, participantId }: Caller, groupId: number): Promise<GroupDto> {
   const group = await loadGroup(em, groupId);
-  if (!group) throw notFound(MESSAGES.groupNotFound);
-  if (!group.isPublic && !(await isMember(em, groupId, participantId))) throw forbidden(MESSAGES.notGroupMember);
+  if (!group || (!group.isPublic && !(await isMember(em, groupId, participantId)))) throw notFound(MESSAGES.groupNotFound);
   return toGroupDto(group);
 }
 
@@ -128,10 +130,12 @@ export function joinAnswer(groupId: number, added: boolean, status: Pick<DraftSt
 
 /**
  * Joining by id, with guessing limited (join-limits.ts). The whole attempt runs in one transaction holding
- * the player's join lock, so simultaneous attempts are decided one after another: a member passes at
- * once (nothing is guessed), a limited player gets 429 before any hash, and a wrong password or unknown
- * id is recorded before the next attempt counts. (Counting a try before checking it, with the hash outside
- * the lock, would refuse simultaneous RIGHT answers once ten were in flight.)
+ * the player's join lock (and, where a password is to be checked, the group's), so simultaneous attempts
+ * are decided one after another: a member passes at once (nothing is guessed), a limited player gets 429
+ * before any hash, and a wrong password or unknown id is recorded before the next attempt counts.
+ * (Counting a try before checking it, with the hash outside the lock, would refuse simultaneous RIGHT
+ * answers once ten were in flight.) Once a group's own limit is reached, the right password is refused
+ * too: a lock that still checked passwords would still be guessed through; invite links are the way in.
  */
 export async function joinGroup(
   { em, participantId, now, draft, sink }: Caller & { now: Date; draft: DraftSettings; sink: InvalidationSink },
@@ -145,6 +149,7 @@ export async function joinGroup(
     // A public group is a stranger's one-click join: once the draft is on it would add a watcher, never an
     // entry (docs/decisions.md). Not a failed guess, so not counted against the join limits.
     if (group?.isPublic && status.draftHasStarted) return { refused: draftLocked(MESSAGES.publicGroupsLocked) };
+    if (group?.passwordHash) await lockGroupPasswordTries(tx, input.group_id);
     await checkJoinLimits(tx, participantId, input.group_id, now);
     if (!group) {
       await recordJoinFailure(tx, participantId, input.group_id, 'unknown_group', now);
@@ -171,7 +176,7 @@ export async function leaveGroup({ em, participantId, sink }: Caller & { sink: I
   return em.transactional(async (tx) => {
     if (!(await repo.lockGroup(tx, groupId, 'update'))) throw notFound(MESSAGES.groupNotFound);
     const me = await repo.findMembershipRow(tx, groupId, participantId);
-    if (!me) throw forbidden(MESSAGES.notGroupMember);
+    if (!me) throw await refusalForNonMember(tx, groupId);
     const others = await repo.countMembersOtherThan(tx, groupId, participantId);
     if (me.isOwner && others > 0) throw conflict('The owner cannot leave a group that still has other members');
     await announceChange(tx, sink, { kind: 'group', group_id: groupId });
@@ -227,10 +232,12 @@ export async function memberCount(caller: Caller, groupId: number) {
   return { group_id: groupId, member_count: group.member_count };
 }
 
+/** The caller's membership of a group they may know of: theirs, or a public one (a private one they are not in: 404, as none). */
 export async function getMembership({ em, participantId }: Caller, groupId: number) {
   const group = await loadGroup(em, groupId);
   if (!group) throw notFound(MESSAGES.groupNotFound);
   const row = await findMembership(em, groupId, participantId);
+  if (!row && !group.isPublic) throw notFound(MESSAGES.groupNotFound);
   return {
     group_id: groupId,
     participant_id: participantId,
@@ -288,7 +295,7 @@ export async function setEntryMode(
     // Leaving locks the group for update: a member switching and leaving at once take turns.
     if (!(await repo.lockGroup(tx, groupId, 'share'))) throw notFound(MESSAGES.groupNotFound);
     const current = await findMembership(tx, groupId, participantId);
-    if (!current) throw forbidden(MESSAGES.notGroupMember);
+    if (!current) throw await refusalForNonMember(tx, groupId);
     if (entryModeOf(current.use_global_picks) === mode) return;
     if (mode === 'own') await copyPickSet(tx, participantId, GLOBAL_GROUP_ID, groupId);
     else await deletePickSet(tx, participantId, groupId);

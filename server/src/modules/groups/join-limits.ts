@@ -14,6 +14,11 @@ import * as repo from './groups.repository.js';
 export const JOIN_LIMITS = {
   /** Wrong passwords one player may try on one group … */
   wrongPasswordsPerGroup: 10,
+  /**
+   * … and all players together on one group (new accounts cost nothing, so a per-player limit alone
+   * let 14 accounts make 140 guesses in 18 s) …
+   */
+  wrongPasswordsPerGroupAllPlayers: 30,
   /** … within this window. */
   wrongPasswordWindowMs: 15 * 60_000,
   /** Failed joins (wrong password or no such group) one player may make across all groups … */
@@ -31,12 +36,14 @@ interface JoinStanding {
 }
 
 /**
- * The player's standing from their failures in the longer window (oldest first). A limit of N in a
- * window is reached with N failures in it, and lifts when enough of them have aged out to leave N − 1: at
- * the (k − N + 1)-th oldest's time plus the window, for k failures. With both limits reached the later
- * lift counts (trying this group needs both); the player's limit is named first, as it is checked first.
+ * The player's standing from their failures in the longer window (oldest first) and the group's wrong
+ * passwords by anyone in the shorter one. A limit of N in a window is reached with N failures in it, and
+ * lifts when enough of them have aged out to leave N − 1: at the (k − N + 1)-th oldest's time plus the
+ * window, for k failures. With several limits reached the latest lift counts (trying this group needs
+ * all); the player's limit is named first, as it is checked first. Both group limits are named 'group':
+ * either way it is this group's wrong passwords that lock it, and the words are the same.
  */
-function standingOf(failures: { groupId: number; reason: string; createdAt: Date }[], groupId: number, now: Date): JoinStanding {
+function standingOf(failures: { groupId: number; reason: string; createdAt: Date }[], groupWrongPasswords: Date[], groupId: number, now: Date): JoinStanding {
   const wrongPasswordSince = now.getTime() - JOIN_LIMITS.wrongPasswordWindowMs;
   const limits = [
     { limit: 'player' as const, times: failures.map((f) => f.createdAt.getTime()), max: JOIN_LIMITS.failedJoinsPerPlayer, windowMs: JOIN_LIMITS.failedJoinWindowMs },
@@ -44,6 +51,12 @@ function standingOf(failures: { groupId: number; reason: string; createdAt: Date
       limit: 'group' as const,
       times: failures.filter((f) => f.groupId === groupId && f.reason === 'wrong_password' && f.createdAt.getTime() > wrongPasswordSince).map((f) => f.createdAt.getTime()),
       max: JOIN_LIMITS.wrongPasswordsPerGroup,
+      windowMs: JOIN_LIMITS.wrongPasswordWindowMs,
+    },
+    {
+      limit: 'group' as const,
+      times: groupWrongPasswords.map((at) => at.getTime()).filter((at) => at > wrongPasswordSince),
+      max: JOIN_LIMITS.wrongPasswordsPerGroupAllPlayers,
       windowMs: JOIN_LIMITS.wrongPasswordWindowMs,
     },
   ];
@@ -55,7 +68,11 @@ function standingOf(failures: { groupId: number; reason: string; createdAt: Date
 }
 
 async function standing(tx: EntityManager, participantId: string, groupId: number, now: Date): Promise<JoinStanding> {
-  return standingOf(await repo.findJoinFailuresSince(tx, participantId, new Date(now.getTime() - JOIN_LIMITS.failedJoinWindowMs)), groupId, now);
+  const [mine, groups] = [
+    await repo.findJoinFailuresSince(tx, participantId, new Date(now.getTime() - JOIN_LIMITS.failedJoinWindowMs)),
+    await repo.findGroupWrongPasswordsSince(tx, groupId, new Date(now.getTime() - JOIN_LIMITS.wrongPasswordWindowMs)),
+  ];
+  return standingOf(mine, groups, groupId, now);
 }
 
 /** The numbers a refusal carries as data (docs/api.md), beside the words. */
@@ -71,13 +88,24 @@ export async function lockJoinAttempts(tx: EntityManager, participantId: string)
 }
 
 /**
+ * Serialises password guesses on one group across players until `tx` ends, so simultaneous guesses from
+ * many accounts are counted one after another against the group's own limit. Taken after the player's
+ * lock (lockJoinAttempts), and only where a password is to be checked.
+ */
+export async function lockGroupPasswordTries(tx: EntityManager, groupId: number): Promise<void> {
+  await repo.lockGroupPasswordTries(tx, groupId);
+}
+
+/**
  * Throws 429 (saying when to come back, and that an invite link needs no password) if the player may not
  * try joining this group now. The rows read are few: failures older than the longer window are pruned,
  * and none is recorded past the limits.
  */
 export async function checkJoinLimits(tx: EntityManager, participantId: string, groupId: number, now: Date): Promise<void> {
   const s = await standing(tx, participantId, groupId, now);
-  if (s.lockout) throw tooManyRequests(MESSAGES.joinLockedOut(s.lockout.limit, retryWhen(s.lockout.retryAt, now, draftClock)), refusalData(s));
+  if (!s.lockout) return;
+  const retryAfterSeconds = Math.max(1, Math.ceil((s.lockout.retryAt.getTime() - now.getTime()) / 1000));
+  throw tooManyRequests(MESSAGES.joinLockedOut(s.lockout.limit, retryWhen(s.lockout.retryAt, now, draftClock)), refusalData(s), retryAfterSeconds);
 }
 
 /** Records a failed join; rows that no longer count are pruned on the way. */

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
-import { forbidden, notFound } from '../../errors.js';
+import { forbidden, notFound, type DomainError } from '../../errors.js';
 import * as repo from './groups.repository.js';
 
 /** A membership as the authorization checks and other modules see it. */
@@ -19,13 +19,21 @@ export async function findMembership(em: EntityManager, groupId: number, partici
   return m ? { group_id: groupId, participant_id: participantId, is_owner: m.isOwner, use_global_picks: m.useGlobalPicks } : undefined;
 }
 
-export const groupExists = repo.groupExists;
+/**
+ * What a caller who is not in the group hears. A private group answers exactly as an id that names no
+ * group does (404 'Group not found': the same status, kind, message and bytes), so private group ids
+ * cannot be found by probing. A public group is listed for every signed-in player anyway: 403 'You are
+ * not a member of this group' tells nothing there, and says what to do.
+ */
+export async function refusalForNonMember(em: EntityManager, groupId: number): Promise<DomainError> {
+  return (await repo.findIsPublic(em, groupId)) ? forbidden(MESSAGES.notGroupMember) : notFound(MESSAGES.groupNotFound);
+}
 
-/** The caller's membership, or 404 'Group not found' / 403 'You are not a member of this group'. */
+/** The caller's membership, or the refusal of a non-member (above): 404 for a private group or none, 403 for a public one. */
 export async function requireMembership(em: EntityManager, groupId: number, participantId: string): Promise<MembershipRow> {
   const membership = await findMembership(em, groupId, participantId);
   if (membership) return membership;
-  throw (await groupExists(em, groupId)) ? forbidden(MESSAGES.notGroupMember) : notFound(MESSAGES.groupNotFound);
+  throw await refusalForNonMember(em, groupId);
 }
 
 /**

@@ -4,7 +4,7 @@ import { MESSAGES } from '@first-round/shared/messages';
 import { draftLocked, forbidden, notFound, unprocessable } from '../../errors.js';
 import { isDraftStarted, type DraftSettings } from '../draft/draft.service.js';
 import type { LeaderboardCache } from '../leaderboard/leaderboard.cache.js';
-import { findMembership, groupPicksPublic, lockGroupShared, requireMembership, stopReusingGlobalPicks } from '../groups/membership.js';
+import { findMembership, groupPicksPublic, lockGroupShared, refusalForNonMember, requireMembership, stopReusingGlobalPicks } from '../groups/membership.js';
 import { existingPlayerIds } from '../players/players.repository.js';
 import { lockParticipant } from '../users/participants.service.js';
 import { entryPlayerIds, replaceEntry } from './picks.repository.js';
@@ -49,7 +49,7 @@ export async function savePicks(
       // Leaving locks the group row for update, so a save and a leave take turns: picks are never stored
       // for someone who has just left, nor into a group its last member has just deleted.
       if (!(await lockGroupShared(tx, groupId))) throw notFound(MESSAGES.groupNotFound);
-      if (!(await findMembership(tx, groupId, participantId))) throw forbidden(MESSAGES.notGroupMember);
+      if (!(await findMembership(tx, groupId, participantId))) throw await refusalForNonMember(tx, groupId);
     }
     await replaceEntry(tx, participantId, groupId, distinct);
     // Saving group picks makes them the entry (docs/rules.md, "Entries and picks"): stop reusing the global ones.

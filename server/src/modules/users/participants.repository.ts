@@ -1,5 +1,6 @@
 import { LockMode, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { nameKey } from '@first-round/shared/names';
 import { ParticipantSchema, type Participant } from './users.entities.js';
 
 /*
@@ -9,7 +10,13 @@ import { ParticipantSchema, type Participant } from './users.entities.js';
  * `refresh: true`: an entity loaded earlier in the same procedure is read again, never served stale.
  */
 
-const lowerScreenName = () => raw('lower(screen_name)');
+/**
+ * Another participant holds this name: the same key (names.ts, `nameKey`: 'Operator RT' is 'operatorrt'),
+ * or, for names stored without a key (before keys, or by a tool), the same name case-insensitively.
+ * lower() on both sides, as that index: JavaScript's toLowerCase differs from PostgreSQL's outside ASCII.
+ */
+const holdsName = (screenName: string) =>
+  raw(`(screen_name_key = ? or lower(screen_name) = lower(?))`, [nameKey(screenName), screenName]);
 
 export function findParticipant(em: EntityManager, id: string): Promise<Participant | null> {
   return em.findOne(ParticipantSchema, id, { refresh: true });
@@ -22,34 +29,41 @@ export async function screenNamesOf(em: EntityManager, ids: readonly string[]): 
   return new Map(rows.map((p) => [p.id, p.screenName]));
 }
 
-/** Whether another participant has this screen name, compared case-insensitively as the unique index does. */
+/** Whether another participant has this screen name, in any spelling with the same key (as the unique indexes compare). */
 export async function isScreenNameTaken(em: EntityManager, screenName: string, exceptId?: string): Promise<boolean> {
-  const where = exceptId === undefined ? {} : { id: { $ne: exceptId } };
-  // lower() on both sides, as the index: JavaScript's toLowerCase differs from PostgreSQL's outside ASCII.
-  return (await em.count(ParticipantSchema, { ...where, [lowerScreenName()]: raw('lower(?)', [screenName]) })) > 0;
+  const qb = em.createQueryBuilder(ParticipantSchema).count().where(holdsName(screenName));
+  if (exceptId !== undefined) qb.andWhere({ id: { $ne: exceptId } });
+  const row: { count: number | string } = await qb.execute('get');
+  return Number(row.count) > 0;
 }
 
 /**
  * Creates the participant, or refreshes the e-mail of an existing one (a null e-mail keeps the stored one).
- * A new participant gets `screenName` unless someone has it already; an existing one keeps theirs. One
- * statement, an upsert on the primary key, so two first calls of the same user cannot both insert. A name
- * taken between the check and the insert raises participant_screen_name_unique.
+ * A new participant gets `screenName` (and its key) unless someone holds it already in any spelling; an
+ * existing one keeps theirs. One statement, an upsert on the primary key, so two first calls of the same
+ * user cannot both insert. A name taken between the check and the insert raises
+ * participant_screen_name_key_unique (or participant_screen_name_unique).
  */
 export async function upsertParticipant(em: EntityManager, p: { id: string; email: string | null; screenName: string | null }): Promise<Participant> {
-  const screenName = raw(`case when exists (select 1 from participant where lower(screen_name) = lower(?)) then null else ? end`, [p.screenName, p.screenName]);
+  const key = p.screenName === null ? null : nameKey(p.screenName);
+  const unlessHeld = (value: string | null) =>
+    raw(`case when exists (select 1 from participant where screen_name_key = ? or lower(screen_name) = lower(?)) then null else ? end`, [key, p.screenName, value]);
   const row: Participant = await em
     .createQueryBuilder(ParticipantSchema)
-    .insert({ id: p.id, email: p.email, screenName })
+    .insert({ id: p.id, email: p.email, screenName: unlessHeld(p.screenName), screenNameKey: unlessHeld(key) })
     .onConflict('id')
     .merge({ email: raw('coalesce(excluded.email, participant.email)'), updatedAt: raw('now()') })
-    .returning(['id', 'email', 'screenName', 'isFirstLogin', 'emailReminders', 'createdAt', 'updatedAt'])
+    .returning(['id', 'email', 'screenName', 'screenNameKey', 'isFirstLogin', 'emailReminders', 'createdAt', 'updatedAt'])
     .execute('get');
   return row;
 }
 
-/** Sets the screen name; false when there is no such participant. A taken name raises participant_screen_name_unique. */
+/**
+ * Sets the screen name and its key; false when there is no such participant. A name another holds raises
+ * participant_screen_name_key_unique (or participant_screen_name_unique).
+ */
 export async function setScreenName(em: EntityManager, id: string, screenName: string): Promise<boolean> {
-  return (await em.nativeUpdate(ParticipantSchema, { id }, { screenName, updatedAt: raw('now()') })) > 0;
+  return (await em.nativeUpdate(ParticipantSchema, { id }, { screenName, screenNameKey: nameKey(screenName), updatedAt: raw('now()') })) > 0;
 }
 
 /** Whether the participant wants e-mail before picks lock (false when there is no such participant). */

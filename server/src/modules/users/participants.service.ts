@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MESSAGES } from '@first-round/shared/messages';
+import { isReservedName } from '@first-round/shared/names';
+import { usernameSchema } from '@first-round/shared/schemas';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../errors.js';
 import type { Identity } from '../auth/bearer.js';
 import { findUser, isUsernameTaken, setUsername } from '../auth/identity.repository.js';
@@ -79,23 +81,39 @@ export async function ensureParticipant(
   }
 
   const upsert = async (screenName: string | null) => toParticipantRow(await repo.upsertParticipant(em, { id: identity.userId, email: profile.email, screenName }));
+  // A name the provider hands over is not checked by our forms (Clerk's dashboard, a username set there):
+  // one a reference entry has, or one that is no valid name here, is not taken as the screen name.
+  const parsed = profile.username === null ? undefined : usernameSchema.safeParse(profile.username);
+  const offered = parsed?.success && !isReservedName(parsed.data) ? parsed.data : null;
   let row: ParticipantRow;
   try {
-    row = await upsert(profile.username);
+    row = await upsert(offered);
   } catch (error) {
     // Another new user took the same name between the check and the insert: this one starts without a
     // screen name (as when the name was taken earlier) instead of failing its first call.
-    if (!profile.username || !isUniqueViolation(error, 'participant_screen_name_unique')) throw error;
+    if (!offered || !isScreenNameViolation(error)) throw error;
     row = await upsert(null);
   }
   cache.remember(row, mark);
   return row;
 }
 
+/** A screen name another participant holds, caught by one of the unique indexes (the key's, or lower()'s). */
+const isScreenNameViolation = (error: unknown) =>
+  isUniqueViolation(error, 'participant_screen_name_key_unique') || isUniqueViolation(error, 'participant_screen_name_unique');
+
+/**
+ * A new screen name: refused (409) when it would pass for a reference entry's, or another participant
+ * holds it in any spelling with the same key (names.ts: an operator's 'operatorrt' holds 'Operator RT').
+ * The unique index on the key decides between two players renaming at once.
+ */
 export async function updateScreenName({ em, participantId, sink }: UserCall, screenName: string): Promise<ParticipantRow> {
+  if (isReservedName(screenName)) throw conflict(MESSAGES.usernameReserved);
   try {
     return await em.transactional(async (tx) => {
-      if (await isUsernameTaken(tx, screenName, participantId)) throw conflict(MESSAGES.usernameTaken);
+      if ((await isUsernameTaken(tx, screenName, participantId)) || (await repo.isScreenNameTaken(tx, screenName, participantId))) {
+        throw conflict(MESSAGES.usernameTaken);
+      }
       if (!(await repo.setScreenName(tx, participantId, screenName))) throw notFound('Participant not found');
       // The built-in provider's username and the screen name are one namespace: keep them equal.
       await setUsername(tx, participantId, screenName);
@@ -136,12 +154,21 @@ export async function markFirstLoginDone({ em, participantId, sink }: UserCall) 
  * Account fix: moves a temporary participant's picks, memberships and links onto the caller's own id, in
  * one transaction. Duplicates (the caller already has the same pick or membership) are merged, not doubled.
  * Each module moves its own rows; deleting the temporary participant then drops what is left of it.
+ *
+ * Only the caller's own temporary account moves. This server never issues temp_ ids (they are rows from
+ * before an account had its provider's id), so no token or session can vouch for one; what shows whose it
+ * is, is the e-mail address it was made with, which must be the caller's (verified by the identity
+ * provider, compared without regard to case). One with another address, or none, is refused (403): else
+ * anyone could take over any temp_ account's groups, ownership included, by naming its id.
  */
 export async function migrateParticipant({ em, participantId: callerId, sink }: UserCall, input: { temp_id: string; clerk_id: string }) {
   if (input.clerk_id !== callerId) throw forbidden('You can only move an account onto your own user id');
   if (!input.temp_id.startsWith('temp_')) throw badRequest('The temporary id must start with temp_');
   return em.transactional(async (tx) => {
     if (!(await repo.lockParticipant(tx, input.temp_id))) throw notFound(`No participant with id ${input.temp_id}`);
+    const [temp, caller] = [await repo.findParticipant(tx, input.temp_id), await repo.findParticipant(tx, callerId)];
+    const sameAddress = (a: string | null | undefined, b: string | null | undefined) => Boolean(a && b && a.trim().toLowerCase() === b.trim().toLowerCase());
+    if (!sameAddress(temp?.email, caller?.email)) throw forbidden(MESSAGES.accountFixNotYours);
     const picks = await copyPickSets(tx, input.temp_id, callerId);
     const memberships = await copyMemberships(tx, input.temp_id, callerId);
     await reassignJoinLinkCreator(tx, input.temp_id, callerId);

@@ -6,6 +6,12 @@ export interface Participant {
   id: string;
   email: string | null;
   screenName: string | null;
+  /**
+   * What the screen name is compared by (shared/src/names.ts, `nameKey`), unique: set with every name
+   * the service writes. Null without a name, and for a name stored before keys whose key an older
+   * participant already had (kept, not renamed).
+   */
+  screenNameKey: string | null;
   isFirstLogin: boolean | null;
   /** E-mail me before picks lock (Settings, or the unsubscribe link in a reminder). */
   emailReminders: boolean;
@@ -21,6 +27,7 @@ export const ParticipantSchema = new EntitySchema<Participant>({
     id: { type: 'text', primary: true },
     email: { type: 'text', nullable: true },
     screenName: { type: 'text', nullable: true, fieldName: 'screen_name' },
+    screenNameKey: { type: 'text', nullable: true, fieldName: 'screen_name_key' },
     isFirstLogin: { type: 'boolean', nullable: true, fieldName: 'is_first_login', defaultRaw: 'true' },
     emailReminders: { type: 'boolean', fieldName: 'email_reminders', defaultRaw: 'true' },
     createdAt: { type: 'Date', fieldName: 'created_at', defaultRaw: 'now()' },
