@@ -12,7 +12,7 @@ import type { ClerkUserLookup } from './modules/users/participants.service.js';
 import { BenchmarkCache } from './modules/leaderboard/benchmarks.cache.js';
 import { LeaderboardCache } from './modules/leaderboard/leaderboard.cache.js';
 import { FieldCache } from './modules/leaderboard/field.cache.js';
-import { DraftEventHub } from './modules/draft/draft.events.js';
+import { TopicBus } from './events/topic-bus.js';
 import { ParticipantCache } from './modules/users/participant.cache.js';
 import { DraftStatusCache } from './modules/draft/draft-status.cache.js';
 import { PlayersCache } from './modules/players/players.cache.js';
@@ -39,7 +39,8 @@ export interface AppDeps {
   participants: ParticipantCache;
   draftStatus: DraftStatusCache;
   players: PlayersCache;
-  events: DraftEventHub;
+  /** What instances tell each other (draft changes, cache invalidations): events/topic-bus.ts. */
+  events: TopicBus;
   /** The landing page's entries and groups, counted at most once a minute. */
   publicCounts: PublicCountsCache;
   /** The results feed's poller (modules/feed/); started by main.ts, polled directly by tests. */
@@ -63,7 +64,7 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
   const keys = await loadSigningKeys({ privateKeyPem: config.LOCAL_IDP_PRIVATE_KEY, dataDir: config.dataDir });
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.NODE_ENV === 'production', log });
   const draft = draftSettings(config, now);
-  const events = new DraftEventHub(orm, log);
+  const events = new TopicBus(orm, log);
   let clerkLookup: ClerkUserLookup | undefined;
   if (config.authProvider === 'clerk' && config.CLERK_SECRET_KEY) {
     const clerk = createClerkClient({ secretKey: config.CLERK_SECRET_KEY });
@@ -74,6 +75,7 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
   }
   const draftStatus = new DraftStatusCache(orm, draft, events);
   const players = new PlayersCache(orm, events);
+  const leaderboards = new LeaderboardCache(orm, draft, events, log);
   return {
     config,
     orm,
@@ -87,7 +89,7 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
       mailer,
       limits: { ...DEFAULT_IDP_LIMITS, requestsPerIpPerMinute: config.IDP_IP_RATE_LIMIT, resendMs: config.IDP_CODE_RESEND_SECONDS * 1000, ...options.idpLimits }, now: options.idpNow ?? (() => new Date()) },
     clerkLookup,
-    leaderboards: new LeaderboardCache(orm, draft, events, log),
+    leaderboards,
     field: new FieldCache(orm, events),
     participants: new ParticipantCache(events),
     draftStatus,

@@ -7,7 +7,7 @@ import { isStandingsUpdate, type DraftChange, type LiveMessage, type StandingsUp
 import type { AppRouter } from '../src/trpc/root.js';
 import { recordPick, startDraft, undoLast } from '../src/modules/draft/draft.service.js';
 import { startDeadlineWatcher } from '../src/modules/draft/deadline.js';
-import { LISTENER_NAME } from '../src/modules/draft/draft.events.js';
+import { LISTENER_NAME } from '../src/events/topic-bus.js';
 import { createTestApp, type TestApp, type TestUser } from './support/test-app.js';
 
 let a: TestApp;
