@@ -13,6 +13,7 @@ import { BenchmarkCache } from './modules/leaderboard/benchmarks.cache.js';
 import { LeaderboardCache } from './modules/leaderboard/leaderboard.cache.js';
 import { FieldCache } from './modules/leaderboard/field.cache.js';
 import { TopicBus } from './events/topic-bus.js';
+import { forgetRankingsOf } from './modules/picks/picks.events.js';
 import { ParticipantCache } from './modules/users/participant.cache.js';
 import { DraftStatusCache } from './modules/draft/draft-status.cache.js';
 import { PlayersCache } from './modules/players/players.cache.js';
@@ -39,7 +40,7 @@ export interface AppDeps {
   participants: ParticipantCache;
   draftStatus: DraftStatusCache;
   players: PlayersCache;
-  /** What instances tell each other (draft changes, cache invalidations): events/topic-bus.ts. */
+  /** What instances tell each other (draft changes, cache invalidations, saved picks): events/topic-bus.ts. */
   events: TopicBus;
   /** The landing page's entries and groups, counted at most once a minute. */
   publicCounts: PublicCountsCache;
@@ -76,6 +77,7 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
   const draftStatus = new DraftStatusCache(orm, draft, events);
   const players = new PlayersCache(orm, events);
   const leaderboards = new LeaderboardCache(orm, draft, events, log);
+  events.on('picks', (change) => forgetRankingsOf(leaderboards, change));
   return {
     config,
     orm,

@@ -9,6 +9,7 @@ import { sql } from '../db/sql.js';
 import { tooManyRequests } from '../errors.js';
 import { CACHE_CHANNEL, invalidation, type Invalidation, type InvalidationSink } from '../cache/invalidation.js';
 import { DRAFT_CHANNEL, draftChangesAfter } from '../modules/draft/draft.repository.js';
+import { PICKS_CHANNEL, picksChange } from '../modules/picks/picks.events.js';
 
 /**
  * What instances tell each other, each topic on its own PostgreSQL NOTIFY channel, its payload checked by
@@ -19,6 +20,8 @@ export const TOPICS = {
   draft: { channel: DRAFT_CHANNEL, schema: draftChange },
   /** A cache invalidation: sessions ended, a participant renamed, a group's members, the board. */
   cache: { channel: CACHE_CHANNEL, schema: invalidation },
+  /** A player saved picks: rankings made from the old ones are stale. */
+  picks: { channel: PICKS_CHANNEL, schema: picksChange },
 } as const;
 
 export type Topic = keyof typeof TOPICS;
