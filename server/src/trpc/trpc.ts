@@ -39,6 +39,8 @@ const t = initTRPC
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
+/** The root configuration (its error formatter, its SSE settings), for answers written outside tRPC (wire.ts). */
+export const trpcConfig = t._config;
 
 /**
  * Domain errors, stray unique violations and the database out of reach as tRPC errors with the table's

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.js';
 import { createContextInner, type Context } from '../../trpc/context.js';
 import { refuseNulInput, signedIn, toTrpcError } from '../../trpc/trpc.js';
 import { appRouter } from '../../trpc/root.js';
-import { parseQueryJson, trpcErrorAnswer } from '../../trpc/hot-reads.js';
+import { parseConnectionParams, parseQueryInput, trpcErrorAnswer } from '../../trpc/wire.js';
 import { parseInputWith } from '../../trpc/hot-read.js';
 import { mayReadStandings, standingsFrame, standingsView, type StandingsView } from '../leaderboard/leaderboard.service.js';
 import { enveloped, writeJson } from '../../cache/json-body.js';
@@ -214,9 +214,9 @@ export function registerDraftChangesSse(app: FastifyInstance, deps: AppDeps) {
       return out;
     };
     try {
-      const params = parseQueryJson(query.connectionParams, 'connectionParams') as { token?: unknown } | undefined;
-      const token = typeof params?.token === 'string' ? params.token : undefined;
-      const raw = parseQueryJson(query.input, 'Input') as Record<string, unknown> | undefined;
+      const params = parseConnectionParams(query.connectionParams);
+      const token = params?.token;
+      const raw = parseQueryInput(query.input, false) as Record<string, unknown> | undefined;
       // tRPC's rule: a Last-Event-ID (header, or query for EventSource polyfills) joins the input.
       const lastEventIdHeader = request.headers['last-event-id'] ?? query.lastEventId ?? query['Last-Event-Id'];
       input = lastEventIdHeader ? { ...raw, lastEventId: lastEventIdHeader } : raw;
