@@ -164,7 +164,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   });
 
   // Live streams never finish on their own: end them first so closing drains instead of hanging.
-  app.addHook('preClose', async () => deps.events.closeStreams());
+  app.addHook('preClose', async () => deps.live.close());
 
   await registerIdpRoutes(app, deps);
   await registerTrpc(app, deps);

@@ -14,6 +14,8 @@ import { LeaderboardCache } from './modules/leaderboard/leaderboard.cache.js';
 import { FieldCache } from './modules/leaderboard/field.cache.js';
 import { TopicBus } from './events/topic-bus.js';
 import { forgetRankingsOf } from './modules/picks/picks.events.js';
+import { LiveStream } from './modules/draft/live-stream.js';
+import { SSE_OPTIONS } from './trpc/sse.js';
 import { ParticipantCache } from './modules/users/participant.cache.js';
 import { DraftStatusCache } from './modules/draft/draft-status.cache.js';
 import { PlayersCache } from './modules/players/players.cache.js';
@@ -42,6 +44,8 @@ export interface AppDeps {
   players: PlayersCache;
   /** What instances tell each other (draft changes, cache invalidations, saved picks): events/topic-bus.ts. */
   events: TopicBus;
+  /** Every open page's `draft.changes` stream on this instance (modules/draft/live-stream.ts). */
+  live: LiveStream;
   /** The landing page's entries and groups, counted at most once a minute. */
   publicCounts: PublicCountsCache;
   /** The results feed's poller (modules/feed/); started by main.ts, polled directly by tests. */
@@ -78,6 +82,7 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
   const players = new PlayersCache(orm, events);
   const leaderboards = new LeaderboardCache(orm, draft, events, log);
   events.on('picks', (change) => forgetRankingsOf(leaderboards, change));
+  const benchmarks = new BenchmarkCache(config.BENCHMARK_ENTRIES, players, draftStatus);
   return {
     config,
     orm,
@@ -96,8 +101,9 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
     participants: new ParticipantCache(events),
     draftStatus,
     players,
-    benchmarks: new BenchmarkCache(config.BENCHMARK_ENTRIES, players, draftStatus),
+    benchmarks,
     events,
+    live: new LiveStream({ events, orm, log, draftStatus, leaderboards, benchmarks }, SSE_OPTIONS.ping.intervalMs),
     publicCounts: new PublicCountsCache(orm),
     feed: new FeedPoller({ orm, config, draft, log, events }, options.feedFetch),
   };

@@ -1,9 +1,15 @@
+import http from 'node:http';
+import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sseHeaders, sseStreamProducer } from '@trpc/server/unstable-core-do-not-import';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import type { PlayerDto } from '@first-round/shared/schemas';
 import { buildApp } from '../src/app.js';
+import { recordPick } from '../src/modules/draft/draft.service.js';
 import { HOT_READS } from '../src/trpc/hot-reads.js';
+import { appRouter } from '../src/trpc/root.js';
+import { CONNECTED, PING } from '../src/trpc/sse.js';
 import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from './support/test-app.js';
 import { operatorStart } from './game/helpers.js';
 
@@ -17,13 +23,27 @@ import { operatorStart } from './game/helpers.js';
 
 let t: TestApp;
 let trpcOnly: FastifyInstance;
+let fastUrl: string;
+let trpcUrl: string;
 let admin: TestUser;
+/** A player and their group, made before the start (which locks new groups), for the stream's tests. */
+let streamer: TestUser;
+let streamGroup: { id: number };
+
+async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}
 
 beforeAll(async () => {
   t = await createTestApp({ startEvents: true });
   trpcOnly = await buildApp(t.deps, { logger: false, fastPaths: false });
-  await trpcOnly.ready();
+  fastUrl = await listen(t.app);
+  trpcUrl = await listen(trpcOnly);
   admin = await t.signUp('operator', ADMIN_EMAIL);
+  streamer = await t.signUp('streamer');
+  streamGroup = (await t.request('POST', '/api/groups/create-simple', { user: streamer, body: { name: `Stream contract ${Date.now()}` } })).json() as { id: number };
 });
 afterAll(async () => {
   await trpcOnly?.close();
@@ -119,5 +139,135 @@ describe('hot reads, byte for byte as tRPC answers them', () => {
     const pick = await t.request('POST', '/api/draft/picks', { user: admin, body: { slot: 1, player_id: player!.id } });
     expect(pick.statusCode, pick.body).toBe(200);
     await expectSameAnswers(cases());
+  });
+});
+
+/** A raw SSE stream as a browser's EventSource opens it; `text()` is what arrived so far, decoded. */
+function openStream(base: string, options: { token?: string; input?: unknown; rawInput?: string; lastEventId?: string; gzip?: boolean }) {
+  return new Promise<{ res: http.IncomingMessage; text: () => string; ended: Promise<void>; stop: () => void }>((resolve, reject) => {
+    const params = new URLSearchParams();
+    if (options.token !== undefined) params.set('connectionParams', JSON.stringify({ token: options.token }));
+    if (options.rawInput !== undefined) params.set('input', options.rawInput);
+    else if (options.input !== undefined) params.set('input', JSON.stringify(options.input));
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (options.gzip) headers['accept-encoding'] = 'gzip';
+    if (options.lastEventId) headers['last-event-id'] = options.lastEventId;
+    const req = http.get(`${base}/trpc/draft.changes?${params}`, { headers }, (res) => {
+      const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH })) : res;
+      let text = '';
+      body.setEncoding('utf8');
+      body.on('data', (chunk: string) => (text += chunk));
+      const ended = new Promise<void>((r) => body.on('end', () => r()));
+      resolve({ res, text: () => text, ended, stop: () => req.destroy() });
+    });
+    req.on('error', reject);
+  });
+}
+
+/** tRPC's SSE frames end with a blank line and one more newline. */
+const frames = (text: string) => text.split(/(?<=\n\n\n)/).filter((f) => f.endsWith('\n\n\n'));
+
+async function framesWhen(stream: { text: () => string }, count: number, ms = 5000): Promise<string[]> {
+  const until = Date.now() + ms;
+  while (frames(stream.text()).length < count) {
+    if (Date.now() > until) throw new Error(`${count} frames not within ${ms} ms; so far:\n${stream.text()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return frames(stream.text()).slice(0, count);
+}
+
+describe('draft.changes over SSE, byte for byte as tRPC streams it', () => {
+  const member = () => streamer;
+
+  it('sends the same headers', async () => {
+    const [fast, trpc] = [await openStream(fastUrl, { token: member().token }), await openStream(trpcUrl, { token: member().token })];
+    for (const [name, value] of Object.entries(sseHeaders)) {
+      expect(fast.res.headers[name.toLowerCase()], name).toBe(value);
+      expect(trpc.res.headers[name.toLowerCase()], name).toBe(value);
+    }
+    expect(fast.res.statusCode).toBe(trpc.res.statusCode);
+    fast.stop();
+    trpc.stop();
+  });
+
+  it('refuses as tRPC refuses: the same frames, and the stream ends', async () => {
+    const refusals: Array<Parameters<typeof openStream>[1]> = [
+      {},
+      { token: 'not-a-token' },
+      { token: member().token, input: { lastEventId: 'abc' } },
+      { token: member().token, input: { lastEventId: '9223372036854775808' } },
+      { token: member().token, input: { standings: { group_id: 'x' } } },
+      { token: member().token, input: { unknown: true } },
+      { token: member().token, input: { lastEventId: '1\u0000' } },
+      { token: member().token, rawInput: '{not json' },
+      { token: member().token, lastEventId: 'x1' },
+      { token: member().token, rawInput: '"text"', lastEventId: '1' },
+      { token: 'a\u0000b' },
+    ];
+    for (const options of refusals) {
+      const [fast, trpc] = [await openStream(fastUrl, options), await openStream(trpcUrl, options)];
+      await Promise.all([fast.ended, trpc.ended]);
+      expect(fast.text(), JSON.stringify(options)).toBe(trpc.text());
+      expect(fast.text()).toMatch(/^event: connected\n.*\n\n\nevent: serialized-error\n/s);
+      expect(fast.res.statusCode).toBe(trpc.res.statusCode);
+    }
+  });
+
+  it('answers unreadable connection params as tRPC does: a JSON error, before any stream', async () => {
+    for (const params of ['{not json', '5', '{"token":5}', 'null', '[]']) {
+      const url = `/trpc/draft.changes?connectionParams=${encodeURIComponent(params)}`;
+      const [fast, trpc] = [await t.app.inject({ method: 'GET', url }), await trpcOnly.inject({ method: 'GET', url })];
+      expect(fast.body, params).toBe(trpc.body);
+      expect(fast.statusCode, params).toBe(trpc.statusCode);
+      expect(fast.headers['content-type'], params).toBe(trpc.headers['content-type']);
+    }
+  });
+
+  it('replays after a last event id, then the watched page, then live changes and pages: the same frames, gzip or not', async () => {
+    const [state] = await t.db.query<{ started: boolean }>(`select started_at is not null as started from draft_state`);
+    if (!state!.started) await operatorStart(t);
+    // At least two changes to replay.
+    for (let i = 0; i < 2; i++) {
+      const [next] = await t.db.query<{ slot: number }>(`select count(*)::int + 1 as slot from player where draft_pick is not null`);
+      const [player] = await t.db.query<{ id: number }>(`select id from player where draft_pick is null order by rank limit 1`);
+      await recordPick(t.orm().em.fork(), t.deps.draft, 'test', next!.slot, player!.id);
+    }
+    const replayed = 2;
+    for (const standings of [{ group_id: GLOBAL_GROUP_ID, limit: 5, offset: 0 }, { group_id: streamGroup.id, limit: 5, offset: 0 }]) {
+      const events = await t.db.query<{ id: string }>(`select id from draft_event order by id`);
+      const from = events.at(-1 - replayed)!.id;
+      const input = { lastEventId: from, standings };
+      const streams = [
+        await openStream(fastUrl, { token: member().token, input }),
+        await openStream(fastUrl, { token: member().token, input, gzip: true }),
+        await openStream(trpcUrl, { token: member().token, input }),
+      ];
+      // connected, the changes after `from`, then the page as of the last of them.
+      const caughtUp = await Promise.all(streams.map((s) => framesWhen(s, 1 + replayed + 1)));
+      expect(caughtUp[0]![replayed + 1]).toMatch(/^data: \{"kind":"standings"/);
+      expect(caughtUp[0]).toEqual(caughtUp[2]);
+      expect(caughtUp[1]).toEqual(caughtUp[2]);
+
+      const [next] = await t.db.query<{ slot: number }>(`select count(*)::int + 1 as slot from player where draft_pick is not null`);
+      const [player] = await t.db.query<{ id: number }>(`select id from player where draft_pick is null order by rank limit 1`);
+      await recordPick(t.orm().em.fork(), t.deps.draft, 'test', next!.slot, player!.id);
+      const live = await Promise.all(streams.map((s) => framesWhen(s, 1 + replayed + 1 + 2)));
+      expect(live[0]!.at(-2)).toMatch(/^data: \{"event_id":\d+,"kind":"pick"/);
+      expect(live[0]!.at(-1)).toMatch(/^data: \{"kind":"standings"/);
+      expect(live[0]).toEqual(live[2]);
+      expect(live[1]).toEqual(live[2]);
+      for (const s of streams) s.stop();
+    }
+  });
+
+  it('pings with the frame tRPC pings with', async () => {
+    // A stream that never has data: after `connected`, only pings.
+    const silent: AsyncIterable<never> = { [Symbol.asyncIterator]: () => ({ next: () => new Promise<never>(() => {}) }) };
+    const reader = sseStreamProducer({ ...appRouter._def._config.sse, ping: { enabled: true, intervalMs: 1 }, data: silent }).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (frames(text).length < 2) text += decoder.decode((await reader.read()).value);
+    await reader.cancel();
+    expect(frames(text).slice(0, 2)).toEqual([CONNECTED, PING.toString('utf8')]);
   });
 });

@@ -1,4 +1,4 @@
-import { EventEmitter, on } from 'node:events';
+import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
@@ -6,7 +6,6 @@ import type { z } from 'zod';
 import { draftChange, type DraftChange } from '@first-round/shared/schemas';
 import type { Orm } from '../db/orm.js';
 import { sql } from '../db/sql.js';
-import { tooManyRequests } from '../errors.js';
 import { CACHE_CHANNEL, invalidation, type Invalidation, type InvalidationSink } from '../cache/invalidation.js';
 import { DRAFT_CHANNEL, draftChangesAfter } from '../modules/draft/draft.repository.js';
 import { PICKS_CHANNEL, picksChange } from '../modules/picks/picks.events.js';
@@ -33,9 +32,6 @@ const TOPIC_OF_CHANNEL = new Map<string, Topic>(Object.entries(TOPICS).map(([top
 
 /** The listening connection's `application_name`. */
 export const LISTENER_NAME = 'first-round topic bus';
-
-/** At most this many live streams per player on one instance: several tabs and devices, with room for reconnects. */
-export const MAX_STREAMS_PER_USER = 20;
 
 /** How much of a refused payload a warning quotes: enough to recognise it, never a flood. */
 const QUOTED_PAYLOAD = 200;
@@ -69,8 +65,6 @@ export class TopicBus implements InvalidationSink {
   private heard = new Set<number>();
   /** Increases with every draft change heard, board change or resync; caches compare it to know they are stale. */
   version = 0;
-  private readonly openStreams = new Map<string, number>();
-  streamsClosed = false;
 
   constructor(
     private readonly orm: Orm,
@@ -123,68 +117,6 @@ export class TopicBus implements InvalidationSink {
   async publish<T extends Exclude<Topic, 'draft'>>(em: EntityManager, topic: T, message: TopicMessage<T>): Promise<void> {
     await sql(em, `select pg_notify($1, $2)`, [TOPICS[topic].channel, JSON.stringify(message)]);
     afterCommit(em, () => this.receive(topic, message));
-  }
-
-  /**
-   * Takes one of the player's live-stream places (429 once all are in use); returns the release, which
-   * may be called any number of times. The place is also given back when `signal` aborts (the client went
-   * away), even if the stream itself never got to run: a client that leaves while the stream is still
-   * being set up must not keep its place until the server restarts.
-   */
-  openStream(participantId: string, signal?: AbortSignal): () => void {
-    const open = this.openStreams.get(participantId) ?? 0;
-    if (open >= MAX_STREAMS_PER_USER) {
-      throw tooManyRequests(`Too many live connections for this account (${MAX_STREAMS_PER_USER}). Close some tabs and try again.`);
-    }
-    this.openStreams.set(participantId, open + 1);
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      signal?.removeEventListener('abort', release);
-      const left = (this.openStreams.get(participantId) ?? 1) - 1;
-      if (left > 0) this.openStreams.set(participantId, left);
-      else this.openStreams.delete(participantId);
-    };
-    if (signal?.aborted) release();
-    else signal?.addEventListener('abort', release, { once: true });
-    return release;
-  }
-
-  /** How many live streams the player holds open on this instance. */
-  streamsOpenBy(participantId: string): number {
-    return this.openStreams.get(participantId) ?? 0;
-  }
-
-  /**
-   * Every change from this call on, as an async iterator, until `signal` aborts (the caller's job once it
-   * stops reading: that removes the listener) or the hub closes its streams (shutdown), which ends it.
-   */
-  changes(signal: AbortSignal): AsyncIterable<DraftChange> {
-    const closed = new AbortController();
-    const until = AbortSignal.any([signal, closed.signal]);
-    const offClose = this.onClose(() => closed.abort());
-    until.addEventListener('abort', offClose, { once: true });
-    if (this.streamsClosed) closed.abort();
-    const iterator = on(this.emitter, 'draft', { signal: until });
-    return (async function* () {
-      try {
-        for await (const [change] of iterator) yield change as DraftChange;
-      } catch (error) {
-        if (!until.aborted) throw error;
-      }
-    })();
-  }
-
-  /** Ends every open subscription stream (server shutdown): SSE clients reconnect to another instance. */
-  closeStreams() {
-    this.streamsClosed = true;
-    this.emitter.emit('close');
-  }
-
-  onClose(listener: () => void): () => void {
-    this.emitter.on('close', listener);
-    return () => this.emitter.off('close', listener);
   }
 
   /** Applies an invalidation to this instance's caches (heard from the channel, or from a local write). */
