@@ -334,4 +334,42 @@ describe('a reconnect that replays while changes keep coming', () => {
       await iterator?.return?.(undefined);
     }
   });
+
+  it('ends the stream with an error when the replay cannot be read, so the client resumes from the same id', async () => {
+    const user = await t.signUp('unlucky');
+    // Any event id to resume after: the replay reads the log whatever it finds there.
+    const [first] = await t.db.query<{ id: string }>(`insert into draft_event (kind, actor) values ('reopen_round', 'elsewhere') returning id`);
+    const locker = new pg.Client({ connectionString: t.db.url });
+    await locker.connect();
+    await locker.query('begin');
+    await locker.query('lock table draft_event in access exclusive mode');
+    let text = '';
+    let ended = false;
+    const params = encodeURIComponent(JSON.stringify({ token: user.token }));
+    const input = encodeURIComponent(JSON.stringify({ lastEventId: first!.id }));
+    const sse = http.get(`${url}/trpc/draft.changes?connectionParams=${params}&input=${input}`, (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => (ended = true));
+    });
+    try {
+      await until(() => text.includes('event: connected'));
+      // The replay's read, waiting behind the lock, fails.
+      let blocked: Array<{ pid: number }> = [];
+      for (let i = 0; i < 100 && blocked.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        blocked = await t.db.query<{ pid: number }>(`select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%draft_event%'`);
+      }
+      expect(blocked.length).toBeGreaterThan(0);
+      await t.db.query(`select pg_cancel_backend($1)`, [blocked[0]!.pid]);
+      await until(() => ended, 5000);
+      expect(text).toMatch(/^event: connected\n.*\n\n\nevent: serialized-error\ndata: \{.*"httpStatus":500/s);
+      expect(text).not.toMatch(/^id: /m);
+      await until(() => t.deps.live.streamsOpenBy(user.id) === 0);
+    } finally {
+      await locker.query('rollback').catch(() => {});
+      await locker.end();
+      sse.destroy();
+    }
+  });
 });

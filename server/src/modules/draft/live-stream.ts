@@ -5,6 +5,7 @@ import { tooManyRequests } from '../../errors.js';
 import { jsonText, writeJson, type JsonBody } from '../../cache/json-body.js';
 import type { ByteSink } from '../../cache/gzip-stream.js';
 import { changeFrame, PING, trackedFrame } from '../../trpc/sse.js';
+import { toTrpcError } from '../../trpc/trpc.js';
 import { mayReadStandings, standingsFrame, standingsView, type StandingsView } from '../leaderboard/leaderboard.service.js';
 import { draftChangesAfter } from './draft.repository.js';
 
@@ -180,9 +181,12 @@ export class LiveStream {
     try {
       missed = await draftChangesAfter(this.deps.orm.em.fork(), sub.lastSent, REPLAY_MAX);
     } catch (error) {
-      // Sent as a failure: the client reconnects from the same event id, and nothing is skipped.
+      // Sent as a failure (the database out of reach is a 503): the client reconnects from the same
+      // event id, and nothing is skipped.
+      if (!this.subscribers.has(sub)) return;
+      this.deps.log.warn({ err: error }, 'live stream: replay not read');
       this.remove(sub);
-      return sub.outlet.end(error);
+      return sub.outlet.end(toTrpcError(error) ?? error);
     }
     const pending = sub.pending;
     sub.pending = undefined;
