@@ -83,8 +83,18 @@ function logRequests(app: FastifyInstance) {
   });
 }
 
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+  /**
+   * The answers written by hand in tRPC's wire format in front of its adapter: the hot reads
+   * (trpc/hot-reads.ts) and the live stream's SSE (modules/draft/draft.sse.ts). On unless turned off;
+   * off, tRPC's own adapter answers every /trpc call, which is what the contract tests hold them equal to.
+   */
+  fastPaths?: boolean;
+}
+
 /** Builds the Fastify app around already-open dependencies; tests call it directly and use `inject`. */
-export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
+export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? loggerOptions(deps.config.LOG_LEVEL),
     // Two JSON lines per request cost about as much as serving a hot read: see logRequests below.
@@ -154,12 +164,14 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
   });
 
   // Live streams never finish on their own: end them first so closing drains instead of hanging.
-  app.addHook('preClose', async () => deps.events.closeStreams());
+  app.addHook('preClose', async () => deps.live.close());
 
   await registerIdpRoutes(app, deps);
   await registerTrpc(app, deps);
-  registerHotReads(app, deps);
-  registerDraftChangesSse(app, deps);
+  if (options.fastPaths !== false) {
+    registerHotReads(app, deps);
+    registerDraftChangesSse(app, deps);
+  }
   await registerRestAdapter(app, deps);
   await registerOpenApi(app);
 

@@ -12,7 +12,10 @@ import type { ClerkUserLookup } from './modules/users/participants.service.js';
 import { BenchmarkCache } from './modules/leaderboard/benchmarks.cache.js';
 import { LeaderboardCache } from './modules/leaderboard/leaderboard.cache.js';
 import { FieldCache } from './modules/leaderboard/field.cache.js';
-import { DraftEventHub } from './modules/draft/draft.events.js';
+import { TopicBus } from './events/topic-bus.js';
+import { forgetRankingsOf } from './modules/picks/picks.events.js';
+import { LiveStream } from './modules/draft/live-stream.js';
+import { SSE_OPTIONS } from './trpc/sse.js';
 import { ParticipantCache } from './modules/users/participant.cache.js';
 import { DraftStatusCache } from './modules/draft/draft-status.cache.js';
 import { PlayersCache } from './modules/players/players.cache.js';
@@ -40,7 +43,10 @@ export interface AppDeps {
   participants: ParticipantCache;
   draftStatus: DraftStatusCache;
   players: PlayersCache;
-  events: DraftEventHub;
+  /** What instances tell each other (draft changes, cache invalidations, saved picks): events/topic-bus.ts. */
+  events: TopicBus;
+  /** Every open page's `draft.changes` stream on this instance (modules/draft/live-stream.ts). */
+  live: LiveStream;
   /** The landing page's entries and groups, counted at most once a minute. */
   publicCounts: PublicCountsCache;
   /** 'Group not found' answers per address (GROUP_PROBE_LIMIT): past it they become 429. */
@@ -66,7 +72,7 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
   const keys = await loadSigningKeys({ privateKeyPem: config.LOCAL_IDP_PRIVATE_KEY, dataDir: config.dataDir });
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.NODE_ENV === 'production', log });
   const draft = draftSettings(config, now);
-  const events = new DraftEventHub(orm, log);
+  const events = new TopicBus(orm, log);
   let clerkLookup: ClerkUserLookup | undefined;
   if (config.authProvider === 'clerk' && config.CLERK_SECRET_KEY) {
     const clerk = createClerkClient({ secretKey: config.CLERK_SECRET_KEY });
@@ -77,6 +83,9 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
   }
   const draftStatus = new DraftStatusCache(orm, draft, events);
   const players = new PlayersCache(orm, events);
+  const leaderboards = new LeaderboardCache(orm, draft, events, log);
+  events.on('picks', (change) => forgetRankingsOf(leaderboards, change));
+  const benchmarks = new BenchmarkCache(config.BENCHMARK_ENTRIES, players, draftStatus);
   return {
     config,
     orm,
@@ -90,13 +99,14 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
       mailer,
       limits: { ...DEFAULT_IDP_LIMITS, requestsPerIpPerMinute: config.IDP_IP_RATE_LIMIT, resendMs: config.IDP_CODE_RESEND_SECONDS * 1000, ...options.idpLimits }, now: options.idpNow ?? (() => new Date()) },
     clerkLookup,
-    leaderboards: new LeaderboardCache(orm, draft, events, log),
+    leaderboards,
     field: new FieldCache(orm, events),
     participants: new ParticipantCache(events),
     draftStatus,
     players,
-    benchmarks: new BenchmarkCache(config.BENCHMARK_ENTRIES, players, draftStatus),
+    benchmarks,
     events,
+    live: new LiveStream({ events, orm, log, draftStatus, leaderboards, benchmarks }, SSE_OPTIONS.ping.intervalMs),
     publicCounts: new PublicCountsCache(orm),
     // On the server's clock (the one tests move), so a test can let a window pass.
     groupProbes: new GroupProbeBudget(config.GROUP_PROBE_LIMIT, config.GROUP_PROBE_WINDOW_SECONDS * 1000, () => now().getTime()),

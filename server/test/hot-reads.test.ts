@@ -147,6 +147,31 @@ describe('caches on two instances', () => {
     expect(json<Leaderboard>(await standingsOn(a, owner)).entries).toBe(1);
     await eventually(async () => expect(json<Leaderboard>(await standingsOn(b, owner)).entries).toBe(1), HEARD_MS);
   });
+
+  it('picks saved on one instance show in the standings the other had ranked, in every group that reuses them', async () => {
+    const [owner, saver] = [await a.signUp(), await a.signUp()];
+    const group = json<{ id: number }>(await a.request('POST', '/api/groups/create-simple', { user: owner, body: { name: `Picks cache ${Date.now()}` } }));
+    json(await a.request('POST', '/api/groups/join', { user: saver, body: { group_id: group.id } }));
+    json(await a.request('POST', `/api/groups/${group.id}/use-global-picks`, { user: saver, body: { use_global_picks: true } }));
+    const players = json<PlayerDto[]>(await a.request('GET', '/api/players'));
+    json(await a.request('POST', '/api/picks', { user: saver, body: { picks: [players[0]!.id] } }));
+    // B's clock is past the deadline and A's is not: the lock comes a moment apart on two machines, so B
+    // ranks (and keeps) the standings while A still takes a save. No draft change happens in between.
+    b.clock.set(new Date(b.deps.draft.deadline.getTime() + 1000));
+    try {
+      const picksOf = async (groupId: number) =>
+        json<Leaderboard>(await b.request('GET', `/api/groups/${groupId}/leaderboard?limit=100`, { user: saver })).rankings.find((r) => r.participant_id === saver.id)?.picks;
+      expect(await picksOf(GLOBAL_GROUP_ID)).toBe(1);
+      expect(await picksOf(group.id)).toBe(1);
+      json(await a.request('POST', '/api/picks', { user: saver, body: { picks: [players[0]!.id, players[1]!.id] } }));
+      await eventually(async () => {
+        expect(await picksOf(GLOBAL_GROUP_ID)).toBe(2);
+        expect(await picksOf(group.id)).toBe(2);
+      }, HEARD_MS);
+    } finally {
+      b.clock.set(new Date());
+    }
+  });
 });
 
 /**

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import pg from 'pg';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
@@ -7,7 +8,7 @@ import { isStandingsUpdate, type DraftChange, type LiveMessage, type StandingsUp
 import type { AppRouter } from '../src/trpc/root.js';
 import { recordPick, startDraft, undoLast } from '../src/modules/draft/draft.service.js';
 import { startDeadlineWatcher } from '../src/modules/draft/deadline.js';
-import { LISTENER_NAME } from '../src/modules/draft/draft.events.js';
+import { LISTENER_NAME } from '../src/events/topic-bus.js';
 import { createTestApp, type TestApp, type TestUser } from './support/test-app.js';
 
 let a: TestApp;
@@ -276,5 +277,99 @@ describe('the standings page on the live stream', () => {
     expect(page.leaderboard.me).toMatchObject({ participant_id: alice.id });
     zipped.stop();
     plain.stop();
+  });
+});
+
+describe('a reconnect that replays while changes keep coming', () => {
+  let t: TestApp;
+  let url: string;
+  beforeAll(async () => {
+    t = await createTestApp({ startEvents: true });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('sends the replayed changes first and the live one after them, none skipped, whichever way it is read', async () => {
+    const user = await t.signUp('resumer');
+    const start = await startDraft(t.orm().em.fork(), t.deps.draft, 'test');
+    const players = await t.db.query<{ id: number }>(`select id from player order by rank limit 2`);
+    const picks = [await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 1, players[0]!.id), await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 2, players[1]!.id)];
+    // The replay's read of the audit log waits behind this lock, so a live change arrives while it is read.
+    const locker = new pg.Client({ connectionString: t.db.url });
+    await locker.connect();
+    await locker.query('begin');
+    await locker.query('lock table draft_event in access exclusive mode');
+    let sse: http.ClientRequest | undefined;
+    let iterator: AsyncIterator<unknown> | undefined;
+    try {
+      let text = '';
+      const params = encodeURIComponent(JSON.stringify({ token: user.token }));
+      const input = encodeURIComponent(JSON.stringify({ lastEventId: String(start.event_id) }));
+      sse = http.get(`${url}/trpc/draft.changes?connectionParams=${params}&input=${input}`, (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+      });
+      // In process, through tRPC's own reading of the procedure.
+      iterator = (await (await t.caller(user)).draft.changes({ lastEventId: String(start.event_id) }))[Symbol.asyncIterator]();
+      const inProcess = [iterator.next(), iterator.next(), iterator.next()];
+      await until(() => text.includes('event: connected'));
+      // A change from elsewhere (another instance, the operator's command line), heard now.
+      const live: DraftChange = { event_id: picks[1]!.event_id + 1000, kind: 'reopen_round', at: new Date().toISOString() };
+      await t.db.query(`select pg_notify('draft_changes', $1)`, [JSON.stringify(live)]);
+      await until(() => t.deps.events.lastHeardEventId === live.event_id);
+      await locker.query('commit');
+
+      const expected = [picks[0]!.event_id, picks[1]!.event_id, live.event_id];
+      await until(() => [...text.matchAll(/^id: (\d+)$/gm)].length >= 3, 5000);
+      expect([...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]))).toEqual(expected);
+      const read = (await Promise.all(inProcess)).map((r) => Number((r.value as [string, unknown])[0]));
+      expect(read).toEqual(expected);
+    } finally {
+      await locker.end();
+      sse?.destroy();
+      await iterator?.return?.(undefined);
+    }
+  });
+
+  it('ends the stream with an error when the replay cannot be read, so the client resumes from the same id', async () => {
+    const user = await t.signUp('unlucky');
+    // Any event id to resume after: the replay reads the log whatever it finds there.
+    const [first] = await t.db.query<{ id: string }>(`insert into draft_event (kind, actor) values ('reopen_round', 'elsewhere') returning id`);
+    const locker = new pg.Client({ connectionString: t.db.url });
+    await locker.connect();
+    await locker.query('begin');
+    await locker.query('lock table draft_event in access exclusive mode');
+    let text = '';
+    let ended = false;
+    const params = encodeURIComponent(JSON.stringify({ token: user.token }));
+    const input = encodeURIComponent(JSON.stringify({ lastEventId: first!.id }));
+    const sse = http.get(`${url}/trpc/draft.changes?connectionParams=${params}&input=${input}`, (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => (ended = true));
+    });
+    try {
+      await until(() => text.includes('event: connected'));
+      // The replay's read, waiting behind the lock, fails.
+      let blocked: Array<{ pid: number }> = [];
+      for (let i = 0; i < 100 && blocked.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        blocked = await t.db.query<{ pid: number }>(`select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%draft_event%'`);
+      }
+      expect(blocked.length).toBeGreaterThan(0);
+      await t.db.query(`select pg_cancel_backend($1)`, [blocked[0]!.pid]);
+      await until(() => ended, 5000);
+      expect(text).toMatch(/^event: connected\n.*\n\n\nevent: serialized-error\ndata: \{.*"httpStatus":500/s);
+      expect(text).not.toMatch(/^id: /m);
+      await until(() => t.deps.live.streamsOpenBy(user.id) === 0);
+    } finally {
+      await locker.query('rollback').catch(() => {});
+      await locker.end();
+      sse.destroy();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DraftStatus, PlayerDto } from '@first-round/shared/schemas';
-import { retryDelay, showStrip, statusMoved, statusSignature, stripOnScreen, toastsChange } from './draft-live';
+import { showStrip, stripOnScreen, toastsChange } from './draft-live';
 import { draftSnapshot, outcomeOf } from './draft-snapshot';
 
 const status = (over: Partial<DraftStatus> = {}): DraftStatus => ({
@@ -46,23 +46,6 @@ describe('live draft helpers', () => {
     expect(stripOnScreen()).toBe(true);
     leaveToo();
     expect(stripOnScreen()).toBe(false);
-  });
-
-  it('sees an undo followed by a new pick as a change even when the count is the same', () => {
-    expect(statusSignature(status())).toBe(statusSignature(status()));
-    expect(statusSignature(status({ last_event_id: 10 }))).not.toBe(statusSignature(status()));
-    expect(statusSignature(undefined)).toBeNull();
-  });
-
-  it('refreshes when the status moved, and when there was no baseline to compare with', () => {
-    expect(statusMoved(statusSignature(status()), statusSignature(status()))).toBe(false);
-    expect(statusMoved(statusSignature(status()), statusSignature(status({ round_one_complete: true })))).toBe(true);
-    // A page that never read draft.status (the leaderboard) must not assume nothing changed.
-    expect(statusMoved(null, statusSignature(status({ round_one_complete: true })))).toBe(true);
-  });
-
-  it('backs off 1, 2, 4, 8, then 15 seconds between reconnects', () => {
-    expect([1, 2, 3, 4, 5, 9].map(retryDelay)).toEqual([1000, 2000, 4000, 8000, 15000, 15000]);
   });
 
   it('marks picks hit, missed or pending from the board and the draft status', () => {

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DraftChange, DraftChangesInput, DraftStatus, LiveMessage, StandingsUpdate } from '@first-round/shared/schemas';
-import { POLL_INTERVAL_MS, PUSH_GRACE_MS } from './draft-live';
-import { LiveConnection, type LiveTransport } from './live-connection';
+import { LiveConnection, POLL_INTERVAL_MS, PUSH_GRACE_MS, retryDelay, statusMoved, statusSignature, type LiveTransport } from './live-connection';
 
 type Handlers = Parameters<LiveTransport['subscribe']>[1];
 
@@ -89,6 +88,29 @@ describe('LiveConnection', () => {
     expect(server.last.input).toEqual({ lastEventId: '9' });
   });
 
+  it('acts on each kind of message by its name and leaves a kind it does not know alone', async () => {
+    connection.start();
+    server.last.handlers.onStarted();
+    server.send(pick(9));
+    // A newer server's message: not a change to refresh for, not standings, not where to resume from.
+    server.send({ kind: 'recap', event_id: 10, text: 'Round one so far' } as unknown as LiveMessage);
+    server.send({ event_id: 11 } as unknown as LiveMessage);
+    expect(changes).toEqual([9]);
+    expect(pushed).toEqual([]);
+    server.send(standings(9));
+    server.send({ ...pick(12), kind: 'undo_team' });
+    expect(pushed).toEqual([9]);
+    expect(changes).toEqual([9, 12]);
+
+    server.last.handlers.onError();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(server.last.input).toEqual({ lastEventId: '12' });
+    server.send({ kind: 'recap', event_id: 13 } as unknown as LiveMessage);
+    server.last.handlers.onError();
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(server.last.input).toEqual({ lastEventId: '12' });
+  });
+
   it('carries the watched standings page, reopening the stream from the last event when it changes', () => {
     connection.watch({ group_id: 1, limit: 100, offset: 0 });
     connection.start();
@@ -139,5 +161,26 @@ describe('LiveConnection', () => {
     expect(changes).toEqual([]);
     expect(server.statusReads).toBe(0);
     expect(server.streams).toHaveLength(1);
+  });
+});
+
+describe('what the connection compares and how long it waits', () => {
+  const statusWith = (over: Partial<DraftStatus> = {}): DraftStatus => ({ ...status(9), ...over });
+
+  it('sees an undo followed by a new pick as a change even when the count is the same', () => {
+    expect(statusSignature(statusWith())).toBe(statusSignature(statusWith()));
+    expect(statusSignature(statusWith({ last_event_id: 10 }))).not.toBe(statusSignature(statusWith()));
+    expect(statusSignature(undefined)).toBeNull();
+  });
+
+  it('refreshes when the status moved, and when there was no baseline to compare with', () => {
+    expect(statusMoved(statusSignature(statusWith()), statusSignature(statusWith()))).toBe(false);
+    expect(statusMoved(statusSignature(statusWith()), statusSignature(statusWith({ round_one_complete: true })))).toBe(true);
+    // A page that never read draft.status (the leaderboard) must not assume nothing changed.
+    expect(statusMoved(null, statusSignature(statusWith({ round_one_complete: true })))).toBe(true);
+  });
+
+  it('backs off 1, 2, 4, 8, then 15 seconds between reconnects', () => {
+    expect([1, 2, 3, 4, 5, 9].map(retryDelay)).toEqual([1000, 2000, 4000, 8000, 15000, 15000]);
   });
 });

@@ -1,5 +1,51 @@
 import type { DraftChange, DraftChangesInput, DraftStatus, LeaderboardInput, LiveMessage, StandingsUpdate } from '@first-round/shared/schemas';
-import { POLL_INTERVAL_MS, PUSH_GRACE_MS, PUSH_MAX_FAILURES, retryDelay, statusMoved, statusSignature } from './draft-live';
+
+/** How long push may be down (never connected, or dropped) before the app polls instead. */
+export const PUSH_GRACE_MS = 10_000;
+/** Polling period while push is unavailable. */
+export const POLL_INTERVAL_MS = 15_000;
+/** Consecutive subscription failures after which polling starts at once. */
+export const PUSH_MAX_FAILURES = 3;
+
+/** What polling compares: any difference means the draft moved and cached answers are stale. */
+export function statusSignature(
+  s: Pick<DraftStatus, 'draftHasStarted' | 'started_at' | 'picks_made' | 'round_one_complete' | 'last_event_id'> | undefined,
+): string | null {
+  if (!s) return null;
+  // last_event_id moves on every change, so an undo followed by a new pick (same count) is seen too.
+  return [s.draftHasStarted, s.started_at ?? '', s.picks_made, s.round_one_complete, s.last_event_id].join('|');
+}
+
+/**
+ * Whether cached answers must be refreshed after a status read. Without a baseline (the page never read
+ * draft.status, e.g. the leaderboard) the draft may have moved since its answers were fetched: refresh.
+ */
+export function statusMoved(before: string | null, now: string | null): boolean {
+  return before === null || before !== now;
+}
+
+/** Wait before re-subscribing after the n-th consecutive failure: 1 s, 2 s, 4 s, 8 s, then 15 s. */
+export function retryDelay(failures: number): number {
+  return Math.min(15_000, 1000 * 2 ** Math.max(0, failures - 1));
+}
+
+/**
+ * Every kind of draft change, by name (a type-checked list: a kind added to the schema must be added
+ * here). A plain object, not shared/schemas' draftChangeKind: that module would bring zod into the first load.
+ */
+const DRAFT_CHANGE_KINDS: Record<DraftChange['kind'], true> = {
+  start: true,
+  auto_start: true,
+  pick: true,
+  undo: true,
+  complete_round: true,
+  reopen_round: true,
+  reset: true,
+  team: true,
+  undo_team: true,
+};
+
+const isDraftChange = (message: { kind?: unknown }): message is DraftChange => typeof message.kind === 'string' && Object.hasOwn(DRAFT_CHANGE_KINDS, message.kind);
 
 /** How the connection reaches the server: tRPC's client in the app, a fake in tests. */
 export interface LiveTransport {
@@ -148,14 +194,7 @@ export class LiveConnection {
       onData: (id, message) => {
         if (!current()) return;
         this.failures = 0;
-        this.lastEventId = id;
-        // (A type test, not shared/schemas' isStandingsUpdate: that module would bring zod into the first load.)
-        if (message.kind === 'standings') {
-          this.options.onStandings(message);
-        } else {
-          this.known = null;
-          this.options.onChange(message);
-        }
+        this.receive(id, message);
       },
       onConnectionStateChange: (state, error) => {
         if (!current()) return;
@@ -176,6 +215,21 @@ export class LiveConnection {
         if (current()) this.restart();
       },
     });
+  }
+
+  /**
+   * One message, by its kind. A kind this version does not know (a newer server's) is left alone: it is
+   * neither a change to refresh for nor a place to resume from.
+   */
+  private receive(id: string, message: LiveMessage) {
+    if (message.kind === 'standings') {
+      this.lastEventId = id;
+      this.options.onStandings(message);
+    } else if (isDraftChange(message)) {
+      this.lastEventId = id;
+      this.known = null;
+      this.options.onChange(message);
+    }
   }
 
   private restart() {

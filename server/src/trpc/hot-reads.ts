@@ -1,6 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { getTRPCErrorFromUnknown, getTRPCErrorShape, TRPCError } from '@trpc/server';
-import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { AppDeps } from '../deps.js';
 import { describeError, errorHeaders } from '../errors.js';
 import { enveloped, sendRead } from '../cache/json-body.js';
@@ -11,7 +9,7 @@ import { readField, readLeaderboard } from '../modules/leaderboard/leaderboard.r
 import { readPlayers } from '../modules/players/players.router.js';
 import { createContextInner, type Context } from './context.js';
 import { hotReadBody, runHotRead, type AnyHotRead } from './hot-read.js';
-import { appRouter } from './root.js';
+import { parseQueryInput, queryParam, trpcErrorAnswer } from './wire.js';
 
 /**
  * The reads every open page repeats after each draft change (trpc/hot-read.ts). Over tRPC (an unbatched
@@ -30,33 +28,15 @@ export const HOT_READS: Partial<Record<ProcedurePath, AnyHotRead>> = {
   'auth.me': readProfile,
 };
 
-/** A JSON query parameter as tRPC reads it (`input`, `connectionParams`): unparsable is PARSE_ERROR. */
-export function parseQueryJson(raw: string | undefined, what: string): unknown {
-  if (raw === undefined) return undefined;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch (cause) {
-    throw new TRPCError({ code: 'PARSE_ERROR', message: `${what} is not valid JSON`, cause });
-  }
-}
-
-/** Any error as tRPC's HTTP adapter would answer it: its status and the router's formatted shape. */
-export function trpcErrorAnswer(cause: unknown, call: { type: 'query' | 'subscription'; path: string; input: unknown; ctx: Context | undefined }) {
-  const error = getTRPCErrorFromUnknown(cause);
-  const shape = getTRPCErrorShape({ config: appRouter._def._config, error, ...call });
-  return { status: getHTTPStatusCodeFromError(error), shape };
-}
-
 export function registerHotReads(app: FastifyInstance, deps: AppDeps) {
   for (const [path, read] of Object.entries(HOT_READS)) {
     app.get(`/trpc/${path}`, async (request: FastifyRequest, reply: FastifyReply) => {
-      const query = request.query as Record<string, string | undefined>;
-      const batch = query.batch === '1';
+      const query = request.query as Record<string, string | string[] | undefined>;
+      const batch = queryParam(query, 'batch') === '1';
       let input: unknown;
       let ctx: Context | undefined;
       try {
-        const parsed = parseQueryJson(query.input, 'Input');
-        input = batch ? (parsed as Record<string, unknown> | null)?.['0'] : parsed;
+        input = parseQueryInput(queryParam(query, 'input'), batch);
         // Awaited only when not already here: a cached read makes no promise (cache/maybe-promise.ts).
         const made = createContextInner({ deps, authorization: request.headers.authorization, ip: request.ip, headers: request.headers });
         ctx = made instanceof Promise ? await made : made;

@@ -11,6 +11,7 @@ import type { Identity } from '../modules/auth/bearer.js';
 import { requireMembership } from '../modules/groups/membership.js';
 import { spendOnGroupNotFound } from '../modules/groups/probe-budget.js';
 import { isDraftStarted } from '../modules/draft/draft.service.js';
+import { SSE_OPTIONS } from './sse.js';
 
 /** REST metadata: each procedure's documented paths live in rest/routes.ts, not here. */
 export interface Meta {
@@ -28,8 +29,8 @@ const t = initTRPC
   .create({
     // Outside development stack traces would leak into responses (tRPC's isDev).
     isDev: false,
-    // SSE subscriptions: a ping keeps proxies from closing idle streams; clients reconnect after silence.
-    sse: { ping: { enabled: true, intervalMs: 15_000 }, client: { reconnectAfterInactivityMs: 40_000 } },
+    // SSE subscriptions: the same settings as the hand-written live stream (sse.ts).
+    sse: SSE_OPTIONS,
     // The message a client may see, the kind it branches on and the error's data (a refused join's tries
     // left), from the one error model (errors.ts); tRPC's own code and HTTP status stay as tRPC sets them.
     errorFormatter({ shape, error }) {
@@ -40,6 +41,8 @@ const t = initTRPC
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
+/** The root configuration (its error formatter, its SSE settings), for answers written outside tRPC (wire.ts). */
+export const trpcConfig = t._config;
 
 /**
  * Domain errors, stray unique violations and the database out of reach as tRPC errors with the table's

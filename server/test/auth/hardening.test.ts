@@ -10,7 +10,7 @@ import type { AppRouter } from '../../src/trpc/root.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { loadSigningKeys } from '../../src/modules/auth/keys.js';
 import { resetDraft, startDraft } from '../../src/modules/draft/draft.service.js';
-import { MAX_STREAMS_PER_USER } from '../../src/modules/draft/draft.events.js';
+import { MAX_STREAMS_PER_USER } from '../../src/modules/draft/live-stream.js';
 import { createTestApp, latestOutboxCode, type TestApp } from '../support/test-app.js';
 
 /** Sign-in and session defects found by trying the game as an attacker. */
@@ -253,7 +253,7 @@ describe('live streams', () => {
       leave.abort();
       await request;
     }
-    await until(() => t.deps.events.streamsOpenBy(u.id) === 0);
+    await until(() => t.deps.live.streamsOpenBy(u.id) === 0);
     // The player still has all their places.
     const open = Array.from({ length: MAX_STREAMS_PER_USER }, () => subscribe(u.token, { lastEventId: resumeFrom }));
     expect(await Promise.all(open.map((s) => s.outcome))).toEqual(open.map(() => 'data'));

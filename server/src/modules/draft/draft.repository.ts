@@ -10,6 +10,7 @@ import { ORDER_SUBSELECT } from './order.repository.js';
  * on the board through the players module.
  */
 
+/** The NOTIFY channel of draft changes: the topic bus's `draft` topic (events/topic-bus.ts). */
 export const DRAFT_CHANNEL = 'draft_changes';
 
 /** What the draft's rules read: its state row, how many round-one slots are filled, the newest event, the order. */

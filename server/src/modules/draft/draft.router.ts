@@ -14,7 +14,6 @@ import {
 import { adminProcedure, authedProcedure, router } from '../../trpc/trpc.js';
 import { hotRead, hotReadProcedure } from '../../trpc/hot-read.js';
 import * as draft from './draft.service.js';
-import { draftChangeStream } from './draft.stream.js';
 import * as feed from '../feed/feed.service.js';
 
 /** The operator's changes run as the signed-in admin's e-mail, which the audit log records. */
@@ -47,15 +46,12 @@ export const draftRouter = router({
   setTeam: operatorChange.input(setTeamInput).mutation(({ ctx, input }) => draft.setSlotTeam(ctx.em, ctx.deps.draft, actorOf(ctx), input.slot, input.team)),
   completeRound: operatorChange.mutation(({ ctx }) => draft.completeRoundOne(ctx.em, ctx.deps.draft, actorOf(ctx))),
   reset: operatorChange.mutation(({ ctx }) => draft.resetDraft(ctx.em, actorOf(ctx))),
-  /** Live draft changes over SSE (the browser passes its token in `connectionParams`). */
-  changes: authedProcedure
-    .input(draftChangesInput)
-    .subscription(({ ctx, input, signal }) => {
-      // The place is tied to the request here, not inside the stream: a generator that never starts
-      // (the client left first) runs no code at all, not even its `finally`.
-      const release = ctx.deps.events.openStream(ctx.participant.id, signal);
-      return draftChangeStream(ctx.deps, ctx.em, ctx.participant.id, input, signal, release);
-    }),
+  /**
+   * Live draft changes (live-stream.ts). The browser reads them through the SSE route in front of tRPC
+   * (draft.sse.ts), which calls this very procedure for its checks and its stream; the browser passes its
+   * token in `connectionParams`.
+   */
+  changes: authedProcedure.input(draftChangesInput).subscription(({ ctx, input, signal }) => ctx.deps.live.subscribe(ctx.participant.id, input, signal)),
   auditLog: adminProcedure.output(draftEventsOutput).query(({ ctx }) => draft.recentDraftEvents(ctx.em)),
   /** The results feed (modules/feed/): its status and the queue of reports waiting for the operator. */
   feed: adminProcedure.output(feedStatusOutput).query(({ ctx }) => feed.feedStatus(ctx.em, ctx.deps.config, ctx.deps.draft.now())),

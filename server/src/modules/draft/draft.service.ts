@@ -7,7 +7,6 @@ import type { Player } from '../players/players.entities.js';
 import { clearDraftResults, findPlayer, lastRoundOneSelection, playerAtRoundOneSlot, setRoundOneResult, toPlayerDto } from '../players/players.repository.js';
 import {
   appendDraftEvent,
-  DRAFT_CHANNEL,
   latestDraftEvents,
   latestEventId,
   notifyDraftChange,
@@ -30,9 +29,6 @@ export interface DraftSettings {
 export function draftSettings(config: Pick<Config, 'deadline' | 'ROUND_ONE_PICKS'>, now: () => Date = () => new Date()): DraftSettings {
   return { deadline: config.deadline, roundOnePicks: config.ROUND_ONE_PICKS, now };
 }
-
-/** The NOTIFY channel of draft changes (draft.events.ts listens on it). */
-export { DRAFT_CHANNEL };
 
 /** docs/rules.md, "The draft's phases": started once the operator starts it or once the deadline has passed. */
 export function hasStarted(state: Pick<DraftStateRow, 'startedAt'>, settings: DraftSettings): boolean {

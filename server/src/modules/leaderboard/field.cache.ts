@@ -4,7 +4,7 @@ import type { Orm } from '../../db/orm.js';
 import { CappedCache } from '../../cache/capped.js';
 import { prepareJson } from '../../cache/json-body.js';
 import { sql } from '../../db/sql.js';
-import type { DraftEventHub } from '../draft/draft.events.js';
+import type { TopicBus } from '../../events/topic-bus.js';
 import { fieldSql } from './field.sql.js';
 
 /** A safety bound for what no announcement covers (rows written behind the app's back, with psql). */
@@ -40,7 +40,7 @@ export class FieldCache {
 
   constructor(
     private readonly orm: Orm,
-    private readonly events: Pick<DraftEventHub, 'isConnected' | 'onChange' | 'onResync' | 'onInvalidate'>,
+    private readonly events: Pick<TopicBus, 'isConnected' | 'onChange' | 'onResync' | 'onInvalidate'>,
     private readonly clock: () => number = Date.now,
   ) {
     events.onChange((change) => {

@@ -9,7 +9,7 @@ import type { MaybePromise } from '../../cache/maybe-promise.js';
 import type { Orm } from '../../db/orm.js';
 import { sql } from '../../db/sql.js';
 import type { DraftSettings } from '../draft/draft.service.js';
-import type { DraftEventHub } from '../draft/draft.events.js';
+import type { TopicBus } from '../../events/topic-bus.js';
 import { GlobalStandings } from './global-standings.js';
 import { groupLeaderboardSql } from './leaderboard.sql.js';
 
@@ -93,7 +93,7 @@ export class LeaderboardCache {
   constructor(
     private readonly orm: Orm,
     private readonly draft: DraftSettings,
-    private readonly events: DraftEventHub,
+    private readonly events: TopicBus,
     private readonly log: Pick<FastifyBaseLogger, 'warn'>,
   ) {
     this.global = new GlobalStandings(orm, draft);

@@ -88,7 +88,7 @@ export function standingsFrame(deps: Pick<AppDeps, 'leaderboards'>, view: Standi
   return enveloped(leaderboardJson(leaderboardFor(deps, view, watch, participantId)), `{"kind":"standings","event_id":${eventId},"leaderboard":`, '}', 'live');
 }
 
-/** The same update as JSON text, for one reader (the tRPC subscription). */
+/** The same update as JSON text, as one reader gets it (the live stream's frames carry these very bytes). */
 export async function standingsUpdateJson(deps: StandingsDeps, watch: LeaderboardInput, participantId: string, eventId: number): Promise<string> {
   return jsonText(standingsFrame(deps, await standingsView(deps, watch), watch, participantId, eventId));
 }

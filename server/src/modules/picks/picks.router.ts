@@ -21,7 +21,7 @@ export const picksRouter = router({
   save: draftOpenProcedure(entryOwnerProcedure, MESSAGES.picksLocked)
     .output(savePicksOutput)
     .mutation(({ ctx, input }) =>
-      picks.savePicks({ em: ctx.em, draft: ctx.deps.draft, leaderboards: ctx.deps.leaderboards, participantId: ctx.participant.id }, input),
+      picks.savePicks({ em: ctx.em, draft: ctx.deps.draft, bus: ctx.deps.events, participantId: ctx.participant.id }, input),
     ),
   ofParticipant: authedProcedure
     .input(participantPicksInput)

@@ -3,11 +3,12 @@ import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { draftLocked, forbidden, notFound, unprocessable } from '../../errors.js';
 import { isDraftStarted, type DraftSettings } from '../draft/draft.service.js';
-import type { LeaderboardCache } from '../leaderboard/leaderboard.cache.js';
+import type { TopicBus } from '../../events/topic-bus.js';
 import { findMembership, groupPicksPublic, lockGroupShared, refusalForNonMember, requireMembership, stopReusingGlobalPicks } from '../groups/membership.js';
 import { existingPlayerIds } from '../players/players.repository.js';
 import { lockParticipant } from '../users/participants.service.js';
 import { entryPlayerIds, replaceEntry } from './picks.repository.js';
+import { groupsShowingPicks } from './picks.events.js';
 import { entrySetGroup } from '@first-round/shared/entries';
 
 /** Who asks, on which EntityManager. */
@@ -27,10 +28,11 @@ export async function myPicks({ em, participantId }: Caller, groupId: number = G
  * Replaces the caller's picks in a group with `playerIds`, whole: validated first, then deleted and
  * inserted in one transaction that holds the participant's row lock, so concurrent saves queue up and the
  * result is always exactly one of the saved sets. Who may save here and the draft lock come first, in
- * the procedure (picks.save); both are checked again under the lock.
+ * the procedure (picks.save); both are checked again under the lock. The change is published on the
+ * topic bus as it commits: every instance forgets the rankings made from the old picks (picks.events.ts).
  */
 export async function savePicks(
-  { em, draft, leaderboards, participantId }: Caller & { draft: DraftSettings; leaderboards: Pick<LeaderboardCache, 'invalidateGroup'> },
+  { em, draft, bus, participantId }: Caller & { draft: DraftSettings; bus: Pick<TopicBus, 'publish'> },
   input: { picks: number[]; group_id?: number },
 ) {
   const groupId = input.group_id ?? GLOBAL_GROUP_ID;
@@ -54,8 +56,8 @@ export async function savePicks(
     await replaceEntry(tx, participantId, groupId, distinct);
     // Saving group picks makes them the entry (docs/rules.md, "Entries and picks"): stop reusing the global ones.
     if (groupId !== GLOBAL_GROUP_ID) await stopReusingGlobalPicks(tx, groupId, participantId);
+    await bus.publish(tx, 'picks', { participant_id: participantId, group_ids: await groupsShowingPicks(tx, participantId, groupId) });
   });
-  leaderboards.invalidateGroup(groupId);
   return { success: true, picks: await entryPlayerIds(em, participantId, groupId), group_id: groupId };
 }
 

@@ -1,0 +1,423 @@
+import { tracked, type TrackedEnvelope } from '@trpc/server';
+import type { DraftChange, DraftChangesInput, LeaderboardInput, LiveMessage, StandingsUpdate } from '@first-round/shared/schemas';
+import type { AppDeps } from '../../deps.js';
+import { tooManyRequests } from '../../errors.js';
+import { jsonText, writeJson, type JsonBody } from '../../cache/json-body.js';
+import type { ByteSink } from '../../cache/gzip-stream.js';
+import { changeFrame, PING, trackedFrame } from '../../trpc/sse.js';
+import { toTrpcError } from '../../trpc/trpc.js';
+import { mayReadStandings, standingsFrame, standingsView, type StandingsView } from '../leaderboard/leaderboard.service.js';
+import { draftChangesAfter } from './draft.repository.js';
+
+/** At most this many live streams per player on one instance: several tabs and devices, with room for reconnects. */
+export const MAX_STREAMS_PER_USER = 20;
+
+/**
+ * How long a change waits for the page re-ranked after it, to go out with it in one write; past this it
+ * goes alone. A write to a socket costs tens of µs on a busy machine however small it is, so one write per
+ * stream and pick instead of two is a fifth of the fan-out; and the page never shows a pick before its
+ * standings. Ranking 100,000 entries takes ~200 ms.
+ */
+const HOLD_FOR_PAGE_MS = 400;
+
+/** The most changes a reconnecting stream replays (a whole draft night is a few hundred). */
+const REPLAY_MAX = 500;
+
+export type LiveDeps = Pick<AppDeps, 'events' | 'orm' | 'log' | 'draftStatus' | 'leaderboards' | 'benchmarks'>;
+
+/**
+ * Where one subscriber's messages go: an SSE response, as frames (SseOutlet), or tRPC's own machinery,
+ * as values it serialises and frames itself (IteratorOutlet). Everything else about a stream is the
+ * same whichever it is, and lives in LiveStream.
+ */
+interface Outlet {
+  /** A draft change; `shared` is its frame when the very same bytes go to every stream (a live change). */
+  change(change: DraftChange, shared?: Buffer): void;
+  /** The watched standings page as of change `eventId`. */
+  standings(update: JsonBody, eventId: number): void;
+  ping(): void;
+  /** No more messages: the server is shutting down (no error), or the stream failed. */
+  end(error?: unknown): void;
+  cork(): void;
+  uncork(): void;
+}
+
+/** A change and its frame, made once per change for every stream. */
+interface Delivery {
+  change: DraftChange;
+  frame: Buffer;
+}
+
+interface Subscriber {
+  outlet: Outlet;
+  participantId: string;
+  /** The standings page on the client's screen, sent again after every change (draftChangesInput). */
+  watch?: LeaderboardInput;
+  /** Whether the caller may read the watched group; unknown until checked, and again after a join/leave. */
+  allowed?: boolean;
+  /** The newest change sent (or, before anything is, the client's last event id): nothing at or below it is sent. */
+  lastSent: number;
+  /** Changes waiting to go out with the page re-ranked after them (HOLD_FOR_PAGE_MS). */
+  held?: Delivery[];
+  /** While the replay after a reconnect is read: live changes, sent once the replay has been. */
+  pending?: Delivery[];
+  /** Gives the player's stream place back (any number of calls). */
+  release: () => void;
+}
+
+/**
+ * `draft.changes`, the live stream of every open page, in one implementation for both ways it is read:
+ *
+ * - the web app's EventSource, through the hand-written SSE route (draft.sse.ts): a change is serialised
+ *   once into an SSE frame and that same buffer is written to every open stream (compressed once for all
+ *   gzip streams, cache/gzip-stream.ts), so a pick reaches 5,000 pages in milliseconds; through tRPC's
+ *   web streams each stream cost ~0.35 ms per change;
+ * - tRPC itself (its SSE adapter, a server-side caller): the same messages as values, which tRPC frames.
+ *
+ * Either way the rules are these. The caller is signed in (the procedure checks) and holds one of their
+ * MAX_STREAMS_PER_USER places. A stream listens first, then replays what the client missed after its
+ * last event id from the audit log, then sends live changes in order, each with its audit-log id, never
+ * one twice. A stream that names the standings page on its screen also gets that page after every change
+ * (and after a replay), once re-ranked: the answer leaderboard.group gives, the page read once for all
+ * its watchers and only the caller's own row their own; the change waits for it (HOLD_FOR_PAGE_MS at
+ * most) and both go out in one write. A group's standings go only to its members. SSE streams get a
+ * ping every SSE_OPTIONS interval (trpc/sse.ts); tRPC pings its own. On shutdown every stream ends.
+ */
+export class LiveStream {
+  private readonly subscribers = new Set<Subscriber>();
+  private readonly places = new Map<string, number>();
+  private pingTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly deps: LiveDeps,
+    private readonly pingMs: number,
+  ) {
+    deps.events.onChange((change) => this.broadcast(change));
+    deps.events.onInvalidate((message) => {
+      // A member joined or left: whether each watcher of that group may read it is checked again.
+      if (message.kind !== 'group') return;
+      for (const sub of this.subscribers) if (sub.watch?.group_id === message.group_id) sub.allowed = undefined;
+    });
+  }
+
+  /** Streams open on this instance. */
+  get size() {
+    return this.subscribers.size;
+  }
+
+  /**
+   * A stream for the caller, holding one of their places (429 once all are in use) until it ends, the
+   * caller stops reading or `signal` aborts (the client went away), whichever comes first; also if the
+   * client leaves before the stream has started, which would otherwise keep the place until a restart.
+   */
+  subscribe(participantId: string, input: DraftChangesInput, signal?: AbortSignal): LiveSubscription {
+    return new LiveSubscription(this, participantId, input, signal, this.takePlace(participantId, signal));
+  }
+
+  /** How many live streams the player holds open on this instance. */
+  streamsOpenBy(participantId: string): number {
+    return this.places.get(participantId) ?? 0;
+  }
+
+  /** Server shutdown: every stream ends (SSE ones without a `return` event, so clients reconnect elsewhere). */
+  close() {
+    this.closed = true;
+    clearInterval(this.pingTimer);
+    for (const sub of this.subscribers) {
+      sub.outlet.end();
+      sub.release();
+    }
+    this.subscribers.clear();
+  }
+
+  private takePlace(participantId: string, signal?: AbortSignal): () => void {
+    const open = this.places.get(participantId) ?? 0;
+    if (open >= MAX_STREAMS_PER_USER) {
+      throw tooManyRequests(`Too many live connections for this account (${MAX_STREAMS_PER_USER}). Close some tabs and try again.`);
+    }
+    this.places.set(participantId, open + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      signal?.removeEventListener('abort', release);
+      const left = (this.places.get(participantId) ?? 1) - 1;
+      if (left > 0) this.places.set(participantId, left);
+      else this.places.delete(participantId);
+    };
+    if (signal?.aborted) release();
+    else signal?.addEventListener('abort', release, { once: true });
+    return release;
+  }
+
+  /** @internal Starts a subscription's stream on its outlet (LiveSubscription does). */
+  open(sub: Subscriber, signal: AbortSignal | undefined) {
+    if (signal?.aborted) return sub.release();
+    if (this.closed) {
+      sub.release();
+      return sub.outlet.end();
+    }
+    this.subscribers.add(sub);
+    signal?.addEventListener('abort', () => this.remove(sub), { once: true });
+    this.pingTimer ??= setInterval(() => this.pingAll(), this.pingMs).unref();
+    if (sub.lastSent > 0) void this.replay(sub);
+  }
+
+  /** @internal The stream ended on the subscriber's side: it hears nothing more, and its place is free. */
+  remove(sub: Subscriber) {
+    this.subscribers.delete(sub);
+    sub.release();
+  }
+
+  /**
+   * What the client missed after its last event id, from the audit log. Live changes keep arriving
+   * meanwhile (the stream listens first, so none falls between): they wait until the replay has gone out,
+   * for a client reads its changes in order and resumes after the newest it saw.
+   */
+  private async replay(sub: Subscriber) {
+    sub.pending = [];
+    let missed: DraftChange[];
+    try {
+      missed = await draftChangesAfter(this.deps.orm.em.fork(), sub.lastSent, REPLAY_MAX);
+    } catch (error) {
+      // Sent as a failure (the database out of reach is a 503): the client reconnects from the same
+      // event id, and nothing is skipped.
+      if (!this.subscribers.has(sub)) return;
+      this.deps.log.warn({ err: error }, 'live stream: replay not read');
+      this.remove(sub);
+      return sub.outlet.end(toTrpcError(error) ?? error);
+    }
+    const pending = sub.pending;
+    sub.pending = undefined;
+    if (!this.subscribers.has(sub)) return;
+    const caughtUp = sub.lastSent;
+    sub.outlet.cork();
+    for (const change of missed) this.send(sub, change);
+    for (const { change, frame } of pending) this.send(sub, change, frame);
+    sub.outlet.uncork();
+    // Caught up: the standings as of the newest change sent.
+    if (sub.lastSent > caughtUp && sub.watch) await this.sendStandings([sub], sub.lastSent);
+  }
+
+  private send(sub: Subscriber, change: DraftChange, frame?: Buffer) {
+    if (change.event_id <= sub.lastSent) return;
+    sub.lastSent = change.event_id;
+    sub.outlet.change(change, frame);
+  }
+
+  private broadcast(change: DraftChange) {
+    const delivery: Delivery = { change, frame: Buffer.from(changeFrame(change)) };
+    const watchers: Subscriber[] = [];
+    for (const sub of this.subscribers) {
+      if (sub.pending) sub.pending.push(delivery);
+      else if (change.event_id <= sub.lastSent) continue;
+      else if (sub.watch) {
+        sub.lastSent = change.event_id;
+        (sub.held ??= []).push(delivery);
+        watchers.push(sub);
+      } else {
+        sub.lastSent = change.event_id;
+        sub.outlet.change(change, delivery.frame);
+      }
+    }
+    if (watchers.length === 0) return;
+    const late = setTimeout(() => watchers.forEach((sub) => this.releaseHeld(sub)), HOLD_FOR_PAGE_MS);
+    void this.sendStandings(watchers, change.event_id).finally(() => {
+      clearTimeout(late);
+      for (const sub of watchers) this.releaseHeld(sub);
+    });
+  }
+
+  /** Sends the changes a stream holds for its page (with the page when the caller corked it). */
+  private releaseHeld(sub: Subscriber) {
+    const held = sub.held;
+    sub.held = undefined;
+    if (held && this.subscribers.has(sub)) for (const { change, frame } of held) sub.outlet.change(change, frame);
+  }
+
+  /**
+   * The watched standings as of change `eventId`, once ranked (each group once for all its watchers; the
+   * global ranking started with the change). Given up when a newer change arrives meanwhile: it sends its
+   * own, newer standings, and a page never goes back to older ones.
+   */
+  private async sendStandings(watchers: Subscriber[], eventId: number) {
+    // Not the cache version: that also moves when this instance marks its own change (touch) before or after
+    // hearing it, and the standings read below are the newest whatever the version.
+    const overtaken = () => this.deps.events.lastHeardEventId > eventId;
+    const em = this.deps.orm.em.fork();
+    try {
+      await Promise.all([...new Set(watchers.map((s) => s.watch!.group_id))].map((groupId) => this.deps.leaderboards.get(groupId)));
+      // Each watched page is read once for all its watchers; a watcher's update is then only its own row
+      // around the page's shared bytes, made without waiting on anything.
+      const views = new Map<string, StandingsView>();
+      for (const sub of watchers) {
+        if (overtaken()) return;
+        if (!this.subscribers.has(sub) || sub.lastSent > eventId) continue;
+        sub.allowed ??= await mayReadStandings(em, sub.watch!.group_id, sub.participantId);
+        if (!sub.allowed) {
+          this.releaseHeld(sub);
+          continue;
+        }
+        const key = JSON.stringify(sub.watch);
+        let view = views.get(key);
+        if (!view) views.set(key, (view = await standingsView(this.deps, sub.watch!)));
+        if (overtaken()) return;
+        const update = standingsFrame(this.deps, view, sub.watch!, sub.participantId, eventId);
+        if (!this.subscribers.has(sub)) continue;
+        sub.outlet.cork();
+        this.releaseHeld(sub);
+        sub.outlet.standings(update, eventId);
+        sub.outlet.uncork();
+      }
+    } catch (error) {
+      // The pages fall back to reading the standings themselves (the web app waits only so long).
+      this.deps.log.warn({ err: error }, 'live standings not sent');
+    }
+  }
+
+  private pingAll() {
+    for (const sub of this.subscribers) sub.outlet.ping();
+  }
+}
+
+/**
+ * One caller's `draft.changes` stream, as the procedure returns it: read as an async iterable of tracked
+ * values by tRPC (its SSE adapter, or a server-side caller), or sent as frames by the SSE route
+ * (`sendTo`). One or the other, once.
+ */
+export class LiveSubscription implements AsyncIterable<TrackedEnvelope<LiveMessage>> {
+  private started = false;
+
+  constructor(
+    private readonly live: LiveStream,
+    private readonly participantId: string,
+    private readonly input: DraftChangesInput,
+    private readonly signal: AbortSignal | undefined,
+    private readonly release: () => void,
+  ) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<TrackedEnvelope<LiveMessage>> {
+    const outlet = new IteratorOutlet();
+    const sub = this.start(outlet);
+    outlet.onReturn = () => this.live.remove(sub);
+    // The client went away: a read waiting for the next message ends instead of waiting forever.
+    this.signal?.addEventListener('abort', () => outlet.end(), { once: true });
+    if (this.signal?.aborted) outlet.end();
+    return outlet;
+  }
+
+  /** Writes the stream to `out` (the response, or its gzip stream) as SSE frames; `failed` frames an error. */
+  sendTo(out: ByteSink, failed: (error: unknown) => string) {
+    this.start(new SseOutlet(out, failed));
+  }
+
+  private start(outlet: Outlet): Subscriber {
+    if (this.started) throw new Error('a live subscription is read once');
+    this.started = true;
+    const sub: Subscriber = { outlet, participantId: this.participantId, watch: this.input?.standings, lastSent: Number(this.input?.lastEventId ?? 0), release: this.release };
+    this.live.open(sub, this.signal);
+    return sub;
+  }
+}
+
+/** Frames written straight to the response: a live change as its shared buffer, everything else as text. */
+class SseOutlet implements Outlet {
+  constructor(
+    private readonly out: ByteSink,
+    private readonly failed: (error: unknown) => string,
+  ) {}
+
+  change(change: DraftChange, shared?: Buffer) {
+    this.out.write(shared ?? changeFrame(change));
+  }
+
+  standings(update: JsonBody, eventId: number) {
+    writeJson(this.out, trackedFrame(update, eventId));
+  }
+
+  ping() {
+    this.out.write(PING);
+  }
+
+  end(error?: unknown) {
+    // Without a `return` event: the client reconnects (to another instance, on shutdown).
+    if (error === undefined) this.out.end();
+    else this.out.end(this.failed(error));
+  }
+
+  cork() {
+    this.out.cork();
+  }
+
+  uncork() {
+    this.out.uncork();
+  }
+}
+
+/**
+ * Messages as tRPC's tracked values, for tRPC to serialise: a standings update is parsed back from its
+ * JSON (a rare path: the web app reads the SSE route). Pings are tRPC's own business there.
+ */
+class IteratorOutlet implements Outlet, AsyncIterator<TrackedEnvelope<LiveMessage>> {
+  private readonly queue: TrackedEnvelope<LiveMessage>[] = [];
+  /** Reads waiting for a message, oldest first (a reader may ask for several before any has come). */
+  private readonly waiting: Array<{ resolve: (result: IteratorResult<TrackedEnvelope<LiveMessage>>) => void; reject: (error: unknown) => void }> = [];
+  private ended = false;
+  /** Why the stream ended, until a read has been told. */
+  private failure: { error: unknown } | undefined;
+  onReturn: () => void = () => {};
+
+  change(change: DraftChange) {
+    this.push(tracked(String(change.event_id), change));
+  }
+
+  standings(update: JsonBody, eventId: number) {
+    this.push(tracked(String(eventId), JSON.parse(jsonText(update)) as StandingsUpdate));
+  }
+
+  ping() {}
+
+  end(error?: unknown) {
+    if (this.ended) return;
+    this.ended = true;
+    if (error !== undefined) this.failure = { error };
+    this.settle();
+  }
+
+  cork() {}
+
+  uncork() {}
+
+  next(): Promise<IteratorResult<TrackedEnvelope<LiveMessage>>> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.settle();
+    });
+  }
+
+  return(): Promise<IteratorResult<TrackedEnvelope<LiveMessage>>> {
+    this.onReturn();
+    this.queue.length = 0;
+    this.end();
+    return Promise.resolve({ done: true, value: undefined });
+  }
+
+  private push(value: TrackedEnvelope<LiveMessage>) {
+    if (this.ended) return;
+    this.queue.push(value);
+    this.settle();
+  }
+
+  /** Answers waiting reads: the next messages, then the end (a failure, once, after what came before it). */
+  private settle() {
+    while (this.waiting.length > 0 && this.queue.length > 0) this.waiting.shift()!.resolve({ done: false, value: this.queue.shift()! });
+    if (!this.ended || this.waiting.length === 0) return;
+    for (const waiting of this.waiting.splice(0)) {
+      const failure = this.failure;
+      this.failure = undefined;
+      if (failure) waiting.reject(failure.error);
+      else waiting.resolve({ done: true, value: undefined });
+    }
+  }
+}

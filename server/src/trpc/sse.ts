@@ -1,0 +1,37 @@
+import type { DraftChange } from '@first-round/shared/schemas';
+import { enveloped, type JsonBody } from '../cache/json-body.js';
+
+/*
+ * tRPC's SSE wire format, written by hand where the live stream writes frames itself (modules/draft/
+ * draft.sse.ts, live-stream.ts) instead of through tRPC's per-stream machinery. The web app's
+ * httpSubscriptionLink reads them unchanged: server/test/trpc-contract.test.ts holds every frame here
+ * byte for byte to what tRPC's own adapter sends.
+ */
+
+/** The live stream's SSE settings, for tRPC (trpc.ts) and the hand-written stream alike. */
+export const SSE_OPTIONS = {
+  // A ping keeps proxies from closing idle streams; clients reconnect after this much silence.
+  ping: { enabled: true, intervalMs: 15_000 },
+  client: { reconnectAfterInactivityMs: 40_000 },
+} as const;
+
+/** The headers tRPC sends with a subscription stream. */
+export const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', connection: 'keep-alive' };
+
+/** One event: a line per field, then a blank line and one newline more, as tRPC ends each. */
+export const sseFrame = (fields: Array<[string, string]>) => `${fields.map(([k, v]) => `${k}: ${v}\n`).join('')}\n\n`;
+
+/** The first event of every stream: the client's reconnect settings. */
+export const CONNECTED = sseFrame([['event', 'connected'], ['data', JSON.stringify(SSE_OPTIONS.client)]]);
+
+/** Written to every stream alike: one buffer, so a gzip stream compresses it once for all (cache/gzip-stream.ts). */
+export const PING = Buffer.from(sseFrame([['event', 'ping'], ['data', '']]));
+
+/** A refusal or failure: the error shape the router's formatter made (trpc.ts, trpcErrorAnswer). */
+export const errorFrame = (shape: unknown) => sseFrame([['event', 'serialized-error'], ['data', JSON.stringify(shape)]]);
+
+/** A draft change as tRPC sends a tracked value: its JSON, then its audit-log id as the event id. */
+export const changeFrame = (change: DraftChange) => sseFrame([['data', JSON.stringify(change)], ['id', String(change.event_id)]]);
+
+/** A composed body (a standings update) as a tracked value, its shared pieces kept shared (cache/json-body.ts). */
+export const trackedFrame = (body: JsonBody, id: number) => enveloped(body, 'data: ', `\nid: ${id}\n\n\n`, 'frame');
