@@ -7,7 +7,7 @@ import type { AppDeps } from './deps.js';
 import { sql } from './db/sql.js';
 import { errorAnswer, notFound } from './errors.js';
 import { registerTrpc } from './trpc/http.js';
-import { registerHotReads } from './trpc/hot-reads.js';
+import { registerHotReads } from './trpc/fast-path.js';
 import { registerDraftChangesSse } from './modules/draft/draft.sse.js';
 import { registerRestAdapter } from './rest/adapter.js';
 import { registerIdpRoutes } from './modules/auth/idp.routes.js';
@@ -87,7 +87,7 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /**
    * The answers written by hand in tRPC's wire format in front of its adapter: the hot reads
-   * (trpc/hot-reads.ts) and the live stream's SSE (modules/draft/draft.sse.ts). On unless turned off;
+   * (trpc/fast-path.ts) and the live stream's SSE (modules/draft/draft.sse.ts). On unless turned off;
    * off, tRPC's own adapter answers every /trpc call, which is what the contract tests hold them equal to.
    */
   fastPaths?: boolean;

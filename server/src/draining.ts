@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  */
 export const closesConnection = (reply: FastifyReply) => !reply.server.server.listening;
 
-/** Answers sent through Fastify while the server drains say `Connection: close` (hot reads write their own: cache/json-body.ts). */
+/** Answers sent through Fastify while the server drains say `Connection: close` (hot reads write their own: responses/json-body.ts). */
 export function closeConnectionsWhileDraining(app: FastifyInstance) {
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closesConnection(reply)) reply.header('connection', 'close');

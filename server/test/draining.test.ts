@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { jsonBody, prepareJson, sendRead } from '../src/cache/json-body.js';
+import { jsonBody, prepareJson, sendRead } from '../src/responses/json-body.js';
 import { closeConnectionsWhileDraining } from '../src/draining.js';
 
 /**

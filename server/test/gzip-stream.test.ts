@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { acceptsGzip, GzipStream } from '../src/cache/gzip-stream.js';
+import { acceptsGzip, GzipStream } from '../src/responses/gzip-stream.js';
 
 /** What a GzipStream writes to its response, chunk by chunk. */
 function capture() {

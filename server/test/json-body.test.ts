@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enveloped, jsonBody, jsonTemplate, jsonText, prepareJson, sendRead, writeJson, type JsonBody } from '../src/cache/json-body.js';
+import { enveloped, jsonBody, jsonTemplate, jsonText, prepareJson, sendRead, writeJson, type JsonBody } from '../src/responses/json-body.js';
 
 /** What a hot read sends: the same bytes JSON.stringify would give, put together around shared pages. */
 describe('answers put together from prepared pieces', () => {

@@ -7,7 +7,7 @@ import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import type { PlayerDto } from '@first-round/shared/schemas';
 import { buildApp } from '../src/app.js';
 import { recordPick } from '../src/modules/draft/draft.service.js';
-import { HOT_READS } from '../src/trpc/hot-reads.js';
+import { HOT_READS } from '../src/trpc/fast-path.js';
 import { appRouter } from '../src/trpc/root.js';
 import { CONNECTED, PING } from '../src/trpc/sse.js';
 import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from './support/test-app.js';
@@ -15,7 +15,7 @@ import { operatorStart } from './game/helpers.js';
 
 /**
  * Some /trpc answers are written by hand in tRPC's wire format, in front of tRPC's adapter: the hot
- * reads (trpc/hot-reads.ts) and the live stream's SSE (modules/draft/draft.sse.ts). Any tRPC client must
+ * reads (trpc/fast-path.ts) and the live stream's SSE (modules/draft/draft.sse.ts). Any tRPC client must
  * read them unchanged, so each is held byte for byte to what tRPC itself answers for the same procedure
  * and input: a second app on the same dependencies (same database, same caches) with the hand-written
  * paths turned off answers through tRPC's own Fastify adapter.

@@ -1,6 +1,7 @@
-import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { sql } from '../db/sql.js';
+import { afterCommit } from '../db/after-commit.js';
 
 /**
  * Every instance keeps hot answers in memory (verified tokens, participants, the board, standings). A
@@ -38,10 +39,5 @@ export interface InvalidationSink {
  */
 export async function announceChange(em: EntityManager, sink: InvalidationSink, message: Invalidation): Promise<void> {
   await announce(em, message);
-  let trx = em.getTransactionContext<Knex.Transaction & { parentTransaction?: Knex.Transaction }>();
-  while (trx?.parentTransaction) trx = trx.parentTransaction;
-  // Applied only once the outermost transaction commits (knex resolves its execution then); a rollback
-  // applies nothing, which is right: nothing changed.
-  if (trx) trx.executionPromise.then(() => sink.invalidate(message), () => {});
-  else sink.invalidate(message);
+  afterCommit(em, () => sink.invalidate(message));
 }

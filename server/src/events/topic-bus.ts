@@ -1,11 +1,12 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
-import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { draftChange, type DraftChange } from '@first-round/shared/schemas';
 import type { Orm } from '../db/orm.js';
 import { sql } from '../db/sql.js';
+import { afterCommit } from '../db/after-commit.js';
 import { CACHE_CHANNEL, invalidation, type Invalidation, type InvalidationSink } from '../cache/invalidation.js';
 import { DRAFT_CHANNEL, draftChangesAfter } from '../modules/draft/draft.repository.js';
 import { PICKS_CHANNEL, picksChange } from '../modules/picks/picks.events.js';
@@ -249,13 +250,3 @@ export class TopicBus implements InvalidationSink {
   }
 }
 
-/**
- * Runs `apply` once `em`'s outermost transaction commits (knex resolves its execution then), at once
- * outside a transaction; never after a rollback, which changed nothing.
- */
-function afterCommit(em: EntityManager, apply: () => void) {
-  let trx = em.getTransactionContext<Knex.Transaction & { parentTransaction?: Knex.Transaction }>();
-  while (trx?.parentTransaction) trx = trx.parentTransaction;
-  if (trx) trx.executionPromise.then(apply, () => {});
-  else apply();
-}

@@ -5,9 +5,9 @@ import { createCaller } from '../trpc/root.js';
 import { NUL_MESSAGE } from '@first-round/shared/schemas';
 import { containsNul } from '../trpc/trpc.js';
 import { errorAnswer, unprocessable } from '../errors.js';
-import { jsonBody, sendRead } from '../cache/json-body.js';
+import { jsonBody, sendRead } from '../responses/json-body.js';
 import { parseQuery, restRoutes, type RestRoute } from './routes.js';
-import { HOT_READS } from '../trpc/hot-reads.js';
+import { HOT_READS } from '../trpc/fast-path.js';
 import { hotReadBody, runHotRead } from '../trpc/hot-read.js';
 
 type Caller = ReturnType<typeof createCaller>;

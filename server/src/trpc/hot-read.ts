@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
-import { jsonBody, type JsonBody } from '../cache/json-body.js';
+import { jsonBody, type JsonBody } from '../responses/json-body.js';
 import type { MaybePromise } from '../cache/maybe-promise.js';
 import type { Context } from './context.js';
 import { publicProcedure, refuseNulInput, toTrpcError } from './trpc.js';
@@ -13,7 +13,7 @@ export type ReadContext = Context & { em: EntityManager };
  * A read every open page repeats after each draft change (the draft status, the board, standings, the
  * caller's profile). It is defined once, here, as a function that does its own checks (`signedIn`,
  * `requireMembership`) and reads from the caches; the tRPC procedure and the fast HTTP path
- * (trpc/hot-reads.ts, used for tRPC GETs and the REST rows) both run exactly this function, so they
+ * (trpc/fast-path.ts, used for tRPC GETs and the REST rows) both run exactly this function, so they
  * cannot disagree on who may read what. The fast path exists because each tRPC middleware level costs
  * about as much as the read itself; `output` documents the answer, which its cache validated once.
  */

@@ -1,5 +1,5 @@
 import type { DraftChange } from '@first-round/shared/schemas';
-import { enveloped, type JsonBody } from '../cache/json-body.js';
+import { enveloped, type JsonBody } from '../responses/json-body.js';
 
 /*
  * tRPC's SSE wire format, written by hand where the live stream writes frames itself (modules/draft/
@@ -24,7 +24,7 @@ export const sseFrame = (fields: Array<[string, string]>) => `${fields.map(([k, 
 /** The first event of every stream: the client's reconnect settings. */
 export const CONNECTED = sseFrame([['event', 'connected'], ['data', JSON.stringify(SSE_OPTIONS.client)]]);
 
-/** Written to every stream alike: one buffer, so a gzip stream compresses it once for all (cache/gzip-stream.ts). */
+/** Written to every stream alike: one buffer, so a gzip stream compresses it once for all (responses/gzip-stream.ts). */
 export const PING = Buffer.from(sseFrame([['event', 'ping'], ['data', '']]));
 
 /** A refusal or failure: the error shape the router's formatter made (trpc.ts, trpcErrorAnswer). */
@@ -33,5 +33,5 @@ export const errorFrame = (shape: unknown) => sseFrame([['event', 'serialized-er
 /** A draft change as tRPC sends a tracked value: its JSON, then its audit-log id as the event id. */
 export const changeFrame = (change: DraftChange) => sseFrame([['data', JSON.stringify(change)], ['id', String(change.event_id)]]);
 
-/** A composed body (a standings update) as a tracked value, its shared pieces kept shared (cache/json-body.ts). */
+/** A composed body (a standings update) as a tracked value, its shared pieces kept shared (responses/json-body.ts). */
 export const trackedFrame = (body: JsonBody, id: number) => enveloped(body, 'data: ', `\nid: ${id}\n\n\n`, 'frame');

@@ -5,7 +5,7 @@ import { trpcConfig } from './trpc.js';
 
 /*
  * How tRPC's HTTP adapter reads a request and answers an error, for the answers written by hand in front
- * of it (trpc/hot-reads.ts, modules/draft/draft.sse.ts). Each rule is tRPC's own, error messages
+ * of it (trpc/fast-path.ts, modules/draft/draft.sse.ts). Each rule is tRPC's own, error messages
  * included: server/test/trpc-contract.test.ts compares the answers byte for byte.
  */
 

@@ -9,7 +9,7 @@ import {
 import { authedProcedure, router, signedIn } from '../../trpc/trpc.js';
 import { after } from '../../cache/maybe-promise.js';
 import { hotRead, hotReadProcedure } from '../../trpc/hot-read.js';
-import { prepareJson } from '../../cache/json-body.js';
+import { prepareJson } from '../../responses/json-body.js';
 import { migrateParticipant, updateScreenName, type ParticipantRow } from '../users/participants.service.js';
 import { authTestReport, jwtDebugReport } from './diagnostics.js';
 

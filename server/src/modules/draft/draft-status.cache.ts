@@ -1,6 +1,6 @@
 import { draftStatusOutput, type DraftStatus } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
-import { prepareJson } from '../../cache/json-body.js';
+import { prepareJson } from '../../responses/json-body.js';
 import { after, type MaybePromise } from '../../cache/maybe-promise.js';
 import { Versioned, type VersionSource } from '../../cache/versioned.js';
 import { hasStarted, statusOf, type DraftSettings } from './draft.service.js';

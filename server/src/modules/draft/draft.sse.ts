@@ -5,7 +5,7 @@ import { createContextInner, type Context } from '../../trpc/context.js';
 import { createCallerFactory } from '../../trpc/trpc.js';
 import { lastEventIdOf, parseConnectionParams, parseQueryInput, queryParam, trpcErrorAnswer, withLastEventId } from '../../trpc/wire.js';
 import { CONNECTED, errorFrame, SSE_HEADERS } from '../../trpc/sse.js';
-import { acceptsGzip, GzipStream, type ByteSink } from '../../cache/gzip-stream.js';
+import { acceptsGzip, GzipStream, type ByteSink } from '../../responses/gzip-stream.js';
 import { draftRouter } from './draft.router.js';
 import { LiveSubscription } from './live-stream.js';
 
@@ -50,7 +50,7 @@ export function registerDraftChangesSse(app: FastifyInstance, deps: AppDeps) {
     let out: ByteSink | undefined;
     const failed = (cause: unknown) => errorFrame(trpcErrorAnswer(cause, { type: 'subscription', path: PATH, input, ctx }).shape);
     // Compressed when the client accepts it (browsers do): the stream's shared frames are compressed
-    // once for all streams (cache/gzip-stream.ts).
+    // once for all streams (responses/gzip-stream.ts).
     const gzip = acceptsGzip(request.headers['accept-encoding']);
     const start = (): ByteSink => {
       reply.hijack();

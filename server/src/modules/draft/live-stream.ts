@@ -2,8 +2,8 @@ import { tracked, type TrackedEnvelope } from '@trpc/server';
 import type { DraftChange, DraftChangesInput, LeaderboardInput, LiveMessage, StandingsUpdate } from '@first-round/shared/schemas';
 import type { AppDeps } from '../../deps.js';
 import { tooManyRequests } from '../../errors.js';
-import { jsonText, writeJson, type JsonBody } from '../../cache/json-body.js';
-import type { ByteSink } from '../../cache/gzip-stream.js';
+import { jsonText, writeJson, type JsonBody } from '../../responses/json-body.js';
+import type { ByteSink } from '../../responses/gzip-stream.js';
 import { changeFrame, PING, trackedFrame } from '../../trpc/sse.js';
 import { toTrpcError } from '../../trpc/trpc.js';
 import { mayReadStandings, standingsFrame, standingsView, type StandingsView } from '../leaderboard/leaderboard.service.js';
@@ -70,7 +70,7 @@ interface Subscriber {
  *
  * - the web app's EventSource, through the hand-written SSE route (draft.sse.ts): a change is serialised
  *   once into an SSE frame and that same buffer is written to every open stream (compressed once for all
- *   gzip streams, cache/gzip-stream.ts), so a pick reaches 5,000 pages in milliseconds; through tRPC's
+ *   gzip streams, responses/gzip-stream.ts), so a pick reaches 5,000 pages in milliseconds; through tRPC's
  *   web streams each stream cost ~0.35 ms per change;
  * - tRPC itself (its SSE adapter, a server-side caller): the same messages as values, which tRPC frames.
  *

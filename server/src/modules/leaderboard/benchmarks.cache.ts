@@ -1,7 +1,7 @@
 import { benchmarkRows } from '@first-round/shared/benchmark-entries';
 import { snapshotOf } from '@first-round/shared/draft-snapshot';
 import { benchmarkRowsOutput, type BenchmarkRowDto, type DraftStatus, type PlayerDto } from '@first-round/shared/schemas';
-import { prepareJson } from '../../cache/json-body.js';
+import { prepareJson } from '../../responses/json-body.js';
 import { after, type MaybePromise } from '../../cache/maybe-promise.js';
 import type { DraftStatusCache } from '../draft/draft-status.cache.js';
 import type { PlayersCache } from '../players/players.cache.js';

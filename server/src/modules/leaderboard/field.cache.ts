@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { fieldOutput, type FieldRow } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
 import { CappedCache } from '../../cache/capped.js';
-import { prepareJson } from '../../cache/json-body.js';
+import { prepareJson } from '../../responses/json-body.js';
 import { sql } from '../../db/sql.js';
 import type { TopicBus } from '../../events/topic-bus.js';
 import { fieldSql } from './field.sql.js';

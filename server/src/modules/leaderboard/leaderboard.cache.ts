@@ -4,7 +4,7 @@ import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { compareCodePoints } from '@first-round/shared/scoring';
 import { leaderboardRowOutput, type EntryStatus, type LeaderboardInput, type LeaderboardRow } from '@first-round/shared/schemas';
 import { CappedCache } from '../../cache/capped.js';
-import { prepareJson } from '../../cache/json-body.js';
+import { prepareJson } from '../../responses/json-body.js';
 import type { MaybePromise } from '../../cache/maybe-promise.js';
 import type { Orm } from '../../db/orm.js';
 import { sql } from '../../db/sql.js';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { type FieldRow, type Leaderboard, type LeaderboardInput, type LeaderboardRow, type MyGroupStandings } from '@first-round/shared/schemas';
-import { enveloped, jsonBody, jsonTemplate, jsonText, type JsonBody } from '../../cache/json-body.js';
+import { enveloped, jsonBody, jsonTemplate, jsonText, type JsonBody } from '../../responses/json-body.js';
 import { after, type MaybePromise } from '../../cache/maybe-promise.js';
 import { conflict } from '../../errors.js';
 import { sql } from '../../db/sql.js';

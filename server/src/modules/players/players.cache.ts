@@ -1,6 +1,6 @@
 import { playersOutput, type PlayerDto } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
-import { prepareJson } from '../../cache/json-body.js';
+import { prepareJson } from '../../responses/json-body.js';
 import type { MaybePromise } from '../../cache/maybe-promise.js';
 import { Versioned, type VersionSource } from '../../cache/versioned.js';
 import { listBoard } from './players.repository.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { describeError, errorHeaders } from '../errors.js';
-import { enveloped, sendRead } from '../cache/json-body.js';
+import { enveloped, sendRead } from '../responses/json-body.js';
 import type { ProcedurePath } from '../rest/routes.js';
 import { readProfile } from '../modules/auth/auth.router.js';
 import { readDraftStatus } from '../modules/draft/draft.router.js';
