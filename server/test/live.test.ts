@@ -9,7 +9,7 @@ import type { AppRouter } from '../src/trpc/root.js';
 import { recordPick, startDraft, undoLast } from '../src/modules/draft/draft.service.js';
 import { startDeadlineWatcher } from '../src/modules/draft/deadline.js';
 import { LISTENER_NAME } from '../src/events/topic-bus.js';
-import { createTestApp, type TestApp, type TestUser } from './support/test-app.js';
+import { createTestApp, listenOnLoopback, type TestApp, type TestUser } from './support/test-app.js';
 
 let a: TestApp;
 let b: TestApp;
@@ -54,11 +54,7 @@ beforeAll(async () => {
   // Instances of one deployment share the sign-in key (LOCAL_IDP_PRIVATE_KEY), as they share the database.
   const sharedKey = a.deps.keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   b = await createTestApp({ startEvents: true, sameDatabaseAs: a, env: { LOCAL_IDP_PRIVATE_KEY: sharedKey } });
-  for (const t of [a, b]) {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    baseUrls.push(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
-  }
+  for (const t of [a, b]) baseUrls.push(await listenOnLoopback(t.app));
   user = await a.signUp('watcher');
 });
 afterAll(async () => {
@@ -151,9 +147,7 @@ describe('the standings page on the live stream', () => {
   let group: { id: number };
   beforeAll(async () => {
     t = await createTestApp({ startEvents: true });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    url = await listenOnLoopback(t.app);
   });
   afterAll(async () => {
     await t?.close();
@@ -285,9 +279,7 @@ describe('a reconnect that replays while changes keep coming', () => {
   let url: string;
   beforeAll(async () => {
     t = await createTestApp({ startEvents: true });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    url = await listenOnLoopback(t.app);
   });
   afterAll(async () => {
     await t?.close();

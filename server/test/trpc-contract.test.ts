@@ -10,7 +10,7 @@ import { recordPick } from '../src/modules/draft/draft.service.js';
 import { HOT_READS } from '../src/trpc/fast-path.js';
 import { appRouter } from '../src/trpc/root.js';
 import { CONNECTED, PING } from '../src/trpc/sse.js';
-import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from './support/test-app.js';
+import { ADMIN_EMAIL, createTestApp, listenOnLoopback, type TestApp, type TestUser } from './support/test-app.js';
 import { operatorStart } from './game/helpers.js';
 
 /**
@@ -30,17 +30,11 @@ let admin: TestUser;
 let streamer: TestUser;
 let streamGroup: { id: number };
 
-async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-}
-
 beforeAll(async () => {
   t = await createTestApp({ startEvents: true });
   trpcOnly = await buildApp(t.deps, { logger: false, fastPaths: false });
-  fastUrl = await listen(t.app);
-  trpcUrl = await listen(trpcOnly);
+  fastUrl = await listenOnLoopback(t.app);
+  trpcUrl = await listenOnLoopback(trpcOnly);
   admin = await t.signUp('operator', ADMIN_EMAIL);
   streamer = await t.signUp('streamer');
   streamGroup = (await t.request('POST', '/api/groups/create-simple', { user: streamer, body: { name: `Stream contract ${Date.now()}` } })).json() as { id: number };

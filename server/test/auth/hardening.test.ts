@@ -11,7 +11,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { loadSigningKeys } from '../../src/modules/auth/keys.js';
 import { resetDraft, startDraft } from '../../src/modules/draft/draft.service.js';
 import { MAX_STREAMS_PER_USER } from '../../src/modules/draft/live-stream.js';
-import { createTestApp, latestOutboxCode, type TestApp } from '../support/test-app.js';
+import { createTestApp, latestOutboxCode, listenOnLoopback, type TestApp } from '../support/test-app.js';
 
 /** Sign-in and session defects found by trying the game as an attacker. */
 
@@ -25,9 +25,7 @@ const fresh = (prefix: string) => {
 
 beforeAll(async () => {
   t = await createTestApp({ startEvents: true, seedBoard: false });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  baseUrl = await listenOnLoopback(t.app);
 });
 afterAll(async () => t.close());
 

@@ -1,3 +1,4 @@
+import type { Server } from 'node:net';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -142,6 +143,13 @@ export async function createTestApp(
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Serves `app` on a free loopback port, over real HTTP, for tests that need sockets (streams, two instances): its base URL. */
+export async function listenOnLoopback(app: { listen(o: { port: number; host: string }): Promise<unknown>; server: Server }): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 }
 
 export async function latestOutboxCode(t: TestApp, email: string): Promise<string> {
