@@ -35,6 +35,8 @@ const envSchema = z.object({
   /** Seconds before a new sign-in code may be sent to the same address. */
   IDP_CODE_RESEND_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   IDP_IP_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Seconds a shutdown lets requests in flight finish before it cuts them off. */
+  DRAIN_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The reference entries beside every leaderboard (Big board top 32, Chalk 20, Top 10 only); `false` hides them. */
   BENCHMARK_ENTRIES: z.preprocess(emptyToUndefined, z.stringbool().default(true)),
