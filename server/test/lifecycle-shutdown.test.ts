@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   connectEmbedded,
-  makeDataDir,
+  makeDataDirWithCluster,
   postgresProcessesIn,
   removeDataDir,
   signUpOverHttp,
@@ -36,7 +36,7 @@ const refusesConnections = (port: number) =>
   });
 
 async function shutdownWithSavesInFlight(signal: (server: ServerProcess) => void) {
-  const dataDir = makeDataDir();
+  const dataDir = makeDataDirWithCluster();
   cleanups.push(() => removeDataDir(dataDir));
   // Request lines are logged at debug (not at info, where they would cost as much as a hot read).
   const server = await startServer({ dataDir, env: { LOG_LEVEL: 'debug' } });
@@ -113,7 +113,7 @@ async function shutdownWithSavesInFlight(signal: (server: ServerProcess) => void
  */
 const DRAIN_SECONDS = 2;
 async function shutdownWithStuckRequest() {
-  const dataDir = makeDataDir();
+  const dataDir = makeDataDirWithCluster();
   cleanups.push(() => removeDataDir(dataDir));
   const server = await startServer({ dataDir, env: { DRAIN_SECONDS: String(DRAIN_SECONDS) } });
   cleanups.push(() => server.kill());
