@@ -1,12 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
-/** Browser journeys: one file at a time against one running server (scripts/run-e2e.mjs). */
+/**
+ * Browser journeys (scripts/run-e2e.mjs): spec files side by side, one per worker at a time, each worker with
+ * a server and a Chromium of its own (support/worker-env.ts maps a worker to them); the runner passes
+ * --maxWorkers, the number it started.
+ */
 export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
     include: process.env.E2E_SCREENSHOTS === '1' ? ['e2e/screenshots.e2e.ts', 'e2e/groups.e2e.ts'] : ['e2e/**/*.e2e.ts'],
     exclude: process.env.E2E_SCREENSHOTS === '1' ? [] : ['e2e/screenshots.e2e.ts'],
-    fileParallelism: false,
+    setupFiles: ['e2e/support/worker-env.ts'],
+    pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['verbose'],

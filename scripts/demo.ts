@@ -10,6 +10,7 @@ import { loadConfig } from '../server/src/config.js';
 import { sql } from '../server/src/db/sql.js';
 import { draftSettings, resetDraft } from '../server/src/modules/draft/draft.service.js';
 import { replayRoundOne2025 } from '../server/src/modules/draft/replay.js';
+import { CommandFailure } from './lib/command.js';
 import { fail, openScriptDatabase } from './lib/database.js';
 
 const args = process.argv.slice(2);
@@ -156,7 +157,8 @@ async function main() {
 }
 
 main().catch(async (error: unknown) => {
-  console.error(`demo: ${(error as Error)?.message ?? error}`);
+  // A refusal (a bad DATABASE_URL, say) is printed alone, as by the other commands.
+  console.error(error instanceof CommandFailure ? error.message : `demo: ${(error as Error)?.message ?? error}`);
   await stopServer();
   process.exit(1);
 });

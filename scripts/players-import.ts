@@ -3,25 +3,25 @@
 import fs from 'node:fs/promises';
 import { DomainError } from '../server/src/errors.js';
 import { importBoardCsv } from '../server/src/modules/players/board.service.js';
-import { fail, openScriptDatabase } from './lib/database.js';
+import { CommandFailure, isMainModule, runCommandAsProcess, type Command } from './lib/command.js';
+import { openScriptDatabase } from './lib/database.js';
 
-async function main() {
-  const file = process.argv[2];
-  if (!file) fail('Usage: npm run players:import -- FILE.csv   (columns: rank,player_name,position,school[,band])');
-  const text = await fs.readFile(file, 'utf8').catch(() => fail(`Cannot read ${file}`));
-  const db = await openScriptDatabase();
+/** `npm run players:import -- FILE.csv`; the tests run it in-process (scripts/lib/command.ts). */
+export const playersImportCommand: Command = async ([file], io) => {
+  if (!file) throw new CommandFailure('Usage: npm run players:import -- FILE.csv   (columns: rank,player_name,position,school[,band])');
+  const text = await fs.readFile(file, 'utf8').catch(() => {
+    throw new CommandFailure(`Cannot read ${file}`);
+  });
+  const db = await openScriptDatabase({ env: io.env });
   try {
     const summary = await importBoardCsv(db.orm.em.fork(), text);
-    console.log(`Imported ${file}: ${summary.inserted} added, ${summary.updated} updated, ${summary.removed} removed.`);
+    io.out(`Imported ${file}: ${summary.inserted} added, ${summary.updated} updated, ${summary.removed} removed.`);
   } catch (error) {
-    await db.close();
-    if (error instanceof DomainError) fail(`Nothing was imported.\n${error.message}`);
+    if (error instanceof DomainError) throw new CommandFailure(`Nothing was imported.\n${error.message}`);
     throw error;
+  } finally {
+    await db.close();
   }
-  await db.close();
-}
+};
 
-main().catch((error: unknown) => {
-  console.error(`players:import: ${(error as Error)?.message ?? error}`);
-  process.exit(1);
-});
+if (isMainModule(import.meta.url)) runCommandAsProcess('players:import', playersImportCommand);

@@ -1,14 +1,20 @@
-// `npm run test:e2e` (and `npm run screenshots` with --screenshots): build the web app, start the real
-// server on a free port with a throwaway database, run the browser specs against it, stop it.
+// `npm run test:e2e` (and `npm run screenshots` with --screenshots): build the web app when its build is stale,
+// then for each browser worker start the real server on a free port with a throwaway database of its own and
+// one Chromium, run the browser specs (a file at a time per worker, the workers side by side) and stop it all.
+// `npm run test:e2e -- e2e/x.e2e.ts` runs one spec (on one server); E2E_WORKERS sets the number of workers.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { clientBuildIsStale } from './lib/client-build.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = '/usr/bin/chromium';
+/** As e2e/support/browser.ts launches it when run alone (see there why each flag). */
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const screenshots = process.argv.includes('--screenshots');
 
 /** The first draft night (last Thursday of April, 20:00 EDT) after `from`; as nextDraftNight in shared/src/constants.ts. */
@@ -25,6 +31,15 @@ if (!fs.existsSync(CHROMIUM)) {
   console.error(`Browser tests need Chromium at ${CHROMIUM}. Install it with: apt-get install -y chromium`);
   process.exit(1);
 }
+
+/**
+ * Workers, each with a server of its own: specs change the draft for everyone on their server (start,
+ * picks, reset), so two specs must never share one at the same time. Two by default (the test machine's
+ * cores); never more than the spec files named on the command line.
+ */
+const named = extraArgs.filter((a) => /\.e2e\.ts$/.test(a)).length;
+const wanted = Number(process.env.E2E_WORKERS) || 2;
+const workers = screenshots ? 2 : Math.max(1, named > 0 ? Math.min(wanted, named) : wanted);
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -65,61 +80,104 @@ function stop(server) {
 }
 
 const started = Date.now();
-console.log('Building the web app…');
-const build = spawnSync('npm', ['run', 'build', '--workspace', 'client'], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
+const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
+if (clientBuildIsStale(root)) {
+  console.log('Building the web app…');
+  const build = spawnSync('npm', ['run', 'build', '--workspace', 'client'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+} else {
+  // The build is newer than every source: the same bytes again. Its first-load budget is still checked.
+  console.log('The web app is built and newer than its sources: not building it again');
+  const report = spawnSync(process.execPath, [path.join(root, 'scripts', 'report-bundle-size.mjs')], { cwd: path.join(root, 'client'), stdio: 'inherit' });
+  if (report.status !== 0) process.exit(report.status ?? 1);
+}
+const built = Date.now();
 
-const port = await freePort();
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'first-round-e2e-'));
-// As root, embedded PostgreSQL runs as its own user, which must be able to enter the directory.
-fs.chmodSync(dataDir, 0o755);
-const baseUrl = `http://localhost:${port}`;
-const server = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
-  cwd: root,
-  stdio: ['ignore', 'inherit', 'inherit'],
-  env: {
-    ...process.env,
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    // Several operators: the provider sends one address at most 10 codes an hour, and the suite signs in often.
-    ADMIN_EMAILS: 'operator@example.com,deputy@example.com,steward@example.com,marshal@example.com,umpire@example.com',
-    IDP_IP_RATE_LIMIT: '100000',
-    // The journeys need the draft not to have started, whatever day the suite runs (draft night included).
-    DRAFT_DEADLINE: draftNightAfter(new Date(Date.now() + 86_400_000)).toISOString(),
-    // Signing in again right after signing up should not wait out the one-minute resend throttle.
-    IDP_CODE_RESEND_SECONDS: '0',
-    // The journeys read sign-in codes from the outbox; a reminder before the lock there is not theirs to read.
-    REMINDERS: 'false',
-    LOG_LEVEL: 'warn',
-    SKIP_CLIENT_BUILD: '1',
-  },
-});
-
+const deadline = draftNightAfter(new Date(Date.now() + 86_400_000)).toISOString();
+/** One server, its data directory and its Chromium per worker (worker N uses servers[N - 1]: e2e/support/worker-env.ts). */
+const servers = [];
+const browsers = [];
 let code = 1;
+const cleanup = async () => {
+  await Promise.all(browsers.map((b) => b.close().catch(() => undefined)));
+  await Promise.all(servers.map((s) => stop(s.process)));
+  for (const s of servers) fs.rmSync(s.dataDir, { recursive: true, force: true });
+};
 const onSignal = async () => {
-  await stop(server);
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await cleanup();
   process.exit(130);
 };
 process.once('SIGINT', onSignal);
 process.once('SIGTERM', onSignal);
 
-try {
-  await waitForReady(baseUrl, server);
-  console.log(`Server ready at ${baseUrl} (${((Date.now() - started) / 1000).toFixed(1)} s); running ${screenshots ? 'the screenshot spec' : 'the browser specs'}…`);
-  const vitest = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'e2e/vitest.config.ts', ...extraArgs], {
+async function startServer() {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'first-round-e2e-'));
+  // As root, embedded PostgreSQL runs as its own user, which must be able to enter the directory.
+  fs.chmodSync(dataDir, 0o755);
+  const baseUrl = `http://localhost:${port}`;
+  const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
     cwd: root,
-    stdio: 'inherit',
-    // E2E_DATA_DIR: specs that seed many entries write them straight into the server's database (e2e/support/database.ts).
-    env: { ...process.env, E2E_BASE_URL: baseUrl, E2E_DATA_DIR: dataDir, E2E_SCREENSHOTS: screenshots ? '1' : '' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      // Several operators: the provider sends one address at most 10 codes an hour, and the suite signs in often.
+      ADMIN_EMAILS: 'operator@example.com,deputy@example.com,steward@example.com,marshal@example.com,umpire@example.com',
+      IDP_IP_RATE_LIMIT: '100000',
+      // The journeys need the draft not to have started, whatever day the suite runs (draft night included).
+      DRAFT_DEADLINE: deadline,
+      // Signing in again right after signing up should not wait out the one-minute resend throttle.
+      IDP_CODE_RESEND_SECONDS: '0',
+      // The journeys read sign-in codes from the outbox; a reminder before the lock there is not theirs to read.
+      REMINDERS: 'false',
+      // Stopping at the end should not wait out the default drain for a request a spec left open.
+      DRAIN_SECONDS: '2',
+      LOG_LEVEL: 'warn',
+      SKIP_CLIENT_BUILD: '1',
+    },
   });
-  code = vitest.status ?? 1;
+  const server = { process: child, baseUrl, dataDir };
+  servers.push(server);
+  await waitForReady(baseUrl, child);
+  return server;
+}
+
+try {
+  // Servers and browsers start side by side: each server's first start (initdb, migrations, the board) takes seconds.
+  const [ready] = await Promise.all([
+    Promise.all(Array.from({ length: workers }, () => startServer())),
+    Promise.all(
+      Array.from({ length: workers }, async () => {
+        const browser = await chromium.launchServer({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+        browsers.push(browser);
+        return browser;
+      }),
+    ),
+  ]);
+  console.log(
+    `${workers} server(s) ready at ${ready.map((s) => s.baseUrl).join(', ')} (${seconds(built)} s); running ${screenshots ? 'the screenshot spec' : 'the browser specs'}…`,
+  );
+  const perWorker = ready.map((s, i) => ({ baseUrl: s.baseUrl, dataDir: s.dataDir, browser: browsers[i].wsEndpoint() }));
+  // Not spawnSync: the browsers' endpoints are served from this process, which must keep running meanwhile.
+  const vitest = spawn(
+    process.execPath,
+    [path.join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'e2e/vitest.config.ts', '--maxWorkers', String(workers), ...extraArgs],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      // E2E_WORKERS_JSON: each worker's server (its address, and its DATA_DIR, where specs that seed many entries
+      // write them straight into its database: e2e/support/database.ts) and its Chromium.
+      env: { ...process.env, E2E_WORKERS_JSON: JSON.stringify(perWorker), E2E_SCREENSHOTS: screenshots ? '1' : '' },
+    },
+  );
+  code = await new Promise((resolve) => vitest.once('exit', (status) => resolve(status ?? 1)));
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
 } finally {
-  await stop(server);
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await cleanup();
 }
-console.log(`Browser tests ${code === 0 ? 'passed' : 'failed'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`Browser tests ${code === 0 ? 'passed' : 'failed'} in ${seconds(started)} s (building ${((built - started) / 1000).toFixed(1)} s, ${workers} worker(s))`);
 process.exit(code);

@@ -9,7 +9,8 @@ import { DomainError } from '../server/src/errors.js';
 import { draftSettings } from '../server/src/modules/draft/draft.service.js';
 import { parseBoardText } from '../server/src/modules/players/board.service.js';
 import { defaultSeasonDeadline, openSeason, parseOrderText, seasonLines } from '../server/src/modules/seasons/seasons.service.js';
-import { fail, openScriptDatabase } from './lib/database.js';
+import { CommandFailure, isMainModule, runCommandAsProcess, type Command } from './lib/command.js';
+import { openScriptDatabase } from './lib/database.js';
 
 const USAGE = `Usage: npm run season -- <command>
   list                                                     every season: current or closed, deadline, entries, winner
@@ -26,52 +27,56 @@ function option(args: string[], name: string): string | undefined {
   const at = args.indexOf(name);
   if (at < 0) return undefined;
   const value = args[at + 1];
-  if (!value || value.startsWith('--')) fail(`${name} needs a value.\n\n${USAGE}`);
+  if (!value || value.startsWith('--')) throw new CommandFailure(`${name} needs a value.\n\n${USAGE}`);
   return value;
 }
 
-async function main() {
-  const [command, ...args] = process.argv.slice(2);
+/** `npm run season -- <command> …`; the tests run it in-process (scripts/lib/command.ts). */
+export const seasonCommand: Command = async ([command, ...args], io) => {
   if (!command || command === 'help' || command === '--help') {
-    console.log(USAGE);
+    io.out(USAGE);
     return;
   }
-  if (command !== 'list' && command !== 'new') fail(`Unknown command "${command}".\n\n${USAGE}`);
+  if (command !== 'list' && command !== 'new') throw new CommandFailure(`Unknown command "${command}".\n\n${USAGE}`);
 
   // Everything the command line says is checked before the database is opened: a refusal writes nothing.
   let newSeason: { year: number; board: ReturnType<typeof parseBoardText>; order: ReturnType<typeof parseOrderText> | null; deadline?: string; force: boolean } | undefined;
   if (command === 'new') {
     const year = parseWholeNumber(args[0]);
-    if (year === null || year < 2000 || year > 2999) fail(`The year must be a draft year, e.g. 2026.\n\n${USAGE}`);
+    if (year === null || year < 2000 || year > 2999) throw new CommandFailure(`The year must be a draft year, e.g. 2026.\n\n${USAGE}`);
     const file = option(args, '--board');
-    if (!file) fail(`Give the new season's board: --board FILE.csv\n\n${USAGE}`);
+    if (!file) throw new CommandFailure(`Give the new season's board: --board FILE.csv\n\n${USAGE}`);
     const deadline = option(args, '--deadline');
     if (deadline !== undefined && !isoDeadline.safeParse(deadline).success) {
-      fail(`--deadline must be an ISO 8601 time with its offset, e.g. ${year}-04-23T20:00:00-04:00`);
+      throw new CommandFailure(`--deadline must be an ISO 8601 time with its offset, e.g. ${year}-04-23T20:00:00-04:00`);
     }
-    const text = await fs.readFile(file, 'utf8').catch(() => fail(`Cannot read ${file}`));
+    const text = await fs.readFile(file, 'utf8').catch(() => {
+      throw new CommandFailure(`Cannot read ${file}`);
+    });
     let board;
     try {
       board = parseBoardText(text);
     } catch (error) {
-      if (error instanceof DomainError) fail(`Nothing was changed: ${file} is not a board.\n${error.message}`);
+      if (error instanceof DomainError) throw new CommandFailure(`Nothing was changed: ${file} is not a board.\n${error.message}`);
       throw error;
     }
     const orderFile = option(args, '--order');
     let order = null;
     if (orderFile) {
-      const orderText = await fs.readFile(orderFile, 'utf8').catch(() => fail(`Cannot read ${orderFile}`));
+      const orderText = await fs.readFile(orderFile, 'utf8').catch(() => {
+      throw new CommandFailure(`Cannot read ${orderFile}`);
+    });
       try {
         order = parseOrderText(orderText);
       } catch (error) {
-        if (error instanceof DomainError) fail(`Nothing was changed: ${orderFile} is not a round-one order.\n${error.message}`);
+        if (error instanceof DomainError) throw new CommandFailure(`Nothing was changed: ${orderFile} is not a round-one order.\n${error.message}`);
         throw error;
       }
     }
     newSeason = { year, board, order, deadline, force: args.includes('--force') };
   }
 
-  const db = await openScriptDatabase({ seedBoard: true });
+  const db = await openScriptDatabase({ seedBoard: true, env: io.env });
   const em = db.orm.em.fork();
   try {
     if (newSeason) {
@@ -85,13 +90,13 @@ async function main() {
         actor: `cli:${os.userInfo().username}`,
       });
       const { closed, opened } = result;
-      console.log(`Closed the ${closed.year} season: final standings of ${closed.groups} group(s) kept (${closed.entries} global entries), ${closed.events} draft event(s) archived.`);
-      console.log(`Opened the ${opened.year} season: ${opened.players} players on the board, its draft night ${opened.deadline.toISOString()}.`);
-      if (!newSeason.order) console.log('No round-one order given (--order): no slot has a team until you set one (npm run draft -- trade <slot> <TEAM>).');
+      io.out(`Closed the ${closed.year} season: final standings of ${closed.groups} group(s) kept (${closed.entries} global entries), ${closed.events} draft event(s) archived.`);
+      io.out(`Opened the ${opened.year} season: ${opened.players} players on the board, its draft night ${opened.deadline.toISOString()}.`);
+      if (!newSeason.order) io.out('No round-one order given (--order): no slot has a team until you set one (npm run draft -- trade <slot> <TEAM>).');
       if (db.config.deadline.getTime() !== opened.deadline.getTime()) {
         // The server's deadline is its configuration, read at start (docs/decisions.md, "Seasons").
         const configured = db.config.deadline.toISOString();
-        console.log(
+        io.out(
           opened.deadline.getTime() <= Date.now()
             ? `That time has passed: servers keep locking picks at their own deadline (${configured}, DRAFT_DEADLINE or the next draft night), so picks are open until then.`
             : `Servers lock picks at their configured deadline (now ${configured}): set DRAFT_DEADLINE=${opened.deadline.toISOString()} and restart them.`,
@@ -106,20 +111,15 @@ async function main() {
         const result = s.current
           ? ''
           : `\t${s.entries ?? 0} entries\t${s.winners.length > 0 ? `winner: ${s.winners.join(', ')} (${s.winningScore} hits)` : 'no winner'}`;
-        console.log(`${s.year}\t${state}\t${deadline}${result}`);
+        io.out(`${s.year}\t${state}\t${deadline}${result}`);
       }
     }
   } catch (error) {
-    if (error instanceof DomainError) {
-      await db.close();
-      fail(`Nothing was changed: ${error.message}`);
-    }
+    if (error instanceof DomainError) throw new CommandFailure(`Nothing was changed: ${error.message}`);
     throw error;
+  } finally {
+    await db.close();
   }
-  await db.close();
-}
+};
 
-main().catch((error: unknown) => {
-  console.error(`season: ${(error as Error)?.message ?? error}`);
-  process.exit(1);
-});
+if (isMainModule(import.meta.url)) runCommandAsProcess('season', seasonCommand);

@@ -6,10 +6,13 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
 /**
  * Debian's Chromium, headless, with the flags it needs as root on a machine with no outside network (no
  * sandbox, no GPU, no background networking, component updates or sync: each would fail or hang here).
- * Playwright's `launch` gives every run a fresh temporary profile (its own --user-data-dir), removed when
- * the browser closes.
+ * Under scripts/run-e2e.mjs a spec connects to its worker's Chromium (E2E_BROWSER_WS, started with these
+ * flags), which then serves every spec of that worker in turn: starting one per spec cost a second or
+ * two each. `close()` then ends the spec's contexts and disconnects. Otherwise Playwright's `launch`
+ * gives every run a fresh temporary profile (its own --user-data-dir), removed when the browser closes.
  */
 export function launchBrowser(): Promise<Browser> {
+  if (process.env.E2E_BROWSER_WS) return chromium.connect(process.env.E2E_BROWSER_WS);
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,

@@ -41,6 +41,8 @@ const envSchema = z.object({
    */
   GROUP_PROBE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(60),
   GROUP_PROBE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /** Seconds a shutdown lets requests in flight finish before it cuts them off. */
+  DRAIN_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The reference entries beside every leaderboard (Big board top 32, Chalk 20, Top 10 only); `false` hides them. */
   BENCHMARK_ENTRIES: z.preprocess(emptyToUndefined, z.stringbool().default(true)),

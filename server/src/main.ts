@@ -11,8 +11,6 @@ import { startReminderTimer } from './modules/reminders/reminders.service.js';
 /** A failure the operator can fix: printed as one line, no stack trace. */
 class StartupError extends Error {}
 
-/** How long requests in flight at a shutdown signal may take to finish before they are cut off. */
-const DRAIN_MS = 10_000;
 /** Ctrl-C in a terminal (the whole process group), a supervisor's stop, a closed terminal. */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -51,7 +49,8 @@ async function main() {
   const cleanup = async () => {
     await deps?.feed.stop().catch(() => {});
     await deps?.events.stop().catch(() => {});
-    await db?.close();
+    // A connection a cut-off request still holds gets as long as the drain did, 5 s at most.
+    await db?.close(Math.min(5000, config.DRAIN_SECONDS * 1000));
   };
   // Until the server runs, a stop signal just ends the process: nothing is in flight yet, and an embedded
   // PostgreSQL already started gets its fast shutdown on the way out (embedded-postgres.ts).
@@ -87,8 +86,9 @@ async function main() {
       stopWatcher();
       stopRefresh();
       stopReminders();
-      const drained = await drain(app, DRAIN_MS);
-      if (!drained) console.error(`Requests still running after ${DRAIN_MS / 1000} s were cut off`);
+      // How long requests in flight may take to finish before they are cut off (DRAIN_SECONDS, 10 by default).
+      const drained = await drain(app, config.DRAIN_SECONDS * 1000);
+      if (!drained) console.error(`Requests still running after ${config.DRAIN_SECONDS} s were cut off`);
       await cleanup();
       say('First Round stopped');
       process.exit(drained ? 0 : 1);

@@ -57,4 +57,10 @@ describe('configuration', () => {
     expect(config.deadline.getUTCMonth()).toBe(3);
     expect(config.deadline.getUTCDay()).toBe(5); // Thursday 20:00 EDT is Friday 00:00 UTC
   });
+
+  it('gives a shutdown 10 s to drain unless DRAIN_SECONDS says otherwise', () => {
+    expect(loadConfig({}).DRAIN_SECONDS).toBe(10);
+    expect(loadConfig({ DRAIN_SECONDS: '2' }).DRAIN_SECONDS).toBe(2);
+    expect(() => loadConfig({ DRAIN_SECONDS: '0' })).toThrow(/DRAIN_SECONDS/);
+  });
 });

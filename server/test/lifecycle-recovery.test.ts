@@ -9,7 +9,9 @@ import type { AppRouter } from '../src/trpc/root.js';
 import { startEmbeddedPostgres, withDatabase } from '../src/db/embedded-postgres.js';
 import {
   connectEmbedded,
+  copyClusterTemplate,
   makeDataDir,
+  makeDataDirWithCluster,
   postmasterOf,
   removeDataDir,
   signUpOverHttp,
@@ -112,7 +114,7 @@ const myPicks = async (server: ServerProcess, user: HttpUser) =>
 
 describe('a database that dies', () => {
   it('embedded: the postmaster killed outright is restarted by the server, which serves again within 30 s', async () => {
-    const dataDir = makeDataDir();
+    const dataDir = makeDataDirWithCluster();
     cleanups.push(() => removeDataDir(dataDir));
     const server = await startServer({ dataDir });
     cleanups.push(() => server.kill());
@@ -147,6 +149,7 @@ describe('a database that dies', () => {
     const dataDir = makeDataDir();
     cleanups.push(() => removeDataDir(dataDir));
     const clusterDir = path.join(dataDir, 'external');
+    copyClusterTemplate(clusterDir);
     let cluster = await startEmbeddedPostgres(clusterDir, { durable: false });
     cleanups.push(() => cluster.stop());
     const port = Number(new URL(cluster.serverUrl).port);

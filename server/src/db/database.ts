@@ -37,8 +37,11 @@ function describeDbError(error: unknown, url: string): string {
 export interface AppDatabase {
   orm: Orm;
   embedded?: RunningDatabase;
-  /** Closes the pool and stops the embedded cluster if this process started it. */
-  close(): Promise<void>;
+  /**
+   * Closes the pool and stops the embedded cluster if this process started it. A connection still busy gets
+   * `poolWaitMs` (5 s by default) before the cluster is stopped under it.
+   */
+  close(poolWaitMs?: number): Promise<void>;
 }
 
 /**
@@ -64,11 +67,11 @@ export async function openAppDatabase(
   return {
     orm,
     embedded: db.embedded,
-    async close() {
+    async close(poolWaitMs = 5000) {
       // A connection still busy (a request cut off after the drain) must not keep PostgreSQL running:
       // its fast shutdown ends such sessions anyway.
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([orm.close(true).catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, 5000)))]);
+      await Promise.race([orm.close(true).catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, poolWaitMs)))]);
       clearTimeout(timer);
       await db.embedded?.stop().catch(() => {});
     },

@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres, withDatabase, type RunningDatabase } from '../../src/db/embedded-postgres.js';
+import { initCluster, startEmbeddedPostgres, withDatabase, type RunningDatabase } from '../../src/db/embedded-postgres.js';
 import { migrate, openOrm } from '../../src/db/orm.js';
 
 declare module 'vitest' {
@@ -11,6 +13,12 @@ declare module 'vitest' {
     /** URL of a database on the test server; tests create their own databases from the template. */
     dbServerUrl: string;
     dbTemplate: string;
+    /**
+     * A DATA_DIR holding a freshly made embedded cluster (`pg/`, `pg.password`), never started: tests that
+     * start the server on an embedded cluster copy it (server-process.ts) instead of running initdb. Empty
+     * when the run uses DATABASE_URL.
+     */
+    dataDirTemplate: string;
   }
 }
 
@@ -22,10 +30,20 @@ export default async function setup(project: TestProject) {
   let embedded: RunningDatabase | undefined;
   let dir: string | undefined;
   let serverUrl = process.env.DATABASE_URL;
+  let dataDirTemplate = '';
   if (!serverUrl) {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'first-round-test-pg-'));
     await fs.chmod(dir, 0o755);
-    embedded = await startEmbeddedPostgres(path.join(dir, 'pg'), { durable: false });
+    // One initdb for the run: the cluster is copied, before its first start, as the template of every other
+    // embedded cluster the tests start. The password file beside it, as startEmbeddedPostgres writes it.
+    const cluster = path.join(dir, 'pg');
+    await fs.writeFile(`${cluster}.password`, `${crypto.randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
+    await initCluster(cluster, { password: (await fs.readFile(`${cluster}.password`, 'utf8')).trim() });
+    dataDirTemplate = path.join(dir, 'data-dir-template');
+    await fs.mkdir(dataDirTemplate, { mode: 0o755 });
+    // cp -a: the copy keeps the owner (the postgres user, when the tests run as root) and the modes.
+    execFileSync('cp', ['-a', cluster, `${cluster}.password`, dataDirTemplate]);
+    embedded = await startEmbeddedPostgres(cluster, { durable: false });
     serverUrl = embedded.serverUrl;
   }
   const template = `fr_template_${process.pid}_${Date.now().toString(36)}`;
@@ -38,6 +56,7 @@ export default async function setup(project: TestProject) {
 
   project.provide('dbServerUrl', serverUrl);
   project.provide('dbTemplate', template);
+  project.provide('dataDirTemplate', dataDirTemplate);
 
   return async () => {
     const leftovers = await admin.query<{ datname: string }>(

@@ -8,15 +8,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupDto, Leaderboard, SeasonLeaderboard, SeasonSummary } from '@first-round/shared/schemas';
-import { defaultSeasonDeadline } from '../src/modules/seasons/seasons.service.js';
-import { createTestApp, type TestApp, type TestUser } from './support/test-app.js';
-import { runScript } from './support/run-script.js';
-import { boardIds, createGroup, eventually, expectError, expectStatus, joinGroup, operatorStart, savePicks, tableCounts } from './game/helpers.js';
+import { defaultSeasonDeadline } from '../server/src/modules/seasons/seasons.service.js';
+import { createTestApp, type TestApp, type TestUser } from '../server/test/support/test-app.js';
+import { runScript } from '../server/test/support/run-script.js';
+import { boardIds, createGroup, eventually, expectError, expectStatus, joinGroup, operatorStart, savePicks, tableCounts } from '../server/test/game/helpers.js';
+import { draftCommand } from './draft.js';
+import { runCommandInProcess, type Command } from './lib/command.js';
+import { seasonCommand } from './season.js';
 
 let t: TestApp;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'season-cli-'));
 const env = () => ({ DATABASE_URL: t.db.url, DATA_DIR: dir, DRAFT_DEADLINE: '2099-04-23T20:00:00-04:00' });
-const season = (...args: string[]) => runScript('season', args, env());
+/** A command run inside this process, as the operator's own process would run it: what it does and says. */
+const run = (name: string, command: Command, args: string[]) => runCommandInProcess(name, command, args, { ...process.env, LOG_LEVEL: 'silent', ...env() });
+const season = (...args: string[]) => run('season', seasonCommand, args);
 const board2026 = path.join(dir, 'board-2026.csv');
 const badBoard = path.join(dir, 'bad.csv');
 const order2026 = path.join(dir, 'order-2026.csv');
@@ -65,39 +70,40 @@ afterAll(async () => {
 
 describe('npm run season', () => {
   it('lists the migrated season as the current 2025 one', () => {
-    // The current season shows the deadline the server locks picks at (DRAFT_DEADLINE here).
-    expect(season('list')).toEqual({ code: 0, out: expect.stringMatching(/^2025\tcurrent\t2099-04-24T00:00:00\.000Z/) });
+    // The current season shows the deadline the server locks picks at (DRAFT_DEADLINE here). As its own
+    // process once: the command's output and exit code as the operator sees them.
+    expect(runScript('season', ['list'], env())).toEqual({ code: 0, out: expect.stringMatching(/^2025\tcurrent\t2099-04-24T00:00:00\.000Z/) });
   });
 
   it('refuses what it cannot do with a clear message, exit code 1, and nothing changed', async () => {
     const before = await snapshot();
-    expect(season('new', '2025', '--board', board2026)).toEqual({ code: 1, out: 'Nothing was changed: The new season must come after the current one (2025)' });
-    expect(season('new', '2026', '--board', badBoard)).toMatchObject({ code: 1, out: expect.stringMatching(/^Nothing was changed: .*bad\.csv is not a board\.\nrow 2: /) });
-    expect(season('new', '2026')).toMatchObject({ code: 1, out: expect.stringMatching(/^Give the new season's board/) });
-    expect(season('new', '2026', '--board', board2026, '--order', badOrder)).toEqual({
+    expect(await season('new', '2025', '--board', board2026)).toEqual({ code: 1, out: 'Nothing was changed: The new season must come after the current one (2025)' });
+    expect(await season('new', '2026', '--board', badBoard)).toMatchObject({ code: 1, out: expect.stringMatching(/^Nothing was changed: .*bad\.csv is not a board\.\nrow 2: /) });
+    expect(await season('new', '2026')).toMatchObject({ code: 1, out: expect.stringMatching(/^Give the new season's board/) });
+    expect(await season('new', '2026', '--board', board2026, '--order', badOrder)).toEqual({
       code: 1,
       out: `Nothing was changed: ${badOrder} is not a round-one order.\nrow 3: team "Oakland Raiders" is not one of the 32 NFL teams (an abbreviation such as SEA, or a name such as Seattle Seahawks)`,
     });
-    expect(season('new', '2026', '--board', board2026, '--order', shortOrder)).toEqual({
+    expect(await season('new', '2026', '--board', board2026, '--order', shortOrder)).toEqual({
       code: 1,
       out: 'Nothing was changed: The order names 2 slots but round one has 32 (ROUND_ONE_PICKS): give every slot its team',
     });
-    expect(season('new', 'next', '--board', board2026)).toMatchObject({ code: 1, out: expect.stringMatching(/^The year must be a draft year/) });
-    expect(season('new', '2026', '--board', board2026, '--deadline', '2027-04-22T20:00:00-04:00')).toMatchObject({
+    expect(await season('new', 'next', '--board', board2026)).toMatchObject({ code: 1, out: expect.stringMatching(/^The year must be a draft year/) });
+    expect(await season('new', '2026', '--board', board2026, '--deadline', '2027-04-22T20:00:00-04:00')).toMatchObject({
       code: 1,
       out: expect.stringMatching(/is not in 2026/),
     });
     // Round one under way: refused unless forced.
     await operatorStart(t);
     const started = await snapshot();
-    expect(season('new', '2026', '--board', board2026)).toMatchObject({ code: 1, out: expect.stringMatching(/The 2025 draft is under way \(round one: 0 of 32 picks recorded\).*--force/) });
+    expect(await season('new', '2026', '--board', board2026)).toMatchObject({ code: 1, out: expect.stringMatching(/The 2025 draft is under way \(round one: 0 of 32 picks recorded\).*--force/) });
     expect(await snapshot()).toEqual(started);
     expect(before.counts.pick).toBe(started.counts.pick);
   });
 
   it('closes 2025 into the archive with the standings players saw, and opens 2026 empty with groups kept', async () => {
     // The operator's own command, as on draft night (done-when: `npm run draft -- replay-2025`).
-    expect(runScript('draft', ['replay-2025'], env()).out).toMatch(/Replayed 32 pick\(s\)\./);
+    expect((await run('draft', draftCommand, ['replay-2025'])).out).toMatch(/Replayed 32 pick\(s\)\./);
     await eventually(async () => expect((await t.request('GET', '/api/draft/status')).json()).toMatchObject({ picks_made: 32 }));
     const globalBefore = expectStatus<Leaderboard>(await t.request('GET', '/api/groups/1/leaderboard', { user: ann }), 200);
     const officeBefore = expectStatus<Leaderboard>(await t.request('GET', `/api/groups/${office.id}/leaderboard`, { user: ann }), 200);
@@ -106,7 +112,7 @@ describe('npm run season', () => {
     const heard: string[] = [];
     t.deps.events.onChange((c) => heard.push(c.kind));
 
-    const opened = season('new', '2026', '--board', board2026, '--order', order2026);
+    const opened = await season('new', '2026', '--board', board2026, '--order', order2026);
     expect(opened.code, opened.out).toBe(0);
     expect(opened.out).toMatch(/^Closed the 2025 season: final standings of 3 group\(s\) kept \(3 global entries\), \d+ draft event\(s\) archived\.\nOpened the 2026 season: 40 players on the board/);
 
@@ -144,7 +150,7 @@ describe('npm run season', () => {
     // Each hit with the team that took him, as the 2025 order had it.
     for (const p of globalAfter.me!.pick_list!) expect(p.team, p.player_name).toBe(ORDER_2025[p.draft_pick! - 1]);
 
-    expect(season('list').out.split('\n')).toEqual([
+    expect((await season('list')).out.split('\n')).toEqual([
       expect.stringMatching(/^2026\tcurrent\t/),
       expect.stringMatching(/^2025\tclosed\t.*\t3 entries\twinner: AliceDrafts \(3 hits\)$/),
     ]);
@@ -190,8 +196,8 @@ describe('npm run season', () => {
     await savePicks(t, ann, [first!]);
     await operatorStart(t);
     const deadline = '2027-04-22T20:00:00-04:00';
-    expect(season('new', '2027', '--board', board2026, '--deadline', deadline)).toMatchObject({ code: 1, out: expect.stringMatching(/The 2026 draft is under way/) });
-    const forced = season('new', '2027', '--board', board2026, '--deadline', deadline, '--force');
+    expect(await season('new', '2027', '--board', board2026, '--deadline', deadline)).toMatchObject({ code: 1, out: expect.stringMatching(/The 2026 draft is under way/) });
+    const forced = await season('new', '2027', '--board', board2026, '--deadline', deadline, '--force');
     expect(forced.code, forced.out).toBe(0);
     const board = expectStatus<SeasonLeaderboard>(await t.request('GET', '/api/seasons/2026/leaderboard', { user: ann }), 200);
     expect(board.me).toMatchObject({ rank: 1, busted: true, correct_picks: 0, hits: 0, pick_list: [{ player_name: 'Prospect 1', hit: false, draft_pick: null }] });

@@ -2,10 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importBoardCsv } from '../src/modules/players/board.service.js';
-import { listBoard } from '../src/modules/players/players.repository.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
-import { runScript } from './support/run-script.js';
+import { importBoardCsv } from '../server/src/modules/players/board.service.js';
+import { listBoard } from '../server/src/modules/players/players.repository.js';
+import { createTestApp, type TestApp } from '../server/test/support/test-app.js';
+import { runScript } from '../server/test/support/run-script.js';
+import { runCommandInProcess } from './lib/command.js';
+import { playersImportCommand } from './players-import.js';
 
 let t: TestApp;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'board-import-'));
@@ -16,8 +18,11 @@ const file = (name: string, text: string) => {
 };
 const board = async () => t.db.query<{ id: number; rank: number; player_name: string }>(`select id, rank, player_name from player order by rank`);
 
-/** `npm run players:import -- FILE` as a user runs it, against this test's database. */
-const runImport = (csvPath: string) => runScript('players-import', [csvPath], { DATABASE_URL: t.db.url, DATA_DIR: tmp });
+const env = () => ({ DATABASE_URL: t.db.url, DATA_DIR: tmp });
+/** `npm run players:import -- FILE` as a user runs it (its own process), against this test's database. */
+const runImportProcess = (csvPath: string) => runScript('players-import', [csvPath], env());
+/** The same command run inside this process: what it does and says, without starting a process each time. */
+const runImport = (csvPath: string) => runCommandInProcess('players:import', playersImportCommand, [csvPath], { ...process.env, LOG_LEVEL: 'silent', ...env() });
 
 beforeAll(async () => {
   t = await createTestApp({ seedBoard: false });
@@ -29,14 +34,14 @@ afterAll(async () => {
 
 describe('board import', () => {
   it('imports a valid file through the command', () => {
-    const ok = runImport(file('ok.csv', 'rank,player_name,position,school\n1,Alpha One,QB,Miami\n2,Beta Two,CB/WR,Colorado\n3,Gamma Three,OT,LSU\n'));
+    const ok = runImportProcess(file('ok.csv', 'rank,player_name,position,school\n1,Alpha One,QB,Miami\n2,Beta Two,CB/WR,Colorado\n3,Gamma Three,OT,LSU\n'));
     expect(ok.out).toMatch(/3 added, 0 updated, 0 removed/);
     expect(ok.code).toBe(0);
   });
 
   it('reports every bad row by number and imports nothing', async () => {
     const before = await board();
-    const bad = runImport(
+    const bad = await runImport(
       file('bad.csv', 'rank,player_name,position,school\n1,Alpha One,QB,Miami\nx,Beta Two,CB,Colorado\n3,,OT,LSU\n4,Delta Four,XX,Texas\n'),
     );
     expect(bad.code).toBe(1);
@@ -67,7 +72,7 @@ describe('board import', () => {
 
   it('refuses to drop a player someone picked, and changes nothing', async () => {
     const before = await board();
-    const refused = runImport(file('drop.csv', 'rank,player_name,position,school\n1,Beta Two,CB/WR,Colorado\n2,Gamma Three,OT,LSU\n'));
+    const refused = await runImport(file('drop.csv', 'rank,player_name,position,school\n1,Beta Two,CB/WR,Colorado\n2,Gamma Three,OT,LSU\n'));
     expect(refused.code).toBe(1);
     expect(refused.out).toMatch(/picked by someone.*Alpha One/);
     expect(await board()).toEqual(before);
@@ -76,7 +81,7 @@ describe('board import', () => {
   it("serves each player's band: the one the board names, else the one its rank falls in", async () => {
     const text = ['rank,player_name,position,school,band', '1,Beta Two,CB/WR,Colorado,', '2,Alpha One,QB,Miami,long shot', '3,Gamma Three,OT,LSU,', '4,Epsilon Five,S,Georgia,safe'];
     const ranks = Array.from({ length: 40 }, (_, i) => `${i + 5},Filler ${i + 5},LB,Iowa,`);
-    const ok = runImport(file('bands.csv', [...text, ...ranks].join('\n')));
+    const ok = await runImport(file('bands.csv', [...text, ...ranks].join('\n')));
     expect(ok.code).toBe(0);
     // What players.list serves (its cache reads the board through listBoard).
     const bandOf = async () => Object.fromEntries((await listBoard(t.orm().em.fork())).map((p) => [p.player_name, p.band]));
@@ -86,7 +91,7 @@ describe('board import', () => {
 
     // Without the column a re-import hands every band back to the rank.
     const plain = ['rank,player_name,position,school', '1,Beta Two,CB/WR,Colorado', '2,Alpha One,QB,Miami', '3,Gamma Three,OT,LSU', '4,Epsilon Five,S,Georgia'];
-    expect(runImport(file('plain.csv', [...plain, ...ranks.map((r) => r.slice(0, -1))].join('\n'))).code).toBe(0);
+    expect((await runImport(file('plain.csv', [...plain, ...ranks.map((r) => r.slice(0, -1))].join('\n')))).code).toBe(0);
     expect((await bandOf())['Alpha One']).toBe('safe');
     expect(await t.db.query(`select 1 from player where band is not null`)).toHaveLength(0);
   });
