@@ -1,7 +1,7 @@
 // `npm run test:e2e` (and `npm run screenshots` with --screenshots): build the web app when its build is stale,
 // then for each browser worker start the real server on a free port with a throwaway database of its own and
 // one Chromium, run the browser specs (a file at a time per worker, the workers side by side) and stop it all.
-// `npm run test:e2e -- e2e/x.e2e.ts` runs one spec (on one server); E2E_WORKERS sets the number of workers.
+// `npm run test:e2e -- e2e/live.e2e.ts` runs one spec (on one server); E2E_WORKERS sets the number of workers.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
