@@ -1,33 +1,44 @@
-// `npm test`: the checks (typecheck and lint, side by side: each keeps one core busy), then the unit and API
-// tests, then the browser tests; stops at the first stage that fails, and ends with each stage's time so
-// a slow stage is seen where it happens.
+// `npm test`: every check and test tier, side by side in two lanes, then each stage's wall time.
+//   lane 1: typecheck and lint (together), then the unit and API tests
+//   lane 2: the browser tests (which build the web app first when its build is stale)
+// The lanes overlap because neither keeps both cores busy alone: the browser tests mostly wait on the
+// browser and the servers. Each stage's output is printed whole when it ends (not interleaved); a lane stops
+// at its first failing stage, and the run fails if any stage did.
 import { spawn } from 'node:child_process';
 
-const STAGES = [['typecheck', 'lint'], ['test:unit'], ['test:e2e']];
+const LANES = [[['typecheck', 'lint'], ['test:unit']], [['test:e2e']]];
 const times = [];
 
 function run(script) {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', script], { stdio: 'inherit' });
-    child.once('exit', (code, signal) => {
-      times.push({ script, seconds: (Date.now() - started) / 1000, ok: code === 0 });
-      resolve(code ?? (signal ? 1 : 0));
+    const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1' } });
+    const out = [];
+    child.stdout.on('data', (chunk) => out.push(chunk));
+    child.stderr.on('data', (chunk) => out.push(chunk));
+    child.once('close', (code, signal) => {
+      const seconds = (Date.now() - started) / 1000;
+      const ok = code === 0 && !signal;
+      process.stdout.write(`\n──── ${script}: ${ok ? 'passed' : 'FAILED'} in ${seconds.toFixed(1)} s ────\n`);
+      process.stdout.write(Buffer.concat(out));
+      times.push({ script, seconds, ok });
+      resolve(ok);
     });
   });
 }
 
-const started = Date.now();
-let failed = false;
-for (const stage of STAGES) {
-  const codes = await Promise.all(stage.map(run));
-  if (codes.some((c) => c !== 0)) {
-    failed = true;
-    break;
+async function lane(stages) {
+  for (const stage of stages) {
+    const results = await Promise.all(stage.map(run));
+    if (results.includes(false)) return false;
   }
+  return true;
 }
+
+const started = Date.now();
+const passed = (await Promise.all(LANES.map(lane))).every(Boolean);
 const total = (Date.now() - started) / 1000;
-console.log('\nnpm test, stage by stage (wall time):');
+console.log('\nnpm test, stage by stage (wall time; the two lanes run side by side):');
 for (const t of times) console.log(`  ${t.script.padEnd(10)} ${t.seconds.toFixed(1).padStart(7)} s  ${t.ok ? 'passed' : 'FAILED'}`);
-console.log(`  ${'total'.padEnd(10)} ${total.toFixed(1).padStart(7)} s  ${failed ? 'FAILED' : 'passed'}`);
-process.exit(failed ? 1 : 0);
+console.log(`  ${'total'.padEnd(10)} ${total.toFixed(1).padStart(7)} s  ${passed ? 'passed' : 'FAILED'}`);
+process.exit(passed ? 0 : 1);

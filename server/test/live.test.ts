@@ -365,3 +365,44 @@ describe('a reconnect that replays while changes keep coming', () => {
     }
   });
 });
+
+describe('the standings after a replay, when this instance has not heard the newest change yet', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ startEvents: true });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('are ranked with every replayed change: a notification still on its way never leaves the page behind', async () => {
+    const user = await t.signUp('reconnector');
+    const [first, second] = await t.db.query<{ id: number }>(`select id from player order by rank limit 2`);
+    await (await t.caller(user)).picks.save({ picks: [first!.id, second!.id] });
+    const start = await startDraft(t.orm().em.fork(), t.deps.draft, 'test');
+    await until(() => t.deps.events.lastHeardEventId === start.event_id);
+    // The pick's notification is held back, as a busy connection or another instance's commit can delay it
+    // while the page reconnects and reads the change from the audit log.
+    const bus = t.deps.events as unknown as { heardNotification(channel: string, payload?: string): void };
+    const deliver = bus.heardNotification.bind(bus);
+    const held: [string, string | undefined][] = [];
+    bus.heardNotification = (channel, payload) => void held.push([channel, payload]);
+    let iterator: AsyncIterator<unknown> | undefined;
+    try {
+      const pick = await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 1, first!.id);
+      await until(() => held.length > 0);
+      const stream = await (await t.caller(user)).draft.changes({ lastEventId: String(start.event_id), standings: { group_id: 1, limit: 5, offset: 0 } });
+      iterator = stream[Symbol.asyncIterator]();
+      const frames: LiveMessage[] = [];
+      while (!frames.some(isStandingsUpdate)) frames.push(((await iterator.next()).value as [string, LiveMessage])[1]);
+      const page = frames.find(isStandingsUpdate)!;
+      expect(page.event_id).toBe(pick.event_id);
+      // The page as of the pick: the reconnecting player's first pick is a hit.
+      expect(page.leaderboard.me?.correct_picks).toBe(1);
+    } finally {
+      bus.heardNotification = deliver;
+      for (const [channel, payload] of held) deliver(channel, payload);
+      await iterator?.return?.(undefined);
+    }
+  });
+});

@@ -196,8 +196,14 @@ export class LiveStream {
     for (const change of missed) this.send(sub, change);
     for (const { change, frame } of pending) this.send(sub, change, frame);
     sub.outlet.uncork();
-    // Caught up: the standings as of the newest change sent.
-    if (sub.lastSent > caughtUp && sub.watch) await this.sendStandings([sub], sub.lastSent);
+    // Caught up: the standings as of the newest change sent. The log can be ahead of this instance's bus
+    // (a notification still on its way): then the caches are marked stale first, so the page is ranked
+    // with that change; its notification, when it comes, goes past this stream (already sent) and would
+    // otherwise leave the page one change behind until the next.
+    if (sub.lastSent > caughtUp && sub.watch) {
+      if (this.deps.events.lastHeardEventId < sub.lastSent) this.deps.events.touch(sub.lastSent);
+      await this.sendStandings([sub], sub.lastSent);
+    }
   }
 
   private send(sub: Subscriber, change: DraftChange, frame?: Buffer) {
