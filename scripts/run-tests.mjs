@@ -21,7 +21,7 @@ function run(script) {
       const ok = code === 0 && !signal;
       process.stdout.write(`\n──── ${script}: ${ok ? 'passed' : 'FAILED'} in ${seconds.toFixed(1)} s ────\n`);
       process.stdout.write(Buffer.concat(out));
-      times.push({ script, seconds, ok });
+      times.push({ script, seconds, ok, output: Buffer.concat(out).toString() });
       resolve(ok);
     });
   });
@@ -38,7 +38,21 @@ async function lane(stages) {
 const started = Date.now();
 const passed = (await Promise.all(LANES.map(lane))).every(Boolean);
 const total = (Date.now() - started) / 1000;
+// A failure's details scroll far up behind the other lane's output; CI logs often keep only the end.
+// So a failed stage's failure report (vitest's "Failed Tests" block, or the stage's last lines) is
+// printed again here, next to the summary.
+for (const t of times.filter((stage) => !stage.ok)) {
+  console.log(`\n──── ${t.script} failed; its failures again ────\n${failureReport(t.output)}`);
+}
 console.log('\nnpm test, stage by stage (wall time; the two lanes run side by side):');
 for (const t of times) console.log(`  ${t.script.padEnd(10)} ${t.seconds.toFixed(1).padStart(7)} s  ${t.ok ? 'passed' : 'FAILED'}`);
 console.log(`  ${'total'.padEnd(10)} ${total.toFixed(1).padStart(7)} s  ${passed ? 'passed' : 'FAILED'}`);
 process.exit(passed ? 0 : 1);
+
+function failureReport(output) {
+  const lines = output.split('\n');
+  const plain = (line) => line.replace(/\u001b\[[0-9;]*m/g, '');
+  const start = lines.findIndex((line) => /Failed Tests \d+|Unhandled Errors?/.test(plain(line)));
+  const picked = start >= 0 ? lines.slice(start) : lines.slice(-80);
+  return picked.slice(0, 200).join('\n');
+}
