@@ -5,6 +5,7 @@
 // browser and the servers. Each stage's output is printed whole when it ends (not interleaved); a lane stops
 // at its first failing stage, and the run fails if any stage did.
 import { spawn } from 'node:child_process';
+import { stripVTControlCharacters } from 'node:util';
 
 const LANES = [[['typecheck', 'lint'], ['test:unit']], [['test:e2e']]];
 const times = [];
@@ -51,8 +52,7 @@ process.exit(passed ? 0 : 1);
 
 function failureReport(output) {
   const lines = output.split('\n');
-  const plain = (line) => line.replace(/\u001b\[[0-9;]*m/g, '');
-  const start = lines.findIndex((line) => /Failed Tests \d+|Unhandled Errors?/.test(plain(line)));
+  const start = lines.findIndex((line) => /Failed Tests \d+|Unhandled Errors?/.test(stripVTControlCharacters(line)));
   const picked = start >= 0 ? lines.slice(start) : lines.slice(-80);
   return picked.slice(0, 200).join('\n');
 }
