@@ -39,23 +39,40 @@ interface Read {
 async function recordHotReads(page: Page, streams: Array<{ contentEncoding?: string }> = []): Promise<Read[]> {
   const reads: Read[] = [];
   const cdp = await page.context().newCDPSession(page);
+  // The three events of one request come in no fixed order (the ExtraInfo ones come from the network
+  // service, apart from the page's own), so each is kept by request id and a read is written down once
+  // its URL and its raw response are both known; the sent headers are looked up when asked for.
   const urls = new Map<string, string>();
   const sentHeaders = new Map<string, Record<string, string>>();
-  cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
-  cdp.on('Network.requestWillBeSentExtraInfo', (e) => sentHeaders.set(e.requestId, e.headers as Record<string, string>));
-  cdp.on('Network.responseReceivedExtraInfo', (e) => {
-    const raw = urls.get(e.requestId);
-    if (!raw) return;
+  const responses = new Map<string, { status: number; headers: Record<string, string>; at: number }>();
+  const lowerCased = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  const settle = (requestId: string) => {
+    const raw = urls.get(requestId);
+    const response = responses.get(requestId);
+    if (!raw || !response) return;
     const url = new URL(raw);
     const path = url.pathname.replace(/^\/trpc\//, '');
-    if (path === 'draft.changes' && url.pathname.startsWith('/trpc/')) {
-      const received = Object.fromEntries(Object.entries(e.headers as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
-      streams.push({ contentEncoding: received['content-encoding'] });
-    }
+    if (path === 'draft.changes' && url.pathname.startsWith('/trpc/')) streams.push({ contentEncoding: response.headers['content-encoding'] });
     if (!url.pathname.startsWith('/trpc/') || path.includes(',') || path === 'draft.changes') return;
     const input = url.searchParams.get('input');
-    const sent = Object.fromEntries(Object.entries(sentHeaders.get(e.requestId) ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-    reads.push({ path, input: input ? (JSON.parse(input) as unknown) : undefined, status: e.statusCode, ifNoneMatch: sent['if-none-match'], at: Date.now() });
+    reads.push({
+      path,
+      input: input ? (JSON.parse(input) as unknown) : undefined,
+      status: response.status,
+      get ifNoneMatch() {
+        return sentHeaders.get(requestId)?.['if-none-match'];
+      },
+      at: response.at,
+    });
+  };
+  cdp.on('Network.requestWillBeSent', (e) => {
+    urls.set(e.requestId, e.request.url);
+    settle(e.requestId);
+  });
+  cdp.on('Network.requestWillBeSentExtraInfo', (e) => sentHeaders.set(e.requestId, lowerCased(e.headers as Record<string, string>)));
+  cdp.on('Network.responseReceivedExtraInfo', (e) => {
+    responses.set(e.requestId, { status: e.statusCode, headers: lowerCased(e.headers as Record<string, string>), at: Date.now() });
+    settle(e.requestId);
   });
   await cdp.send('Network.enable');
   return reads;
