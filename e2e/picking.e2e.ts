@@ -3,6 +3,9 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPerson } from './support/browser';
 import { uniqueEmail, uniqueUsername } from './support/env';
 import { listPlayers } from './support/operator';
+import { apiSession } from './support/idp';
+import { rest } from './support/rest';
+import { signInWithSession } from './support/session';
 import { acceptRules, expectNoHorizontalScroll, signUpThroughUi, toastText, togglePlayer, waitForPath } from './support/ui';
 import { watchForText } from './support/watch-text';
 
@@ -113,6 +116,31 @@ describe('picking that shows the risk', () => {
     // My Picks' status card counts the entry: '1 pick · editable until …', never '1 picks'.
     await page.getByRole('status', { name: 'Your entry' }).getByText(/^1 pick(?!s)/).waitFor();
     expect(await page.getByRole('status', { name: 'Your entry' }).getByText(/1 picks/).count()).toBe(0);
+    await context.close();
+  });
+
+  it('keeps a tap made before the saved picks arrive, on top of them', async () => {
+    const { page, context } = await newPerson(browser);
+    const email = uniqueEmail('early');
+    const session = await apiSession(email, uniqueUsername('Early'));
+    const board = await listPlayers();
+    const id = (name: string) => board.find((p) => p.player_name === name)!.id;
+    await rest(session, 'POST', '/picks/', { picks: [id('Cam Ward')] });
+    await signInWithSession(page, email);
+    await acceptRules(page);
+    // A slow phone network: the saved picks come a second and a half after the board.
+    await page.route(/\/trpc\/[^?]*picks\.(global|mine)/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.goto('/select-players');
+    await togglePlayer(page, 'Tyler Warren');
+    // Once the saved picks are in, both show: the one saved before, and the tap.
+    await page.getByText('2 selections', { exact: true }).waitFor();
+    await save(page).click();
+    await waitForPath(page, '/my-picks');
+    const saved = (await rest(session, 'GET', '/picks/my-picks')) as { picks: number[] };
+    expect(saved.picks.sort()).toEqual([id('Cam Ward'), id('Tyler Warren')].sort());
     await context.close();
   });
 });

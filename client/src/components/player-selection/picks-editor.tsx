@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Box, chakra, Flex, Input, InputGroup, NativeSelect, Stack } from '@chakra-ui/react';
 import { useNavigate } from 'react-router-dom';
 import { MAX_PICKS } from '@first-round/shared/constants';
@@ -55,10 +55,20 @@ export function PicksEditor({ players, entry, doneTo }: { players: PlayerDto[]; 
   // Leaving with unsaved changes asks first (another screen, or closing the tab); a save's own navigation passes.
   const guard = useLeaveGuard(dirty);
 
+  // Taps made before the saved picks arrive (the board can come first on a slow network) are replayed on
+  // top of where the entry starts once it is known, never dropped; each as what the tap showed (on or off),
+  // so a player tapped on stays on even if he was among the saved picks.
+  const earlyTaps = useRef<Array<{ id: number; on: boolean }>>([]);
   useEffect(() => {
     if (loaded || !initial || !saved) return;
     const kept = storageKey ? readUnsaved(localStorage, storageKey) : null;
-    setSelected(new Set(kept && !sameSelection(kept, saved) ? kept : initial));
+    const start = new Set(kept && !sameSelection(kept, saved) ? kept : initial);
+    for (const { id, on } of earlyTaps.current) {
+      if (!on) start.delete(id);
+      else if (start.size < MAX_PICKS) start.add(id);
+    }
+    earlyTaps.current = [];
+    setSelected(start);
     setLoaded(true);
   }, [loaded, initial, saved, storageKey]);
 
@@ -79,6 +89,7 @@ export function PicksEditor({ players, entry, doneTo }: { players: PlayerDto[]; 
   function toggle(id: number) {
     // A hard stop at the limit: the 33rd tap says why instead of adding (the server refuses it too).
     if (!selected.has(id) && selected.size >= MAX_PICKS) return notify('error', MESSAGES.tooManyPicksTitle, MESSAGES.tooManyPicks);
+    if (!loaded) earlyTaps.current.push({ id, on: !selected.has(id) });
     setSelected((prev) => {
       const next = new Set(prev);
       if (next.has(id)) next.delete(id);
