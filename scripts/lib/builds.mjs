@@ -40,13 +40,12 @@ export function isStale(root, name) {
  * its source map; packages stay imports (node_modules is there at run time), only the workspace's own
  * (@first-round/shared, TypeScript) are bundled. The bundle sits where server/src/paths.ts expects it. Each
  * file is written beside and renamed into place, map first: a server starting meanwhile, or another build
- * at the same time (`npm test` starts servers in two lanes), never reads half a file.
+ * at the same time (`npm test` starts servers in two lanes), never reads half a file. `outfile`: elsewhere (tests).
  */
-export async function buildServer(root) {
+export async function buildServer(root, outfile = path.join(root, BUILDS.server.output)) {
   const esbuild = await import('esbuild').catch(() => {
     throw new Error('esbuild is not installed (it is a development dependency): run `npm install`, then `npm run build`');
   });
-  const outfile = path.join(root, BUILDS.server.output);
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: [path.join(root, 'server', 'src', 'main.ts')],
@@ -60,6 +59,7 @@ export async function buildServer(root) {
     sourcesContent: false,
     plugins: [externalPackages],
     logLevel: 'warning',
+    metafile: true,
     write: false,
   });
   fs.mkdirSync(path.dirname(outfile), { recursive: true });
@@ -69,7 +69,8 @@ export async function buildServer(root) {
     fs.writeFileSync(partial, file.contents);
     fs.renameSync(partial, file.path);
   }
-  return { file: outfile, bytes: files.reduce((sum, f) => sum + f.contents.length, 0) };
+  // What it read, from the root: all of it must be among BUILDS.server.sources (scripts/lib/builds.test.ts).
+  return { file: outfile, bytes: files.reduce((sum, f) => sum + f.contents.length, 0), inputs: Object.keys(result.metafile.inputs) };
 }
 
 /** Every bare import (a package) stays an import, but the workspace's own packages, which are TypeScript. */
