@@ -1,4 +1,4 @@
-// `npm run test:e2e` (and `npm run screenshots` with --screenshots): build the web app when its build is stale,
+// `npm run test:e2e` (and `npm run screenshots` with --screenshots): build the server and the web app when stale,
 // then for each browser worker start the real server on a free port with a throwaway database of its own and
 // one Chromium, run the browser specs (a file at a time per worker, the workers side by side) and stop it all.
 // `npm run test:e2e -- e2e/live.e2e.ts` runs one spec (on one server); E2E_WORKERS sets the number of workers.
@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { clientBuildIsStale } from './lib/client-build.mjs';
+import { buildServer, isStale } from './lib/builds.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -81,7 +81,12 @@ function stop(server) {
 
 const started = Date.now();
 const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
-if (clientBuildIsStale(root)) {
+// The servers run the compiled server: built here once, not by each server's start at the same time.
+if (isStale(root, 'server')) {
+  console.log('Building the server…');
+  await buildServer(root);
+}
+if (isStale(root, 'client')) {
   console.log('Building the web app…');
   const build = spawnSync('npm', ['run', 'build', '--workspace', 'client'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);

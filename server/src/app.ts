@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { AppDeps } from './deps.js';
@@ -20,8 +19,9 @@ import { inviteDraft } from './modules/join-links/join-links.router.js';
 import { registerSharePages } from './modules/share/share-page.js';
 import { registerReminderRoutes } from './modules/reminders/reminders.routes.js';
 import { closeConnectionsWhileDraining } from './draining.js';
+import { fromRoot } from './paths.js';
 
-export const CLIENT_DIST = fileURLToPath(new URL('../../client/dist', import.meta.url));
+export const CLIENT_DIST = fromRoot('client/dist');
 const PLACEHOLDER_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>First Round</title></head>
 <body><h1>First Round</h1><p>The web app has not been built yet: run <code>npm run build</code>.</p></body></html>`;
 

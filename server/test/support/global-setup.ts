@@ -27,6 +27,9 @@ declare module 'vitest' {
  * DATABASE_URL. The schema is migrated once into a template database that every test file clones.
  */
 export default async function setup(project: TestProject) {
+  // The tests that start the real server (server-process.ts) run the compiled one, as `npm start` does:
+  // built here, once for the run, when older than its sources (well under a second).
+  execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../../../scripts/build-server.mjs'), '--if-stale'], { stdio: 'inherit' });
   let embedded: RunningDatabase | undefined;
   let dir: string | undefined;
   let serverUrl = process.env.DATABASE_URL;

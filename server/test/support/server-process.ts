@@ -75,9 +75,10 @@ export async function until<T>(check: () => T | Promise<T>, ms: number, what = '
   }
 }
 
-export async function startServer(options: { dataDir: string; env?: Record<string, string>; port?: number }): Promise<ServerProcess> {
+/** `args`: node's arguments, `scripts/start.mjs` by default (`npm start`). */
+export async function startServer(options: { dataDir: string; env?: Record<string, string>; port?: number; args?: string[] }): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], {
+  const child = spawn(process.execPath, options.args ?? [path.join(ROOT, 'scripts', 'start.mjs')], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

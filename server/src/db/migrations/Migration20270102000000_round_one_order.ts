@@ -1,9 +1,10 @@
 import fs from 'node:fs/promises';
 import { Migration } from '@mikro-orm/migrations';
 import { parseOrderCsv } from '@first-round/shared/order-csv';
+import { fromRoot } from '../../paths.js';
 
 /** The bundled 2025 order (shared/data/README.md): the one source of it, read by this migration only. */
-const ORDER_2025_FILE = new URL('../../../../shared/data/round-one-order-2025.csv', import.meta.url);
+const ORDER_2025_FILE = fromRoot('shared/data/round-one-order-2025.csv');
 
 /** A team abbreviation's shape (which 32 there are is the app's to know: shared/src/teams.ts). */
 const team = (column: string) => `check (${column} ~ '^[A-Z]{2,3}$')`;

@@ -2,10 +2,11 @@ import fs from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DraftChange } from '@first-round/shared/schemas';
 import { conflict } from '../../errors.js';
+import { fromRoot } from '../../paths.js';
 import { playerAtRoundOneSlot, playersNamed } from '../players/players.repository.js';
 import { getDraftStatus, recordPick, setSlotTeam, startDraft, type DraftSettings } from './draft.service.js';
 
-export const ROUND_ONE_2025_FILE = new URL('../../../../shared/data/round-one-2025.json', import.meta.url);
+export const ROUND_ONE_2025_FILE = fromRoot('shared/data/round-one-2025.json');
 
 interface RoundOneFile {
   season: number;

@@ -2,12 +2,13 @@ import fs from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseBoardCsv, type BoardRow } from '@first-round/shared/players-csv';
 import { conflict, unprocessable } from '../../errors.js';
+import { fromRoot } from '../../paths.js';
 import { announce } from '../../cache/invalidation.js';
 import { readDraftState } from '../draft/draft.repository.js';
 import { pickedPlayerIds } from '../picks/picks.repository.js';
 import { countPlayers, deferRankUniqueness, deletePlayers, playersLeftOff, upsertBoardRows } from './players.repository.js';
 
-export const DEFAULT_BOARD_FILE = new URL('../../../../shared/data/players-2025.csv', import.meta.url);
+export const DEFAULT_BOARD_FILE = fromRoot('shared/data/players-2025.csv');
 
 export interface ImportSummary {
   inserted: number;
