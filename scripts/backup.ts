@@ -5,7 +5,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { CommandFailure, isMainModule, runCommandAsProcess, shownPath, type Command } from './lib/command.js';
-import { reachScriptDatabase } from './lib/database.js';
+import { reachScriptDatabase, signingKeyFile } from './lib/database.js';
 import { missingToolMessage, runTool, serverVersion, toolConnection, toolsFor } from './lib/pg-tools.js';
 
 const USAGE = `Usage: npm run backup -- [--out DIR | --out FILE.dump]
@@ -96,6 +96,8 @@ export const backupCommand: Command = async (args, io) => {
     io.out(`Backed up ${db.where}, PostgreSQL ${server.version}, with pg_dump ${pgDump.version}${tables}:`);
     io.out(`${shownPath(file)}, ${describeSize(size)}`);
     io.out(`Keep a copy off this machine. Restore it with: npm run restore -- ${shownPath(file)}`);
+    const key = signingKeyFile(db.config);
+    if (key && (await exists(key))) io.out(`Players' sessions also need ${shownPath(key)}: keep a copy of it apart from the backups (it does not change).`);
   } finally {
     if (partial) await fs.rm(partial, { force: true });
     await db.close();

@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import pg from 'pg';
 import { describeDbError } from '../server/src/db/database.js';
 import { CommandFailure, isMainModule, runCommandAsProcess, shownPath, type Command } from './lib/command.js';
-import { reachScriptDatabase } from './lib/database.js';
+import { reachScriptDatabase, signingKeyFile } from './lib/database.js';
 import { missingToolMessage, runTool, serverVersion, toolConnection, toolsFor, type PgTool, type ServerVersion } from './lib/pg-tools.js';
 
 const USAGE = `Usage: npm run restore -- FILE [--force]
@@ -198,6 +198,10 @@ export const restoreCommand: Command = async (args, io) => {
     const after = await contents(db.url);
     const made = [archive.made && `made ${archive.made}`, archive.from && `from PostgreSQL ${archive.from}`].filter(Boolean).join(' ');
     io.out(`Restored ${shownPath(file)}${made ? ` (${made})` : ''} into ${db.where} with pg_restore ${tool.version}: ${describeContents(after)}.`);
+    const key = signingKeyFile(db.config);
+    if (key && !(await fs.stat(key).catch(() => undefined))) {
+      io.out(`Players stay signed in only with the signing key of the server the backup came from: copy its idp-private-key.pem to ${shownPath(key)} (or set LOCAL_IDP_PRIVATE_KEY) before the first start. Without it everyone signs in again; nothing else is lost.`);
+    }
     io.out('Start the server: npm start');
   } finally {
     await db.close();

@@ -89,6 +89,16 @@ export async function reachScriptDatabase(options: { env?: NodeJS.ProcessEnv; cr
   return { config, url: db.url, where, close };
 }
 
+/**
+ * The local identity provider's signing key when it is a file under DATA_DIR (not LOCAL_IDP_PRIVATE_KEY,
+ * not Clerk): it signs every token and keys the hashes of session secrets, so a database restored without
+ * it has every player signed out. Undefined when the key is not a file a backup must keep.
+ */
+export function signingKeyFile(config: Config): string | undefined {
+  if (config.authProvider !== 'local' || config.LOCAL_IDP_PRIVATE_KEY) return undefined;
+  return path.join(config.dataDir, 'idp-private-key.pem');
+}
+
 /** For a command that is not run through runCommandAsProcess (demo): says why and exits 1. */
 export function fail(message: string): never {
   console.error(message);
