@@ -162,6 +162,8 @@ describe.skipIf(!server)('npm run backup, then npm run restore', () => {
     const named = path.join(work, 'named.dump');
     expect((await backup(t.db.url, '--out', named)).code).toBe(0);
     expect(await backup(t.db.url, '--out', named)).toMatchObject({ code: 1, out: expect.stringMatching(/named\.dump exists: a backup is never written over another/) });
+    fs.writeFileSync(path.join(work, 'a-file'), '');
+    expect(await backup(t.db.url, '--out', path.join(work, 'a-file'))).toMatchObject({ code: 1, out: expect.stringMatching(/a-file is a file: --out takes a directory/) });
     expect(await backup(t.db.url, '--to', outDir)).toMatchObject({ code: 1, out: expect.stringMatching(/^Unknown argument "--to"/) });
     expect(fs.readdirSync(work).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });

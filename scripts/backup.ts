@@ -45,6 +45,8 @@ async function target(out: string | undefined, now: Date): Promise<string> {
     return path.resolve(out);
   }
   const dir = path.resolve(out ?? DEFAULT_BACKUP_DIR);
+  const isFile = await fs.stat(dir).then((s) => !s.isDirectory(), () => false);
+  if (isFile) throw new CommandFailure(`${out} is a file: --out takes a directory, or a new FILE.dump.`);
   const name = backupFileName(now);
   for (let n = 1; ; n++) {
     const file = path.join(dir, n === 1 ? name : name.replace(/\.dump$/, `-${n}.dump`));
