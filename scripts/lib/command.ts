@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** A refusal the operator can act on: printed alone (no stack, no prefix), exit code 1. */
@@ -56,4 +57,10 @@ export function isMainModule(url: string): boolean {
     }
   };
   return real(started) === real(fileURLToPath(url));
+}
+
+/** A file as an operator would type it: relative when it is under the current directory, else absolute. */
+export function shownPath(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : path.resolve(file);
 }

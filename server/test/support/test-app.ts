@@ -63,10 +63,12 @@ export async function createTestApp(
     startEvents?: boolean;
     /** A second app instance on the first one's database (multi-instance tests). */
     sameDatabaseAs?: TestApp;
+    /** A database the test made itself (migrated here if it is not yet); the test closes it. */
+    db?: TestDb;
   } = {},
 ): Promise<TestApp> {
-  const db = options.sameDatabaseAs?.db ?? (await createTestDb());
-  const ownsDb = !options.sameDatabaseAs;
+  const db = options.sameDatabaseAs?.db ?? options.db ?? (await createTestDb());
+  const ownsDb = !options.sameDatabaseAs && !options.db;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'first-round-test-data-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -91,7 +93,7 @@ export async function createTestApp(
     idpLimits: { requestsPerIpPerMinute: Number(config.IDP_IP_RATE_LIMIT) },
     ...options.deps,
   });
-  if (options.seedBoard !== false && ownsDb) await seedDefaultBoard(orm.em.fork());
+  if (options.seedBoard !== false && !options.sameDatabaseAs) await seedDefaultBoard(orm.em.fork());
   if (options.startEvents) await deps.events.start();
   const app = await buildApp(deps, { logger: false });
   await app.ready();

@@ -9,10 +9,16 @@ export interface TestDb {
   close(): Promise<void>;
 }
 
-/** A fresh, migrated database of its own (a clone of the run's template), dropped again by close(). */
-export async function createTestDb(): Promise<TestDb> {
-  const serverUrl = inject('dbServerUrl');
-  const template = inject('dbTemplate');
+/** The run's PostgreSQL server (database `postgres`), the embedded one or DATABASE_URL's. */
+export const runServerUrl = (): string => inject('dbServerUrl');
+
+/**
+ * A fresh, migrated database of its own (a clone of the run's template), dropped again by close().
+ * `empty`: no tables at all (a restore's target). `serverUrl`: on another server than the run's (then empty).
+ */
+export async function createTestDb(options: { empty?: boolean; serverUrl?: string } = {}): Promise<TestDb> {
+  const serverUrl = options.serverUrl ?? inject('dbServerUrl');
+  const template = options.empty || options.serverUrl ? 'template0' : inject('dbTemplate');
   const name = `fr_test_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();

@@ -1,0 +1,273 @@
+/**
+ * `npm run backup` and `npm run restore` as the operator runs them, on a database filled through the game
+ * itself (accounts, a private group, picks, a started draft with round one recorded): the backup restored
+ * into an empty database is the original, table for table and row for row (every table information_schema
+ * lists, not a chosen few), sequences, indexes, triggers and the migrations table included; the server opens
+ * it with no migration to run and its players still signed in. A database that is not empty, or in use, is
+ * refused; --force replaces it.
+ *
+ * pg_dump backs up only a server no newer than itself. Where the run's own server is newer than every
+ * pg_dump installed (the embedded PostgreSQL ships none), the round trip runs on a throwaway cluster of an
+ * installed PostgreSQL that has its pg_dump beside it (Debian's postgresql-15 here), started by the
+ * project's own code for the embedded one.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerBinaries } from '../server/src/db/embedded-postgres.js';
+import { startEmbeddedPostgres, withDatabase, APP_DATABASE, type RunningDatabase } from '../server/src/db/embedded-postgres.js';
+import { migrate, openOrm } from '../server/src/db/orm.js';
+import { createTestApp, type TestApp, type TestUser } from '../server/test/support/test-app.js';
+import { createTestDb, runServerUrl, type TestDb } from '../server/test/support/test-db.js';
+import { makeDataDirWithCluster } from '../server/test/support/server-process.js';
+import { boardIds, createGroup, expectStatus, joinGroup, operatorStart, savePicks } from '../server/test/game/helpers.js';
+import { backupCommand } from './backup.js';
+import { draftCommand } from './draft.js';
+import { runCommandInProcess, type Command } from './lib/command.js';
+import { installedTools, serverVersion, toolsFor } from './lib/pg-tools.js';
+import { restoreCommand } from './restore.js';
+
+/** A server whose pg_dump is installed: the run's own, or a throwaway cluster of an older installed PostgreSQL. */
+async function serverWithTools(): Promise<{ serverUrl: string; cluster?: RunningDatabase; dir?: string } | undefined> {
+  const runs = runServerUrl();
+  if ((await toolsFor('pg_dump', (await serverVersion(runs)).major, process.env)).usable.length > 0) return { serverUrl: runs };
+  for (const tool of await installedTools('pg_dump', process.env)) {
+    const bin = path.dirname(tool.path);
+    const binaries: ServerBinaries = { initdb: path.join(bin, 'initdb'), postgres: path.join(bin, 'postgres') };
+    if (!fs.existsSync(binaries.initdb) || !fs.existsSync(binaries.postgres)) continue;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backup-pg-'));
+    fs.chmodSync(dir, 0o755); // as root, PostgreSQL runs as its own user, which must enter it
+    const cluster = await startEmbeddedPostgres(path.join(dir, 'pg'), { durable: false, binaries });
+    return { serverUrl: cluster.serverUrl, cluster, dir };
+  }
+  return undefined;
+}
+
+const server = await serverWithTools();
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'backup-cli-'));
+fs.chmodSync(work, 0o755);
+const password = server ? decodeURIComponent(new URL(server.serverUrl).password) : '';
+
+const baseEnv = { ...process.env, LOG_LEVEL: 'silent', DRAFT_DEADLINE: '2099-04-23T20:00:00-04:00' };
+/** A command as the operator's own process would run it, here in-process; the output never shows the password. */
+async function run(name: string, command: Command, args: string[], env: Record<string, string>) {
+  const result = await runCommandInProcess(name, command, args, { ...baseEnv, ...env });
+  if (password) expect(result.out).not.toContain(password);
+  return result;
+}
+const onDatabase = (url: string) => ({ DATABASE_URL: url, DATA_DIR: path.join(work, 'unused') });
+const backup = (url: string, ...args: string[]) => run('backup', backupCommand, args, onDatabase(url));
+const restore = (url: string, ...args: string[]) => run('restore', restoreCommand, args, onDatabase(url));
+
+async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Everything a database holds, to compare two: every table's row count and an md5 of its rows in order,
+ * the sequences' positions, the indexes, the triggers and the functions.
+ */
+function snapshot(url: string) {
+  return withClient(url, async (client) => {
+    await client.query(`set timezone = 'UTC'; set datestyle = 'ISO, YMD'; set extra_float_digits = 1`);
+    const { rows: found } = await client.query<{ s: string; t: string }>(
+      `select table_schema as s, table_name as t from information_schema.tables
+        where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema') order by 1, 2`,
+    );
+    const tables: Record<string, { rows: number; md5: string }> = {};
+    for (const { s, t } of found) {
+      const { rows } = await client.query<{ rows: number; md5: string }>(
+        `select count(*)::int as rows, md5(coalesce(string_agg(x::text, E'\\n' order by x::text), '')) as md5 from ${client.escapeIdentifier(s)}.${client.escapeIdentifier(t)} x`,
+      );
+      tables[`${s}.${t}`] = rows[0]!;
+    }
+    const list = async (sql: string) => (await client.query(sql)).rows;
+    return {
+      tables,
+      sequences: await list(`select schemaname, sequencename, last_value from pg_sequences where schemaname not in ('pg_catalog', 'information_schema') order by 1, 2`),
+      indexes: await list(`select schemaname, tablename, indexname, indexdef from pg_indexes where schemaname not in ('pg_catalog', 'information_schema') order by 1, 2, 3`),
+      triggers: await list(`select tgrelid::regclass::text as tbl, tgname from pg_trigger where not tgisinternal order by 1, 2`),
+      functions: await list(`select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public' order by 1`),
+    };
+  });
+}
+
+let t: TestApp;
+let ann: TestUser;
+let original: Awaited<ReturnType<typeof snapshot>>;
+let file: string;
+let target: TestDb;
+const outDir = path.join(work, 'backups');
+
+beforeAll(async () => {
+  if (!server) return;
+  t = await createTestApp(server.cluster ? { db: await createTestDb({ serverUrl: server.serverUrl }) } : {});
+  ann = await t.signUp('AnnBackup');
+  const [bob, cat] = [await t.signUp('BobBackup'), await t.signUp('CatBackup')];
+  const office = await createGroup(t, ann, { picks_public: true, password: 'draft-night-2025' });
+  await joinGroup(t, bob, office.id, 'draft-night-2025');
+  const ids = await boardIds(t);
+  await savePicks(t, ann, ids.slice(0, 3));
+  await savePicks(t, ann, ids.slice(0, 2), office.id);
+  await savePicks(t, bob, [ids[0]!, ids[89]!]);
+  await savePicks(t, cat, [ids[4]!]);
+  await operatorStart(t);
+  // Round one as the operator records it on draft night.
+  expect((await run('draft', draftCommand, ['replay-2025'], onDatabase(t.db.url))).out).toMatch(/Replayed 32 pick\(s\)\./);
+  original = await snapshot(t.db.url);
+});
+
+afterAll(async () => {
+  await t?.close();
+  if (server?.cluster) await t?.db.close();
+  await target?.close();
+  await server?.cluster?.stop();
+  if (server?.dir) fs.rmSync(server.dir, { recursive: true, force: true });
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+describe.skipIf(!server)('npm run backup, then npm run restore', () => {
+  it('filled every table the round trip is meant to carry', () => {
+    for (const table of ['participant', 'groups', 'group_membership', 'pick', 'draft_event', 'draft_state', 'idp_session', 'player', 'mikro_orm_migrations']) {
+      expect(original.tables[`public.${table}`]?.rows, table).toBeGreaterThan(0);
+    }
+  });
+
+  it('writes a pg_dump archive named by the time, says where and how big, and never the password', async () => {
+    const result = await backup(t.db.url, '--out', outDir);
+    expect(result.code, result.out).toBe(0);
+    const written = fs.readdirSync(outDir);
+    expect(written).toHaveLength(1);
+    file = path.join(outDir, written[0]!);
+    expect(written[0]).toMatch(/^first-round-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.dump$/);
+    const size = fs.statSync(file).size;
+    expect(result.out).toContain(`${file}, `);
+    expect(result.out).toMatch(new RegExp(`\\(${size.toLocaleString('en-US')} bytes\\)`));
+    expect(result.out).toMatch(/with pg_dump \d+\.\d+, \d+ tables:/);
+    expect(fs.readFileSync(file).subarray(0, 5).toString('latin1')).toBe('PGDMP');
+    // It holds sessions and password hashes: its owner's alone.
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    // A second backup in the same second gets a name of its own; an explicit file is never written over.
+    const again = await backup(t.db.url, '--out', outDir);
+    expect(again.code, again.out).toBe(0);
+    expect(fs.readdirSync(outDir)).toHaveLength(2);
+    const named = path.join(work, 'named.dump');
+    expect((await backup(t.db.url, '--out', named)).code).toBe(0);
+    expect(await backup(t.db.url, '--out', named)).toMatchObject({ code: 1, out: expect.stringMatching(/named\.dump exists: a backup is never written over another/) });
+    fs.writeFileSync(path.join(work, 'a-file'), '');
+    expect(await backup(t.db.url, '--out', path.join(work, 'a-file'))).toMatchObject({ code: 1, out: expect.stringMatching(/a-file is a file: --out takes a directory/) });
+    expect(await backup(t.db.url, '--to', outDir)).toMatchObject({ code: 1, out: expect.stringMatching(/^Unknown argument "--to"/) });
+    expect(fs.readdirSync(work).filter((f) => f.endsWith('.partial'))).toEqual([]);
+  });
+
+  it('restores into an empty database exactly what was backed up', async () => {
+    target = await createTestDb({ serverUrl: server!.serverUrl, empty: true });
+    const result = await restore(target.url, file);
+    expect(result.code, result.out).toBe(0);
+    expect(result.out).toMatch(/^Restored .*first-round-.*\.dump \(made .* from PostgreSQL \d+\.\d+\) into .* with pg_restore \d+\.\d+: \d+ tables, [\d,]+ rows, 15 migrations applied\.\n/);
+    expect(result.out).toMatch(/\nStart the server: npm start$/);
+    expect(await snapshot(target.url)).toEqual(original);
+  });
+
+  it('refuses a database that is not empty, and one that is in use, changing nothing', async () => {
+    const refused = await restore(target.url, file);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toMatch(/^Nothing was restored: .* is not empty \(\d+ tables, [\d,]+ rows, 15 migrations applied\)\.\n.*add --force/);
+    // A database the server has started on once: migrated, no game in it yet.
+    const migrated = await createTestDb({ serverUrl: server!.serverUrl, empty: true });
+    try {
+      const orm = await openOrm(migrated.url, 1);
+      await migrate(orm);
+      await orm.close(true);
+      expect(await restore(migrated.url, file)).toMatchObject({ code: 1, out: expect.stringMatching(/is not empty \(\d+ tables, [\d,]+ rows, 15 migrations applied\)/) });
+    } finally {
+      await migrated.close();
+    }
+    // A server (here a plain connection) still on it: not even --force.
+    await withClient(target.url, async () => {
+      expect(await restore(target.url, file, '--force')).toMatchObject({ code: 1, out: expect.stringMatching(/is in use \(1 other connection\)\. Stop the server/) });
+    });
+    expect(await restore(target.url, path.join(work, 'missing.dump'))).toMatchObject({ code: 1, out: expect.stringMatching(/^Cannot read .*missing\.dump$/) });
+    fs.writeFileSync(path.join(work, 'notes.dump'), 'not a dump');
+    expect(await restore(target.url, path.join(work, 'notes.dump'))).toMatchObject({ code: 1, out: expect.stringMatching(/is not a backup made by npm run backup/) });
+    expect(await snapshot(target.url)).toEqual(original);
+  });
+
+  it('with --force replaces what the database holds, tables the backup lacks included', async () => {
+    await withClient(target.url, async (client) => {
+      await client.query(`delete from pick`);
+      await client.query(`update participant set screen_name = screen_name || '!'`);
+      await client.query(`create table stray (id int primary key, pick_id int)`);
+    });
+    const forced = await restore(target.url, file, '--force');
+    expect(forced.code, forced.out).toBe(0);
+    expect(forced.out).toMatch(/^Dropped 1 table the backup does not have: public\.stray\nRestored /);
+    expect(await snapshot(target.url)).toEqual(original);
+  });
+
+  it('is what the server opens: no migration to run, its players still signed in, the draft where it was', async () => {
+    const orm = await openOrm(target.url, 1);
+    expect(await orm.getMigrator().getPendingMigrations()).toEqual([]);
+    await orm.close(true);
+    // Sessions are signed with the key under the old server's DATA_DIR: with it, players are still signed in.
+    const restored = await createTestApp({ db: target, seedBoard: false, env: { DATA_DIR: t.config.DATA_DIR } });
+    try {
+      const me = expectStatus<{ screen_name: string }>(await restored.request('GET', '/api/auth/me', { user: ann }), 200);
+      expect(me.screen_name).toBe('AnnBackup');
+      expect((await restored.request('GET', '/api/draft/status')).json()).toMatchObject({ draftHasStarted: true, picks_made: 32 });
+      const board = expectStatus<{ rankings: { participant_name: string }[] }>(await restored.request('GET', '/api/groups/1/leaderboard', { user: ann }), 200);
+      expect(board.rankings.map((r) => r.participant_name).sort()).toEqual(['AnnBackup', 'BobBackup', 'CatBackup']);
+    } finally {
+      await restored.close();
+    }
+    // Without it (a new DATA_DIR), the same token is refused: a player signs in again, and finds everything.
+    const newKey = await createTestApp({ db: target, seedBoard: false });
+    try {
+      expect((await newKey.request('GET', '/api/auth/me', { user: ann })).statusCode).toBe(401);
+    } finally {
+      await newKey.close();
+    }
+  });
+
+  it('restores into a fresh DATA_DIR, starting the embedded PostgreSQL itself, and backs that up', async () => {
+    const dataDir = makeDataDirWithCluster('backup-data-');
+    const embedded = { DATABASE_URL: '', DATA_DIR: dataDir };
+    const result = await run('restore', restoreCommand, [file], embedded);
+    expect(result.code, result.out).toBe(0);
+    expect(result.out).toMatch(/into first_round \(embedded, .*\)/);
+    // A new DATA_DIR has no signing key: the command says which file to bring along.
+    expect(result.out).toContain(`copy its idp-private-key.pem to ${path.join(dataDir, 'idp-private-key.pem')}`);
+    expect(fs.existsSync(path.join(dataDir, 'pg.owner'))).toBe(false); // the command stopped the cluster it started
+    const cluster = await startEmbeddedPostgres(path.join(dataDir, 'pg'), { durable: false });
+    try {
+      expect(await snapshot(withDatabase(cluster.serverUrl, APP_DATABASE))).toMatchObject({ tables: original.tables, sequences: original.sequences });
+    } finally {
+      await cluster.stop();
+    }
+
+    // The embedded database backed up by the command, which starts the cluster for it: where a pg_dump new
+    // enough for the embedded PostgreSQL is installed; otherwise a refusal that says what to install.
+    const clusterPassword = fs.readFileSync(path.join(dataDir, 'pg.password'), 'utf8').trim();
+    const out = path.join(work, 'embedded-backups');
+    const backedUp = await run('backup', backupCommand, ['--out', out], embedded);
+    expect(backedUp.out).not.toContain(clusterPassword);
+    const embeddedMajor = Number(fs.readFileSync(path.join(dataDir, 'pg', 'PG_VERSION'), 'utf8').trim());
+    if ((await toolsFor('pg_dump', embeddedMajor, process.env)).usable.length > 0) {
+      expect(backedUp.code, backedUp.out).toBe(0);
+      expect(backedUp.out).toMatch(/^Backed up first_round \(embedded, .*\)/);
+    } else {
+      expect(backedUp).toMatchObject({ code: 1, out: expect.stringMatching(new RegExp(`^Nothing was written: a backup needs pg_dump ${embeddedMajor} or newer .*\\n.*postgresql-client-${embeddedMajor}`)) });
+      expect(fs.existsSync(out)).toBe(false);
+    }
+    expect(fs.existsSync(path.join(dataDir, 'pg.owner'))).toBe(false);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+});
