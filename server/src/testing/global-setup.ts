@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { initCluster, startEmbeddedPostgres, withDatabase, type RunningDatabase } from '../../src/db/embedded-postgres.js';
-import { migrate, openOrm } from '../../src/db/orm.js';
+import { initCluster, startEmbeddedPostgres, withDatabase, type RunningDatabase } from '../db/embedded-postgres.js';
+import { migrate, openOrm } from '../db/orm.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
