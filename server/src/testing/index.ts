@@ -1,8 +1,9 @@
 /**
  * `@first-round/server/testing`: the kit the project's own tests use, for anyone testing against the game
- * in-process. Under vitest with this package's global setup
- * (`@first-round/server/testing/global-setup` in the config's `globalSetup`), which starts one PostgreSQL
- * for the run (the embedded one, or the server of DATABASE_URL) and migrates a template database once:
+ * in-process (docs/typed-api.md, "Testing in-process"; examples/in-process.test.ts). Under vitest with
+ * this package's global setup (`@first-round/server/testing/global-setup` in the config's `globalSetup`),
+ * which starts one PostgreSQL for the run (the embedded one, or the server of DATABASE_URL) and migrates
+ * a template database once:
  *
  * - `createTestApp()`: a fresh database cloned from the template, the whole app built on it (Fastify, the
  *   routers, the built-in sign-in), the 2025 board loaded; `close()` drops it all.
