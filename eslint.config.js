@@ -23,5 +23,5 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ['scripts/**', 'e2e/**', '**/*.test.ts', 'server/test/**'], rules: { 'no-console': 'off' } },
+  { files: ['scripts/**', 'e2e/**', 'examples/**', '**/*.test.ts', 'server/test/**'], rules: { 'no-console': 'off' } },
 );

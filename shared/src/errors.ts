@@ -12,6 +12,7 @@ export const ERROR_KINDS = [
   'UNAUTHORIZED',
   /** Signed in, but not allowed (not a member, not the owner, not an operator). */
   'FORBIDDEN',
+  /** No such group, player, invite link or path; a private group the caller is not in answers alike. */
   'NOT_FOUND',
   /** The request clashes with what exists (a taken name, a state that does not allow it). */
   'CONFLICT',

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { jsonBody, type JsonBody } from '../responses/json-body.js';
 import type { MaybePromise } from '../cache/maybe-promise.js';
 import type { Context } from './context.js';
-import { publicProcedure, refuseNulInput, toTrpcError } from './trpc.js';
+import { publicProcedure, refuseNulInput, toTrpcError, type Access, type Meta } from './trpc.js';
 import { spendOnGroupNotFound } from '../modules/groups/probe-budget.js';
 
 export type ReadContext = Context & { em: EntityManager };
@@ -20,6 +20,10 @@ export type ReadContext = Context & { em: EntityManager };
 export interface HotRead<TSchema extends z.ZodType | undefined, TOutput> {
   input: TSchema;
   output: z.ZodType;
+  /** Who may read, as `run` checks it (the procedure is public to tRPC: the read checks for itself). */
+  access: Access;
+  /** Error kinds of its own rules (Meta.errors). */
+  errors?: Meta['errors'];
   /** The answer: as it is when every cache it reads is current, else a promise (cache/maybe-promise.ts). */
   run(ctx: ReadContext, input: TSchema extends z.ZodType ? z.output<TSchema> : undefined): MaybePromise<TOutput>;
   /** Its JSON, where the shape is known (a template), instead of jsonBody's walk over its keys. */
@@ -43,16 +47,23 @@ export function hotReadBody(read: AnyHotRead, output: unknown): JsonBody {
   return read.encode ? read.encode(output as never) : jsonBody(output);
 }
 
+/** What a hot read's procedure says about itself (trpc.ts, Meta). */
+const metaOf = (read: Pick<HotRead<z.ZodType | undefined, unknown>, 'output' | 'access' | 'errors'>): Meta => ({
+  output: read.output,
+  access: read.access,
+  ...(read.errors ? { errors: read.errors } : {}),
+});
+
 /** The tRPC procedure of a hot read without input. */
 export function hotReadProcedure<TOutput>(read: HotRead<undefined, TOutput>) {
-  return publicProcedure.meta({ output: read.output }).query(({ ctx }) => read.run(ctx, undefined));
+  return publicProcedure.meta(metaOf(read)).query(({ ctx }) => read.run(ctx, undefined));
 }
 
 /** The tRPC procedure of a hot read with input. */
 export function hotReadProcedureWithInput<TSchema extends z.ZodType, TOutput>(read: HotRead<TSchema, TOutput>) {
   return publicProcedure
     .input(read.input)
-    .meta({ output: read.output })
+    .meta(metaOf(read))
     .query(({ ctx, input }) => read.run(ctx, input as Parameters<typeof read.run>[1]));
 }
 

@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError, type TRPCProcedureBuilder } from '@trpc/server';
 import { z } from 'zod';
 import { MESSAGES } from '@first-round/shared/messages';
+import type { ErrorKind } from '@first-round/shared/errors';
 import { idSchema, NUL_MESSAGE } from '@first-round/shared/schemas';
 import type { Context } from './context.js';
 import { describeError, DomainError, draftLocked, ERROR_TABLE, isDatabaseUnavailable, isUniqueViolation, unprocessable } from '../errors.js';
@@ -13,14 +14,44 @@ import { spendOnGroupNotFound } from '../modules/groups/probe-budget.js';
 import { isDraftStarted } from '../modules/draft/draft.service.js';
 import { SSE_OPTIONS } from './sse.js';
 
-/** REST metadata: each procedure's documented paths live in rest/routes.ts, not here. */
+/**
+ * Who may call a procedure. Each builder below sets its own (`.meta({ access })`), so a procedure says it
+ * by the builder it is made from; a hot read (trpc/hot-read.ts), which checks for itself, states its own.
+ */
+export const ACCESS = {
+  public: 'anyone, signed in or not',
+  'signed-in': 'a signed-in player (bearer token)',
+  member: 'a signed-in member of the group `group_id` names (the global group, 1, is every signed-in player; an absent optional `group_id` is the global group)',
+  owner: 'the owner of the group `group_id` names',
+  operator: 'a draft operator (ADMIN_EMAILS)',
+} as const;
+export type Access = keyof typeof ACCESS;
+
+/**
+ * What a procedure says about itself beyond its schemas, for the OpenAPI document and the procedure
+ * reference (docs/procedures.md, `npm run docs:procedures`). Each procedure's REST paths live in
+ * rest/routes.ts, not here.
+ */
 export interface Meta {
   description?: string;
   /**
-   * The documented output of a hot read whose answer a cache validates once per version (instead of
-   * `.output()`, which would validate and copy it on every call): used for the OpenAPI document.
+   * The documented output of a procedure without `.output()`: a hot read, whose answer a cache validates
+   * once per version (`.output()` would validate and copy it on every call), or an operator's change.
    */
   output?: z.ZodType;
+  /**
+   * Who may call it: set by the builder (below). A procedure whose own check narrows it says so itself: a
+   * hot read, a service that requires membership of an optional `group_id`. The authorization matrix
+   * (server/test/game/authz-matrix.test.ts) holds every procedure's `access` to what it answers.
+   */
+  access?: Access;
+  /** Refused with DRAFT_LOCKED once the draft has started: set by `draftOpenProcedure`. */
+  lockedAtStart?: boolean;
+  /**
+   * The error kinds its own rules give, beyond those its access, its input and the lock imply (the
+   * reference adds those itself): a taken name is CONFLICT, an unknown player NOT_FOUND.
+   */
+  errors?: readonly ErrorKind[];
 }
 
 const t = initTRPC
@@ -93,7 +124,7 @@ const base = t.middleware(async ({ ctx, getRawInput, next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(base);
+export const publicProcedure = t.procedure.use(base).meta({ access: 'public' });
 
 export interface SignedIn {
   identity: Identity;
@@ -121,23 +152,30 @@ function signedInAs(identity: Identity, participant: ParticipantRow, config: Con
 }
 
 /** Signed-in callers only; narrows the context to their identity and participant row. */
-export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => next({ ctx: await signedIn(ctx) }));
+export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => next({ ctx: await signedIn(ctx) })).meta({ access: 'signed-in' });
 
-export const adminProcedure = authedProcedure.use(async ({ ctx, next }) => {
-  if (!ctx.isAdmin) throw new TRPCError({ code: 'FORBIDDEN', message: 'Only draft operators can do this' });
-  return next();
-});
+export const adminProcedure = authedProcedure
+  .use(async ({ ctx, next }) => {
+    if (!ctx.isAdmin) throw new TRPCError({ code: 'FORBIDDEN', message: 'Only draft operators can do this' });
+    return next();
+  })
+  .meta({ access: 'operator' });
 
 /** Members of the group named by `group_id` (group 1, the global group, counts every signed-in user). */
-export const groupMemberProcedure = authedProcedure.input(z.object({ group_id: idSchema })).use(async ({ ctx, input, next }) => {
-  const membership = await requireMembership(ctx.em, input.group_id, ctx.participant.id);
-  return next({ ctx: { membership } });
-});
+export const groupMemberProcedure = authedProcedure
+  .input(z.object({ group_id: idSchema }))
+  .use(async ({ ctx, input, next }) => {
+    const membership = await requireMembership(ctx.em, input.group_id, ctx.participant.id);
+    return next({ ctx: { membership } });
+  })
+  .meta({ access: 'member' });
 
-export const groupOwnerProcedure = groupMemberProcedure.use(async ({ ctx, next }) => {
-  if (!ctx.membership.is_owner) throw new TRPCError({ code: 'FORBIDDEN', message: MESSAGES.notGroupOwner });
-  return next();
-});
+export const groupOwnerProcedure = groupMemberProcedure
+  .use(async ({ ctx, next }) => {
+    if (!ctx.membership.is_owner) throw new TRPCError({ code: 'FORBIDDEN', message: MESSAGES.notGroupOwner });
+    return next();
+  })
+  .meta({ access: 'owner' });
 
 /** Any procedure builder below `publicProcedure` (each one runs with its own EntityManager), whatever its input and output. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tRPC's own AnyProcedureBuilder spells "any input or output" this way
@@ -151,8 +189,10 @@ type WithEntityManager = TRPCProcedureBuilder<Context, Meta, { em: EntityManager
  * start check again inside their own transaction (picks.save).
  */
 export function draftOpenProcedure<TProcedure extends WithEntityManager>(procedure: TProcedure, lockedMessage: string): TProcedure {
-  return procedure.use(async ({ ctx, next }) => {
-    if (await isDraftStarted(ctx.em, ctx.deps.draft)) throw draftLocked(lockedMessage);
-    return next();
-  }) as TProcedure;
+  return procedure
+    .use(async ({ ctx, next }) => {
+      if (await isDraftStarted(ctx.em, ctx.deps.draft)) throw draftLocked(lockedMessage);
+      return next();
+    })
+    .meta({ lockedAtStart: true }) as TProcedure;
 }

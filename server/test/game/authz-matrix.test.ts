@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { appRouter } from '../../src/trpc/root.js';
+import type { Meta } from '../../src/trpc/trpc.js';
 import { hashPassword } from '../../src/modules/groups/password.js';
 import { recordPick } from '../../src/modules/draft/draft.service.js';
 import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
@@ -103,7 +104,7 @@ const EXPECTED: Record<string, Expected> = {
   // A link to one's own entry in a group: its members, before and after the start.
   'share.createLink': membersOnly,
   // Past seasons read as today's standings do: every signed-in player globally, members in a group.
-  'seasons.list': signedIn('ok'),
+  'seasons.list': membersOnly,
   'seasons.globalLeaderboard': signedIn('ok'),
   'seasons.groupLeaderboard': membersOnly,
 };
@@ -236,7 +237,7 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
   'leaderboard.field': { run: ({ caller, fixture }) => caller.leaderboard.field({ group_id: fixture.groupId }) },
   'leaderboard.myGroups': { run: ({ caller }) => caller.leaderboard.myGroups() },
   'share.createLink': { run: ({ caller, fixture }) => caller.share.createLink({ group_id: fixture.groupId }) },
-  'seasons.list': { run: ({ caller }) => caller.seasons.list() },
+  'seasons.list': { run: ({ caller, fixture }) => caller.seasons.list({ group_id: fixture.groupId }) },
   'seasons.globalLeaderboard': { run: ({ caller }) => caller.seasons.globalLeaderboard({ year: 2024 }) },
   'seasons.groupLeaderboard': { run: ({ caller, fixture }) => caller.seasons.groupLeaderboard({ year: 2024, group_id: fixture.groupId }) },
 };
@@ -288,6 +289,33 @@ afterAll(async () => t?.close());
 it('has an expected row for every procedure of the router, and a call for each', () => {
   expect(Object.keys(EXPECTED).sort()).toEqual(procedureNames());
   expect(Object.keys(CALLS).sort()).toEqual(procedureNames());
+});
+
+/**
+ * Who may call each procedure, as it says of itself (`meta.access`, set by its builder: trpc/trpc.ts) and as
+ * docs/procedures.md prints it, agrees with what it answers: anyone is let in only where it says public, a
+ * member procedure turns non-members away, an operator's everyone else.
+ */
+it("states who may call each procedure as the matrix finds it (docs/procedures.md, 'Who')", () => {
+  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>;
+  const disagree = procedureNames().filter((name) => {
+    const access = procedures[name]!._def.meta?.access;
+    const rows = [expectedRow(name, 'before'), expectedRow(name, 'after')];
+    if (rows.every((r) => r.anonymous === 'ok')) return access !== 'public';
+    switch (access) {
+      case 'signed-in':
+        return false;
+      case 'member':
+        return !rows.every((r) => r.nonMember === 403 || r.nonMember === 404);
+      case 'owner':
+        return !rows.every((r) => (r.nonMember === 403 || r.nonMember === 404) && r.member === 403);
+      case 'operator':
+        return !rows.every((r) => r.nonMember === 403 && r.member === 403 && r.owner === 403);
+      default:
+        return true;
+    }
+  });
+  expect(disagree).toEqual([]);
 });
 
 for (const phase of ['before', 'after'] as const) {

@@ -39,6 +39,7 @@ function preparedProfile(p: ParticipantRow, isAdmin: boolean): Profile {
 export const readProfile = hotRead({
   input: undefined,
   output: profileOutput,
+  access: 'signed-in',
   run: (ctx) => after(signedIn(ctx), ({ participant, isAdmin }) => preparedProfile(participant, isAdmin)),
 });
 
@@ -47,12 +48,14 @@ export const authRouter = router({
   authTest: authedProcedure.output(authTestOutput).query(({ ctx }) => authTestReport(ctx)),
   jwtDebug: authedProcedure.output(jwtDebugOutput).query(({ ctx }) => jwtDebugReport(ctx)),
   updateScreenName: authedProcedure
+    .meta({ errors: ['CONFLICT'] })
     .input(updateScreenNameInput)
     .output(profileOutput)
     .mutation(async ({ ctx, input }) =>
       toProfile(await updateScreenName({ em: ctx.em, participantId: ctx.participant.id, sink: ctx.deps.events }, input.screen_name), ctx.isAdmin),
     ),
   migrateParticipantId: authedProcedure
+    .meta({ errors: ['BAD_REQUEST', 'FORBIDDEN', 'NOT_FOUND'] })
     .input(migrateParticipantInput)
     .output(migrateParticipantOutput)
     .mutation(({ ctx, input }) => migrateParticipant({ em: ctx.em, participantId: ctx.participant.id, sink: ctx.deps.events }, input)),

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import {
+  draftChange,
   draftChangesInput,
   draftEventsOutput,
   draftStatusOutput,
@@ -9,6 +11,7 @@ import {
   nextUndoOutput,
   recordPickInput,
   setTeamInput,
+  standingsUpdate,
   type DraftChange,
 } from '@first-round/shared/schemas';
 import { adminProcedure, authedProcedure, router } from '../../trpc/trpc.js';
@@ -31,35 +34,50 @@ const operatorChange = adminProcedure.use(async ({ ctx, next }) => {
 });
 
 /** Read by every open page: from the versioned cache, validated against its schema once per version. */
-export const readDraftStatus = hotRead({ input: undefined, output: draftStatusOutput, run: (ctx) => ctx.deps.draftStatus.status() });
+export const readDraftStatus = hotRead({ input: undefined, output: draftStatusOutput, access: 'public', run: (ctx) => ctx.deps.draftStatus.status() });
+
+/** An operator's change answers the change as logged and announced (`output` documents it: the service builds it). */
+const CHANGE = { output: draftChange } as const;
 
 export const draftRouter = router({
   status: hotReadProcedure(readDraftStatus),
-  start: operatorChange.mutation(({ ctx }) => draft.startDraft(ctx.em, ctx.deps.draft, actorOf(ctx))),
+  start: operatorChange.meta({ ...CHANGE, errors: ['CONFLICT'] }).mutation(({ ctx }) => draft.startDraft(ctx.em, ctx.deps.draft, actorOf(ctx))),
+  // A slot outside round one is BAD_REQUEST; an unknown player NOT_FOUND; before the start, a filled slot, a drafted player, round one complete CONFLICT.
   recordPick: operatorChange
+    .meta({ ...CHANGE, errors: ['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT'] })
     .input(recordPickInput)
     .mutation(({ ctx, input }) => draft.recordPick(ctx.em, ctx.deps.draft, actorOf(ctx), input.slot, input.player_id)),
-  undo: operatorChange.mutation(({ ctx }) => draft.undoLast(ctx.em, actorOf(ctx))),
+  undo: operatorChange.meta({ ...CHANGE, errors: ['CONFLICT'] }).mutation(({ ctx }) => draft.undoLast(ctx.em, actorOf(ctx))),
   /** What undo would take back now (the console says it before the operator confirms). */
   nextUndo: adminProcedure.output(nextUndoOutput).query(async ({ ctx }) => ({ change: await draft.nextUndo(ctx.em) })),
   /** A traded pick: the slot's new team (round one's order, docs/decisions.md "Teams on the clock"). */
-  setTeam: operatorChange.input(setTeamInput).mutation(({ ctx, input }) => draft.setSlotTeam(ctx.em, ctx.deps.draft, actorOf(ctx), input.slot, input.team)),
-  completeRound: operatorChange.mutation(({ ctx }) => draft.completeRoundOne(ctx.em, ctx.deps.draft, actorOf(ctx))),
-  reset: operatorChange.mutation(({ ctx }) => draft.resetDraft(ctx.em, actorOf(ctx))),
+  setTeam: operatorChange
+    .meta({ ...CHANGE, errors: ['BAD_REQUEST', 'CONFLICT'] })
+    .input(setTeamInput)
+    .mutation(({ ctx, input }) => draft.setSlotTeam(ctx.em, ctx.deps.draft, actorOf(ctx), input.slot, input.team)),
+  completeRound: operatorChange.meta({ ...CHANGE, errors: ['CONFLICT'] }).mutation(({ ctx }) => draft.completeRoundOne(ctx.em, ctx.deps.draft, actorOf(ctx))),
+  reset: operatorChange.meta(CHANGE).mutation(({ ctx }) => draft.resetDraft(ctx.em, actorOf(ctx))),
   /**
    * Live draft changes (live-stream.ts). The browser reads them through the SSE route in front of tRPC
    * (draft.sse.ts), which calls this very procedure for its checks and its stream; the browser passes its
    * token in `connectionParams`.
    */
-  changes: authedProcedure.input(draftChangesInput).subscription(({ ctx, input, signal }) => ctx.deps.live.subscribe(ctx.participant.id, input, signal)),
+  changes: authedProcedure
+    // Each message: a change, or (when the input names a standings page) that page re-ranked after it. At most 20 streams per player.
+    .meta({ output: z.union([draftChange, standingsUpdate]), errors: ['TOO_MANY_REQUESTS'] })
+    .input(draftChangesInput)
+    .subscription(({ ctx, input, signal }) => ctx.deps.live.subscribe(ctx.participant.id, input, signal)),
   auditLog: adminProcedure.output(draftEventsOutput).query(({ ctx }) => draft.recentDraftEvents(ctx.em)),
   /** The results feed (modules/feed/): its status and the queue of reports waiting for the operator. */
   feed: adminProcedure.output(feedStatusOutput).query(({ ctx }) => feed.feedStatus(ctx.em, ctx.deps.config, ctx.deps.draft.now())),
+  // No suggestion and no player_id, or a feed team that is none of the 32: BAD_REQUEST; and recordPick's refusals.
   feedConfirm: operatorChange
+    .meta({ errors: ['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT'] })
     .input(feedConfirmInput)
     .output(feedDecisionOutput)
     .mutation(({ ctx, input }) => feed.confirmQueueItem(ctx.em, ctx.deps.draft, actorOf(ctx), input.id, input.player_id)),
   feedDismiss: adminProcedure
+    .meta({ errors: ['NOT_FOUND', 'CONFLICT'] })
     .input(feedDismissInput)
     .output(feedDecisionOutput)
     .mutation(({ ctx, input }) => feed.dismissQueueItem(ctx.em, actorOf(ctx), input.id)),

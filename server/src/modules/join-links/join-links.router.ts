@@ -14,10 +14,12 @@ export const joinLinksRouter = router({
     .mutation(({ ctx, input }) => links.createJoinLink({ em: ctx.em, participantId: ctx.participant.id, now: ctx.deps.draft.now(), deadline: ctx.deps.draft.deadline }, input)),
   /** No sign-in needed: the invite page shows where the link leads before the visitor has an account. */
   resolve: publicProcedure
+    .meta({ errors: ['NOT_FOUND'] })
     .input(joinLinkTokenInput)
     .output(resolvedJoinLinkOutput)
     .query(({ ctx, input }) => links.resolveJoinLink({ em: ctx.em, now: ctx.deps.draft.now(), draft: inviteDraft(ctx.deps) }, input.token)),
   join: authedProcedure
+    .meta({ errors: ['NOT_FOUND'] })
     .input(joinLinkTokenInput)
     .output(joinResultOutput)
     .mutation(({ ctx, input }) =>

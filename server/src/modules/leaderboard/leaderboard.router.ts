@@ -10,6 +10,7 @@ import { getField, getLeaderboard, leaderboardJson, myGroupStandings } from './l
 export const readLeaderboard = hotRead({
   input: leaderboardInput,
   output: leaderboardOutput,
+  access: 'member',
   run: (ctx, input) =>
     after(signedIn(ctx), ({ participant }) =>
       // The global group has no membership rows (every signed-in player is in it): no database needed.
@@ -27,6 +28,9 @@ export const readLeaderboard = hotRead({
 export const readField = hotRead({
   input: fieldInput,
   output: fieldOutput,
+  access: 'member',
+  // Before the start: nothing about anyone's picks.
+  errors: ['CONFLICT'],
   run: async (ctx, input) => {
     const { participant } = await signedIn(ctx);
     const groupId = input?.group_id ?? GLOBAL_GROUP_ID;

@@ -7,23 +7,31 @@ import { requireMembership } from '../groups/membership.js';
 import * as picks from './picks.service.js';
 
 /** Saving into a group is for its members (the global group: everyone), checked before the draft lock. */
-const entryOwnerProcedure = authedProcedure.input(savePicksInput).use(async ({ ctx, input, next }) => {
-  await requireMembership(ctx.em, input.group_id ?? GLOBAL_GROUP_ID, ctx.participant.id);
-  return next();
-});
+const entryOwnerProcedure = authedProcedure
+  .input(savePicksInput)
+  .use(async ({ ctx, input, next }) => {
+    await requireMembership(ctx.em, input.group_id ?? GLOBAL_GROUP_ID, ctx.participant.id);
+    return next();
+  })
+  .meta({ access: 'member' });
 
 export const picksRouter = router({
   mine: authedProcedure
+    .meta({ access: 'member' })
     .input(myPicksInput)
     .output(picksOutput)
     .query(({ ctx, input }) => picks.myPicks({ em: ctx.em, participantId: ctx.participant.id }, input?.group_id)),
   global: authedProcedure.input(z.undefined()).output(picksOutput).query(({ ctx }) => picks.myPicks({ em: ctx.em, participantId: ctx.participant.id })),
   save: draftOpenProcedure(entryOwnerProcedure, MESSAGES.picksLocked)
+    // Unknown players, or one player twice.
+    .meta({ errors: ['UNPROCESSABLE'] })
     .output(savePicksOutput)
     .mutation(({ ctx, input }) =>
       picks.savePicks({ em: ctx.em, draft: ctx.deps.draft, bus: ctx.deps.events, participantId: ctx.participant.id }, input),
     ),
+  // Another member's picks: hidden (FORBIDDEN) before the start and where the group's picks are not public.
   ofParticipant: authedProcedure
+    .meta({ access: 'member' })
     .input(participantPicksInput)
     .output(picksOutput)
     .query(({ ctx, input }) => picks.participantPicks({ em: ctx.em, draft: ctx.deps.draft, participantId: ctx.participant.id }, input)),

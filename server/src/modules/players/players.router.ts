@@ -6,7 +6,7 @@ import { hotRead, hotReadProcedure } from '../../trpc/hot-read.js';
  * The big board, best first, with draft results once recorded. Public: the board is no secret. From the
  * versioned cache, validated against its schema once per version.
  */
-export const readPlayers = hotRead({ input: undefined, output: playersOutput, run: (ctx) => ctx.deps.players.list() });
+export const readPlayers = hotRead({ input: undefined, output: playersOutput, access: 'public', run: (ctx) => ctx.deps.players.list() });
 
 export const playersRouter = router({
   list: hotReadProcedure(readPlayers),

@@ -9,6 +9,7 @@ import { listSeasons, seasonLeaderboard } from './seasons.service.js';
  */
 export const seasonsRouter = router({
   list: authedProcedure
+    .meta({ access: 'member' })
     .input(seasonsListInput)
     .output(seasonsListOutput)
     .query(({ ctx, input }) => listSeasons(ctx.em, ctx.participant.id, input?.group_id, ctx.deps.draft)),
@@ -16,7 +17,9 @@ export const seasonsRouter = router({
     .input(seasonGroupLeaderboardInput)
     .output(seasonLeaderboardOutput)
     .query(({ ctx, input }) => seasonLeaderboard(ctx.em, ctx.participant.id, input)),
+  // No such season, or the current one.
   globalLeaderboard: authedProcedure
+    .meta({ errors: ['NOT_FOUND'] })
     .input(seasonGlobalLeaderboardInput)
     .output(seasonLeaderboardOutput)
     .query(({ ctx, input }) => seasonLeaderboard(ctx.em, ctx.participant.id, { ...input, group_id: GLOBAL_GROUP_ID })),

@@ -5,8 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { initCluster, startEmbeddedPostgres, withDatabase, type RunningDatabase } from '../../src/db/embedded-postgres.js';
-import { migrate, openOrm } from '../../src/db/orm.js';
+import { initCluster, startEmbeddedPostgres, withDatabase, type RunningDatabase } from '../db/embedded-postgres.js';
+import { migrate, openOrm } from '../db/orm.js';
+import { fromRoot } from '../paths.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,7 +30,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   // The tests that start the real server (server-process.ts) run the compiled one, as `npm start` does:
   // built here, once for the run, when older than its sources (well under a second).
-  execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../../../scripts/build-server.mjs'), '--if-stale'], { stdio: 'inherit' });
+  execFileSync(process.execPath, [fromRoot('scripts/build-server.mjs'), '--if-stale'], { stdio: 'inherit' });
   let embedded: RunningDatabase | undefined;
   let dir: string | undefined;
   let serverUrl = process.env.DATABASE_URL;
