@@ -43,7 +43,10 @@ const rows = (page: Page) => page.locator('ol[aria-label="Rankings"] > li');
 const rowOf = (page: Page, name: string) => rows(page).filter({ hasText: name });
 /** The pick number the strip leads with now ('Pick 2 · JAX · …', not the slot on the clock), or null without one. */
 async function stripPickNumber(page: Page): Promise<number | null> {
-  const text = await liveStrip(page).first().textContent({ timeout: 200 }).catch(() => null);
+  // Read in the page at one instant: null means the strip truly is not there. (A locator read with a short
+  // timeout also gave null when a loaded machine was merely slow to answer, which looked like the strip
+  // going back.)
+  const text = await page.evaluate<string | null>(`document.querySelector('section[aria-label="Draft live"] [role="status"]')?.textContent ?? null`);
   const m = text?.match(/Pick (\d+) · [A-Z]{2,3} · /);
   return m ? Number(m[1]) : null;
 }

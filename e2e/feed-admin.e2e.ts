@@ -85,7 +85,7 @@ describe('the results feed on /admin', () => {
   it('before the start the card says the feed is configured and waits; nothing is fetched', async () => {
     const person = await newPerson(browser, undefined, { baseURL: instance.baseUrl });
     page = person.page;
-    sightings = await watchForText(person.context, ['Feed says pick 8', 'Last error', 'Backing off']);
+    sightings = await watchForText(person.context, ['Feed says pick 8', 'Last error', 'Backing off', 'Pick 8 recorded from the feed']);
     await signInWithSession(page, DEPUTY_EMAIL);
     await page.goto('/admin');
     await page.getByRole('heading', { name: 'Draft control' }).waitFor();
@@ -114,7 +114,9 @@ describe('the results feed on /admin', () => {
     // The feed did not record it by itself: the slot is empty until the operator says so.
     expect((await recordedSlots()).get(8)).toBeUndefined();
     await item.getByRole('button', { name: 'Confirm' }).click();
-    await page.locator('[data-scope="toast"][data-part="root"]').filter({ hasText: 'Pick 8 recorded from the feed' }).waitFor();
+    // The toast says so, however briefly: one toast shows at a time, and the feed's next pick, recorded a
+    // second later, replaces it with its own.
+    await expect.poll(() => sightings.some((s) => s.text === 'Pick 8 recorded from the feed'), { timeout: 10_000 }).toBe(true);
     await item.waitFor({ state: 'detached' });
     confirmedAt = await page.evaluate<number>('performance.now()');
     await auditEntry('Pick 8: Tetairoa McMillan', DEPUTY_EMAIL).waitFor();
