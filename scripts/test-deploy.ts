@@ -81,12 +81,15 @@ let db: Database | undefined;
 let smtp: MailServer | undefined;
 let proxy: Proxy | undefined;
 let browser: Browser | undefined;
+/** Chromium starting (beside the instances): awaited by the cleanup too, so a browser never outlives the run. */
+let launching: Promise<Browser | undefined> | undefined;
 let client: HttpsClient | undefined;
 const instances = new Map<string, Instance>();
 
 let cleaning: Promise<void> | undefined;
 function cleanup(): Promise<void> {
   cleaning ??= (async () => {
+    await launching?.catch(() => undefined);
     await browser?.close().catch(() => undefined);
     client?.close();
     await proxy?.stop().catch(() => undefined);
@@ -119,6 +122,8 @@ limit.unref();
 
 interface Session {
   email: string;
+  /** The Set-Cookie lines of the sign-in's answer, attributes and all. */
+  setCookies: string[];
   token(): Promise<string>;
 }
 
@@ -138,6 +143,7 @@ async function signUp(email: string, username: string): Promise<Session> {
   const cookie = cookiesOf(verified);
   return {
     email,
+    setCookies: ([] as string[]).concat(verified.headers['set-cookie'] ?? []),
     // Tokens last 60 s: a fresh one from the session cookie, as the web app gets it, before then.
     async token() {
       if (Date.now() - issued > 40_000) {
@@ -295,12 +301,12 @@ try {
     // One after the other: the first migrates the empty database, and nothing makes two instances' migrations
     // wait for each other (docs/deploy.md, "Upgrades").
     instances.set('A', await startInstance('A', env('A', ports.a)));
-    const launching = chromium.launch({
+    launching = chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
       // first-round.test is this machine; the run's certificate is trusted by its key, nothing else is.
       args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${NAME} 127.0.0.1`, `--ignore-certificate-errors-spki-list=${cert.spki}`],
-    });
+    }).then((started) => (browser = started));
     instances.set('B', await startInstance('B', env('B', ports.b)));
     proxy = await startNginx(tmp, {
       SERVER_NAME: NAME,
@@ -313,11 +319,11 @@ try {
       INSTANCE_2: `127.0.0.1:${ports.b}`,
     });
     client = httpsClient(NAME, ports.https, cert.pem);
-    browser = await launching;
+    await launching;
     console.log(`  ${PUBLIC_URL} → nginx → A :${ports.a}, B :${ports.b}; SMTP ${mail.url}`);
   });
 
-  await stage('the proxy: TLS, redirect, forwarded headers', async () => {
+  await stage('the proxy: TLS, the redirect, other names', async () => {
     const ready = await client!.request('GET', '/readyz');
     check('GET /readyz through nginx over TLS answers 200', ready.status === 200, `${ready.status} ${ready.text}`);
     const redirect = await fetch(`http://127.0.0.1:${ports.http}/groups?x=1`, { headers: { host: NAME }, redirect: 'manual' });
@@ -327,7 +333,6 @@ try {
       (error: Error) => error.message,
     );
     check('a request for another host name gets no answer', !/^\d+$/.test(other), other);
-    // Secure cookies need the game to know the player came over HTTPS (X-Forwarded-Proto, TRUST_PROXY=1).
     const page = await client!.request('GET', '/');
     check('the web app is served through the proxy', page.status === 200 && /<div id="root">/.test(page.text), `${page.status}`);
   });
@@ -369,6 +374,10 @@ try {
       })(),
     ]),
   );
+
+  // The game sees HTTPS behind the proxy (X-Forwarded-Proto, believed with TRUST_PROXY=1): its cookies are Secure.
+  const insecure = operator.setCookies.filter((c) => !/;\s*secure/i.test(c));
+  check('session cookies set through the proxy are Secure', operator.setCookies.length > 0 && insecure.length === 0, `Set-Cookie: ${operator.setCookies.join(' | ')}`);
 
   await stage('picks in the browser', async () => {
     await page.getByRole('link', { name: 'Select Players' }).click();
