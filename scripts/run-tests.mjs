@@ -52,6 +52,7 @@ process.exit(passed ? 0 : 1);
 
 function failureReport(output) {
   const lines = output.split('\n');
+  // eslint-disable-next-line no-control-regex -- the ESC of the stages' colour codes is what is removed
   const plain = (line) => line.replace(/\u001b\[[0-9;]*m/g, '');
   const start = lines.findIndex((line) => /Failed Tests \d+|Unhandled Errors?/.test(plain(line)));
   const picked = start >= 0 ? lines.slice(start) : lines.slice(-80);
