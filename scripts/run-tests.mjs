@@ -1,5 +1,6 @@
 // `npm test`: every check and test tier, side by side in two lanes, then each stage's wall time.
-//   lane 1: typecheck and lint (together), then the unit and API tests
+//   lane 1: typecheck and lint (together), then the unit and API tests, then the deployment test (two
+//           instances behind nginx with TLS, a rolling restart, mail over SMTP: scripts/test-deploy.ts)
 //   lane 2: the browser tests (which build the web app first when its build is stale)
 // The lanes overlap because neither keeps both cores busy alone: the browser tests mostly wait on the
 // browser and the servers. Each stage's output is printed whole when it ends (not interleaved); a lane stops
@@ -7,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { stripVTControlCharacters } from 'node:util';
 
-const LANES = [[['typecheck', 'lint'], ['test:unit']], [['test:e2e']]];
+const LANES = [[['typecheck', 'lint'], ['test:unit'], ['test:deploy']], [['test:e2e']]];
 const times = [];
 
 function run(script) {
@@ -46,8 +47,8 @@ for (const t of times.filter((stage) => !stage.ok)) {
   console.log(`\n──── ${t.script} failed; its failures again ────\n${failureReport(t.output)}`);
 }
 console.log('\nnpm test, stage by stage (wall time; the two lanes run side by side):');
-for (const t of times) console.log(`  ${t.script.padEnd(10)} ${t.seconds.toFixed(1).padStart(7)} s  ${t.ok ? 'passed' : 'FAILED'}`);
-console.log(`  ${'total'.padEnd(10)} ${total.toFixed(1).padStart(7)} s  ${passed ? 'passed' : 'FAILED'}`);
+for (const t of times) console.log(`  ${t.script.padEnd(12)} ${t.seconds.toFixed(1).padStart(7)} s  ${t.ok ? 'passed' : 'FAILED'}`);
+console.log(`  ${'total'.padEnd(12)} ${total.toFixed(1).padStart(7)} s  ${passed ? 'passed' : 'FAILED'}`);
 process.exit(passed ? 0 : 1);
 
 function failureReport(output) {
