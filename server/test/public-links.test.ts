@@ -18,7 +18,7 @@ import { createGroup, expectStatus } from './game/helpers.js';
 
 const PUBLIC = 'https://play.example.org';
 const DEV = 'http://localhost:3000';
-const FORGED = [
+const FORGED: Record<string, string>[] = [
   { host: 'evil.example' },
   { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
   { 'x-forwarded-host': 'evil.example:8443', 'x-forwarded-proto': 'http' },

@@ -40,11 +40,6 @@ export function isUnsubscribeSignature(secret: Buffer, participantId: string, si
   return given.length === expected.length && crypto.timingSafeEqual(given, expected);
 }
 
-/** Where links in mails point: PUBLIC_URL, else this server on localhost. */
-export function mailOrigin(config: Pick<AppDeps['config'], 'PUBLIC_URL' | 'PORT'>): string {
-  return config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : `http://localhost:${config.PORT}`;
-}
-
 export function unsubscribeUrl(origin: string, secret: Buffer, participantId: string): string {
   const query = new URLSearchParams({ p: participantId, sig: unsubscribeSignature(secret, participantId) });
   return `${origin}/api/reminders/unsubscribe?${query.toString()}`;
@@ -113,7 +108,8 @@ export async function runReminders(deps: ReminderDeps): Promise<ReminderRun> {
       list.push(entry);
       byPlayer.set(entry.participantId, list);
     }
-    const origin = mailOrigin(deps.config);
+    // Links in mail: the configured address (config.ts, publicOrigin).
+    const origin = deps.config.publicOrigin;
     const run: ReminderRun = { reminder, sent: 0, failed: 0 };
     for (const [participantId, missing] of byPlayer) {
       // Still before the lock? (The draft may start, or the window close, while a long run is under way.)
