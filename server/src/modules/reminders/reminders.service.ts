@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
-import type { Knex } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { formatDeadline } from '@first-round/shared/deadline';
 import type { AppDeps } from '../../deps.js';
 import { hmac } from '../auth/keys.js';
 import { isDraftStarted } from '../draft/draft.service.js';
+import { setReminders } from '../users/participants.repository.js';
 import type { ReminderKind } from './reminders.entities.js';
 import { claimReminder, findMissingEntries, REMINDERS_LOCK, stillWantsReminders, type MissingEntry } from './reminders.repository.js';
 
@@ -38,6 +39,17 @@ export function isUnsubscribeSignature(secret: Buffer, participantId: string, si
   const expected = Buffer.from(unsubscribeSignature(secret, participantId));
   const given = Buffer.from(sig);
   return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+}
+
+/**
+ * The unsubscribe link followed (a click, or a mail program's one-click POST): with the player's signature it
+ * switches their reminders off and answers true; with anything else it changes nothing and answers false. No
+ * sign-in and no expiry: the link can only ever switch that one player's reminders off.
+ */
+export async function unsubscribeWithLink(em: EntityManager, secret: Buffer, link: { participantId: string; sig: string }): Promise<boolean> {
+  if (!link.participantId || !link.sig || !isUnsubscribeSignature(secret, link.participantId, link.sig)) return false;
+  await setReminders(em, link.participantId, false);
+  return true;
 }
 
 export function unsubscribeUrl(origin: string, secret: Buffer, participantId: string): string {
