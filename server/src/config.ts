@@ -47,7 +47,7 @@ const envSchema = z.object({
    * the listener closes (draining.ts). 0: the listener closes as soon as the connections already queued are accepted.
    */
   READY_DRAIN_SECONDS: z.coerce.number().int().min(0).max(60).default(1),
-  /** Seconds a shutdown lets requests in flight finish, once the listener has closed, before it cuts them off. */
+  /** Seconds a shutdown lets requests in flight finish, counted from the end of READY_DRAIN_SECONDS, before it cuts them off. */
   DRAIN_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The reference entries beside every leaderboard (Big board top 32, Chalk 20, Top 10 only); `false` hides them. */

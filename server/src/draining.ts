@@ -88,7 +88,7 @@ export async function closeListenerWhenAccepted(server: Server, options: { quiet
 export interface DrainOptions {
   /** Step 2: how long the listener keeps accepting after /readyz turned 503 (READY_DRAIN_SECONDS). */
   pauseMs: number;
-  /** Step 4: how long requests in flight may take once the listener is closed (DRAIN_SECONDS). */
+  /** Steps 3 and 4: how long, from the end of the pause, the queue and the requests in flight may take (DRAIN_SECONDS). */
   drainMs: number;
 }
 
