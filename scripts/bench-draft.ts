@@ -191,7 +191,7 @@ async function main() {
 
 
     // 1. Recorded pick → global standings re-ranked, by the server's own cache, in this process.
-    const config = loadConfig({ NODE_ENV: 'production', DATABASE_URL: url, DATA_DIR: dir, LOG_LEVEL: 'silent', DRAFT_DEADLINE: '2099-04-23T20:00:00-04:00', PORT: '0' });
+    const config = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://localhost', DATABASE_URL: url, DATA_DIR: dir, LOG_LEVEL: 'silent', DRAFT_DEADLINE: '2099-04-23T20:00:00-04:00', PORT: '0' });
     const deps = await createDeps(config, orm);
     await deps.events.start();
     await startDraft(orm.em.fork(), deps.draft, 'bench');
@@ -264,6 +264,7 @@ async function main() {
       env: {
         ...process.env,
         NODE_ENV: 'production',
+        PUBLIC_URL: base,
         DATABASE_URL: url,
         DATA_DIR: dir,
         HOST: '127.0.0.1',

@@ -138,8 +138,10 @@ async function startServer() {
       IDP_CODE_RESEND_SECONDS: '0',
       // The journeys read sign-in codes from the outbox; a reminder before the lock there is not theirs to read.
       REMINDERS: 'false',
-      // Stopping at the end should not wait out the default drain for a request a spec left open.
+      // Stopping at the end should not wait out the default drain for a request a spec left open, nor pause
+      // for a load balancer there is none of.
       DRAIN_SECONDS: '2',
+      READY_DRAIN_SECONDS: '0',
       LOG_LEVEL: 'warn',
       SKIP_CLIENT_BUILD: '1',
     },

@@ -473,7 +473,8 @@ try {
     for (const name of ['A', 'B'] as const) {
       const instance = instances.get(name)!;
       const before = load.count;
-      const holder = streamName(await settledStream(seen));
+      const held = await settledStream(seen);
+      const holder = streamName(held);
       const { code, ms } = await instance.stop();
       instances.delete(name);
       check(`${name} drains and exits 0 after SIGTERM (${(ms / 1000).toFixed(1)} s, ${load.count - before} saves meanwhile)`, code === 0, `exit code ${code}; its last lines:\n${instance.output.slice(-8).join('\n')}`);
@@ -486,10 +487,12 @@ try {
       await proxy!.servedBy(`127.0.0.1:${port}`);
       console.log(`  ${name} ready ${((ready - exited) / 1000).toFixed(1)} s after its exit, back in nginx's rotation ${((Date.now() - ready) / 1000).toFixed(1)} s later`);
       const now = await settledStream(seen).catch(() => undefined);
+      // A stream on the stopped instance is ended by its drain and opened again through nginx: on the other
+      // instance, or on this one once it is back (the drain's pause may also take one more connection first).
       check(
-        `the page's live stream ${holder === name ? `moved from ${name} to the other instance` : `stayed on ${holder}`}`,
-        now !== undefined && (holder === name ? streamName(now) !== name : streamName(now) === holder),
-        `its stream now: ${now ? streamName(now) : 'none settled'}`,
+        `the page's live stream ${holder === name ? `was reopened when ${name} stopped` : `stayed on ${holder}`}`,
+        now !== undefined && (holder === name ? now !== held && held.ended !== undefined : now === held),
+        `its stream now: ${now ? streamName(now) : 'none settled'}${now === held ? ' (the same stream as before the stop)' : ''}`,
       );
     }
     load.running = false;

@@ -18,7 +18,7 @@ import { registerInvitePage } from './modules/join-links/invite-page.js';
 import { inviteDraft } from './modules/join-links/join-links.router.js';
 import { registerSharePages } from './modules/share/share-page.js';
 import { registerReminderRoutes } from './modules/reminders/reminders.routes.js';
-import { closeConnectionsWhileDraining } from './draining.js';
+import { closeConnectionsWhileDraining, isDraining } from './draining.js';
 import { fromRoot } from './paths.js';
 
 export const CLIENT_DIST = fromRoot('client/dist');
@@ -104,6 +104,9 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     routerOptions: { maxParamLength: 5000, ignoreTrailingSlash: true },
     // Only trust X-Forwarded-For from the configured number of proxy hops: per-IP limits depend on it.
     trustProxy: (_address: string, hop: number) => hop < deps.config.TRUST_PROXY,
+    // A request that arrives on a connection accepted before the listener closed is answered, not refused:
+    // the kernel accepted it, so the client has no reason to think it went elsewhere (draining.ts).
+    return503OnClosing: false,
   });
 
   logRequests(app);
@@ -147,6 +150,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     clerk_publishable_key: deps.config.authProvider === 'clerk' ? (deps.config.CLERK_PUBLISHABLE_KEY ?? null) : null,
   }));
   app.get('/readyz', async (_req, reply) => {
+    // First thing a shutdown changes: a balancer stops sending here while the requests it sent are answered.
+    if (isDraining(app.server)) return reply.code(503).send({ status: 'draining', detail: 'Shutting down', message: 'Shutting down' });
     try {
       await sql(deps.orm.em.fork(), 'select 1');
       return { status: 'ready' };

@@ -22,7 +22,8 @@ const envSchema = z.object({
   ROUND_ONE_PICKS: z.coerce.number().int().min(1).max(64).default(DEFAULT_ROUND_ONE_PICKS),
   ADMIN_EMAILS: csv.transform((list) => list.map((e) => e.toLowerCase())),
   CORS_ORIGINS: csv,
-  PUBLIC_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  /** The address players use (scheme, host, port): every absolute link the server writes starts with it. */
+  PUBLIC_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
   SMTP_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.string().default('First Round <no-reply@first-round.local>'),
   CLERK_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().startsWith('sk_').optional()),
@@ -41,7 +42,12 @@ const envSchema = z.object({
    */
   GROUP_PROBE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(60),
   GROUP_PROBE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
-  /** Seconds a shutdown lets requests in flight finish before it cuts them off. */
+  /**
+   * Seconds a shutdown keeps accepting after /readyz has turned 503, so a balancer stops sending here before
+   * the listener closes (draining.ts). 0: the listener closes as soon as the connections already queued are accepted.
+   */
+  READY_DRAIN_SECONDS: z.coerce.number().int().min(0).max(60).default(1),
+  /** Seconds a shutdown lets requests in flight finish, counted from the end of READY_DRAIN_SECONDS, before it cuts them off. */
   DRAIN_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The reference entries beside every leaderboard (Big board top 32, Chalk 20, Top 10 only); `false` hides them. */
@@ -67,6 +73,13 @@ export interface Config extends Env {
   authProvider: 'local' | 'clerk';
   /** Origins allowed as the JWT `azp` and for CORS: the public URL, the configured origins, and localhost. */
   appOrigins: string[];
+  /**
+   * Where absolute links point (pages' Open Graph tags, invite pages, the share API, mail): PUBLIC_URL's
+   * origin, or http://localhost:PORT outside production. Never the request's Host or X-Forwarded-Host: those
+   * are the client's to write, and a link built from them is theirs (a poisoned preview, a mail pointing
+   * elsewhere).
+   */
+  publicOrigin: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -82,6 +95,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.PUBLIC_URL) {
+    throw new ConfigError(
+      'PUBLIC_URL is required when NODE_ENV=production: set it to the address players use, e.g. PUBLIC_URL=https://firstround.example.com (links in pages and mail start with it)',
+    );
+  }
   const localOrigins = [`http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`];
   return {
     ...e,
@@ -89,5 +107,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deadline: e.DRAFT_DEADLINE ? new Date(e.DRAFT_DEADLINE) : nextDraftNight(new Date()),
     authProvider: e.CLERK_SECRET_KEY || e.CLERK_JWT_KEY ? 'clerk' : 'local',
     appOrigins: [...new Set([...(e.PUBLIC_URL ? [new URL(e.PUBLIC_URL).origin] : []), ...e.CORS_ORIGINS, ...localOrigins])],
+    publicOrigin: e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : `http://localhost:${e.PORT}`,
   };
 }

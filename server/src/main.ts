@@ -1,34 +1,18 @@
 import { ConfigError, loadConfig } from './config.js';
 import { DatabaseUnavailableError, openAppDatabase, type AppDatabase } from './db/database.js';
-import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { createDeps, type AppDeps } from './deps.js';
 import { seedDefaultBoard } from './modules/players/board.service.js';
 import { syncDeadline } from './modules/draft/draft.service.js';
 import { startDeadlineWatcher } from './modules/draft/deadline.js';
 import { startReminderTimer } from './modules/reminders/reminders.service.js';
+import { drain } from './draining.js';
 
 /** A failure the operator can fix: printed as one line, no stack trace. */
 class StartupError extends Error {}
 
 /** Ctrl-C in a terminal (the whole process group), a supervisor's stop, a closed terminal. */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
-/** Stops accepting, ends live streams, lets requests in flight finish; after `ms` cuts the rest off. */
-async function drain(app: FastifyInstance, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const closed = app.close().then(
-    () => true,
-    () => true,
-  );
-  const drained = await Promise.race([closed, new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
-  clearTimeout(timer);
-  if (!drained) {
-    app.server.closeAllConnections();
-    await closed;
-  }
-  return drained;
-}
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -86,8 +70,10 @@ async function main() {
       stopWatcher();
       stopRefresh();
       stopReminders();
-      // How long requests in flight may take to finish before they are cut off (DRAIN_SECONDS, 10 by default).
-      const drained = await drain(app, config.DRAIN_SECONDS * 1000);
+      // /readyz turns 503 at once; the listener keeps accepting for READY_DRAIN_SECONDS (1 by default), closes
+      // once the kernel's accept queue is empty, and requests in flight then have DRAIN_SECONDS (10 by default)
+      // to finish before they are cut off (draining.ts).
+      const drained = await drain(app, { pauseMs: config.READY_DRAIN_SECONDS * 1000, drainMs: config.DRAIN_SECONDS * 1000 });
       if (!drained) console.error(`Requests still running after ${config.DRAIN_SECONDS} s were cut off`);
       await cleanup();
       say('First Round stopped');

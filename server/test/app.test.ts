@@ -63,4 +63,12 @@ describe('configuration', () => {
     expect(loadConfig({ DRAIN_SECONDS: '2' }).DRAIN_SECONDS).toBe(2);
     expect(() => loadConfig({ DRAIN_SECONDS: '0' })).toThrow(/DRAIN_SECONDS/);
   });
+
+  it('keeps accepting 1 s after /readyz turns 503 unless READY_DRAIN_SECONDS says otherwise (0: no pause)', () => {
+    expect(loadConfig({}).READY_DRAIN_SECONDS).toBe(1);
+    expect(loadConfig({ READY_DRAIN_SECONDS: '0' }).READY_DRAIN_SECONDS).toBe(0);
+    expect(loadConfig({ READY_DRAIN_SECONDS: '15' }).READY_DRAIN_SECONDS).toBe(15);
+    expect(() => loadConfig({ READY_DRAIN_SECONDS: '-1' })).toThrow(/READY_DRAIN_SECONDS/);
+    expect(() => loadConfig({ READY_DRAIN_SECONDS: '61' })).toThrow(/READY_DRAIN_SECONDS/);
+  });
 });

@@ -67,7 +67,8 @@ describe('the compiled server', () => {
     });
     expect(link.status).toBe(200);
     const { image_url } = (await link.json()) as { image_url: string };
-    const image = await fetch(`${server.baseUrl}${image_url}`);
+    // Absolute, from the configured address (never the request's Host); fetched here on the server's own port.
+    const image = await fetch(`${server.baseUrl}${new URL(image_url).pathname}`);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/png');
     const png = Buffer.from(await image.arrayBuffer());

@@ -372,8 +372,8 @@ export type ResolvedJoinLink = z.infer<typeof resolvedJoinLinkOutput>;
 export const createShareLinkInput = z.strictObject({ group_id: idSchema.optional() });
 /**
  * A share link: the token (at least 128 random bits, base64url), the public page (`/s/{token}`) and its
- * picture (`/api/share/{token}.png`): absolute when the server knows its public address (PUBLIC_URL), else
- * from the site's root. The same (participant, group) always gets the same link.
+ * picture (`/api/share/{token}.png`): absolute, on the server's configured public address (PUBLIC_URL). The
+ * same (participant, group) always gets the same link.
  */
 export const shareLinkOutput = z.object({ token: z.string(), group_id: z.number(), url: z.string(), image_url: z.string() });
 export type ShareLink = z.infer<typeof shareLinkOutput>;

@@ -156,7 +156,7 @@ describe('sessions', () => {
 describe('production', () => {
   let prod: TestApp;
   beforeAll(async () => {
-    prod = await createTestApp({ seedBoard: false, env: { NODE_ENV: 'production' } });
+    prod = await createTestApp({ seedBoard: false, env: { NODE_ENV: 'production', PUBLIC_URL: 'https://play.example.org' } });
   });
   afterAll(async () => prod.close());
 

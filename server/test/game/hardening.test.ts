@@ -214,7 +214,7 @@ describe('hostile strings', () => {
   });
 
   it('in production too: a signed-out sign-up with a NUL or invisible username is 422 and writes nothing', async () => {
-    const prod = await createTestApp({ seedBoard: false, env: { NODE_ENV: 'production' } });
+    const prod = await createTestApp({ seedBoard: false, env: { NODE_ENV: 'production', PUBLIC_URL: 'https://play.example.org' } });
     try {
       const before = await tableCounts(prod);
       for (const username of [NUL, 'Ad\u200bmin', 'evil\u202Egnp.exe']) {

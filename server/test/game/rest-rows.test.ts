@@ -217,7 +217,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
   },
   'POST /share/links': async (p) => {
     const link = expectStatus<{ token: string; group_id: number; url: string; image_url: string }>(await post(`${p}/share/links`, { group_id: group.id }, member), 200);
-    expect(link).toEqual({ token: expect.stringMatching(/^[A-Za-z0-9_-]{22,}$/), group_id: group.id, url: `/s/${link.token}`, image_url: `/api/share/${link.token}.png` });
+    expect(link).toEqual({ token: expect.stringMatching(/^[A-Za-z0-9_-]{22,}$/), group_id: group.id, url: `http://localhost:3000/s/${link.token}`, image_url: `http://localhost:3000/api/share/${link.token}.png` });
     expect(link.token).not.toContain(member.id);
     // The same entry, the same link; no body is the global entry.
     expect(expectStatus(await post(`${p}/share/links`, { group_id: group.id }, member), 200)).toEqual(link);
@@ -776,7 +776,7 @@ describe('every procedure through a caller', () => {
     },
     'share.createLink': async (c) => {
       const link = await c.share.createLink({ group_id: group.id });
-      expect(link).toMatchObject({ group_id: group.id, url: `/s/${link.token}` });
+      expect(link).toMatchObject({ group_id: group.id, url: `http://localhost:3000/s/${link.token}` });
       expect(await c.share.createLink({})).toMatchObject({ group_id: GLOBAL_GROUP_ID });
     },
     'seasons.list': async (c) => expect((await c.seasons.list({ group_id: group.id })).map((s) => s.year)).toEqual([2025, 2024]),

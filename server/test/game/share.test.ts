@@ -52,7 +52,8 @@ describe('share links', () => {
     expect(link.token).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(link.token).not.toBe(member.id);
     expect(link.token).not.toContain(member.id);
-    expect(link).toEqual({ token: link.token, group_id: group.id, url: `/s/${link.token}`, image_url: `/api/share/${link.token}.png` });
+    // Absolute, on the configured address (PUBLIC_URL; here, without it, http://localhost:PORT).
+    expect(link).toEqual({ token: link.token, group_id: group.id, url: `http://localhost:3000/s/${link.token}`, image_url: `http://localhost:3000/api/share/${link.token}.png` });
     expect(await createLink(member, group.id)).toEqual(link);
     const global = await createLink(member);
     expect(global.group_id).toBe(GLOBAL_GROUP_ID);
@@ -207,11 +208,11 @@ describe('the share page', () => {
     expect(res.headers['content-type']).toMatch(/text\/html/);
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
     const meta = (key: string) => new RegExp(`<meta (property|name)="${key}" content="([^"]*)"`).exec(res.body)?.[2];
-    expect(meta('og:image')).toBe(`http://localhost:80${link.image_url}`);
+    expect(meta('og:image')).toBe(link.image_url);
     expect(meta('og:title')).toMatch(new RegExp(`^${owner.username} · .* · First Round$`));
     expect(meta('twitter:card')).toBe('summary_large_image');
-    expect(meta('og:url')).toBe(`http://localhost:80${link.url}`);
-    expect(res.body).toContain(`<img src="${link.image_url}"`);
+    expect(meta('og:url')).toBe(link.url);
+    expect(res.body).toContain(`<img src="${new URL(link.image_url).pathname}"`);
     expect(res.body).toContain('<a class="cta" href="/sign-up">Play First Round</a>');
     expect(res.body).not.toMatch(/<script/i);
   });

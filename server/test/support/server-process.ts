@@ -85,6 +85,8 @@ export async function startServer(options: { dataDir: string; env?: Record<strin
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      // Required in production: where links in pages and mail point.
+      PUBLIC_URL: `http://localhost:${port}`,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: options.dataDir,

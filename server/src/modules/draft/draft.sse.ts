@@ -8,6 +8,7 @@ import { CONNECTED, errorFrame, SSE_HEADERS } from '../../trpc/sse.js';
 import { acceptsGzip, GzipStream, type ByteSink } from '../../responses/gzip-stream.js';
 import { draftRouter } from './draft.router.js';
 import { LiveSubscription } from './live-stream.js';
+import { closesConnection } from '../../draining.js';
 
 const PATH = 'draft.changes';
 
@@ -56,7 +57,14 @@ export function registerDraftChangesSse(app: FastifyInstance, deps: AppDeps) {
       reply.hijack();
       const headers = reply.getHeaders() as Record<string, string>;
       const vary = headers.vary ? `${headers.vary}, accept-encoding` : 'accept-encoding';
-      reply.raw.writeHead(200, { ...headers, ...SSE_HEADERS, vary, ...(gzip ? { 'content-encoding': 'gzip' } : {}) });
+      reply.raw.writeHead(200, {
+        ...headers,
+        ...SSE_HEADERS,
+        vary,
+        ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+        // A stream opened while the server drains ends with the drain; its connection with it.
+        ...(closesConnection(reply) ? { connection: 'close' } : {}),
+      });
       const out = gzip ? new GzipStream(reply.raw) : reply.raw;
       out.write(CONNECTED);
       return out;

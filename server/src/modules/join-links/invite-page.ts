@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { formatDeadline } from '@first-round/shared/deadline';
 import { joinLinkTokenInput, type ResolvedJoinLink } from '@first-round/shared/schemas';
 import type { AppDeps } from '../../deps.js';
@@ -56,12 +56,6 @@ export function withInviteTags(
   return titled.replace('</head>', () => `    ${head}\n  </head>`);
 }
 
-/** Where absolute URLs in the tags point: the configured public address, else the one the request came to. */
-export function originOf(deps: AppDeps, req: FastifyRequest): string {
-  if (deps.config.PUBLIC_URL) return new URL(deps.config.PUBLIC_URL).origin;
-  return `${req.protocol}://${req.host}`;
-}
-
 /**
  * `GET /groups/join/{token}`: the invite landing page, served with the invitation's preview tags so a
  * link pasted into a chat shows '<owner> invited you to <group> · First Round' and the picture. A link
@@ -80,7 +74,8 @@ export function registerInvitePage(app: FastifyInstance, deps: AppDeps, page: { 
       if (error instanceof DomainError) return reply.send(html);
       throw error;
     }
-    const origin = originOf(deps, req);
+    // The configured address, never the request's Host (config.ts, publicOrigin).
+    const origin = deps.config.publicOrigin;
     const urls = { page: `${origin}/groups/join/${encodeURIComponent(token.data.token)}`, image: `${origin}${INVITE_IMAGE_PATH}` };
     return reply.send(withInviteTags(html, invitePreview(invite), urls));
   });

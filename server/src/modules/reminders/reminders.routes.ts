@@ -1,8 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { escapeHtml } from '../join-links/invite-page.js';
-import { setReminders } from '../users/participants.repository.js';
-import { isUnsubscribeSignature } from './reminders.service.js';
+import { unsubscribeWithLink } from './reminders.service.js';
+
+/**
+ * What mail programs send for RFC 8058's one-click unsubscribe: `List-Unsubscribe=One-Click` as a form
+ * (Gmail, Apple Mail: urlencoded; some: multipart). Parsed on this route only: a form parser for the whole
+ * app would let any web page post forms to the API cross-site without a preflight.
+ */
+const ONE_CLICK_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
+/** The field is 26 bytes; a multipart body with its boundaries a few hundred. */
+const ONE_CLICK_BODY_LIMIT = 16 * 1024;
+const ONE_CLICK_TYPE_MESSAGE =
+  'Unsupported content type for one-click unsubscribe: send application/x-www-form-urlencoded (List-Unsubscribe=One-Click) or multipart/form-data';
 
 function page(title: string, text: string): string {
   return `<!doctype html>
@@ -32,9 +42,10 @@ function page(title: string, text: string): string {
 }
 
 /**
- * `GET /api/reminders/unsubscribe?p=<participant>&sig=<hmac>`: the one-click link in every reminder (and
- * `POST`, for mail programs' List-Unsubscribe-Post). No sign-in: the signature proves the link was ours and
- * names that player; any other answers 403 and changes nothing.
+ * `GET /api/reminders/unsubscribe?p=<participant>&sig=<hmac>`: the link in every reminder, clicked; `POST`, a
+ * mail program's one-click unsubscribe (RFC 8058: the mail's List-Unsubscribe and List-Unsubscribe-Post
+ * headers), with a form body or none. No sign-in: the signature proves the link was ours and names that
+ * player; any other answers 403 and changes nothing. The body is not read: the URL is the request.
  */
 export function registerReminderRoutes(app: FastifyInstance, deps: Pick<AppDeps, 'orm' | 'keys'>) {
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -42,14 +53,19 @@ export function registerReminderRoutes(app: FastifyInstance, deps: Pick<AppDeps,
     const participantId = typeof query.p === 'string' ? query.p : '';
     const sig = typeof query.sig === 'string' ? query.sig : '';
     reply.asDocument().header('cache-control', 'no-store').type('text/html; charset=utf-8');
-    if (!participantId || !sig || !isUnsubscribeSignature(deps.keys.hmacSecret, participantId, sig)) {
+    if (!(await unsubscribeWithLink(deps.orm.em.fork(), deps.keys.hmacSecret, { participantId, sig }))) {
       return reply.code(403).send(page('This link is not valid', 'Use the link from your latest reminder, or switch reminders off in Settings.'));
     }
-    await setReminders(deps.orm.em.fork(), participantId, false);
     return reply.send(
       page('You will not get reminders any more', 'No more e-mails before picks lock. You can switch them back on in Settings: "E-mail me before picks lock".'),
     );
   };
   app.get('/api/reminders/unsubscribe', handle);
-  app.post('/api/reminders/unsubscribe', handle);
+  // A scope of its own: its content-type parsers apply to this route only.
+  void app.register(async (scope) => {
+    scope.addContentTypeParser(ONE_CLICK_TYPES, { parseAs: 'string', bodyLimit: ONE_CLICK_BODY_LIMIT }, (_request, body, done) => done(null, body));
+    // Any other type (JSON and plain text still have the app's parsers): a 415 that says what to send.
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(Object.assign(new Error(ONE_CLICK_TYPE_MESSAGE), { statusCode: 415 }), undefined));
+    scope.post('/api/reminders/unsubscribe', handle);
+  });
 }

@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
-import type { Knex } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { formatDeadline } from '@first-round/shared/deadline';
 import type { AppDeps } from '../../deps.js';
 import { hmac } from '../auth/keys.js';
 import { isDraftStarted } from '../draft/draft.service.js';
+import { setReminders } from '../users/participants.repository.js';
 import type { ReminderKind } from './reminders.entities.js';
 import { claimReminder, findMissingEntries, REMINDERS_LOCK, stillWantsReminders, type MissingEntry } from './reminders.repository.js';
 
@@ -40,9 +41,15 @@ export function isUnsubscribeSignature(secret: Buffer, participantId: string, si
   return given.length === expected.length && crypto.timingSafeEqual(given, expected);
 }
 
-/** Where links in mails point: PUBLIC_URL, else this server on localhost. */
-export function mailOrigin(config: Pick<AppDeps['config'], 'PUBLIC_URL' | 'PORT'>): string {
-  return config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : `http://localhost:${config.PORT}`;
+/**
+ * The unsubscribe link followed (a click, or a mail program's one-click POST): with the player's signature it
+ * switches their reminders off and answers true; with anything else it changes nothing and answers false. No
+ * sign-in and no expiry: the link can only ever switch that one player's reminders off.
+ */
+export async function unsubscribeWithLink(em: EntityManager, secret: Buffer, link: { participantId: string; sig: string }): Promise<boolean> {
+  if (!link.participantId || !link.sig || !isUnsubscribeSignature(secret, link.participantId, link.sig)) return false;
+  await setReminders(em, link.participantId, false);
+  return true;
 }
 
 export function unsubscribeUrl(origin: string, secret: Buffer, participantId: string): string {
@@ -113,7 +120,8 @@ export async function runReminders(deps: ReminderDeps): Promise<ReminderRun> {
       list.push(entry);
       byPlayer.set(entry.participantId, list);
     }
-    const origin = mailOrigin(deps.config);
+    // Links in mail: the configured address (config.ts, publicOrigin).
+    const origin = deps.config.publicOrigin;
     const run: ReminderRun = { reminder, sent: 0, failed: 0 };
     for (const [participantId, missing] of byPlayer) {
       // Still before the lock? (The draft may start, or the window close, while a long run is under way.)

@@ -4,7 +4,7 @@ import { MESSAGES } from '@first-round/shared/messages';
 import { teamName } from '@first-round/shared/teams';
 import type { AppDeps } from '../../deps.js';
 import { DomainError, errorAnswer, notFound } from '../../errors.js';
-import { escapeHtml, originOf, withInviteTags } from '../join-links/invite-page.js';
+import { escapeHtml, withInviteTags } from '../join-links/invite-page.js';
 import { cardDescription, cardLines, CARD_SIZE, type ShareCard } from './share-card.js';
 import { cardHash, ShareImageCache } from './share-render.js';
 import { shareCardOf } from './share.service.js';
@@ -122,7 +122,8 @@ export function registerSharePages(app: FastifyInstance, deps: AppDeps, images =
     const lines = cardLines(card);
     const description = cardDescription(card);
     const image = `/api/share/${token.data}.png`;
-    const origin = originOf(deps, req);
+    // The configured address, never the request's Host (config.ts, publicOrigin).
+    const origin = deps.config.publicOrigin;
     const html = sharePageHtml({ title: lines.title, description, image, imageAlt: description, card });
     return reply.send(
       withInviteTags(html, { title: lines.title, description, imageAlt: description }, { page: `${origin}/s/${token.data}`, image: `${origin}${image}` }),

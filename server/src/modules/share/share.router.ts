@@ -8,5 +8,5 @@ export const shareRouter = router({
     .meta({ access: 'member' })
     .input(createShareLinkInput)
     .output(shareLinkOutput)
-    .mutation(({ ctx, input }) => createShareLink({ em: ctx.em, participantId: ctx.participant.id, publicUrl: ctx.deps.config.PUBLIC_URL }, input)),
+    .mutation(({ ctx, input }) => createShareLink({ em: ctx.em, participantId: ctx.participant.id, publicOrigin: ctx.deps.config.publicOrigin }, input)),
 });

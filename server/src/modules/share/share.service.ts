@@ -20,10 +20,9 @@ import { isRoundOneComplete } from '@first-round/shared/scoring';
 /** 144 random bits: 24 base64url characters, never a participant id or anything derived from one. */
 export const newShareToken = () => crypto.randomBytes(18).toString('base64url');
 
-/** Where the link's page and picture are: absolute with the configured public address, else from the root. */
-export function shareUrls(token: string, publicUrl: string | undefined): { url: string; image_url: string } {
-  const origin = publicUrl ? new URL(publicUrl).origin : '';
-  return { url: `${origin}/s/${token}`, image_url: `${origin}/api/share/${token}.png` };
+/** Where the link's page and picture are: absolute, on the configured public address (config.ts, publicOrigin). */
+export function shareUrls(token: string, publicOrigin: string): { url: string; image_url: string } {
+  return { url: `${publicOrigin}/s/${token}`, image_url: `${publicOrigin}/api/share/${token}.png` };
 }
 
 /**
@@ -32,7 +31,7 @@ export function shareUrls(token: string, publicUrl: string | undefined): { url: 
  * after it is when a card has something to show.
  */
 export async function createShareLink(
-  { em, participantId, publicUrl }: { em: EntityManager; participantId: string; publicUrl: string | undefined },
+  { em, participantId, publicOrigin }: { em: EntityManager; participantId: string; publicOrigin: string },
   input: { group_id?: number },
 ): Promise<ShareLink> {
   const groupId = input.group_id ?? GLOBAL_GROUP_ID;
@@ -45,7 +44,7 @@ export async function createShareLink(
     if (isForeignKeyViolation(error)) throw notFound(MESSAGES.groupNotFound);
     throw error;
   }
-  return { token, group_id: groupId, ...shareUrls(token, publicUrl) };
+  return { token, group_id: groupId, ...shareUrls(token, publicOrigin) };
 }
 
 /** What the card needs from the app: the draft's state and board (cached per draft version) and the standings. */
