@@ -18,7 +18,7 @@ import { registerInvitePage } from './modules/join-links/invite-page.js';
 import { inviteDraft } from './modules/join-links/join-links.router.js';
 import { registerSharePages } from './modules/share/share-page.js';
 import { registerReminderRoutes } from './modules/reminders/reminders.routes.js';
-import { closeConnectionsWhileDraining, isDraining } from './draining.js';
+import { closeConnectionsWhileDraining, isDraining, trackConnections } from './draining.js';
 import { fromRoot } from './paths.js';
 
 export const CLIENT_DIST = fromRoot('client/dist');
@@ -111,6 +111,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
 
   logRequests(app);
   closeConnectionsWhileDraining(app);
+  trackConnections(app.server);
 
   const documentHeaders = {
     ...securityHeaders({

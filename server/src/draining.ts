@@ -1,4 +1,6 @@
+import net from 'node:net';
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /*
@@ -11,8 +13,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  *    connection per turn of the event loop, and a connection still queued when the listening socket closes
  *    is reset by the kernel, its request written and lost. So the listener closes after event-loop turns in
  *    which nothing new was accepted, and the connections accepted before have had a turn to be read: a
- *    connection whose request is in its buffer is then busy, not idle. Closing the listener closes the idle
- *    keep-alive connections (nothing to answer on them); the busy ones get their answers.
+ *    connection whose request is in its buffer is then busy, not idle.
+ * 3b. Idle keep-alive connections are left for their peers to close, up to IDLE_CLOSE_MS: a proxy may be
+ *    sending a request on one at the very moment this side would close it, and that request is then lost (a
+ *    POST is not retried: nginx answers 502). A request that does come on one is answered and closes it. A
+ *    proxy closes its idle connections after its own keepalive_timeout (deploy/nginx.conf: 3 s); what a
+ *    browser keeps open longer is closed at IDLE_CLOSE_MS, or at the drain's deadline if that comes first.
  * 4. Fastify closes: live streams end, requests in flight finish, each closing its connection. Steps 3 and 4
  *    together get DRAIN_SECONDS; what is still running then is cut off.
  *
@@ -20,6 +26,36 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  */
 
 const drainingServers = new WeakSet<Server>();
+
+/** How long a drain waits for peers to close their idle keep-alive connections (step 3b). */
+export const IDLE_CLOSE_MS = 4000;
+
+/** Per server, its open connections and how many requests each has in flight (step 3b tells idle ones by it). */
+const connections = new WeakMap<Server, Map<Socket, number>>();
+
+/** Keeps count of the server's connections and their requests in flight, for the drain. */
+export function trackConnections(server: Server) {
+  const open = new Map<Socket, number>();
+  connections.set(server, open);
+  server.on('connection', (socket: Socket) => {
+    open.set(socket, 0);
+    socket.once('close', () => open.delete(socket));
+  });
+  server.on('request', (request, response) => {
+    const socket = request.socket;
+    open.set(socket, (open.get(socket) ?? 0) + 1);
+    response.once('close', () => {
+      if (open.has(socket)) open.set(socket, Math.max(0, open.get(socket)! - 1));
+    });
+  });
+}
+
+const idleConnections = (server: Server) => [...(connections.get(server) ?? new Map<Socket, number>()).values()].filter((inFlight) => inFlight === 0).length;
+
+/** Step 3b: until no connection is idle (peers closed theirs, or sent a request that closes it), `untilMs` at most. */
+async function waitForIdleClosedByPeers(server: Server, untilMs: number) {
+  while (idleConnections(server) > 0 && Date.now() < untilMs) await new Promise((resolve) => setTimeout(resolve, 25));
+}
 
 /** Whether the server's drain has begun (main.ts's shutdown): /readyz then answers 503. */
 export const isDraining = (server: Server) => drainingServers.has(server);
@@ -55,8 +91,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * connection accepted before has been read once. Under a flood that never lets up (a balancer that did not
  * stop sending) it closes after `maxMs` anyway.
  *
- * `server.close()` closes the listening socket at once, and the idle connections with it (Node's
- * closeIdleConnections: no request begun, or between two requests).
+ * Only the listening socket is closed (net.Server's close): the http server's own `close()` would also close
+ * the idle connections at once (closeIdleConnections), which step 3b leaves to their peers.
  */
 export async function closeListenerWhenAccepted(server: Server, options: { quietTurns?: number; maxMs?: number } = {}): Promise<{ turns: number }> {
   const quietTurns = options.quietTurns ?? 2;
@@ -81,7 +117,7 @@ export async function closeListenerWhenAccepted(server: Server, options: { quiet
   }
   // Synchronously after the last turn's check: no poll phase in between in which a connection could be queued
   // and not accepted.
-  if (server.listening) server.close();
+  if (server.listening) net.Server.prototype.close.call(server);
   return { turns };
 }
 
@@ -102,6 +138,7 @@ export async function drain(app: FastifyInstance, options: DrainOptions): Promis
   // DRAIN_SECONDS counts from here: emptying the accept queue (a turn per connection) and the requests.
   const deadline = Date.now() + options.drainMs;
   await closeListenerWhenAccepted(app.server, { maxMs: options.drainMs });
+  await waitForIdleClosedByPeers(app.server, Math.min(deadline, Date.now() + IDLE_CLOSE_MS));
   let timer: NodeJS.Timeout | undefined;
   // Fastify's close: preClose hooks (live streams end), then the server's own close waits for every
   // connection (the listener is closed already), then onClose hooks.
