@@ -269,12 +269,56 @@ export interface Proxy {
   stop(): Promise<void>;
 }
 
+export interface NginxOptions {
+  /** The main configuration's `worker_connections` (1024, what the deployment test has always used). Each proxied request takes two: the client's and the instance's. */
+  workerConnections?: number;
+  /** Its `worker_rlimit_nofile`: the open-file limit nginx sets for itself (none by default: the limit it inherits). */
+  rlimitNofile?: number;
+  /**
+   * A plain-HTTP listener on 127.0.0.1:`plainPort` proxying as the site's TLS server does (the bench's, in this
+   * main configuration only: deploy/nginx.conf is what operators install and stays TLS-only). It is the site
+   * file's own TLS `server { }` block with its listen line made plain and its ssl_ lines dropped, so every
+   * proxy setting is the template's.
+   */
+  plainPort?: number;
+}
+
+/**
+ * The site file's TLS server block (the one listening on `httpsPort` with `server_name`), copied to listen
+ * on 127.0.0.1:`port` in plain HTTP: the same locations and proxy settings, no certificate.
+ */
+export function plainServerOf(filled: string, httpsPort: string, port: number): string {
+  // Without the comments, so a brace in one cannot end the block early.
+  const site = filled.replace(/#.*$/gm, '');
+  const listen = new RegExp(`^\\s*listen ${httpsPort} ssl http2;.*$`, 'm');
+  const at = site.search(listen);
+  if (at < 0) throw new Error(`deploy/nginx.conf has no "listen ${httpsPort} ssl http2;" server to copy`);
+  const start = site.lastIndexOf('server {', at);
+  if (start < 0) throw new Error('deploy/nginx.conf: no server block around the TLS listen line');
+  let depth = 0;
+  let end = -1;
+  for (let i = start; i < site.length; i++) {
+    if (site[i] === '{') depth++;
+    else if (site[i] === '}' && --depth === 0) {
+      end = i + 1;
+      break;
+    }
+  }
+  if (end < 0) throw new Error('deploy/nginx.conf: the TLS server block is not closed');
+  return site
+    .slice(start, end)
+    .replace(listen, `    listen 127.0.0.1:${port};`)
+    .replace(/^\s*ssl_\w+[^;]*;.*\n/gm, '')
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{2,}/g, '\n');
+}
+
 /**
  * nginx with deploy/nginx.conf, its {{NAME}}s filled in, included in the smallest main configuration
  * that runs it as this user in `dir` (pid, logs and temporary files there, in the foreground, one process):
  * what /etc/nginx/nginx.conf is on a server.
  */
-export async function startNginx(dir: string, values: Record<string, string>): Promise<Proxy> {
+export async function startNginx(dir: string, values: Record<string, string>, options: NginxOptions = {}): Promise<Proxy> {
   if (!fs.existsSync(NGINX)) throw new Error(`The deployment test needs nginx at ${NGINX}: apt-get install -y nginx-light`);
   let site = fs.readFileSync(NGINX_TEMPLATE, 'utf8');
   for (const [key, value] of Object.entries(values)) site = site.replaceAll(`{{${key}}}`, value);
@@ -282,6 +326,8 @@ export async function startNginx(dir: string, values: Record<string, string>): P
   const left = [...new Set(directives.match(/\{\{[A-Z_0-9]+\}\}/g) ?? [])];
   if (left.length > 0) throw new Error(`deploy/nginx.conf has placeholders the test did not fill: ${left.join(', ')}`);
   fs.writeFileSync(path.join(dir, 'first-round.conf'), site);
+  const plain = options.plainPort === undefined ? '' : plainServerOf(site, values.HTTPS_PORT!, options.plainPort);
+  if (plain) fs.writeFileSync(path.join(dir, 'first-round-plain.conf'), `# The bench's plain-HTTP copy of the site's TLS server (startNginx's plainPort).\n${plain}\n`);
   for (const temp of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(dir, temp), { recursive: true });
   const errorLog = path.join(dir, 'error.log');
   const accessLog = path.join(dir, 'access.log');
@@ -293,7 +339,7 @@ master_process off;
 worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${errorLog} warn;
-events { worker_connections 1024; }
+${options.rlimitNofile === undefined ? '' : `worker_rlimit_nofile ${options.rlimitNofile};\n`}events { worker_connections ${options.workerConnections ?? 1024}; }
 http {
     # Which instance answered each request, so the test knows when a restarted one is back in rotation.
     log_format upstreams '$upstream_addr|$upstream_status';
@@ -307,7 +353,7 @@ http {
     uwsgi_temp_path ${dir}/uwsgi;
     scgi_temp_path ${dir}/scgi;
     include ${dir}/first-round.conf;
-}
+${plain ? `    include ${dir}/first-round-plain.conf;\n` : ''}}
 `,
   );
   const child = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', errorLog], { stdio: ['ignore', 'pipe', 'pipe'] });
