@@ -241,6 +241,89 @@ async function startTwoInstances(dir: string, databaseUrl: string, cleanups: (()
   return { base, instances, proxy, logs, nofile, workerConnections };
 }
 
+/** The "Two instances behind nginx" section of docs/benchmarks.md, from a run with --instances 2. */
+function twoInstancesSection(run: {
+  two: TwoInstances;
+  live: LoadResult;
+  m: ReturnType<typeof machine>;
+  pgVersion: string;
+  loadBefore: { rerank: number; live: number };
+  counts: { entries: number; picks: number; groups: number };
+  globalEntries: number;
+  rerank: ReturnType<typeof summary>;
+}): string {
+  const { two, live, m } = run;
+  const rounds = live.rounds;
+  const nameOf = (address: string) => two.instances.find((i) => `127.0.0.1:${i.port}` === address)?.name ?? address;
+  const total = rounds.reduce((n, r) => n + r.clients, 0);
+  const shown = rounds.reduce((n, r) => n + r.shown, 0);
+  const toShown = summary(rounds.flatMap((r) => r.toShown));
+  const toEvent = summary(rounds.flatMap((r) => r.toEvent));
+  const refetch = summary(rounds.flatMap((r) => r.refetch));
+  const call = summary(rounds.map((r) => r.callMs));
+  const perPick = rounds.map((r) => {
+    const s = summary(r.toShown);
+    return `${ms(s.p50)} / ${ms(s.max)}`;
+  });
+  const names = ['A', 'B', 'nginx'];
+  const perProcess = (pick: (r: LoadResult['rounds'][number]) => Record<string, number | undefined> | undefined, unit: string) =>
+    names.map((name) => `${name} ${rounds.map((r) => pick(r)?.[name]).map((v) => (v === undefined ? '–' : v.toFixed(0))).join(', ')} ${unit}`).join('; ');
+  const slowestBy = rounds
+    .map((r) => Object.entries(r.maxShownBy ?? {}).sort(([a], [b]) => nameOf(a).localeCompare(nameOf(b))).map(([address, v]) => `${nameOf(address)} ${ms(v)}`).join(', ') || '–')
+    .join('; ');
+  const streams = Object.entries(live.upstreams)
+    .sort(([a], [b]) => nameOf(a).localeCompare(nameOf(b)))
+    .map(([address, n]) => `${nameOf(address)} ${n.toLocaleString('en-US')}`)
+    .join(', ');
+  let nginxVersion = 'nginx';
+  try {
+    nginxVersion = /nginx\/\S+/.exec(execFileSync('/usr/sbin/nginx', ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }))?.[0] ?? nginxVersion;
+  } catch (error) {
+    nginxVersion = /nginx\/\S+/.exec(String((error as { stderr?: string }).stderr ?? ''))?.[0] ?? nginxVersion;
+  }
+  const pages = CLIENTS.toLocaleString('en-US');
+  const verdict = shown === total && toShown.max <= 1500 ? 'met' : `**missed**${shown === total ? ` by ${ms(toShown.max - 1500)}` : ''}`;
+  return `## Two instances behind nginx
+
+\`npm run bench:draft -- ${args.join(' ')}\` (scripts/bench-draft.ts), run on ${new Date().toISOString().slice(0, 10)}. Machine: ${m.model},
+${m.cores} cores (\`nproc\`), ${m.memory}; Node ${m.node}; ${run.pgVersion} (embedded, fsync off); ${nginxVersion}. The database, both
+instances, nginx and the load generator (${WORKERS} worker threads) share those cores with whatever else runs there: the 1-minute load
+average was ${run.loadBefore.rerank.toFixed(1)} when the run began and ${run.loadBefore.live.toFixed(1)} when the live part began (${m.cores} = the cores fully busy).
+
+Data: ${run.globalEntries.toLocaleString('en-US')} global entries and ${(run.counts.entries - run.globalEntries).toLocaleString('en-US')} group entries
+(${run.counts.groups.toLocaleString('en-US')} groups of ${MEMBERS}), ${run.counts.picks.toLocaleString('en-US')} picks.
+
+| Measure | Target | Result |
+|---|---|---|
+| Recorded pick → ${pages} live pages, spread by nginx over two instances, showing the new standings (${rounds.length} picks; from the operator's call returning) | ≤ 1.5 s | ${shown}/${total} shown; p50 ${ms(toShown.p50)}, max ${ms(toShown.max)} (${verdict}) |
+| … per pick, p50 / max | | ${perPick.join('; ')} |
+| … live streams per instance (nginx's round-robin, from its X-Upstream header) | | ${streams || 'not known'} |
+| … the slowest page per instance, per pick | | ${slowestBy} |
+| … recorded pick → the SSE event at each page | | p50 ${ms(toEvent.p50)}, max ${ms(toEvent.max)} |
+| … pages brought by the stream (no request) | | ${rounds.reduce((n, r) => n + r.pushed, 0)}/${total}; ${rounds.reduce((n, r) => n + r.stale, 0)} stale, ${rounds.reduce((n, r) => n + r.errors.length, 0)} errors |
+| … pages read instead (no page on the stream within ${STANDINGS_PUSH_WAIT_MS / 1000} s) | | ${refetch.n === 0 ? 'none' : `${refetch.n}; p50 ${ms(refetch.p50)}, p99 ${ms(refetch.p99)}`} |
+| … the operator's recordPick call, on instance A directly | | p50 ${ms(call.p50)}, max ${ms(call.max)} |
+| … CPU time per pick (user + system, from the call to the round's end; PostgreSQL's not included) | | ${perProcess((r) => r.cpuMs, 'ms')} |
+| … resident memory at each pick's end | | ${perProcess((r) => r.rssMb, 'MB')} |
+| Recorded pick → global standings re-ranked (in the bench's process, before the live part; as "Draft night") | ≤ 300 ms | p50 ${ms(run.rerank.p50)}, max ${ms(run.rerank.max)} |
+
+How it is measured (as "Draft night", with these differences):
+- Two instances started one after the other as the deployment test starts them (scripts/lib/deploy-stack.ts,
+  \`startInstance\`: scripts/start.mjs, NODE_ENV=production, LOG_LEVEL=${LOG_LEVEL}), on the one database, each with its own
+  data directory, the same LOCAL_IDP_PRIVATE_KEY (the load generator signs the pages' tokens with it) and PUBLIC_URL, and
+  TRUST_PROXY=1. nginx runs deploy/nginx.conf through \`startNginx\` (one worker process, worker_connections
+  ${two.workerConnections.toLocaleString('en-US')}; open files ${two.nofile}, raised with prlimit when lower).
+- **Plain HTTP, not TLS**, between the pages and nginx: the bench's main configuration adds a listener on 127.0.0.1 that is
+  the template's TLS server block with its listen line made plain and its ssl_ lines dropped (same locations, proxy
+  settings and upstream); deploy/nginx.conf itself is unchanged. ${pages} TLS sessions would be the load generator's work
+  (handshakes, then decrypting every page) on the same two cores the instances need, which a real night spreads over
+  ${pages} browsers; nginx's own share of TLS is not measured here.
+- The pages connect to nginx, whose round-robin sends each new connection to the next instance; each page's stream stays
+  on the instance that took it. The operator records each pick on instance A directly (the admin's call); the other
+  instance hears it through PostgreSQL's NOTIFY, as every cache does, and pushes the page to its own streams.
+`;
+}
+
 async function main() {
   log(`First Round draft-night benchmark: ${PARTICIPANTS} participants, ${GROUPS} groups × ${MEMBERS} members, ${CLIENTS} live clients`);
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'first-round-bench-'));
@@ -508,7 +591,15 @@ How it is measured:
 - The clients ${gzipNote}.
 - Leaderboard read throughput (REST, tRPC, plain Fastify) is \`npm run bench:reads\`.
 `;
-    if (WRITE) {
+    if (two) {
+      const twoSection = twoInstancesSection({ two, live, m, pgVersion: pgVersion ?? 'PostgreSQL', loadBefore, counts, globalEntries, rerank });
+      if (WRITE) {
+        await writeSection(path.resolve('docs/benchmarks.md'), twoSection, 'Two instances behind nginx');
+        log('Wrote the "Two instances behind nginx" section of docs/benchmarks.md');
+      } else {
+        log(twoSection);
+      }
+    } else if (WRITE) {
       await writeSection(path.resolve('docs/benchmarks.md'), section);
       log('Wrote the "Draft night" section of docs/benchmarks.md');
     } else {
