@@ -16,8 +16,9 @@
 //          --instances 2 (two instances on the one database, one signing key, TRUST_PROXY=1, behind nginx from
 //          deploy/nginx.conf as the deployment test starts it: the live pages connect through nginx's plain-HTTP
 //          listener, which its round-robin spreads over both; the operator records picks on the first instance;
-//          writes the "Two instances behind nginx" section instead of "Draft night"; default 1: no nginx)
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+//          writes the "Two instances behind nginx" section instead of "Draft night"; default 1: no nginx),
+//          --nginx-workers N (2: nginx's worker processes with --instances 2, each with its own open-file limit)
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
@@ -36,7 +37,7 @@ import { sql } from '../server/src/db/sql.js';
 import { STANDINGS_PUSH_WAIT_MS } from '@first-round/shared/constants';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
 import { ms, summary } from './lib/bench-live.js';
-import { makeCertificate, startInstance, startNginx, type Instance, type Proxy } from './lib/deploy-stack.js';
+import { makeCertificate, NGINX, startInstance, startNginx, type Instance, type Proxy } from './lib/deploy-stack.js';
 import type { LoadOptions, LoadResult } from './bench-draft-load.js';
 
 const args = process.argv.slice(2);
@@ -61,6 +62,8 @@ const GZIP = args.includes('--gzip');
 const PROFILE_DIR = args.includes('--profile') ? path.resolve(args[args.indexOf('--profile') + 1]!) : undefined;
 /** 1: the server alone, the clients connect to it. 2: two instances behind nginx (deploy/nginx.conf). */
 const INSTANCES = opt('instances', 1);
+/** nginx's worker processes with --instances 2: each has its own open-file limit (two connections per page). */
+const NGINX_WORKERS = opt('nginx-workers', 2);
 if (INSTANCES !== 1 && INSTANCES !== 2) throw new Error('--instances takes 1 or 2');
 const ROUND_ONE_PICKS = 32;
 const OPERATOR = 'user_benchoperator';
@@ -140,6 +143,8 @@ interface TwoInstances {
   /** The open-file limit the instances, nginx and the load generator got (soft:hard), and nginx's worker_connections. */
   nofile: string;
   workerConnections: number;
+  /** nginx's processes to measure: its master and each worker. */
+  nginxPids: Record<string, number>;
 }
 
 /** This process's open-file limit (soft:hard), from /proc; the children inherit it. */
@@ -213,8 +218,12 @@ async function startTwoInstances(dir: string, databaseUrl: string, cleanups: (()
   const nginxDir = path.join(dir, 'nginx');
   await fs.mkdir(nginxDir, { recursive: true });
   const cert = makeCertificate(nginxDir, 'first-round.test');
-  const workerConnections = 4 * CLIENTS + 1024;
-  log(`Starting nginx (deploy/nginx.conf; plain HTTP for the bench on ${base}, worker_connections ${workerConnections}, open files ${nofile})…`);
+  // Per worker: each page's stream is two connections (the page's, the instance's), its reads two more
+  // while they last; as many as the open-file limit allows.
+  const hardLimit = Number(nofile.split(':')[1]) || Infinity;
+  const rlimitNofile = Math.min(4 * CLIENTS + 2048, hardLimit);
+  const workerConnections = rlimitNofile - 64;
+  log(`Starting nginx (deploy/nginx.conf; plain HTTP for the bench on ${base}, ${NGINX_WORKERS} workers, worker_connections ${workerConnections}, open files ${nofile})…`);
   const proxy = await startNginx(
     nginxDir,
     {
@@ -227,8 +236,9 @@ async function startTwoInstances(dir: string, databaseUrl: string, cleanups: (()
       INSTANCE_1: `127.0.0.1:${ports.a}`,
       INSTANCE_2: `127.0.0.1:${ports.b}`,
     },
-    { workerConnections, rlimitNofile: workerConnections + 1024, plainPort: ports.plain },
+    { workerConnections, rlimitNofile, plainPort: ports.plain, workerProcesses: NGINX_WORKERS },
   );
+  for (let tries = 0; proxy.workerPids().length < NGINX_WORKERS && tries < 50; tries++) await new Promise((r) => setTimeout(r, 100));
   cleanups.unshift(async () => {
     await proxy.stop().catch(() => undefined);
     const errors = await fs.readFile(proxy.errorLog, 'utf8').catch(() => '');
@@ -238,7 +248,8 @@ async function startTwoInstances(dir: string, databaseUrl: string, cleanups: (()
   const ready = await fetch(`${base}/readyz`);
   if (!ready.ok) throw new Error(`GET /readyz through nginx: ${ready.status}`);
   log(`  ${base} → nginx → A ${instances[0]!.url}, B ${instances[1]!.url}; output in ${logs}, nginx's in ${nginxDir}`);
-  return { base, instances, proxy, logs, nofile, workerConnections };
+  const nginxPids = { nginx: proxy.child.pid!, ...Object.fromEntries(proxy.workerPids().map((pid, i) => [`nginx-w${i + 1}`, pid])) };
+  return { base, instances, proxy, logs, nofile, workerConnections, nginxPids };
 }
 
 /** The "Two instances behind nginx" section of docs/benchmarks.md, from a run with --instances 2. */
@@ -265,9 +276,15 @@ function twoInstancesSection(run: {
     const s = summary(r.toShown);
     return `${ms(s.p50)} / ${ms(s.max)}`;
   });
-  const names = ['A', 'B', 'nginx'];
+  // nginx: its master and workers together.
+  const of = (values: Record<string, number | undefined> | undefined, name: string) =>
+    name === 'nginx'
+      ? Object.entries(values ?? {})
+          .filter(([key]) => key.startsWith('nginx'))
+          .reduce<number | undefined>((sum, [, v]) => (v === undefined ? sum : (sum ?? 0) + v), undefined)
+      : values?.[name];
   const perProcess = (pick: (r: LoadResult['rounds'][number]) => Record<string, number | undefined> | undefined, unit: string) =>
-    names.map((name) => `${name} ${rounds.map((r) => pick(r)?.[name]).map((v) => (v === undefined ? '–' : v.toFixed(0))).join(', ')} ${unit}`).join('; ');
+    ['A', 'B', 'nginx'].map((name) => `${name} ${rounds.map((r) => of(pick(r), name)).map((v) => (v === undefined ? '–' : v.toFixed(0))).join(', ')} ${unit}`).join('; ');
   const slowestBy = rounds
     .map((r) => Object.entries(r.maxShownBy ?? {}).sort(([a], [b]) => nameOf(a).localeCompare(nameOf(b))).map(([address, v]) => `${nameOf(address)} ${ms(v)}`).join(', ') || '–')
     .join('; ');
@@ -275,12 +292,8 @@ function twoInstancesSection(run: {
     .sort(([a], [b]) => nameOf(a).localeCompare(nameOf(b)))
     .map(([address, n]) => `${nameOf(address)} ${n.toLocaleString('en-US')}`)
     .join(', ');
-  let nginxVersion = 'nginx';
-  try {
-    nginxVersion = /nginx\/\S+/.exec(execFileSync('/usr/sbin/nginx', ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }))?.[0] ?? nginxVersion;
-  } catch (error) {
-    nginxVersion = /nginx\/\S+/.exec(String((error as { stderr?: string }).stderr ?? ''))?.[0] ?? nginxVersion;
-  }
+  // `nginx -v` prints its version on stderr.
+  const nginxVersion = /nginx\/\S+/.exec(spawnSync(NGINX, ['-v'], { encoding: 'utf8' }).stderr ?? '')?.[0] ?? 'nginx';
   const pages = CLIENTS.toLocaleString('en-US');
   const verdict = shown === total && toShown.max <= 1500 ? 'met' : `**missed**${shown === total ? ` by ${ms(toShown.max - 1500)}` : ''}`;
   return `## Two instances behind nginx
@@ -311,11 +324,13 @@ How it is measured (as "Draft night", with these differences):
 - Two instances started one after the other as the deployment test starts them (scripts/lib/deploy-stack.ts,
   \`startInstance\`: scripts/start.mjs, NODE_ENV=production, LOG_LEVEL=${LOG_LEVEL}), on the one database, each with its own
   data directory, the same LOCAL_IDP_PRIVATE_KEY (the load generator signs the pages' tokens with it) and PUBLIC_URL, and
-  TRUST_PROXY=1. nginx runs deploy/nginx.conf through \`startNginx\` (one worker process, worker_connections
-  ${two.workerConnections.toLocaleString('en-US')}; open files ${two.nofile}, raised with prlimit when lower).
+  TRUST_PROXY=1. nginx runs deploy/nginx.conf through \`startNginx\` (a master and ${NGINX_WORKERS} worker processes, worker_connections
+  ${two.workerConnections.toLocaleString('en-US')} each; open files ${two.nofile} soft:hard, which the bench raises with prlimit when it may). Its CPU and
+  memory below are the master's and the workers' together.
 - **Plain HTTP, not TLS**, between the pages and nginx: the bench's main configuration adds a listener on 127.0.0.1 that is
   the template's TLS server block with its listen line made plain and its ssl_ lines dropped (same locations, proxy
-  settings and upstream); deploy/nginx.conf itself is unchanged. ${pages} TLS sessions would be the load generator's work
+  settings and upstream, plus \`reuseport\` to spread connections over the workers and \`keepalive_timeout 5s\` so the
+  pages' idle read connections do not hold file descriptors); deploy/nginx.conf itself is unchanged. ${pages} TLS sessions would be the load generator's work
   (handshakes, then decrypting every page) on the same two cores the instances need, which a real night spreads over
   ${pages} browsers; nginx's own share of TLS is not measured here.
 - The pages connect to nginx, whose round-robin sends each new connection to the next instance; each page's stream stays
@@ -518,7 +533,7 @@ async function main() {
       jitterMs: 1000,
       gzip: GZIP,
       serverPid,
-      processes: two ? { ...Object.fromEntries(two.instances.map((i) => [i.name, i.child.pid!])), nginx: two.proxy.child.pid! } : undefined,
+      processes: two ? { ...Object.fromEntries(two.instances.map((i) => [i.name, i.child.pid!])), ...two.nginxPids } : undefined,
       roundTimeoutMs: ROUND_TIMEOUT_S * 1000,
       resultFile: path.join(dir, 'load-result.json'),
     };

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
@@ -267,6 +268,8 @@ export interface Proxy {
    */
   servedBy(address: string, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
+  /** The worker processes' ids (Linux /proc; none when nginx runs as one process). */
+  workerPids(): number[];
 }
 
 export interface NginxOptions {
@@ -281,13 +284,19 @@ export interface NginxOptions {
    * proxy setting is the template's.
    */
   plainPort?: number;
+  /**
+   * nginx's worker processes (1: one process, no master, as the test runs it). More: a master and that many
+   * workers, each with its own open-file limit, and the plain listener with `reuseport` so the kernel spreads
+   * connections over them evenly.
+   */
+  workerProcesses?: number;
 }
 
 /**
  * The site file's TLS server block (the one listening on `httpsPort` with `server_name`), copied to listen
  * on 127.0.0.1:`port` in plain HTTP: the same locations and proxy settings, no certificate.
  */
-export function plainServerOf(filled: string, httpsPort: string, port: number): string {
+export function plainServerOf(filled: string, httpsPort: string, port: number, reuseport = false): string {
   // Without the comments, so a brace in one cannot end the block early.
   const site = filled.replace(/#.*$/gm, '');
   const listen = new RegExp(`^\\s*listen ${httpsPort} ssl http2;.*$`, 'm');
@@ -307,7 +316,12 @@ export function plainServerOf(filled: string, httpsPort: string, port: number): 
   if (end < 0) throw new Error('deploy/nginx.conf: the TLS server block is not closed');
   return site
     .slice(start, end)
-    .replace(listen, `    listen 127.0.0.1:${port};`)
+    .replace(
+      listen,
+      // Idle connections closed after 5 s (nginx's default is 75 s): a page's first read leaves one open, and
+      // ten thousand of them would take as many file descriptors in nginx and in the load generator.
+      `    listen 127.0.0.1:${port}${reuseport ? ' reuseport' : ''};\n    keepalive_timeout 5s;`,
+    )
     .replace(/^\s*ssl_\w+[^;]*;.*\n/gm, '')
     .replace(/[ \t]+$/gm, '')
     .replace(/\n{2,}/g, '\n');
@@ -326,7 +340,8 @@ export async function startNginx(dir: string, values: Record<string, string>, op
   const left = [...new Set(directives.match(/\{\{[A-Z_0-9]+\}\}/g) ?? [])];
   if (left.length > 0) throw new Error(`deploy/nginx.conf has placeholders the test did not fill: ${left.join(', ')}`);
   fs.writeFileSync(path.join(dir, 'first-round.conf'), site);
-  const plain = options.plainPort === undefined ? '' : plainServerOf(site, values.HTTPS_PORT!, options.plainPort);
+  const workers = options.workerProcesses ?? 1;
+  const plain = options.plainPort === undefined ? '' : plainServerOf(site, values.HTTPS_PORT!, options.plainPort, workers > 1);
   if (plain) fs.writeFileSync(path.join(dir, 'first-round-plain.conf'), `# The bench's plain-HTTP copy of the site's TLS server (startNginx's plainPort).\n${plain}\n`);
   for (const temp of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(dir, temp), { recursive: true });
   const errorLog = path.join(dir, 'error.log');
@@ -335,8 +350,7 @@ export async function startNginx(dir: string, values: Record<string, string>, op
     path.join(dir, 'nginx.conf'),
     `# The deployment test's main configuration: the part /etc/nginx/nginx.conf plays on a server.
 daemon off;
-master_process off;
-worker_processes 1;
+${workers > 1 ? `master_process on;\nworker_processes ${workers};\n# The workers as this user (root's workers would otherwise be nobody's, unable to write in ${dir}).\nuser ${os.userInfo().username};` : 'master_process off;\nworker_processes 1;'}
 pid ${dir}/nginx.pid;
 error_log ${errorLog} warn;
 ${options.rlimitNofile === undefined ? '' : `worker_rlimit_nofile ${options.rlimitNofile};\n`}events { worker_connections ${options.workerConnections ?? 1024}; }
@@ -387,7 +401,16 @@ ${plain ? `    include ${dir}/first-round-plain.conf;\n` : ''}}
       }
       throw new Error(`nginx sent no request to ${address} that it answered within ${timeoutMs / 1000} s`);
     },
-    stop: async () => void (await stopChild(child, 'SIGQUIT', 5000)),
+    // With workers, TERM (the master stops them at once): a graceful QUIT would wait for every live stream, and
+    // a KILL of the master after it would leave the workers running.
+    stop: async () => void (await stopChild(child, workers > 1 ? 'SIGTERM' : 'SIGQUIT', workers > 1 ? 15_000 : 5000)),
+    workerPids() {
+      try {
+        return fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+      } catch {
+        return [];
+      }
+    },
   };
   const port = Number(values.HTTPS_PORT);
   const deadline = Date.now() + 10_000;
