@@ -428,7 +428,8 @@ ${plain ? `    include ${dir}/first-round-plain.conf;\n` : ''}}
     });
     if (listening) return proxy;
     if (Date.now() > deadline) {
-      await stopChild(child, 'SIGKILL');
+      // A master's workers go with it on TERM; after a KILL they would stay.
+      await stopChild(child, workers > 1 ? 'SIGTERM' : 'SIGKILL', 5000);
       throw new Error(`nginx was not listening on ${port} within 10 s: ${output.join('\n')}`);
     }
     await sleep(50);
