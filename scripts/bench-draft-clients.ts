@@ -43,13 +43,15 @@ export interface RoundRecord {
   status?: number;
   error?: string;
   showing?: Showing;
+  /** The instance holding the client's stream (nginx's X-Upstream header), when there is a proxy that says. */
+  upstream?: string;
   /** The page behind `showing`, as received, until the round is reported. */
   page?: string;
 }
 
 export type ToWorker = { type: 'prepare' } | { type: 'round' } | { type: 'collect' } | { type: 'drain' } | { type: 'close' };
 export type FromWorker =
-  | { type: 'ready'; connected: number; failed: string[] }
+  | { type: 'ready'; connected: number; failed: string[]; upstreams: Record<string, number> }
   | { type: 'prepared' }
   | { type: 'roundOpen' }
   | { type: 'drained' }
@@ -63,6 +65,8 @@ interface Client {
   agent: http.Agent;
   sse?: http.ClientRequest;
   connected: boolean;
+  /** nginx's X-Upstream header on the stream's answer: the instance holding it. */
+  upstream?: string;
   etag?: string;
   /** The page on screen, as received. */
   page?: string;
@@ -105,10 +109,10 @@ let waiting = 0;
 function report() {
   if (!roundOpen) return;
   roundOpen = false;
-  const records = clients.map(({ user, record }): RoundRecord => {
-    if (!record) return { user };
+  const records = clients.map(({ user, record, upstream }): RoundRecord => {
+    if (!record) return { user, upstream };
     const { page, ...rest } = record;
-    return page ? { ...rest, showing: showingOf(page) } : rest;
+    return page ? { ...rest, upstream, showing: showingOf(page) } : { ...rest, upstream };
   });
   send({ type: 'roundDone', records });
 }
@@ -219,6 +223,8 @@ function subscribe(client: Client): Promise<string | undefined> {
           settle(`HTTP ${res.statusCode}`);
           return;
         }
+        const upstream = res.headers['x-upstream'];
+        if (typeof upstream === 'string' && upstream) client.upstream = upstream;
         const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, chunkSize: 64 * 1024 })) : res;
         body.setEncoding('utf8');
         body.on('data', (chunk: string) => {
@@ -269,7 +275,9 @@ await pool(clients, 50, async (client) => {
   const answer = await fetchPage(client);
   if (answer.error) failed.push(`${client.user}: first load: ${answer.error}`);
 });
-send({ type: 'ready', connected: clients.filter((c) => c.connected).length, failed });
+const upstreams: Record<string, number> = {};
+for (const c of clients) if (c.connected && c.upstream) upstreams[c.upstream] = (upstreams[c.upstream] ?? 0) + 1;
+send({ type: 'ready', connected: clients.filter((c) => c.connected).length, failed, upstreams });
 
 port.on('message', async (message: ToWorker) => {
   if (message.type === 'prepare') {

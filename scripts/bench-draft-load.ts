@@ -14,11 +14,14 @@ import { groupLeaderboardSql } from '../server/src/modules/leaderboard/leaderboa
 import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
 import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
 import { now, ownRow, PAGE_INPUT, showing, summary } from './lib/bench-live.js';
-import { cpuMsOf } from './lib/process-cpu.js';
+import { cpuMsOf, rssMbOf } from './lib/process-cpu.js';
 import type { ClientsInit, FromWorker, RoundRecord, ToWorker } from './bench-draft-clients.js';
 
 export interface LoadOptions {
+  /** Where the clients connect: the server, or nginx in front of the instances. */
   base: string;
+  /** Where the operator records picks (one instance, directly); `base` when absent. */
+  operatorBase?: string;
   databaseUrl: string;
   dataDir: string;
   azp: string;
@@ -33,6 +36,8 @@ export interface LoadOptions {
   gzip: boolean;
   /** The server's process, whose CPU time each round reads from /proc (Linux). */
   serverPid?: number;
+  /** More processes (name → pid: the instances and nginx) whose CPU time and memory each round reads from /proc. */
+  processes?: Record<string, number>;
   roundTimeoutMs: number;
   resultFile: string;
 }
@@ -40,6 +45,8 @@ export interface LoadOptions {
 export interface LoadResult {
   clients: number;
   connected: number;
+  /** Live streams per instance (HOST:PORT from nginx's X-Upstream header; empty without nginx). */
+  upstreams: Record<string, number>;
   failed: number;
   rounds: RoundResult[];
 }
@@ -51,6 +58,11 @@ export interface RoundResult {
   callMs: number;
   /** The server process's CPU time (user + system) from the call to the round's end (PostgreSQL's not included). */
   serverCpuMs?: number;
+  /** The same for each of `processes`, and their resident memory (MB) at the round's end. */
+  cpuMs?: Record<string, number | undefined>;
+  rssMb?: Record<string, number | undefined>;
+  /** The slowest page per instance (by the X-Upstream header of its stream's answer, when nginx adds one). */
+  maxShownBy?: Record<string, number>;
   clients: number;
   events: number;
   shown: number;
@@ -68,7 +80,7 @@ export interface RoundResult {
 
 const options = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as LoadOptions;
 const log = (line: string) => process.stderr.write(`${line}\n`);
-const url = new URL(options.base);
+const url = new URL(options.operatorBase ?? options.base);
 
 function call(method: 'GET' | 'POST', path: string, token: string, body?: unknown): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
@@ -154,6 +166,9 @@ async function main() {
   const ready = await fromAll('ready');
   const connected = ready.reduce((n, r) => n + r.connected, 0);
   const failed = ready.flatMap((r) => r.failed);
+  const upstreams: Record<string, number> = {};
+  for (const r of ready) for (const [name, n] of Object.entries(r.upstreams)) upstreams[name] = (upstreams[name] ?? 0) + n;
+  if (Object.keys(upstreams).length > 0) log(`  live streams per instance: ${Object.entries(upstreams).map(([name, n]) => `${name} ${n}`).join(', ')}`);
   log(`  ${connected}/${options.users.length} live streams open and pages loaded in ${((now() - openedAt) / 1000).toFixed(1)} s`);
   for (const line of failed.slice(0, 5)) log(`    ${line}`);
 
@@ -178,6 +193,8 @@ async function main() {
       await fromAll('roundOpen');
       const token = await operatorToken();
       const serverCpu0 = cpuMsOf(options.serverPid);
+      const processes = Object.entries(options.processes ?? {});
+      const cpu0 = processes.map(([, pid]) => cpuMsOf(pid));
       const sent = now();
       const answer = await call('POST', '/trpc/draft.recordPick', token, { slot, player_id: player.id });
       const answered = now();
@@ -188,6 +205,7 @@ async function main() {
         reports.push(...(await fromAll('roundDone', 10_000)));
       }
       const serverCpu1 = cpuMsOf(options.serverPid);
+      const cpu1 = processes.map(([, pid]) => cpuMsOf(pid));
       const records: RoundRecord[] = reports.flatMap((r) => r.records);
       // Refetches past the round's time still run: the next pick waits for them (rounds never overlap).
       tell({ type: 'drain' });
@@ -203,6 +221,13 @@ async function main() {
         player: player.player_name,
         callMs: answered - sent,
         serverCpuMs: serverCpu0 !== undefined && serverCpu1 !== undefined ? serverCpu1 - serverCpu0 : undefined,
+        ...(processes.length > 0
+          ? {
+              cpuMs: Object.fromEntries(processes.map(([name], i) => [name, cpu0[i] !== undefined && cpu1[i] !== undefined ? cpu1[i]! - cpu0[i]! : undefined])),
+              rssMb: Object.fromEntries(processes.map(([name, pid]) => [name, rssMbOf(pid)])),
+              maxShownBy: {},
+            }
+          : {}),
         clients: records.length,
         events: 0,
         shown: 0,
@@ -230,6 +255,7 @@ async function main() {
         if (fresh) {
           result.shown++;
           result.toShown.push(r.doneAt - answered);
+          if (result.maxShownBy && r.upstream) result.maxShownBy[r.upstream] = Math.max(result.maxShownBy[r.upstream] ?? 0, r.doneAt - answered);
         } else result.stale++;
       }
       const e = summary(result.toEvent);
@@ -237,7 +263,11 @@ async function main() {
       log(
         `  pick ${slot} (${player.player_name}): call ${result.callMs.toFixed(0)} ms; events ${result.events}/${result.clients} (p50 ${e.p50.toFixed(0)}, max ${e.max.toFixed(0)} ms); ` +
           `new standings shown ${result.shown}/${result.clients} (p50 ${s.p50.toFixed(0)}, max ${s.max.toFixed(0)} ms; ${result.pushed} pushed); ${result.notModified} × 304, ${result.stale} stale, ${result.errors.length} errors; ` +
-          `the server's CPU ${result.serverCpuMs ?? '–'} ms`,
+          `the server's CPU ${result.serverCpuMs ?? '–'} ms` +
+          (result.cpuMs
+            ? `; CPU ${Object.entries(result.cpuMs).map(([name, v]) => `${name} ${v ?? '–'}`).join(', ')} ms; RSS ${Object.entries(result.rssMb ?? {}).map(([name, v]) => `${name} ${v ?? '–'}`).join(', ')} MB` +
+              `; slowest page by instance ${Object.entries(result.maxShownBy ?? {}).map(([name, v]) => `${name} ${v.toFixed(0)}`).join(', ')} ms`
+            : ''),
       );
       for (const line of result.errors) log(`    ${line}`);
       rounds.push(result);
@@ -247,7 +277,7 @@ async function main() {
     await db.end();
     tell({ type: 'close' });
   }
-  const result: LoadResult = { clients: options.users.length, connected, failed: failed.length, rounds };
+  const result: LoadResult = { clients: options.users.length, connected, upstreams, failed: failed.length, rounds };
   fs.writeFileSync(options.resultFile, JSON.stringify(result));
 }
 

@@ -12,8 +12,14 @@
 //          --workers N (2 load-generator threads), --round-timeout S (120), --log-level L (the server's LOG_LEVEL; default as
 //          `npm start`: info), --no-write, --keep (keep the throwaway directory: database, server log),
 //          --gzip (the live clients ask for gzip-compressed streams, as browsers do, and decode them),
-//          --profile DIR (the server and the load generator run with --cpu-prof and leave their profiles in DIR)
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+//          --profile DIR (the server and the load generator run with --cpu-prof and leave their profiles in DIR),
+//          --instances 2 (two instances on the one database, one signing key, TRUST_PROXY=1, behind nginx from
+//          deploy/nginx.conf as the deployment test starts it: the live pages connect through nginx's plain-HTTP
+//          listener, which its round-robin spreads over both; the operator records picks on the first instance;
+//          writes the "Two instances behind nginx" section instead of "Draft night"; default 1: no nginx),
+//          --nginx-workers N (2: nginx's worker processes with --instances 2, each with its own open-file limit)
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
@@ -31,6 +37,7 @@ import { sql } from '../server/src/db/sql.js';
 import { STANDINGS_PUSH_WAIT_MS } from '@first-round/shared/constants';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
 import { ms, summary } from './lib/bench-live.js';
+import { makeCertificate, NGINX, startInstance, startNginx, type Instance, type Proxy } from './lib/deploy-stack.js';
 import type { LoadOptions, LoadResult } from './bench-draft-load.js';
 
 const args = process.argv.slice(2);
@@ -53,6 +60,11 @@ const WRITE = !args.includes('--no-write');
 const KEEP = args.includes('--keep');
 const GZIP = args.includes('--gzip');
 const PROFILE_DIR = args.includes('--profile') ? path.resolve(args[args.indexOf('--profile') + 1]!) : undefined;
+/** 1: the server alone, the clients connect to it. 2: two instances behind nginx (deploy/nginx.conf). */
+const INSTANCES = opt('instances', 1);
+/** nginx's worker processes with --instances 2: each has its own open-file limit (two connections per page). */
+const NGINX_WORKERS = opt('nginx-workers', 2);
+if (INSTANCES !== 1 && INSTANCES !== 2) throw new Error('--instances takes 1 or 2');
 const ROUND_ONE_PICKS = 32;
 const OPERATOR = 'user_benchoperator';
 const OPERATOR_EMAIL = 'operator@bench.local';
@@ -107,10 +119,10 @@ function machine() {
   return { model, cores, memory: `${(os.totalmem() / 2 ** 30).toFixed(0)} GiB`, node: process.version };
 }
 
-/** Replaces the "## Draft night" section of docs/benchmarks.md (up to the next `## `), or appends it. */
-async function writeSection(file: string, section: string) {
+/** Replaces the `## <heading>` section of docs/benchmarks.md (up to the next `## `), or appends it. */
+async function writeSection(file: string, section: string, heading = 'Draft night') {
   const current = await fs.readFile(file, 'utf8').catch(() => '# Benchmarks\n');
-  const start = current.search(/^## Draft night\b/m);
+  const start = current.search(new RegExp(`^## ${heading}\\b`, 'm'));
   let next = -1;
   if (start >= 0) {
     const after = current.slice(start + 3).search(/^## /m);
@@ -119,6 +131,212 @@ async function writeSection(file: string, section: string) {
   const updated =
     start < 0 ? `${current.trimEnd()}\n\n${section}` : `${current.slice(0, start)}${section}${next >= 0 ? `\n${current.slice(next)}` : ''}`;
   await fs.writeFile(file, updated.endsWith('\n') ? updated : `${updated}\n`);
+}
+
+interface TwoInstances {
+  /** nginx's plain-HTTP listener: where the live pages connect. */
+  base: string;
+  instances: Instance[];
+  proxy: Proxy;
+  /** Where the instances' and nginx's output is. */
+  logs: string;
+  /** The open-file limit the instances, nginx and the load generator got (soft:hard), and nginx's worker_connections. */
+  nofile: string;
+  workerConnections: number;
+  /** nginx's processes to measure: its master and each worker. */
+  nginxPids: Record<string, number>;
+}
+
+/** This process's open-file limit (soft:hard), from /proc; the children inherit it. */
+function nofileLimit(): string {
+  try {
+    const line = /^Max open files\s+(\S+)\s+(\S+)/m.exec(fsSync.readFileSync('/proc/self/limits', 'utf8'));
+    return line ? `${line[1]}:${line[2]}` : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * Two instances of the game on the one database, then nginx in front of them, as the deployment test starts
+ * them (scripts/lib/deploy-stack.ts: startInstance, startNginx with deploy/nginx.conf). Both have the same
+ * LOCAL_IDP_PRIVATE_KEY, which is also the key file in `dir` the load generator signs its tokens with, and
+ * the same PUBLIC_URL (nginx's plain listener: the tokens' azp), so a token is good on either.
+ */
+async function startTwoInstances(dir: string, databaseUrl: string, cleanups: (() => Promise<unknown>)[]): Promise<TwoInstances> {
+  // Each page holds a stream: nginx needs a connection to the page and one to the instance for each, and the
+  // load generator a socket per stream and per page read. Raise this process's open-file limit (its children
+  // inherit it; Node raises its own soft limit to the hard one) when it is lower than that needs.
+  const needed = 4 * CLIENTS + 4096;
+  const hard = Number(nofileLimit().split(':')[1]);
+  if (!(hard >= needed)) {
+    try {
+      execFileSync('prlimit', ['--pid', String(process.pid), `--nofile=${needed}:${needed}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    } catch (error) {
+      log(`  could not raise the open-file limit to ${needed} (${(error as { stderr?: Buffer }).stderr?.toString().trim() || (error as Error).message}): it stays ${nofileLimit()}`);
+    }
+  }
+  const nofile = nofileLimit();
+  const ports = { a: await freePort(), b: await freePort(), https: await freePort(), http: await freePort(), plain: await freePort() };
+  const base = `http://127.0.0.1:${ports.plain}`;
+  const signingKey = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  // The load generator reads the key from the data directory (loadSigningKeys), as it does with one server.
+  await fs.writeFile(path.join(dir, 'idp-private-key.pem'), signingKey, { mode: 0o600 });
+  const profile: Record<string, string> = PROFILE_DIR ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${PROFILE_DIR}`.trim() } : {};
+  const env = (name: string, port: number): Record<string, string> => {
+    const dataDir = path.join(dir, `data-${name}`);
+    fsSync.mkdirSync(dataDir, { recursive: true });
+    return {
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      // Each instance its own data directory: all they share is the database and the key.
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      SKIP_CLIENT_BUILD: '1',
+      LOG_LEVEL,
+      ADMIN_EMAILS: OPERATOR_EMAIL,
+      DRAFT_DEADLINE: '2099-04-23T20:00:00-04:00',
+      LOCAL_IDP_PRIVATE_KEY: signingKey,
+      PUBLIC_URL: base,
+      TRUST_PROXY: '1',
+      ...profile,
+    };
+  };
+  const instances: Instance[] = [];
+  const logs = path.join(dir, 'instances');
+  await fs.mkdir(logs, { recursive: true });
+  cleanups.unshift(async () => {
+    await Promise.all(instances.map((i) => i.stop().catch(() => undefined)));
+    for (const i of instances) await fs.writeFile(path.join(logs, `${i.name}.log`), `${i.output.join('\n')}\n`).catch(() => undefined);
+  });
+  // One after the other: the database is migrated already, and nothing makes two instances' migrations wait for each other.
+  for (const [name, port] of [['A', ports.a], ['B', ports.b]] as const) {
+    log(`Starting instance ${name} as \`npm start\` does (scripts/start.mjs, LOG_LEVEL=${LOG_LEVEL}, port ${port})…`);
+    instances.push(await startInstance(name, env(name, port), 120_000));
+  }
+  const nginxDir = path.join(dir, 'nginx');
+  await fs.mkdir(nginxDir, { recursive: true });
+  const cert = makeCertificate(nginxDir, 'first-round.test');
+  // Per worker: each page's stream is two connections (the page's, the instance's), its reads two more
+  // while they last; as many as the open-file limit allows.
+  const hardLimit = Number(nofile.split(':')[1]) || Infinity;
+  const rlimitNofile = Math.min(4 * CLIENTS + 2048, hardLimit);
+  const workerConnections = rlimitNofile - 64;
+  log(`Starting nginx (deploy/nginx.conf; plain HTTP for the bench on ${base}, ${NGINX_WORKERS} workers, worker_connections ${workerConnections}, open files ${nofile})…`);
+  const proxy = await startNginx(
+    nginxDir,
+    {
+      SERVER_NAME: 'first-round.test',
+      PUBLIC_URL: base,
+      HTTPS_PORT: String(ports.https),
+      HTTP_PORT: String(ports.http),
+      CERTIFICATE: cert.certFile,
+      CERTIFICATE_KEY: cert.keyFile,
+      INSTANCE_1: `127.0.0.1:${ports.a}`,
+      INSTANCE_2: `127.0.0.1:${ports.b}`,
+    },
+    { workerConnections, rlimitNofile, plainPort: ports.plain, workerProcesses: NGINX_WORKERS },
+  );
+  for (let tries = 0; proxy.workerPids().length < NGINX_WORKERS && tries < 50; tries++) await new Promise((r) => setTimeout(r, 100));
+  cleanups.unshift(async () => {
+    await proxy.stop().catch(() => undefined);
+    const errors = await fs.readFile(proxy.errorLog, 'utf8').catch(() => '');
+    const lines = errors.split('\n').filter(Boolean);
+    if (lines.length > 0) log(`  nginx's error log: ${lines.length} lines; the last: ${lines.at(-1)}`);
+  });
+  const ready = await fetch(`${base}/readyz`);
+  if (!ready.ok) throw new Error(`GET /readyz through nginx: ${ready.status}`);
+  log(`  ${base} → nginx → A ${instances[0]!.url}, B ${instances[1]!.url}; output in ${logs}, nginx's in ${nginxDir}`);
+  const nginxPids = { nginx: proxy.child.pid!, ...Object.fromEntries(proxy.workerPids().map((pid, i) => [`nginx-w${i + 1}`, pid])) };
+  return { base, instances, proxy, logs, nofile, workerConnections, nginxPids };
+}
+
+/** The "Two instances behind nginx" section of docs/benchmarks.md, from a run with --instances 2. */
+function twoInstancesSection(run: {
+  two: TwoInstances;
+  live: LoadResult;
+  m: ReturnType<typeof machine>;
+  pgVersion: string;
+  loadBefore: { rerank: number; live: number };
+  counts: { entries: number; picks: number; groups: number };
+  globalEntries: number;
+  rerank: ReturnType<typeof summary>;
+}): string {
+  const { two, live, m } = run;
+  const rounds = live.rounds;
+  const nameOf = (address: string) => two.instances.find((i) => `127.0.0.1:${i.port}` === address)?.name ?? address;
+  const total = rounds.reduce((n, r) => n + r.clients, 0);
+  const shown = rounds.reduce((n, r) => n + r.shown, 0);
+  const toShown = summary(rounds.flatMap((r) => r.toShown));
+  const toEvent = summary(rounds.flatMap((r) => r.toEvent));
+  const refetch = summary(rounds.flatMap((r) => r.refetch));
+  const call = summary(rounds.map((r) => r.callMs));
+  const perPick = rounds.map((r) => {
+    const s = summary(r.toShown);
+    return `${ms(s.p50)} / ${ms(s.max)}`;
+  });
+  // nginx: its master and workers together.
+  const of = (values: Record<string, number | undefined> | undefined, name: string) =>
+    name === 'nginx'
+      ? Object.entries(values ?? {})
+          .filter(([key]) => key.startsWith('nginx'))
+          .reduce<number | undefined>((sum, [, v]) => (v === undefined ? sum : (sum ?? 0) + v), undefined)
+      : values?.[name];
+  const perProcess = (pick: (r: LoadResult['rounds'][number]) => Record<string, number | undefined> | undefined, unit: string) =>
+    ['A', 'B', 'nginx'].map((name) => `${name} ${rounds.map((r) => of(pick(r), name)).map((v) => (v === undefined ? '–' : v.toFixed(0))).join(', ')} ${unit}`).join('; ');
+  const slowestBy = rounds
+    .map((r) => Object.entries(r.maxShownBy ?? {}).sort(([a], [b]) => nameOf(a).localeCompare(nameOf(b))).map(([address, v]) => `${nameOf(address)} ${ms(v)}`).join(', ') || '–')
+    .join('; ');
+  const streams = Object.entries(live.upstreams)
+    .sort(([a], [b]) => nameOf(a).localeCompare(nameOf(b)))
+    .map(([address, n]) => `${nameOf(address)} ${n.toLocaleString('en-US')}`)
+    .join(', ');
+  // `nginx -v` prints its version on stderr.
+  const nginxVersion = /nginx\/\S+/.exec(spawnSync(NGINX, ['-v'], { encoding: 'utf8' }).stderr ?? '')?.[0] ?? 'nginx';
+  const pages = CLIENTS.toLocaleString('en-US');
+  const verdict = shown === total && toShown.max <= 1500 ? 'met' : `**missed**${shown === total ? ` by ${ms(toShown.max - 1500)}` : ''}`;
+  return `## Two instances behind nginx
+
+\`npm run bench:draft -- ${args.join(' ')}\` (scripts/bench-draft.ts), run on ${new Date().toISOString().slice(0, 10)}. Machine: ${m.model},
+${m.cores} cores (\`nproc\`), ${m.memory}; Node ${m.node}; ${run.pgVersion} (embedded, fsync off); ${nginxVersion}. The database, both
+instances, nginx and the load generator (${WORKERS} worker threads) share those cores with whatever else runs there: the 1-minute load
+average was ${run.loadBefore.rerank.toFixed(1)} when the run began and ${run.loadBefore.live.toFixed(1)} when the live part began (${m.cores} = the cores fully busy).
+
+Data: ${run.globalEntries.toLocaleString('en-US')} global entries and ${(run.counts.entries - run.globalEntries).toLocaleString('en-US')} group entries
+(${run.counts.groups.toLocaleString('en-US')} groups of ${MEMBERS}), ${run.counts.picks.toLocaleString('en-US')} picks.
+
+| Measure | Target | Result |
+|---|---|---|
+| Recorded pick → ${pages} live pages, spread by nginx over two instances, showing the new standings (${rounds.length} picks; from the operator's call returning) | ≤ 1.5 s | ${shown}/${total} shown; p50 ${ms(toShown.p50)}, max ${ms(toShown.max)} (${verdict}) |
+| … per pick, p50 / max | | ${perPick.join('; ')} |
+| … live streams per instance (nginx's round-robin, from its X-Upstream header) | | ${streams || 'not known'} |
+| … the slowest page per instance, per pick | | ${slowestBy} |
+| … recorded pick → the SSE event at each page | | p50 ${ms(toEvent.p50)}, max ${ms(toEvent.max)} |
+| … pages brought by the stream (no request) | | ${rounds.reduce((n, r) => n + r.pushed, 0)}/${total}; ${rounds.reduce((n, r) => n + r.stale, 0)} stale, ${rounds.reduce((n, r) => n + r.errors.length, 0)} errors |
+| … pages read instead (no page on the stream within ${STANDINGS_PUSH_WAIT_MS / 1000} s) | | ${refetch.n === 0 ? 'none' : `${refetch.n}; p50 ${ms(refetch.p50)}, p99 ${ms(refetch.p99)}`} |
+| … the operator's recordPick call, on instance A directly | | p50 ${ms(call.p50)}, max ${ms(call.max)} |
+| … CPU time per pick (user + system, from the call to the round's end; PostgreSQL's not included) | | ${perProcess((r) => r.cpuMs, 'ms')} |
+| … resident memory at each pick's end | | ${perProcess((r) => r.rssMb, 'MB')} |
+| Recorded pick → global standings re-ranked (in the bench's process, before the live part; as "Draft night") | ≤ 300 ms | p50 ${ms(run.rerank.p50)}, max ${ms(run.rerank.max)} |
+
+How it is measured (as "Draft night", with these differences):
+- Two instances started one after the other as the deployment test starts them (scripts/lib/deploy-stack.ts,
+  \`startInstance\`: scripts/start.mjs, NODE_ENV=production, LOG_LEVEL=${LOG_LEVEL}), on the one database, each with its own
+  data directory, the same LOCAL_IDP_PRIVATE_KEY (the load generator signs the pages' tokens with it) and PUBLIC_URL, and
+  TRUST_PROXY=1. nginx runs deploy/nginx.conf through \`startNginx\` (a master and ${NGINX_WORKERS} worker processes, worker_connections
+  ${two.workerConnections.toLocaleString('en-US')} each; open files ${two.nofile} soft:hard, which the bench raises with prlimit when it may). Its CPU and
+  memory below are the master's and the workers' together.
+- **Plain HTTP, not TLS**, between the pages and nginx: the bench's main configuration adds a listener on 127.0.0.1 that is
+  the template's TLS server block with its listen line made plain and its ssl_ lines dropped (same locations, proxy
+  settings and upstream, plus \`reuseport\` to spread connections over the workers and \`keepalive_timeout 5s\` so the
+  pages' idle read connections do not hold file descriptors); deploy/nginx.conf itself is unchanged. ${pages} TLS sessions would be the load generator's work
+  (handshakes, then decrypting every page) on the same two cores the instances need, which a real night spreads over
+  ${pages} browsers; nginx's own share of TLS is not measured here.
+- The pages connect to nginx, whose round-robin sends each new connection to the next instance; each page's stream stays
+  on the instance that took it. The operator records each pick on instance A directly (the admin's call); the other
+  instance hears it through PostgreSQL's NOTIFY, as every cache does, and pushes the page to its own streams.
+`;
 }
 
 async function main() {
@@ -254,45 +472,60 @@ async function main() {
     await db.query(`insert into idp_user (id, email, username) select v, v || '@bench.local', null from unnest($1::text[]) v`, [users]);
     await db.query(`insert into idp_user (id, email, username) values ($1, $2, 'BenchOperator')`, [OPERATOR, OPERATOR_EMAIL]);
     await db.query(`insert into idp_session (id, user_id, secret_hash) select 'sess_' || v, v, md5(v) from unnest($1::text[]) v`, [[...users, OPERATOR]]);
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const serverLog = path.join(dir, 'server.log');
-    const serverOut = fsSync.openSync(serverLog, 'a');
-    log(`Starting the server as \`npm start\` does (scripts/start.mjs, LOG_LEVEL=${LOG_LEVEL}, output in ${serverLog})…`);
     const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-    const server = spawn(process.execPath, [...profile, path.resolve('scripts/start.mjs')], {
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        PUBLIC_URL: base,
-        DATABASE_URL: url,
-        DATA_DIR: dir,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        SKIP_CLIENT_BUILD: '1',
-        LOG_LEVEL,
-        ADMIN_EMAILS: OPERATOR_EMAIL,
-        DRAFT_DEADLINE: '2099-04-23T20:00:00-04:00',
-      },
-      stdio: ['ignore', serverOut, serverOut],
-    });
-    const serverExited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-    cleanups.unshift(async () => {
-      if (server.exitCode === null) {
-        server.kill('SIGTERM');
-        await Promise.race([serverExited, new Promise((r) => setTimeout(r, 15_000))]);
-        if (server.exitCode === null) server.kill('SIGKILL');
-      }
-    });
-    await waitForHealth(base, server, 120_000);
+    let base: string;
+    let azp: string;
+    let serverLog: string;
+    let serverPid: number | undefined;
+    let two: TwoInstances | undefined;
+    if (INSTANCES === 1) {
+      const port = await freePort();
+      base = `http://127.0.0.1:${port}`;
+      azp = `http://localhost:${port}`;
+      serverLog = path.join(dir, 'server.log');
+      const serverOut = fsSync.openSync(serverLog, 'a');
+      log(`Starting the server as \`npm start\` does (scripts/start.mjs, LOG_LEVEL=${LOG_LEVEL}, output in ${serverLog})…`);
+      const server = spawn(process.execPath, [...profile, path.resolve('scripts/start.mjs')], {
+        env: {
+          ...process.env,
+          NODE_ENV: 'production',
+          PUBLIC_URL: base,
+          DATABASE_URL: url,
+          DATA_DIR: dir,
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          SKIP_CLIENT_BUILD: '1',
+          LOG_LEVEL,
+          ADMIN_EMAILS: OPERATOR_EMAIL,
+          DRAFT_DEADLINE: '2099-04-23T20:00:00-04:00',
+        },
+        stdio: ['ignore', serverOut, serverOut],
+      });
+      const serverExited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+      cleanups.unshift(async () => {
+        if (server.exitCode === null) {
+          server.kill('SIGTERM');
+          await Promise.race([serverExited, new Promise((r) => setTimeout(r, 15_000))]);
+          if (server.exitCode === null) server.kill('SIGKILL');
+        }
+      });
+      await waitForHealth(base, server, 120_000);
+      serverPid = server.pid;
+    } else {
+      two = await startTwoInstances(dir, url, cleanups);
+      base = two.base;
+      azp = two.base;
+      serverLog = two.logs;
+    }
 
     loadBefore.live = os.loadavg()[0]!;
     log(`Load generator: ${CLIENTS} live clients, then ${LIVE_PICKS} recorded picks (load average ${loadBefore.live.toFixed(1)})…`);
     const loadOptions: LoadOptions = {
       base,
+      operatorBase: two?.instances[0]!.url,
       databaseUrl: url,
       dataDir: dir,
-      azp: `http://localhost:${port}`,
+      azp,
       users,
       operator: OPERATOR,
       picks: LIVE_PICKS,
@@ -300,7 +533,8 @@ async function main() {
       workers: WORKERS,
       jitterMs: 1000,
       gzip: GZIP,
-      serverPid: server.pid,
+      serverPid,
+      processes: two ? { ...Object.fromEntries(two.instances.map((i) => [i.name, i.child.pid!])), ...two.nginxPids } : undefined,
       roundTimeoutMs: ROUND_TIMEOUT_S * 1000,
       resultFile: path.join(dir, 'load-result.json'),
     };
@@ -373,7 +607,15 @@ How it is measured:
 - The clients ${gzipNote}.
 - Leaderboard read throughput (REST, tRPC, plain Fastify) is \`npm run bench:reads\`.
 `;
-    if (WRITE) {
+    if (two) {
+      const twoSection = twoInstancesSection({ two, live, m, pgVersion: pgVersion ?? 'PostgreSQL', loadBefore, counts, globalEntries, rerank });
+      if (WRITE) {
+        await writeSection(path.resolve('docs/benchmarks.md'), twoSection, 'Two instances behind nginx');
+        log('Wrote the "Two instances behind nginx" section of docs/benchmarks.md');
+      } else {
+        log(twoSection);
+      }
+    } else if (WRITE) {
       await writeSection(path.resolve('docs/benchmarks.md'), section);
       log('Wrote the "Draft night" section of docs/benchmarks.md');
     } else {

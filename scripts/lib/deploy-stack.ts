@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
@@ -267,6 +268,63 @@ export interface Proxy {
    */
   servedBy(address: string, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
+  /** The worker processes' ids (Linux /proc; none when nginx runs as one process). */
+  workerPids(): number[];
+}
+
+export interface NginxOptions {
+  /** The main configuration's `worker_connections` (1024, what the deployment test has always used). Each proxied request takes two: the client's and the instance's. */
+  workerConnections?: number;
+  /** Its `worker_rlimit_nofile`: the open-file limit nginx sets for itself (none by default: the limit it inherits). */
+  rlimitNofile?: number;
+  /**
+   * A plain-HTTP listener on 127.0.0.1:`plainPort` proxying as the site's TLS server does (the bench's, in this
+   * main configuration only: deploy/nginx.conf is what operators install and stays TLS-only). It is the site
+   * file's own TLS `server { }` block with its listen line made plain and its ssl_ lines dropped, so every
+   * proxy setting is the template's.
+   */
+  plainPort?: number;
+  /**
+   * nginx's worker processes (1: one process, no master, as the test runs it). More: a master and that many
+   * workers, each with its own open-file limit, and the plain listener with `reuseport` so the kernel spreads
+   * connections over them evenly.
+   */
+  workerProcesses?: number;
+}
+
+/**
+ * The site file's TLS server block (the one listening on `httpsPort` with `server_name`), copied to listen
+ * on 127.0.0.1:`port` in plain HTTP: the same locations and proxy settings, no certificate.
+ */
+export function plainServerOf(filled: string, httpsPort: string, port: number, reuseport = false): string {
+  // Without the comments, so a brace in one cannot end the block early.
+  const site = filled.replace(/#.*$/gm, '');
+  const listen = new RegExp(`^\\s*listen ${httpsPort} ssl http2;.*$`, 'm');
+  const at = site.search(listen);
+  if (at < 0) throw new Error(`deploy/nginx.conf has no "listen ${httpsPort} ssl http2;" server to copy`);
+  const start = site.lastIndexOf('server {', at);
+  if (start < 0) throw new Error('deploy/nginx.conf: no server block around the TLS listen line');
+  let depth = 0;
+  let end = -1;
+  for (let i = start; i < site.length; i++) {
+    if (site[i] === '{') depth++;
+    else if (site[i] === '}' && --depth === 0) {
+      end = i + 1;
+      break;
+    }
+  }
+  if (end < 0) throw new Error('deploy/nginx.conf: the TLS server block is not closed');
+  return site
+    .slice(start, end)
+    .replace(
+      listen,
+      // Idle connections closed after 5 s (nginx's default is 75 s): a page's first read leaves one open, and
+      // ten thousand of them would take as many file descriptors in nginx and in the load generator.
+      `    listen 127.0.0.1:${port}${reuseport ? ' reuseport' : ''};\n    keepalive_timeout 5s;`,
+    )
+    .replace(/^\s*ssl_\w+[^;]*;.*\n/gm, '')
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{2,}/g, '\n');
 }
 
 /**
@@ -274,7 +332,7 @@ export interface Proxy {
  * that runs it as this user in `dir` (pid, logs and temporary files there, in the foreground, one process):
  * what /etc/nginx/nginx.conf is on a server.
  */
-export async function startNginx(dir: string, values: Record<string, string>): Promise<Proxy> {
+export async function startNginx(dir: string, values: Record<string, string>, options: NginxOptions = {}): Promise<Proxy> {
   if (!fs.existsSync(NGINX)) throw new Error(`The deployment test needs nginx at ${NGINX}: apt-get install -y nginx-light`);
   let site = fs.readFileSync(NGINX_TEMPLATE, 'utf8');
   for (const [key, value] of Object.entries(values)) site = site.replaceAll(`{{${key}}}`, value);
@@ -282,6 +340,9 @@ export async function startNginx(dir: string, values: Record<string, string>): P
   const left = [...new Set(directives.match(/\{\{[A-Z_0-9]+\}\}/g) ?? [])];
   if (left.length > 0) throw new Error(`deploy/nginx.conf has placeholders the test did not fill: ${left.join(', ')}`);
   fs.writeFileSync(path.join(dir, 'first-round.conf'), site);
+  const workers = options.workerProcesses ?? 1;
+  const plain = options.plainPort === undefined ? '' : plainServerOf(site, values.HTTPS_PORT!, options.plainPort, workers > 1);
+  if (plain) fs.writeFileSync(path.join(dir, 'first-round-plain.conf'), `# The bench's plain-HTTP copy of the site's TLS server (startNginx's plainPort).\n${plain}\n`);
   for (const temp of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(dir, temp), { recursive: true });
   const errorLog = path.join(dir, 'error.log');
   const accessLog = path.join(dir, 'access.log');
@@ -289,11 +350,10 @@ export async function startNginx(dir: string, values: Record<string, string>): P
     path.join(dir, 'nginx.conf'),
     `# The deployment test's main configuration: the part /etc/nginx/nginx.conf plays on a server.
 daemon off;
-master_process off;
-worker_processes 1;
+${workers > 1 ? `master_process on;\nworker_processes ${workers};\n# The workers as this user (root's workers would otherwise be nobody's, unable to write in ${dir}).\nuser ${os.userInfo().username};` : 'master_process off;\nworker_processes 1;'}
 pid ${dir}/nginx.pid;
 error_log ${errorLog} warn;
-events { worker_connections 1024; }
+${options.rlimitNofile === undefined ? '' : `worker_rlimit_nofile ${options.rlimitNofile};\n`}events { worker_connections ${options.workerConnections ?? 1024}; }
 http {
     # Which instance answered each request, so the test knows when a restarted one is back in rotation.
     log_format upstreams '$upstream_addr|$upstream_status';
@@ -307,7 +367,7 @@ http {
     uwsgi_temp_path ${dir}/uwsgi;
     scgi_temp_path ${dir}/scgi;
     include ${dir}/first-round.conf;
-}
+${plain ? `    include ${dir}/first-round-plain.conf;\n` : ''}}
 `,
   );
   const child = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', errorLog], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -341,7 +401,16 @@ http {
       }
       throw new Error(`nginx sent no request to ${address} that it answered within ${timeoutMs / 1000} s`);
     },
-    stop: async () => void (await stopChild(child, 'SIGQUIT', 5000)),
+    // With workers, TERM (the master stops them at once): a graceful QUIT would wait for every live stream, and
+    // a KILL of the master after it would leave the workers running.
+    stop: async () => void (await stopChild(child, workers > 1 ? 'SIGTERM' : 'SIGQUIT', workers > 1 ? 15_000 : 5000)),
+    workerPids() {
+      try {
+        return fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+      } catch {
+        return [];
+      }
+    },
   };
   const port = Number(values.HTTPS_PORT);
   const deadline = Date.now() + 10_000;
@@ -359,7 +428,8 @@ http {
     });
     if (listening) return proxy;
     if (Date.now() > deadline) {
-      await stopChild(child, 'SIGKILL');
+      // A master's workers go with it on TERM; after a KILL they would stay.
+      await stopChild(child, workers > 1 ? 'SIGTERM' : 'SIGKILL', 5000);
       throw new Error(`nginx was not listening on ${port} within 10 s: ${output.join('\n')}`);
     }
     await sleep(50);

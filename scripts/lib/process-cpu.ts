@@ -18,3 +18,14 @@ export function cpuMsOf(pid: number | undefined): number | undefined {
     return undefined;
   }
 }
+
+/** A process's resident memory now (VmRSS, MB) from /proc/<pid>/status; undefined where there is none. */
+export function rssMbOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Math.round(Number(kb) / 1024);
+  } catch {
+    return undefined;
+  }
+}
