@@ -22,7 +22,6 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import crypto from 'node:crypto';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -39,6 +38,7 @@ import type { LeaderboardRow } from '@first-round/shared/schemas';
 import { ms, summary } from './lib/bench-live.js';
 import { makeCertificate, NGINX, startInstance, startNginx, type Instance, type Proxy } from './lib/deploy-stack.js';
 import type { LoadOptions, LoadResult } from './bench-draft-load.js';
+import { freePort } from './lib/free-port.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -78,16 +78,6 @@ async function timed<T>(label: string, run: () => T | Promise<T>): Promise<T> {
   return out;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForHealth(base: string, server: ChildProcess, timeoutMs: number) {
   const until = Date.now() + timeoutMs;

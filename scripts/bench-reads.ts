@@ -8,7 +8,6 @@
 //          --only TEXT (measure only the routes whose label contains TEXT, e.g. 'draft.status REST', to profile one)
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +19,7 @@ import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
 import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
 import { draftSettings, recordPick, startDraft } from '../server/src/modules/draft/draft.service.js';
 import { cpuMsOf } from './lib/process-cpu.js';
+import { freePort } from './lib/free-port.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -45,15 +45,6 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'first-round-bench-reads-'
 // When run as root the embedded PostgreSQL runs as another user, which must reach its directory.
 fs.chmodSync(dataDir, 0o755);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 async function waitFor(check: () => Promise<boolean>, what: string, ms = 120_000) {
   const until = Date.now() + ms;

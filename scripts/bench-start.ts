@@ -8,11 +8,11 @@
 // DATABASE_URL), which leaves the server's own part. Prints each run and the medians.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmbeddedPostgres } from '../server/src/db/embedded-postgres.js';
+import { freePort } from './lib/free-port.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -22,15 +22,6 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'first-round-bench-start-'
 // When run as root the embedded PostgreSQL runs as another user, which must reach its directory.
 fs.chmodSync(dataDir, 0o755);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 const rssMiB = (pid: number) => {
   const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
@@ -44,7 +35,7 @@ async function startOnce(): Promise<{ readyMs: number; rss: number }> {
   const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'production', PUBLIC_URL: `http://localhost:${port}` },
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let readyMs = 0;

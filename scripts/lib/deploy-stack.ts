@@ -12,6 +12,7 @@ import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
 import { APP_DATABASE, startEmbeddedPostgres, withDatabase } from '../../server/src/db/embedded-postgres';
+import { freePort } from './free-port.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -21,16 +22,6 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
  */
 export const START_COMMAND: readonly string[] = [process.execPath, path.join(ROOT, 'scripts', 'start.mjs')];
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
