@@ -38,7 +38,7 @@ import type { LeaderboardRow } from '@first-round/shared/schemas';
 import { ms, summary } from './lib/bench-live.js';
 import { makeCertificate, NGINX, startInstance, startNginx, type Instance, type Proxy } from './lib/deploy-stack.js';
 import type { LoadOptions, LoadResult } from './bench-draft-load.js';
-import { freePort } from './lib/free-port.js';
+import { freePort } from '../server/src/free-port.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {

@@ -19,7 +19,7 @@ import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
 import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
 import { draftSettings, recordPick, startDraft } from '../server/src/modules/draft/draft.service.js';
 import { cpuMsOf } from './lib/process-cpu.js';
-import { freePort } from './lib/free-port.js';
+import { freePort } from '../server/src/free-port.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);

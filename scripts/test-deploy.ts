@@ -19,7 +19,7 @@ import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { buildServer, isStale } from './lib/builds.mjs';
-import { freePort } from './lib/free-port.js';
+import { freePort } from '../server/src/free-port.js';
 import {
   codeIn,
   httpsClient,

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { APP_DATABASE, startEmbeddedPostgres, withDatabase } from '../../server/src/db/embedded-postgres';
 import { BASE_URL, DEPUTY_EMAIL, MARSHAL_EMAIL, OPERATOR_EMAIL, STEWARD_EMAIL } from './env';
+import { freePort } from '../../server/src/free-port';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -13,17 +13,6 @@ export interface Instance {
   output: string[];
   /** SIGTERM, then waits for its graceful shutdown (SIGKILL after 20 s). */
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

@@ -12,7 +12,7 @@ import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
 import { APP_DATABASE, startEmbeddedPostgres, withDatabase } from '../../server/src/db/embedded-postgres';
-import { freePort } from './free-port.js';
+import { freePort } from '../../server/src/free-port.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 

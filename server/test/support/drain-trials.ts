@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from '../../src/free-port.js';
 
 /*
  * Trials of a shutdown with saves already sent: the real server as `npm start` runs it
@@ -50,16 +51,6 @@ export interface DrainTrialResult {
   /** From the signal to the process's exit. */
   stopMs: number;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 
 interface Spawned {
   child: ChildProcess;
