@@ -36,7 +36,7 @@ import { sql } from '../server/src/db/sql.js';
 import { STANDINGS_PUSH_WAIT_MS } from '@first-round/shared/constants';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
 import { ms, summary } from './lib/bench-live.js';
-import { makeCertificate, NGINX, startInstance, startNginx, type Instance, type Proxy } from './lib/deploy-stack.js';
+import { makeCertificate, NGINX, siteValues, startInstance, startNginx, type Instance, type Proxy } from './lib/deploy-stack.js';
 import type { LoadOptions, LoadResult } from './bench-draft-load.js';
 import { freePort } from '../server/src/free-port.js';
 
@@ -216,16 +216,7 @@ async function startTwoInstances(dir: string, databaseUrl: string, cleanups: (()
   log(`Starting nginx (deploy/nginx.conf; plain HTTP for the bench on ${base}, ${NGINX_WORKERS} workers, worker_connections ${workerConnections}, open files ${nofile})…`);
   const proxy = await startNginx(
     nginxDir,
-    {
-      SERVER_NAME: 'first-round.test',
-      PUBLIC_URL: base,
-      HTTPS_PORT: String(ports.https),
-      HTTP_PORT: String(ports.http),
-      CERTIFICATE: cert.certFile,
-      CERTIFICATE_KEY: cert.keyFile,
-      INSTANCE_1: `127.0.0.1:${ports.a}`,
-      INSTANCE_2: `127.0.0.1:${ports.b}`,
-    },
+    siteValues({ name: 'first-round.test', publicUrl: base, httpsPort: ports.https, httpPort: ports.http, certificate: cert, instancePorts: [ports.a, ports.b] }),
     { workerConnections, rlimitNofile, plainPort: ports.plain, workerProcesses: NGINX_WORKERS },
   );
   for (let tries = 0; proxy.workerPids().length < NGINX_WORKERS && tries < 50; tries++) await new Promise((r) => setTimeout(r, 100));

@@ -28,6 +28,7 @@ import {
   startDatabase,
   startInstance,
   startMailServer,
+  siteValues,
   startNginx,
   type Answer,
   type Database,
@@ -310,16 +311,10 @@ try {
       args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${NAME} 127.0.0.1`, `--ignore-certificate-errors-spki-list=${cert.spki}`],
     }).then((started) => (browser = started));
     instances.set('B', await startInstance('B', env('B', ports.b)));
-    proxy = await startNginx(tmp, {
-      SERVER_NAME: NAME,
-      PUBLIC_URL,
-      HTTPS_PORT: String(ports.https),
-      HTTP_PORT: String(ports.http),
-      CERTIFICATE: cert.certFile,
-      CERTIFICATE_KEY: cert.keyFile,
-      INSTANCE_1: `127.0.0.1:${ports.a}`,
-      INSTANCE_2: `127.0.0.1:${ports.b}`,
-    });
+    proxy = await startNginx(
+      tmp,
+      siteValues({ name: NAME, publicUrl: PUBLIC_URL, httpsPort: ports.https, httpPort: ports.http, certificate: cert, instancePorts: [ports.a, ports.b] }),
+    );
     client = httpsClient(NAME, ports.https, cert.pem);
     await launching;
     console.log(`  ${PUBLIC_URL} → nginx → A :${ports.a}, B :${ports.b}; SMTP ${mail.url}`);

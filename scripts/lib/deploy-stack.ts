@@ -318,6 +318,20 @@ export function plainServerOf(filled: string, httpsPort: string, port: number, r
     .replace(/\n{2,}/g, '\n');
 }
 
+/** The values of deploy/nginx.conf's placeholders: the site's name and address, its ports, certificate and two instances. */
+export function siteValues(site: { name: string; publicUrl: string; httpsPort: number; httpPort: number; certificate: Certificate; instancePorts: [number, number] }): Record<string, string> {
+  return {
+    SERVER_NAME: site.name,
+    PUBLIC_URL: site.publicUrl,
+    HTTPS_PORT: String(site.httpsPort),
+    HTTP_PORT: String(site.httpPort),
+    CERTIFICATE: site.certificate.certFile,
+    CERTIFICATE_KEY: site.certificate.keyFile,
+    INSTANCE_1: `127.0.0.1:${site.instancePorts[0]}`,
+    INSTANCE_2: `127.0.0.1:${site.instancePorts[1]}`,
+  };
+}
+
 /**
  * nginx with deploy/nginx.conf, its {{NAME}}s filled in, included in the smallest main configuration
  * that runs it as this user in `dir` (pid, logs and temporary files there, in the foreground, one process):
