@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
 import pg from 'pg';
-import { freePort } from '../../src/free-port.js';
+import { startServer, type ServerProcess } from './game-process.js';
 
 /*
  * Trials of a shutdown with saves already sent: the real server as `npm start` runs it
@@ -13,8 +11,6 @@ import { freePort } from '../../src/free-port.js';
  * No vitest here: server/test/lifecycle-drain.test.ts runs a few trials in the suite, and
  * `npm run drain:trials -- --trials 20` (scripts/drain-trials.ts) runs the full count.
  */
-
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 export interface DrainTrialOptions {
   /** A database of its own (migrated by the server's first start if it is not yet). */
@@ -52,67 +48,19 @@ export interface DrainTrialResult {
   stopMs: number;
 }
 
-interface Spawned {
-  child: ChildProcess;
-  port: number;
-  lines: string[];
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-async function startServer(options: DrainTrialOptions): Promise<Spawned> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** The server as `npm start` runs it, with what every trial shares. */
+function startTrialServer(options: DrainTrialOptions): Promise<ServerProcess> {
+  return startServer({
+    dataDir: options.dataDir,
     env: {
-      ...process.env,
-      NODE_ENV: 'production',
       // The same in every trial: a session token names the origin it was made for (its `azp`).
       PUBLIC_URL: 'http://drain.test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
       DATABASE_URL: options.databaseUrl,
-      DATA_DIR: options.dataDir,
-      SKIP_CLIENT_BUILD: '1',
-      DRAFT_DEADLINE: '2099-04-23T20:00:00-04:00',
-      IDP_IP_RATE_LIMIT: '100000',
-      IDP_CODE_RESEND_SECONDS: '0',
       REMINDERS: 'false',
       LOG_LEVEL: 'warn',
       ...options.env,
     },
   });
-  const lines: string[] = [];
-  for (const stream of [child.stdout!, child.stderr!]) {
-    let rest = '';
-    stream.on('data', (chunk: Buffer) => {
-      const parts = (rest + chunk.toString('utf8')).split('\n');
-      rest = parts.pop() ?? '';
-      lines.push(...parts);
-    });
-  }
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  let gone = false;
-  void exited.then(() => (gone = true));
-  const deadline = Date.now() + 60_000;
-  while (!lines.some((l) => l.includes('First Round is running'))) {
-    if (gone || Date.now() > deadline) {
-      kill(child);
-      throw new Error(`The server did not start:\n${lines.slice(-30).join('\n')}`);
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return { child, port, lines, exited };
-}
-
-function kill(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
 }
 
 // ------------------------------------------------------------------------------------ raw HTTP
@@ -278,7 +226,7 @@ export async function runDrainTrials(options: DrainTrialOptions): Promise<DrainT
   let board: number[] = [];
   try {
     for (let trial = 0; trial < options.trials; trial++) {
-      const server = await startServer(options);
+      const server = await startTrialServer(options);
       try {
         if (trial === 0) {
           const run = Date.now().toString(36);
@@ -351,7 +299,7 @@ export async function runDrainTrials(options: DrainTrialOptions): Promise<DrainT
         results.push(result);
         log(summarize(result));
       } finally {
-        kill(server.child);
+        server.kill();
       }
     }
   } finally {
