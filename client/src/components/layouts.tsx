@@ -16,6 +16,8 @@ const DraftLive = lazy(async () => ({ default: (await import('./draft-live')).Dr
 // Draft night inside the app (components/draft-strip.tsx): the sticky live strip under the header, and the
 // countdown chip or the Final card at the top of the page. Lazy too, and blank while it loads.
 const LiveStrip = lazy(async () => ({ default: (await import('./draft-strip')).LiveStrip }));
+// The viewing delay (no spoilers): chooser and "Delayed 45 s · Catch up" under the strip, on the same pages.
+const ViewingDelayBar = lazy(async () => ({ default: (await import('./viewing-delay-bar')).ViewingDelayBar }));
 const DraftStateBanner = lazy(async () => ({ default: (await import('./draft-strip')).DraftStateBanner }));
 
 /** Header (with tabs once signed in) and the routed page below it. */
@@ -31,6 +33,7 @@ export function AppShell() {
         {isSignedIn && (
           <Suspense fallback={null}>
             <LiveStrip />
+            <ViewingDelayBar />
           </Suspense>
         )}
       </Box>
