@@ -78,7 +78,7 @@ describe('no spoilers: a viewer 5 s behind the draft room', () => {
     context = await browser.newContext({ viewport: { width: 375, height: 760 }, baseURL: BASE_URL });
     context.setDefaultTimeout(10_000);
     await serveAxe(context);
-    sightings = await watchForText(context, ['Cam Ward, QB', 'Travis Hunter, CB', 'Abdul Carter, EDGE']);
+    sightings = await watchForText(context, ['Cam Ward, QB', 'Travis Hunter, CB', 'Abdul Carter, EDGE', 'Ashton Jeanty, RB']);
     page = await context.newPage();
     await signInWithSession(page, email, name);
     await page.goto(`/groups/${groupId}/picks`);
@@ -143,6 +143,24 @@ describe('no spoilers: a viewer 5 s behind the draft room', () => {
     // Then the page shows it with the standings that count it.
     await liveStrip(page, 'Abdul Carter').waitFor({ timeout: 8000 });
     await page.locator('[aria-label="3 correct picks"]').first().waitFor();
+  });
+
+  it('a page opened during the hold reads the server afresh, and still does not show the held pick', async () => {
+    const asked = Date.now();
+    await op.recordPick(4, 'Ashton Jeanty');
+    await page.waitForTimeout(300);
+    // The group's draft board, never read before: the server's answer already has pick 4.
+    await page.getByRole('link', { name: 'Draft board' }).click();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    let samples = 0;
+    while (Date.now() < asked + DELAY_S * 1000 - 100) {
+      expect(await visible('Ashton Jeanty')).toEqual([]);
+      samples += 1;
+      await page.waitForTimeout(100);
+    }
+    expect(samples).toBeGreaterThan(10);
+    expect(sightings.filter((s) => s.text === 'Ashton Jeanty, RB')).toEqual([]);
+    await liveStrip(page, 'Ashton Jeanty').waitFor({ timeout: Math.max(1, asked + 7000 - Date.now()) });
   });
 
   it('Settings offers the same choice, and "Live" turns the badge off', async () => {
