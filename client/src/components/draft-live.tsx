@@ -8,7 +8,7 @@ import { stripOnScreen, toastsChange } from '../lib/draft-live';
 import { LiveConnection } from '../lib/live-connection';
 import { LiveRefresh, type LiveKeys } from '../lib/live-refresh';
 import { HeldChanges } from '../lib/hold-back';
-import { holdChangesUntil, onCatchUp } from '../lib/hold-gate';
+import { holdChangesFrom, onCatchUp } from '../lib/hold-gate';
 import { getViewingDelay, subscribeViewingDelay } from '../lib/viewing-delay';
 import type { DraftChange, LiveMessage } from '@first-round/shared/schemas';
 
@@ -68,7 +68,7 @@ export function DraftLive() {
       releaseTimer = undefined;
       const next = held.nextRelease();
       if (next !== null) releaseTimer = setTimeout(() => apply(held.due(Date.now())), Math.max(0, next - Date.now()));
-      holdChangesUntil(held.heldUntil());
+      holdChangesFrom(held.newestHeldAt());
     };
     const stopCatchUp = onCatchUp(() => apply(held.catchUp()));
     const stopDelay = subscribeViewingDelay(() => apply(held.setDelay(getViewingDelay() * 1000, Date.now())));
@@ -118,7 +118,7 @@ export function DraftLive() {
       stopCatchUp();
       stopDelay();
       if (releaseTimer) clearTimeout(releaseTimer);
-      holdChangesUntil(0);
+      holdChangesFrom(0);
     };
   }, [utils, queryClient]);
 

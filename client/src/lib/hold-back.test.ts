@@ -24,7 +24,7 @@ describe('holding the live stream back by the viewing delay', () => {
     expect(ids(held.receive(pick(1, 1, 0), device(0) + 80))).toEqual(['pick1']);
     expect(ids(held.receive(standings(1), device(0) + 90))).toEqual(['s1']);
     expect(held.size).toBe(0);
-    expect(held.heldUntil()).toBe(0);
+    expect(held.newestHeldAt()).toBe(0);
   });
 
   it('holds a pick and the standings after it for the delay after the pick was recorded, on the server clock', () => {
@@ -46,7 +46,7 @@ describe('holding the live stream back by the viewing delay', () => {
     held.receive(standings(2), device(20));
     held.receive(pick(3, 3, 30), device(30));
     expect(held.heldPicks()).toBe(3);
-    expect(held.heldUntil()).toBe(device(75));
+    expect(held.newestHeldAt()).toBe(device(30));
     expect(ids(held.due(device(44.9)))).toEqual([]);
     expect(ids(held.due(device(45)))).toEqual(['pick1', 's1']);
     expect(ids(held.due(device(64)))).toEqual([]);

@@ -94,10 +94,13 @@ export class HeldChanges {
     return head ? this.releaseAt(head) : null;
   }
 
-  /** Device time by which everything held now is released (0 when nothing is). */
-  heldUntil(): number {
+  /**
+   * Device time the newest held change happened (0 when nothing is held): everything held is released by
+   * then plus the delay, whatever the delay becomes (the read gate, lib/hold-gate.ts, adds it).
+   */
+  newestHeldAt(): number {
     const last = this.queue.at(-1);
-    return last ? this.releaseAt(last) : 0;
+    return last ? this.skew.toDevice(last.serverAt) : 0;
   }
 
   private releaseAt(h: Held): number {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { catchUp, gateState, holdChangesUntil, whenReleased } from './hold-gate';
+import { catchUp, gateState, holdChangesFrom, whenReleased } from './hold-gate';
 import { delayedText, getViewingDelay, parseViewingDelay, setViewingDelay } from './viewing-delay';
 
 /** Whether the promise has settled after the microtasks pending now. */
@@ -17,29 +17,48 @@ describe('the read gate: answers of draft reads wait while picks are held', () =
     vi.setSystemTime(Date.parse('2026-04-23T20:00:00Z'));
   });
   afterEach(() => {
-    holdChangesUntil(0);
+    holdChangesFrom(0);
     setViewingDelay(0);
     vi.useRealTimers();
   });
 
-  it('passes an answer at once while nothing is held', async () => {
+  it('passes an answer at once while nothing is held, and while live even if something were', async () => {
+    setViewingDelay(5);
+    expect(await settled(whenReleased())).toBe(true);
+    setViewingDelay(0);
+    holdChangesFrom(Date.now());
     expect(await settled(whenReleased())).toBe(true);
   });
 
   it('holds an answer that arrives during a hold until every change held then is released, and a little after', async () => {
-    holdChangesUntil(Date.now() + 5000);
+    setViewingDelay(5);
+    holdChangesFrom(Date.now());
     const answer = whenReleased();
-    // A later pick held longer does not hold an answer that could not include it.
-    holdChangesUntil(Date.now() + 20_000);
-    vi.advanceTimersByTime(5000);
+    // A later pick, held longer, does not hold an answer that could not include it.
+    vi.advanceTimersByTime(2000);
+    holdChangesFrom(Date.now());
+    vi.advanceTimersByTime(3000);
     expect(await settled(answer)).toBe(false);
     vi.advanceTimersByTime(100);
     expect(await settled(answer)).toBe(true);
-    expect(gateState().until).toBe(Date.now() + 14_900);
+    expect(gateState().until).toBe(Date.now() + 1900);
+  });
+
+  it('a longer delay chosen mid-hold holds the waiting answers longer too; a shorter one lets them go', async () => {
+    setViewingDelay(5);
+    holdChangesFrom(Date.now());
+    const answer = whenReleased();
+    setViewingDelay(45);
+    vi.advanceTimersByTime(10_000);
+    expect(await settled(answer)).toBe(false);
+    setViewingDelay(10);
+    vi.advanceTimersByTime(100);
+    expect(await settled(answer)).toBe(true);
   });
 
   it('"Catch up" lets every waiting answer through at once', async () => {
-    holdChangesUntil(Date.now() + 45_000);
+    setViewingDelay(45);
+    holdChangesFrom(Date.now());
     const answer = whenReleased();
     catchUp();
     expect(await settled(answer)).toBe(true);

@@ -29,37 +29,47 @@ export interface GateState {
   catchingUp: boolean;
 }
 
+/*
+ * Every hold is kept as the device time something happened (the page's load, the newest held change)
+ * and the delay is added when asked: a delay changed mid-draft moves every hold with it, the answers
+ * already waiting included (a longer delay must hold them longer too: they may include a change that is
+ * now held longer).
+ */
 const loadedAt = Date.now();
 let loadWindow = getViewingDelay() > 0;
-/** Device time by which the stream's held changes are released (lib/hold-back.ts via draft-live). */
-let changesUntil = 0;
-let waiters: { target: number; resolve: () => void }[] = [];
+/** Device time the newest change the stream holds happened (0: none held; lib/hold-back.ts via draft-live). */
+let changesFrom = 0;
+/** Answers waiting, each with the moment its hold counts from. */
+let waiters: { from: number; resolve: () => void }[] = [];
 let timer: ReturnType<typeof setTimeout> | undefined;
 const listeners = new Set<() => void>();
-let snapshot: GateState = computeState();
 const catchUpListeners = new Set<() => void>();
 
-function loadUntil(): number {
-  return loadWindow ? loadedAt + getViewingDelay() * 1000 : 0;
+const delayMs = () => getViewingDelay() * 1000;
+
+/** The moment the current hold counts from (0: nothing held). */
+function holdFrom(): number {
+  return Math.max(loadWindow ? loadedAt : 0, changesFrom);
 }
 
 function computeState(): GateState {
-  const load = loadUntil();
-  return { until: Math.max(load, changesUntil), catchingUp: load > Date.now() };
+  const from = holdFrom();
+  const until = from > 0 && delayMs() > 0 ? from + delayMs() : 0;
+  return { until: until > Date.now() ? until : 0, catchingUp: loadWindow && loadedAt + delayMs() > Date.now() };
 }
+
+let snapshot: GateState = computeState();
 
 function update(): void {
   const now = Date.now();
-  if (loadWindow && loadUntil() <= now) loadWindow = false;
-  const until = computeState().until;
-  // A shorter delay (or none) brings waiting answers forward; a longer one does not hold back what waits.
-  for (const w of waiters) w.target = Math.min(w.target, until + AFTER_RELEASE_MS);
-  const ready = waiters.filter((w) => w.target <= now);
-  waiters = waiters.filter((w) => w.target > now);
+  if (loadWindow && loadedAt + delayMs() <= now) loadWindow = false;
+  const due = (w: { from: number }) => w.from + delayMs() + AFTER_RELEASE_MS <= now;
+  const ready = waiters.filter(due);
+  waiters = waiters.filter((w) => !due(w));
   for (const w of ready) w.resolve();
   if (timer) clearTimeout(timer);
   timer = undefined;
-  const next = Math.min(...waiters.map((w) => w.target), loadWindow ? loadUntil() : Infinity);
+  const next = Math.min(...waiters.map((w) => w.from + delayMs() + AFTER_RELEASE_MS), loadWindow ? loadedAt + delayMs() : Infinity);
   if (Number.isFinite(next)) timer = setTimeout(update, Math.max(0, next - now));
   const state = computeState();
   if (state.until !== snapshot.until || state.catchingUp !== snapshot.catchingUp) {
@@ -70,18 +80,17 @@ function update(): void {
 
 subscribeViewingDelay(update);
 
-/** The live layer says until when its held changes run (0: nothing held). */
-export function holdChangesUntil(deviceMs: number): void {
-  changesUntil = deviceMs;
+/** The live layer says when the newest change it holds happened, on this device's clock (0: nothing held). */
+export function holdChangesFrom(deviceMs: number): void {
+  changesFrom = deviceMs;
   update();
 }
 
 /** An answer of a draft read arrived: resolves once it may be shown. */
 export function whenReleased(): Promise<void> {
-  const until = computeState().until;
-  if (until <= Date.now()) return Promise.resolve();
+  if (computeState().until === 0) return Promise.resolve();
   return new Promise((resolve) => {
-    waiters.push({ target: until + AFTER_RELEASE_MS, resolve });
+    waiters.push({ from: holdFrom(), resolve });
     update();
   });
 }
@@ -98,8 +107,8 @@ export function sawDraftStatus(status: { draftHasStarted?: unknown }): void {
 export function catchUp(): void {
   loadWindow = false;
   for (const l of [...catchUpListeners]) l();
-  changesUntil = 0;
-  for (const w of waiters) w.target = 0;
+  changesFrom = 0;
+  for (const w of waiters) w.from = -Infinity;
   update();
 }
 
