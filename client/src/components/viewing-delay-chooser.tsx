@@ -73,6 +73,8 @@ export function ViewingDelayChooser({ compact = false }: { compact?: boolean }) 
               setTyped(e.target.value);
               if (e.target.value.trim() !== '') setViewingDelay(parseViewingDelay(e.target.value));
             }}
+            // What was kept (a whole number within 0–600) once the viewer leaves the field.
+            onBlur={() => setTyped(String(getViewingDelay()))}
           />
         </Field.Root>
       )}
