@@ -86,9 +86,13 @@ describe('no spoilers: a viewer 5 s behind the draft room', () => {
     await hits().waitFor();
     expect(await hits().getAttribute('aria-label')).toBe('0 correct picks');
 
+    // Live, the choice is offered at the end of the page (the standings keep the top of a phone's screen).
+    expect(await page.getByRole('region', { name: 'Viewing delay' }).count()).toBe(0);
+    const offer = page.getByRole('region', { name: 'Watching on TV' });
+    await offer.getByRole('combobox', { name: 'Watching on' }).selectOption({ label: 'Another delay (seconds)' });
+    await offer.getByRole('spinbutton', { name: 'Seconds behind' }).fill(String(DELAY_S));
+    // With a delay, the badge and the chooser are at the top of the page.
     const bar = page.getByRole('region', { name: 'Viewing delay' });
-    await bar.getByRole('combobox', { name: 'Watching on' }).selectOption({ label: 'Another delay (seconds)' });
-    await bar.getByRole('spinbutton', { name: 'Seconds behind' }).fill(String(DELAY_S));
     await bar.getByText(`Delayed ${DELAY_S} s`).waitFor();
     await bar.getByRole('button', { name: 'Catch up' }).waitFor();
 
