@@ -102,15 +102,14 @@ describe('no spoilers: a viewer 5 s behind the draft room', () => {
   });
 
   it('a recorded pick is nowhere on the page for 5 s (strip, standings, title, toasts), then shows within 6 s', async () => {
+    // The pick is recorded between the operator's request and its answer: held at least until 5 s after
+    // the request, shown at most 6 s after the answer.
     const asked = Date.now();
     await op.recordPick(1, 'Cam Ward');
-    // Recorded after `asked` on the server's clock: held until at least asked + 5 s.
+    const answered = Date.now();
     await neverShows('Cam Ward', asked + DELAY_S * 1000 - 100, '0 correct picks');
-    await liveStrip(page, 'Cam Ward').waitFor({ timeout: Math.max(1, asked + 6000 + 1000 - Date.now()) });
-    const shownAfter = Date.now() - asked;
-    // The request's own time is on top of the 6 s (recorded at most then after it was asked for).
-    expect(shownAfter).toBeLessThan(7000);
-    await page.locator('[aria-label="1 correct pick"]').first().waitFor({ timeout: 2000 });
+    await liveStrip(page, 'Cam Ward').waitFor({ timeout: Math.max(1, answered + 6000 - Date.now()) });
+    await page.locator('[aria-label="1 correct pick"]').first().waitFor({ timeout: Math.max(1, answered + 6000 - Date.now()) });
     expect(await page.title()).not.toContain('Cam Ward');
   });
 
