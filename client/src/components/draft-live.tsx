@@ -7,6 +7,10 @@ import { describeDraftChange } from '@first-round/shared/draft-words';
 import { stripOnScreen, toastsChange } from '../lib/draft-live';
 import { LiveConnection } from '../lib/live-connection';
 import { LiveRefresh, type LiveKeys } from '../lib/live-refresh';
+import { HeldChanges } from '../lib/hold-back';
+import { holdChangesFrom, onCatchUp } from '../lib/hold-gate';
+import { getViewingDelay, subscribeViewingDelay } from '../lib/viewing-delay';
+import type { DraftChange, LiveMessage } from '@first-round/shared/schemas';
 
 /** What a draft change touches: draft.status and the board (patched from the event), the rest (read again). */
 function draftKeys(): LiveKeys {
@@ -34,6 +38,8 @@ function draftKeys(): LiveKeys {
  * cache up to date (lib/live-refresh: the status and the board from the event, the standings page on
  * screen from the stream, the rest read again after a jitter) and announces in a toast what the
  * draft-night strip (components/draft-strip.tsx) does not show (lib/draft-live.ts, toastsChange).
+ * Between the stream and all of that sits this device's viewing delay (lib/hold-back.ts): a change, its
+ * standings and its toast are applied only once the TV has shown it; reads wait in lib/hold-gate.ts.
  */
 export function DraftLive() {
   const utils = trpc.useUtils();
@@ -41,6 +47,31 @@ export function DraftLive() {
 
   useEffect(() => {
     const live = new LiveRefresh(queryClient, draftKeys());
+    const held = new HeldChanges(getViewingDelay() * 1000);
+    let releaseTimer: ReturnType<typeof setTimeout> | undefined;
+
+    const applyChange = (change: DraftChange) => {
+      // A replayed change the screen already shows (it was read since) is old news: no update, no toast.
+      if (!live.applyChange(change)) return;
+      // The draft-night strip shows picks, the start and the end of round one where it is on screen.
+      if (!toastsChange(change, stripOnScreen())) return;
+      const { title, description } = describeDraftChange(change);
+      notify('info', title, description);
+    };
+    /** Applies what the hold released, in order, then waits for the next release. */
+    const apply = (released: LiveMessage[]) => {
+      for (const message of released) {
+        if (message.kind === 'standings') live.applyStandings(message);
+        else applyChange(message);
+      }
+      if (releaseTimer) clearTimeout(releaseTimer);
+      releaseTimer = undefined;
+      const next = held.nextRelease();
+      if (next !== null) releaseTimer = setTimeout(() => apply(held.due(Date.now())), Math.max(0, next - Date.now()));
+      holdChangesFrom(held.newestHeldAt());
+    };
+    const stopCatchUp = onCatchUp(() => apply(held.catchUp()));
+    const stopDelay = subscribeViewingDelay(() => apply(held.setDelay(getViewingDelay() * 1000, Date.now())));
     const connection = new LiveConnection({
       transport: {
         subscribe: (input, handlers) =>
@@ -54,15 +85,8 @@ export function DraftLive() {
         readStatus: () => utils.client.draft.status.query(),
       },
       cachedStatus: () => utils.draft.status.getData(),
-      onChange: (change) => {
-        // A replayed change the screen already shows (it was read since) is old news: no update, no toast.
-        if (!live.applyChange(change)) return;
-        // The draft-night strip shows picks, the start and the end of round one where it is on screen.
-        if (!toastsChange(change, stripOnScreen())) return;
-        const { title, description } = describeDraftChange(change);
-        notify('info', title, description);
-      },
-      onStandings: (update) => live.applyStandings(update),
+      onChange: (change) => apply(held.receive(change, Date.now())),
+      onStandings: (update) => apply(held.receive(update, Date.now())),
       onStale: (status) => live.applyStatus(status),
     });
 
@@ -91,6 +115,10 @@ export function DraftLive() {
       if (watchTimer) clearTimeout(watchTimer);
       connection.stop();
       live.dispose();
+      stopCatchUp();
+      stopDelay();
+      if (releaseTimer) clearTimeout(releaseTimer);
+      holdChangesFrom(0);
     };
   }, [utils, queryClient]);
 

@@ -16,6 +16,9 @@ const DraftLive = lazy(async () => ({ default: (await import('./draft-live')).Dr
 // Draft night inside the app (components/draft-strip.tsx): the sticky live strip under the header, and the
 // countdown chip or the Final card at the top of the page. Lazy too, and blank while it loads.
 const LiveStrip = lazy(async () => ({ default: (await import('./draft-strip')).LiveStrip }));
+// The viewing delay (no spoilers): "Delayed 45 s · Catch up" and the chooser at the top of the strip's pages
+// while a delay is set; the chooser at the end of them while live.
+const ViewingDelayBar = lazy(async () => ({ default: (await import('./viewing-delay-bar')).ViewingDelayBar }));
 const DraftStateBanner = lazy(async () => ({ default: (await import('./draft-strip')).DraftStateBanner }));
 
 /** Header (with tabs once signed in) and the routed page below it. */
@@ -42,12 +45,19 @@ export function AppShell() {
       <Box as="main" id={MAIN_ID} tabIndex={-1} outline="none" flex="1" width="100%" display="flex" flexDirection="column">
         {isSignedIn && (
           <Suspense fallback={null}>
+            {/* Not in the sticky box: on a phone the header and the strip already take what it can spare. */}
+            <ViewingDelayBar place="top" />
             <DraftStateBanner />
           </Suspense>
         )}
         <Suspense fallback={<FullPageMessage>Loading...</FullPageMessage>}>
           <Outlet />
         </Suspense>
+        {isSignedIn && (
+          <Suspense fallback={null}>
+            <ViewingDelayBar place="end" />
+          </Suspense>
+        )}
       </Box>
     </Box>
   );

@@ -4,6 +4,7 @@ import type { inferRouterOutputs } from '@trpc/server';
 import { isErrorKind, type ErrorKind } from '@first-round/shared/errors';
 import type { JoinRefusalData } from '@first-round/shared/schemas';
 import type { AppRouter } from '@first-round/server/router';
+import { holdBackLink } from './hold-gate';
 
 export const trpc = createTRPCReact<AppRouter>();
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
@@ -30,6 +31,8 @@ export function createLinks({ getToken }: LinkOptions): TRPCLink<AppRouter>[] {
     return token ? { authorization: `Bearer ${token}` } : {};
   };
   return [
+    // No spoilers: the answers of draft reads wait while this device's viewing delay holds picks back.
+    holdBackLink(),
     splitLink({
       condition: (op) => op.type === 'subscription',
       // Server push (draft.changes) over SSE. A browser's EventSource cannot send headers, so the token

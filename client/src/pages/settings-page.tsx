@@ -11,6 +11,7 @@ import { notify } from '../lib/toaster';
 import { errorMessage, trpc } from '../lib/trpc';
 import { useProfile } from '../lib/queries';
 import { CheckboxOption } from '../components/checkbox-option';
+import { ViewingDelaySetting } from '../components/viewing-delay-setting';
 
 
 /** "E-mail me before picks lock": reminders 24 h and 1 h before the deadline while some entry is not in. */
@@ -85,6 +86,7 @@ export function SettingsPage() {
           </form>
         </Card>
         <RemindersSetting />
+        <ViewingDelaySetting />
         {me.data?.is_admin && (
           <Card as="section" aria-labelledby="operator-heading">
             <Heading as="h2" id="operator-heading" size="lg" mb="2" color="navy.900">

@@ -1,0 +1,34 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { Button, HStack, Text } from '@chakra-ui/react';
+import { catchUp, gateState, subscribeGate } from '../lib/hold-gate';
+import { delayedText } from '../lib/viewing-delay';
+import { useViewingDelay } from './viewing-delay-chooser';
+
+/**
+ * "Delayed 45 s · Catch up": says the page runs behind the draft room on purpose, and lets the viewer jump
+ * to now (every held pick at once). Nothing while live. While a freshly loaded page waits out its delay it
+ * says how long is left, so an empty page does not look broken.
+ */
+export function ViewingDelayBadge() {
+  const delay = useViewingDelay();
+  const gate = useSyncExternalStore(subscribeGate, gateState);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!gate.catchingUp) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [gate.catchingUp]);
+  if (delay === 0) return null;
+  const left = Math.max(1, Math.ceil((gate.until - now) / 1000));
+  return (
+    <HStack gap="2" bg="yellow.100" color="gray.900" borderRadius="full" px="3" py="0.5" fontSize="sm" flexShrink={0}>
+      <Text as="span" fontWeight="semibold">
+        {delayedText(delay)}
+        {gate.catchingUp ? ` · catching up to your TV, ${left} s` : ''}
+      </Text>
+      <Button size="2xs" variant="outline" bg="white" color="gray.900" borderColor="gray.400" onClick={catchUp}>
+        Catch up
+      </Button>
+    </HStack>
+  );
+}
