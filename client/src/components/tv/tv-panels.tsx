@@ -16,7 +16,7 @@ import { winnerText } from '../../lib/live-strip';
 export function Panel({ id, title, children, ...rest }: { id: string; title: string; children: ReactNode } & React.ComponentProps<typeof Box>) {
   return (
     <Box as="section" aria-labelledby={id} bg="navy.900" borderRadius="2xl" px="8" py="5" minW="0" {...rest}>
-      <Text as="h2" id={id} fontSize="32px" fontWeight="bold" textTransform="uppercase" letterSpacing="wider" color="gold.400" mb="2">
+      <Text as="h2" id={id} fontSize="clamp(28px, 3vh, 32px)" fontWeight="bold" textTransform="uppercase" letterSpacing="wider" color="gold.400" mb="2">
         {title}
       </Text>
       {children}
@@ -34,17 +34,17 @@ export function CurrentPick({ pick, team, slot }: { pick: { slot: number; player
   const { player } = pick;
   return (
     <Stack gap="1" data-testid="tv-current-pick">
-      <Text fontSize="40px" fontWeight="bold" color="navy.100">
+      <Text fontSize="clamp(28px, 3.7vh, 40px)" fontWeight="bold" color="navy.100" truncate>
         {pickLabel(pick.slot, team)}
         {team && teamName(team) && ` · ${teamName(team)}`}
       </Text>
-      <Text as="p" fontFamily="heading" fontSize="clamp(64px, 6.5vw, 128px)" lineHeight="1" fontWeight="black" color="white" lineClamp={2} data-testid="tv-player">
+      <Text as="p" fontFamily="heading" fontSize="clamp(56px, min(6.5vw, 10vh), 128px)" lineHeight="1" fontWeight="black" color="white" lineClamp={2} data-testid="tv-player">
         {player.player_name}
       </Text>
-      <Text fontSize="36px" color="navy.100">
+      <Text fontSize="clamp(28px, 3.4vh, 36px)" color="navy.100">
         {player.position} · {player.school}
       </Text>
-      <Text fontSize="36px" fontWeight="semibold" color="gold.400" minH="1.5em" lineClamp={2} data-testid="tv-had-by">
+      <Text fontSize="clamp(28px, 3.4vh, 36px)" fontWeight="semibold" color="gold.400" minH="1.5em" lineClamp={2} data-testid="tv-had-by">
         {slot ? hadByText(slot.had_by, slot.had_by_count) : ''}
       </Text>
     </Stack>
@@ -67,11 +67,11 @@ export function WaitingForPick({ children }: { children?: ReactNode }) {
 export function NextOnTheClock({ slot, team }: { slot: number; team: string | null }) {
   return (
     <Stack gap="0" data-testid="tv-on-the-clock">
-      <Text fontSize="44px" fontWeight="bold" color="white">
+      <Text fontSize="clamp(32px, 4vh, 44px)" fontWeight="bold" color="white">
         {onTheClockLabel(slot, team)}
       </Text>
       {team && teamName(team) && (
-        <Text fontSize="32px" color="navy.100">
+        <Text fontSize="clamp(28px, 3vh, 32px)" color="navy.100">
           {teamName(team)}
         </Text>
       )}
@@ -90,7 +90,7 @@ export function StandingsRows({ rows, entries, alive, final }: { rows: Leaderboa
     <Stack gap="0">
       <Stack as="ol" gap="0" listStyleType="none" aria-label="Standings" data-testid="tv-standings">
         {rows.map((r) => (
-          <Flex as="li" key={r.participant_id} align="center" gap="4" py="min(0.45vh, 6px)" borderTopWidth="1px" borderColor="navy.700" _first={{ borderTopWidth: 0 }}>
+          <Flex as="li" key={r.participant_id} align="center" gap="min(1.5vw, 16px)" py="min(0.45vh, 6px)" borderTopWidth="1px" borderColor="navy.700" _first={{ borderTopWidth: 0 }}>
             <Text as="span" w="2.6em" flexShrink={0} fontWeight="bold" color="navy.100">
               {ordinal(r.rank)}
             </Text>
@@ -100,7 +100,7 @@ export function StandingsRows({ rows, entries, alive, final }: { rows: Leaderboa
             <Text as="span" flexShrink={0} color="white" fontVariantNumeric="tabular-nums">
               {hitsText(r.correct_picks)}
             </Text>
-            <Text as="span" flexShrink={0} w="5.2em" textAlign="end" fontWeight="bold" color={r.busted ? 'red.200' : 'turf.100'}>
+            <Text as="span" flexShrink={0} minW="4.4em" textAlign="end" fontWeight="bold" color={r.busted ? 'red.200' : 'turf.100'}>
               {entryState(r.busted, final)}
             </Text>
           </Flex>
@@ -156,7 +156,7 @@ export function MembersIn({ members, shown }: { members: { participant_id: strin
     <Stack gap="0">
       <Stack as="ul" gap="0" listStyleType="none" aria-label="Members">
         {rows.map((m) => (
-          <Flex as="li" key={m.participant_id} align="center" gap="4" py="min(0.45vh, 6px)" borderTopWidth="1px" borderColor="navy.700" _first={{ borderTopWidth: 0 }}>
+          <Flex as="li" key={m.participant_id} align="center" gap="min(1.5vw, 16px)" py="min(0.45vh, 6px)" borderTopWidth="1px" borderColor="navy.700" _first={{ borderTopWidth: 0 }}>
             <Text as="span" flex="1" minW="0" truncate fontWeight="semibold" color="white">
               {m.participant_name}
             </Text>

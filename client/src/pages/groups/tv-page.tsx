@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Flex, Grid, Stack, Text } from '@chakra-ui/react';
 import { skipToken } from '@tanstack/react-query';
 import { useParams } from 'react-router-dom';
@@ -7,6 +7,7 @@ import { parseId } from '@first-round/shared/ids';
 import { slotOnTheClock, teamAt } from '@first-round/shared/teams';
 import { useAuth } from '../../auth/auth-context';
 import { useDocumentTitle } from '../../lib/document-title';
+import { showStrip } from '../../lib/draft-live';
 import { FullPageMessage } from '../../components/full-page-message';
 import { GroupLoadError } from '../../components/groups/group-frame';
 import { NotAMember } from '../../components/groups/not-a-member';
@@ -48,29 +49,34 @@ function Tv({ id }: { id: number }) {
 }
 
 /**
- * The moment `on` last became true while this screen watched, or 0 when it was already true at the first
- * look: an answer read before that moment predates the change.
+ * When round one became final while this screen watched: the time the cached draft.status took the change
+ * (`statusAt`, its dataUpdatedAt), taken in the render that first shows it, before any standings could be
+ * brought for it; 0 when it was already final at the first look. Standings older than that predate the end.
  */
-function useSince(on: boolean | undefined): number {
-  const [since, setSince] = useState(0);
-  const sawOff = useRef(false);
-  useEffect(() => {
-    if (on === false) sawOff.current = true;
-    if (on && sawOff.current) setSince(Date.now());
-  }, [on]);
-  return since;
+function useFinalSince(final: boolean | undefined, statusAt: number): number {
+  const [seen, setSeen] = useState<{ final: boolean | undefined; since: number }>({ final, since: 0 });
+  if (final !== seen.final) {
+    const since = final && seen.final === false ? statusAt : 0;
+    setSeen({ final, since });
+    return since;
+  }
+  return seen.since;
 }
 
 function TvScreen({ id, name }: { id: number; name: string }) {
   useDocumentTitle(`${name} · TV`);
-  const status = useDraftStatus().data;
+  // The TV shows the picks, the start and the end of round one itself, as the draft-night strip does: the
+  // live layer toasts them only where neither is on screen (lib/draft-live.ts), never over the TV.
+  useEffect(() => showStrip(), []);
+  const statusQuery = useDraftStatus();
+  const status = statusQuery.data;
   const players = usePlayers().data;
   const phase = status ? draftPhase(status) : undefined;
   const started = phase === 'live' || phase === 'final';
   const board = trpc.groups.draftBoard.useQuery(started ? { group_id: id } : skipToken, { staleTime: STALE_TIMES.groupPage });
   const standings = trpc.leaderboard.group.useQuery(started ? { group_id: id, limit: TV_STANDINGS_ROWS } : skipToken, { staleTime: STALE_TIMES.leaderboard });
   const members = trpc.groups.members.useQuery(phase === 'before' ? { group_id: id } : skipToken, { staleTime: STALE_TIMES.groupPage });
-  const finalSince = useSince(phase === undefined ? undefined : phase === 'final');
+  const finalSince = useFinalSince(phase === undefined ? undefined : phase === 'final', statusQuery.dataUpdatedAt);
 
   if (!status || !players) return <FullPageMessage>Loading TV view...</FullPageMessage>;
   const order = status.round_one_order;
@@ -93,7 +99,7 @@ function TvScreen({ id, name }: { id: number; name: string }) {
           <Text as="h1" fontFamily="heading" fontSize="clamp(40px, 3.6vw, 64px)" lineHeight="1.05" fontWeight="black" truncate>
             {name}
           </Text>
-          <Text fontSize="32px" fontWeight="bold" color={phase === 'live' ? 'gold.400' : 'navy.100'} aria-live="polite" data-testid="tv-headline">
+          <Text fontSize="clamp(28px, 3vh, 32px)" fontWeight="bold" color={phase === 'live' ? 'gold.400' : 'navy.100'} aria-live="polite" data-testid="tv-headline">
             {headline}
           </Text>
         </Stack>
@@ -101,7 +107,7 @@ function TvScreen({ id, name }: { id: number; name: string }) {
         <Box data-testid="tv-corner" flexShrink={0} minW="0" />
       </Flex>
 
-      <Grid templateColumns={{ base: '1fr', lg: 'minmax(0, 1.25fr) minmax(0, 1fr)' }} gap="min(2.5vw, 40px)" flex="1" minH="0">
+      <Grid templateColumns={{ base: '1fr', lg: 'minmax(0, 1.2fr) minmax(0, 1fr)' }} gap="min(2.5vw, 40px)" flex="1" minH="0">
         {phase === 'before' ? (
           <>
             <Panel id="tv-now" title="Draft night">
