@@ -48,6 +48,14 @@ describe('the TV view', () => {
     for (const s of [sAna, sBo, sCy]) await rest(s, 'PATCH', '/users/me/status');
     ana = await newPerson(browser, TV);
     await serveAxe(ana.context);
+    // Counts the page's requests for a screen wake lock (the browser's own answer still decides).
+    await ana.context.addInitScript(`(() => {
+      window.__wakeLocks = 0;
+      const lock = navigator.wakeLock;
+      if (!lock) return;
+      const request = lock.request.bind(lock);
+      lock.request = (type) => { window.__wakeLocks += 1; return request(type); };
+    })()`);
     await signInWithSession(ana.page, anaEmail);
   });
   afterAll(async () => {
@@ -77,6 +85,15 @@ describe('the TV view', () => {
     await page.getByTestId('tv-entries-in').getByText('3 of 3 members have picks in').waitFor();
     // No app chrome: no header tabs, no live strip.
     expect(await page.getByRole('navigation').count()).toBe(0);
+    // The screen is asked to stay awake.
+    await expect.poll(() => page.evaluate('window.__wakeLocks'), { timeout: 2000 }).toBeGreaterThanOrEqual(1);
+    // The cursor is hidden; a mouse move shows it, and it hides again once the mouse rests.
+    const cursor = `getComputedStyle(document.querySelector('[data-testid="tv-headline"]')).cursor`;
+    expect(await page.evaluate(cursor)).toBe('none');
+    await page.mouse.move(400, 300);
+    await page.mouse.move(420, 320);
+    await expect.poll(() => page.evaluate(cursor), { timeout: 1000, interval: 50 }).not.toBe('none');
+    await expect.poll(() => page.evaluate(cursor), { timeout: 4000, interval: 100 }).toBe('none');
     expect(await tvLayoutProblems(page)).toEqual([]);
     expect(await axeFindings(page)).toEqual([]);
   });
