@@ -13,14 +13,16 @@ import { rest } from './support/rest';
 /**
  * Issue 26 §3: the watch-party TV view at 1920×1080. Three friends in a group with public picks:
  *   Ana: Cam Ward, Travis Hunter     Bo: Travis Hunter, Jaxson Dart     Cy: Cam Ward (his My Picks)
+ * and twelve fans waiting on Jaxson Dart, so the standings have more entries than the 12 rows shown.
  * Ana opens the TV view from the group page before the start; the operator starts the draft and records
  * Cam Ward at 1 (on screen within a second, with 'Ana and Cy had him'), then Travis Hunter at 2 (the same,
- * never under Cam Ward's names), and completes round one: Bo busts (Jaxson Dart was not
+ * never under Cam Ward's names), and completes round one: Bo and the fans bust (Jaxson Dart was not
  * taken) and the podium is Ana (2 hits) then Cy (1 hit).
  */
 const PICK_MS = 1000;
 const LIVE_MS = 8000;
 const TV = { width: 1920, height: 1080 };
+const FANS = 12;
 
 describe('the TV view', () => {
   let browser: Browser;
@@ -45,6 +47,12 @@ describe('the TV view', () => {
     await rest(sBo, 'POST', '/picks', { picks: await ids('Travis Hunter', 'Jaxson Dart'), group_id: groupId });
     await rest(sCy, 'POST', '/picks', { picks: await ids('Cam Ward') });
     await rest(sCy, 'POST', `/groups/${groupId}/use-global-picks`, { use_global_picks: true });
+    // Twelve more fans waiting on Jaxson Dart (never taken here): 15 entries, more than the TV names.
+    for (let i = 1; i <= FANS; i++) {
+      const fan = await apiSession(uniqueEmail(`tvfan${i}`), uniqueUsername(`Fan${i}`));
+      await rest(fan, 'POST', `/groups/join-with-link/${token}`);
+      await rest(fan, 'POST', '/picks', { picks: await ids('Jaxson Dart'), group_id: groupId });
+    }
     for (const s of [sAna, sBo, sCy]) await rest(s, 'PATCH', '/users/me/status');
     ana = await newPerson(browser, TV);
     await serveAxe(ana.context);
@@ -82,7 +90,7 @@ describe('the TV view', () => {
     await page.getByTestId('tv-headline').getByText('Before the draft').waitFor();
     await page.getByText('Waiting for the first pick').waitFor();
     await page.getByText(/^Picks lock /).waitFor();
-    await page.getByTestId('tv-entries-in').getByText('3 of 3 members have picks in').waitFor();
+    await page.getByTestId('tv-entries-in').getByText('15 of 15 members have picks in').waitFor();
     // No app chrome: no header tabs, no live strip.
     expect(await page.getByRole('navigation').count()).toBe(0);
     // The screen is asked to stay awake.
@@ -94,8 +102,14 @@ describe('the TV view', () => {
     await page.mouse.move(420, 320);
     await expect.poll(() => page.evaluate(cursor), { timeout: 1000, interval: 50 }).not.toBe('none');
     await expect.poll(() => page.evaluate(cursor), { timeout: 4000, interval: 100 }).toBe('none');
+    // Ten members by name (the line above them takes a row's room), the rest summed up.
+    expect(await page.locator('ul[aria-label="Members"] > li').count()).toBe(10);
+    await page.getByText('+ 5 more', { exact: true }).waitFor();
     expect(await tvLayoutProblems(page)).toEqual([]);
     expect(await axeFindings(page)).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    expect(await tvLayoutProblems(page)).toEqual([]);
+    await page.setViewportSize(TV);
   });
 
   it('live: a pick is on screen within a second, with who here had him, the next slot and the standings', async () => {
@@ -104,8 +118,9 @@ describe('the TV view', () => {
     await page.getByTestId('tv-headline').getByText('LIVE · 0 of 32 picks in').waitFor({ timeout: LIVE_MS });
     await page.getByTestId('tv-on-the-clock').getByText('Pick 1 · TEN on the clock').waitFor();
     const rows = page.locator('ol[aria-label="Standings"] > li');
-    await rows.nth(2).waitFor({ timeout: LIVE_MS });
-    expect(await rows.count()).toBe(3);
+    await rows.nth(11).waitFor({ timeout: LIVE_MS });
+    expect(await rows.count()).toBe(12);
+    await page.getByTestId('tv-standings-rest').getByText('+ 3 more · 3 still alive').waitFor();
 
     // Samples every frame from now on: the player on screen and the 'had him' line under him.
     await page.evaluate(`(() => {
@@ -130,7 +145,8 @@ describe('the TV view', () => {
     // The standings follow: Ana and Cy have a hit, all three are alive.
     await rows.filter({ hasText: names.ana }).getByText('1 hit').waitFor({ timeout: LIVE_MS });
     await rows.filter({ hasText: names.cy }).getByText('1 hit').waitFor({ timeout: LIVE_MS });
-    expect(await rows.filter({ hasText: names.bo }).innerText()).toMatch(/0 hits\s+Alive/);
+    expect(await rows.nth(0).innerText()).toMatch(/^1st\s+\S+\s+1 hit\s+Alive$/);
+    expect(await rows.nth(2).innerText()).toMatch(/^3rd\s+\S+\s+0 hits\s+Alive$/);
 
     expect(await tvLayoutProblems(page)).toEqual([]);
     expect(await axeFindings(page)).toEqual([]);
@@ -176,7 +192,9 @@ describe('the TV view', () => {
     expect(await podium.nth(0).innerText()).toMatch(new RegExp(`^1st\\s+${names.ana}\\s+2 hits$`));
     expect(await podium.nth(1).innerText()).toMatch(new RegExp(`^2nd\\s+${names.cy}\\s+1 hit$`));
     const rows = page.locator('ol[aria-label="Standings"] > li');
-    expect(await rows.filter({ hasText: names.bo }).innerText()).toMatch(/Busted$/);
+    // Bo and the fans (Jaxson Dart never came) are busted: 13 of them, two shown as survivors first.
+    expect(await rows.nth(2).innerText()).toMatch(/Busted$/);
+    await page.getByTestId('tv-standings-rest').getByText('+ 3 more · 0 survived').waitFor();
     expect(await rows.filter({ hasText: names.ana }).innerText()).toMatch(/2 hits\s+Survived$/);
     const podiums = await page.evaluate<string[]>('window.__podiumFrames');
     expect(podiums.filter((f) => f.includes(names.bo))).toEqual([]);

@@ -15,8 +15,8 @@ import { winnerText } from '../../lib/live-strip';
 /** A titled block of the TV: a section named by its h2. */
 export function Panel({ id, title, children, ...rest }: { id: string; title: string; children: ReactNode } & React.ComponentProps<typeof Box>) {
   return (
-    <Box as="section" aria-labelledby={id} bg="navy.900" borderRadius="2xl" px="8" py="5" minW="0" {...rest}>
-      <Text as="h2" id={id} fontSize="clamp(28px, 3vh, 32px)" fontWeight="bold" textTransform="uppercase" letterSpacing="wider" color="gold.400" mb="2">
+    <Box as="section" aria-labelledby={id} bg="navy.900" borderRadius="2xl" px="8" py="min(2vh, 20px)" minW="0" {...rest}>
+      <Text as="h2" id={id} fontSize="clamp(28px, 3vh, 32px)" fontWeight="bold" textTransform="uppercase" letterSpacing="wider" color="gold.400" mb="1">
         {title}
       </Text>
       {children}
@@ -90,7 +90,7 @@ export function StandingsRows({ rows, entries, alive, final }: { rows: Leaderboa
     <Stack gap="0">
       <Stack as="ol" gap="0" listStyleType="none" aria-label="Standings" data-testid="tv-standings">
         {rows.map((r) => (
-          <Flex as="li" key={r.participant_id} align="center" gap="min(1.5vw, 16px)" py="min(0.45vh, 6px)" borderTopWidth="1px" borderColor="navy.700" _first={{ borderTopWidth: 0 }}>
+          <Flex as="li" key={r.participant_id} align="center" gap="min(1.5vw, 16px)" py="min(0.3vh, 6px)" lineHeight="1.15" borderTopWidth="1px" borderColor="navy.700" _first={{ borderTopWidth: 0 }}>
             <Text as="span" w="2.6em" flexShrink={0} fontWeight="bold" color="navy.100">
               {ordinal(r.rank)}
             </Text>
@@ -156,7 +156,7 @@ export function MembersIn({ members, shown }: { members: { participant_id: strin
     <Stack gap="0">
       <Stack as="ul" gap="0" listStyleType="none" aria-label="Members">
         {rows.map((m) => (
-          <Flex as="li" key={m.participant_id} align="center" gap="min(1.5vw, 16px)" py="min(0.45vh, 6px)" borderTopWidth="1px" borderColor="navy.700" _first={{ borderTopWidth: 0 }}>
+          <Flex as="li" key={m.participant_id} align="center" gap="min(1.5vw, 16px)" py="min(0.3vh, 6px)" lineHeight="1.15" borderTopWidth="1px" borderColor="navy.700" _first={{ borderTopWidth: 0 }}>
             <Text as="span" flex="1" minW="0" truncate fontWeight="semibold" color="white">
               {m.participant_name}
             </Text>

@@ -123,7 +123,7 @@ function TvScreen({ id, name }: { id: number; name: string }) {
                   <Text fontWeight="bold" color="white" data-testid="tv-entries-in">
                     {entriesIn(members.data)}
                   </Text>
-                  <MembersIn members={members.data} shown={TV_STANDINGS_ROWS - 1} />
+                  <MembersIn members={members.data} shown={TV_STANDINGS_ROWS - 2} />
                 </Stack>
               ) : (
                 <Loading>Loading members...</Loading>
