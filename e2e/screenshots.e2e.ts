@@ -338,6 +338,11 @@ describe('screenshots', () => {
       await page.getByRole('list', { name: 'Rankings' }).waitFor();
       await page.getByRole('region', { name: 'Draft live' }).getByText('Pick 10', { exact: true }).waitFor();
     }
+    // The watch-party TV view of Film Room Five, on a 1920×1080 screen, follows the same picks.
+    const tv = await newPerson(browser, { width: 1920, height: 1080 }, EASTERN);
+    await signInWithSession(tv.page, busterEmail);
+    await tv.page.goto(`/groups/${boardGroupId}/tv`);
+    await tv.page.getByTestId('tv-player').getByText('Colston Loveland').waitFor();
     await op.recordPick(11, 'Tyler Warren');
     for (const { page, width } of pages) {
       await page.getByRole('region', { name: 'Draft live' }).getByText('Pick 11', { exact: true }).waitFor();
@@ -345,10 +350,16 @@ describe('screenshots', () => {
       await page.evaluate('window.scrollTo(0, 0)');
       await shot(page, 'live-strip', width);
     }
+    await tv.page.getByTestId('tv-player').getByText('Tyler Warren').waitFor();
+    await tv.page.getByTestId('tv-had-by').getByText(/had him$/).waitFor();
+    await shot(tv.page, 'tv-view-live', 1920);
     // Two more picks keep three entries alive; then the operator completes round one.
     await op.recordPick(12, 'Jalon Walker');
     await op.recordPick(13, 'Shedeur Sanders');
     await op.completeRound();
+    await tv.page.getByTestId('tv-podium').or(tv.page.getByText('No entry survived round one')).waitFor();
+    await shot(tv.page, 'tv-view-final', 1920);
+    await tv.context.close();
     for (const { page, width } of pages) {
       await page.getByRole('region', { name: 'Round one final' }).getByRole('list', { name: 'Podium' }).waitFor();
       await shot(page, 'final-leaderboard', width);

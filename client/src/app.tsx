@@ -1,4 +1,4 @@
-import { lazy, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { ChakraProvider } from '@chakra-ui/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Route, Routes, unstable_HistoryRouter as HistoryRouter } from 'react-router-dom';
@@ -30,6 +30,9 @@ const JoinGroupPage = page(() => import('./pages/groups/join-group-page'), 'Join
 const GroupPage = page(() => import('./pages/groups/group-page'), 'GroupPage');
 const GroupPicksPage = page(() => import('./pages/groups/group-picks-page'), 'GroupPicksPage');
 const DraftBoardPage = page(() => import('./pages/groups/draft-board-page'), 'DraftBoardPage');
+const TvPage = page(() => import('./pages/groups/tv-page'), 'TvPage');
+// The TV view's own layout (no header, tabs or strip): its own chunk, as only a watch party loads it.
+const TvShell = page(() => import('./components/tv/tv-shell'), 'TvShell');
 const SeasonStandingsPage = page(() => import('./pages/season-standings-page'), 'SeasonStandingsPage');
 const SettingsPage = page(() => import('./pages/settings-page'), 'SettingsPage');
 const AuthTestPage = page(() => import('./pages/auth-test-page'), 'AuthTestPage');
@@ -76,6 +79,12 @@ export function AppRoutes() {
           <Route path="/admin" element={<AdminRoute />} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />
+      </Route>
+      {/* The watch-party TV view: signed-in members only, full screen, without the app's chrome. */}
+      <Route element={<Suspense fallback={<FullPageMessage>Loading...</FullPageMessage>}><TvShell /></Suspense>}>
+        <Route element={<ProtectedRoute />}>
+          <Route path="/groups/:groupId/tv" element={<TvPage />} />
+        </Route>
       </Route>
     </Routes>
   );

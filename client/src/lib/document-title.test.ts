@@ -10,6 +10,7 @@ describe('document titles', () => {
     expect(routeTitleFor('/groups/12')).toBe('Group');
     expect(routeTitleFor('/groups/12/picks')).toBe('Group Picks');
     expect(routeTitleFor('/groups/12/board')).toBe('Draft Board');
+    expect(routeTitleFor('/groups/12/tv')).toBe('TV View');
     expect(routeTitleFor('/no/such/page')).toBeNull();
   });
 

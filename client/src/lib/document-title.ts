@@ -33,6 +33,7 @@ export function routeTitleFor(pathname: string): string | null {
   if (path.startsWith('/groups/join/')) return 'Group Invitation';
   if (/^\/groups\/[^/]+\/picks$/.test(path)) return 'Group Picks';
   if (/^\/groups\/[^/]+\/board$/.test(path)) return 'Draft Board';
+  if (/^\/groups\/[^/]+\/tv$/.test(path)) return 'TV View';
   if (/^\/groups\/[^/]+$/.test(path)) return 'Group';
   return null;
 }

@@ -12,6 +12,7 @@ import { OwnerTools } from '../../components/groups/owner-tools';
 import { GroupEntryActions, GroupEntryCard, type GroupEntry } from '../../components/groups/group-entry';
 import { MembersList } from '../../components/groups/members-list';
 import { GroupHistory } from '../../components/groups/group-history';
+import { TvViewLink } from '../../components/groups/tv-view-link';
 import { NotAMember } from '../../components/groups/not-a-member';
 import { isHiddenGroup, membersLabel, useDraftStarted } from '../../components/groups/group-utils';
 import { errorMessage, trpc } from '../../lib/trpc';
@@ -91,6 +92,7 @@ function GroupDetails({ id }: { id: number }) {
         {membership.data.can_invite && <OwnerTools group={g} membership={membership.data} />}
         <GroupEntryCard entry={entry} />
         <MembersList members={members.data ?? []} me={membership.data.participant_id} myPicks={entry.picks.length} />
+        <TvViewLink groupId={id} />
         <GroupHistory groupId={id} />
       </Stack>
       <GroupEntryActions entry={entry} />

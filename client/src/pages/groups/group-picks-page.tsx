@@ -12,6 +12,7 @@ import { GroupLeaderboard } from '../../components/groups/group-leaderboard';
 import { OwnerTools } from '../../components/groups/owner-tools';
 import { MembersList } from '../../components/groups/members-list';
 import { GroupHistory } from '../../components/groups/group-history';
+import { TvViewLink } from '../../components/groups/tv-view-link';
 import { GroupEntryActions, GroupEntryCard, type GroupEntry } from '../../components/groups/group-entry';
 import { useDraftPhase } from '../../lib/queries';
 import { NotAMember } from '../../components/groups/not-a-member';
@@ -88,6 +89,7 @@ function GroupPicks({ id }: { id: number }) {
           <Text fontSize="sm" color="gray.600">
             The group leaderboard opens once the NFL Draft begins.
           </Text>
+          <TvViewLink groupId={id} />
           <GroupHistory groupId={id} />
         </Stack>
         {entry && <GroupEntryActions entry={entry} />}
@@ -98,11 +100,14 @@ function GroupPicks({ id }: { id: number }) {
   return (
     <Page title={g.name} before={back} subtitle={subtitle}>
       <Box pb="4">
-        <Button asChild variant="outline" size="sm" mb="4" borderColor="navy.900" color="navy.900">
-          <Link to={`/groups/${id}/board`}>
-            Draft board <span aria-hidden>→</span>
-          </Link>
-        </Button>
+        <HStack gap="3" mb="4" wrap="wrap">
+          <Button asChild variant="outline" size="sm" borderColor="navy.900" color="navy.900">
+            <Link to={`/groups/${id}/board`}>
+              Draft board <span aria-hidden>→</span>
+            </Link>
+          </Button>
+          <TvViewLink groupId={id} />
+        </HStack>
         <GroupLeaderboard groupId={id} me={me} picksVisible={g.picks_public} />
         <Box mt="8">
           <GroupHistory groupId={id} />
