@@ -9,7 +9,7 @@ import { useViewingDelay } from './viewing-delay-chooser';
  * to now (every held pick at once). Nothing while live. While a freshly loaded page waits out its delay it
  * says how long is left, so an empty page does not look broken.
  */
-export function ViewingDelayBadge() {
+export function ViewingDelayBadge({ tv = false }: { tv?: boolean }) {
   const delay = useViewingDelay();
   const gate = useSyncExternalStore(subscribeGate, gateState);
   const [now, setNow] = useState(() => Date.now());
@@ -21,12 +21,12 @@ export function ViewingDelayBadge() {
   if (delay === 0) return null;
   const left = Math.max(1, Math.ceil((gate.until - now) / 1000));
   return (
-    <HStack gap="2" bg="yellow.100" color="gray.900" borderRadius="full" px="3" py="0.5" fontSize="sm" flexShrink={0}>
+    <HStack gap="2" bg="yellow.100" color="gray.900" borderRadius="full" px="3" py="0.5" fontSize={tv ? '28px' : 'sm'} flexShrink={0}>
       <Text as="span" fontWeight="semibold">
         {delayedText(delay)}
         {gate.catchingUp ? ` · catching up to your TV, ${left} s` : ''}
       </Text>
-      <Button size="2xs" variant="outline" bg="white" color="gray.900" borderColor="gray.400" onClick={catchUp}>
+      <Button size={tv ? 'lg' : '2xs'} fontSize={tv ? '28px' : undefined} variant="outline" bg="white" color="gray.900" borderColor="gray.400" onClick={catchUp}>
         Catch up
       </Button>
     </HStack>

@@ -11,10 +11,15 @@ const OTHER = 'other';
 
 /**
  * "Watching on": live, TV, a stream, or a number of seconds (lib/viewing-delay.ts). The same chooser on the
- * live pages (components/viewing-delay-bar.tsx), the TV view and Settings. `compact`: one line for the bar.
+ * live pages (components/viewing-delay-bar.tsx), the TV view and Settings. `compact`: one line for the bar;
+ * `tv`: read from across a room (the TV view's 28 px floor).
  */
-export function ViewingDelayChooser({ compact = false }: { compact?: boolean }) {
+export function ViewingDelayChooser({ compact = false, tv = false }: { compact?: boolean; tv?: boolean }) {
   const delay = useViewingDelay();
+  const labelSize = tv ? '28px' : compact ? 'xs' : 'sm';
+  const labelColor = compact || tv ? 'white' : undefined;
+  const controlSize = compact ? 'xs' : tv ? 'lg' : 'md';
+  const tvText = tv ? { fontSize: '28px', h: 'auto', py: '1' } : {};
   const named = VIEWING_CHOICES.some((c) => c.seconds === delay);
   const [other, setOther] = useState(!named);
   const [typed, setTyped] = useState(named ? '' : String(delay));
@@ -23,11 +28,12 @@ export function ViewingDelayChooser({ compact = false }: { compact?: boolean }) 
   return (
     <HStack gap="2" wrap="wrap" align="end">
       <Field.Root width="auto">
-        <Field.Label fontWeight="semibold" fontSize={compact ? 'xs' : 'sm'} color={compact ? 'white' : undefined}>
+        <Field.Label fontWeight="semibold" fontSize={labelSize} color={labelColor}>
           Watching on
         </Field.Label>
-        <NativeSelect.Root size={compact ? 'xs' : 'md'} width="auto">
+        <NativeSelect.Root size={controlSize} width="auto">
           <NativeSelect.Field
+            {...tvText}
             bg="white"
             color="gray.900"
             value={showOther ? OTHER : String(delay)}
@@ -54,7 +60,7 @@ export function ViewingDelayChooser({ compact = false }: { compact?: boolean }) 
       </Field.Root>
       {showOther && (
         <Field.Root width="auto">
-          <Field.Label htmlFor={secondsId} fontWeight="semibold" fontSize={compact ? 'xs' : 'sm'} color={compact ? 'white' : undefined}>
+          <Field.Label htmlFor={secondsId} fontWeight="semibold" fontSize={labelSize} color={labelColor}>
             Seconds behind
           </Field.Label>
           <Input
@@ -64,8 +70,9 @@ export function ViewingDelayChooser({ compact = false }: { compact?: boolean }) 
             min={0}
             max={MAX_VIEWING_DELAY}
             step={1}
-            size={compact ? 'xs' : 'md'}
-            width="20"
+            size={controlSize}
+            {...tvText}
+            width={tv ? '32' : '20'}
             bg="white"
             color="gray.900"
             value={typed}

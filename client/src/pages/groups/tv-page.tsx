@@ -9,6 +9,8 @@ import { useAuth } from '../../auth/auth-context';
 import { useDocumentTitle } from '../../lib/document-title';
 import { showStrip } from '../../lib/draft-live';
 import { FullPageMessage } from '../../components/full-page-message';
+import { ViewingDelayBadge } from '../../components/viewing-delay-badge';
+import { ViewingDelayChooser } from '../../components/viewing-delay-chooser';
 import { GroupLoadError } from '../../components/groups/group-frame';
 import { NotAMember } from '../../components/groups/not-a-member';
 import { isHiddenGroup } from '../../components/groups/group-utils';
@@ -103,8 +105,11 @@ function TvScreen({ id, name }: { id: number; name: string }) {
             {headline}
           </Text>
         </Stack>
-        {/* Reserved: the viewing-delay control ('No spoilers') goes in this corner. */}
-        <Box data-testid="tv-corner" flexShrink={0} minW="0" />
+        {/* No spoilers: the room's TV may run behind the draft; this screen can wait for it (lib/hold-gate.ts). */}
+        <Stack data-testid="tv-corner" flexShrink={0} minW="0" gap="2" align="end">
+          <ViewingDelayChooser tv />
+          <ViewingDelayBadge tv />
+        </Stack>
       </Flex>
 
       <Grid templateColumns={{ base: '1fr', lg: 'minmax(0, 1.2fr) minmax(0, 1fr)' }} gap="min(2.5vw, 40px)" flex="1" minH="0">
