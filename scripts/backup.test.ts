@@ -10,15 +10,22 @@
  * pg_dump installed (the embedded PostgreSQL ships none), the round trip runs on a throwaway cluster of an
  * installed PostgreSQL that has its pg_dump beside it (Debian's postgresql-15 here), started by the
  * project's own code for the embedded one.
+ *
+ * The built-in format (the game's own, used where no pg_dump is new enough: the embedded PostgreSQL 18 ships
+ * none) makes the same round trip on the run's own server, plus: a damaged or cut-short file is refused with
+ * the database untouched, a backup of a newer version's schema is refused, one of an older schema restores
+ * at its migrations, and a backup taken while writes go on reads one snapshot.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerBinaries } from '../server/src/db/embedded-postgres.js';
 import { startEmbeddedPostgres, withDatabase, APP_DATABASE, type RunningDatabase } from '../server/src/db/embedded-postgres.js';
 import { migrate, openOrm } from '../server/src/db/orm.js';
+import { migrationsList } from '../server/src/db/migrations/index.js';
 import { createTestApp, type TestApp, type TestUser } from '../server/test/support/test-app.js';
 import { createTestDb, runServerUrl, type TestDb } from '../server/test/support/test-db.js';
 import { makeDataDirWithCluster } from '../server/test/support/server-process.js';
@@ -26,6 +33,7 @@ import { boardIds, createGroup, expectStatus, joinGroup, operatorStart, savePick
 import { backupCommand } from './backup.js';
 import { draftCommand } from './draft.js';
 import { runCommandInProcess, type Command } from './lib/command.js';
+import { readBuiltinBackup } from './lib/builtin-format.js';
 import { installedTools, serverVersion, toolsFor } from './lib/pg-tools.js';
 import { restoreCommand } from './restore.js';
 
@@ -107,21 +115,30 @@ let file: string;
 let target: TestDb;
 const outDir = path.join(work, 'backups');
 
+/** A game as players and the operator make it: accounts, a private group, picks, a started draft with round one recorded. Returns Ann. */
+async function fillGame(app: TestApp): Promise<TestUser> {
+  const annUser = await app.signUp('AnnBackup');
+  const [bob, cat] = [await app.signUp('BobBackup'), await app.signUp('CatBackup')];
+  const office = await createGroup(app, annUser, { picks_public: true, password: 'draft-night-2025' });
+  await joinGroup(app, bob, office.id, 'draft-night-2025');
+  const ids = await boardIds(app);
+  await savePicks(app, annUser, ids.slice(0, 3));
+  await savePicks(app, annUser, ids.slice(0, 2), office.id);
+  await savePicks(app, bob, [ids[0]!, ids[89]!]);
+  await savePicks(app, cat, [ids[4]!]);
+  await operatorStart(app);
+  // Round one as the operator records it on draft night.
+  expect((await run('draft', draftCommand, ['replay-2025'], onDatabase(app.db.url))).out).toMatch(/Replayed 32 pick\(s\)\./);
+  return annUser;
+}
+
+/** The tables a filled game has rows in: the round trip carries each. */
+const FILLED_TABLES = ['participant', 'groups', 'group_membership', 'pick', 'draft_event', 'draft_state', 'idp_session', 'player', 'mikro_orm_migrations'];
+
 beforeAll(async () => {
   if (!server) return;
   t = await createTestApp(server.cluster ? { db: await createTestDb({ serverUrl: server.serverUrl }) } : {});
-  ann = await t.signUp('AnnBackup');
-  const [bob, cat] = [await t.signUp('BobBackup'), await t.signUp('CatBackup')];
-  const office = await createGroup(t, ann, { picks_public: true, password: 'draft-night-2025' });
-  await joinGroup(t, bob, office.id, 'draft-night-2025');
-  const ids = await boardIds(t);
-  await savePicks(t, ann, ids.slice(0, 3));
-  await savePicks(t, ann, ids.slice(0, 2), office.id);
-  await savePicks(t, bob, [ids[0]!, ids[89]!]);
-  await savePicks(t, cat, [ids[4]!]);
-  await operatorStart(t);
-  // Round one as the operator records it on draft night.
-  expect((await run('draft', draftCommand, ['replay-2025'], onDatabase(t.db.url))).out).toMatch(/Replayed 32 pick\(s\)\./);
+  ann = await fillGame(t);
   original = await snapshot(t.db.url);
 });
 
@@ -136,7 +153,7 @@ afterAll(async () => {
 
 describe.skipIf(!server)('npm run backup, then npm run restore', () => {
   it('filled every table the round trip is meant to carry', () => {
-    for (const table of ['participant', 'groups', 'group_membership', 'pick', 'draft_event', 'draft_state', 'idp_session', 'player', 'mikro_orm_migrations']) {
+    for (const table of FILLED_TABLES) {
       expect(original.tables[`public.${table}`]?.rows, table).toBeGreaterThan(0);
     }
   });
@@ -253,21 +270,205 @@ describe.skipIf(!server)('npm run backup, then npm run restore', () => {
       await cluster.stop();
     }
 
-    // The embedded database backed up by the command, which starts the cluster for it: where a pg_dump new
-    // enough for the embedded PostgreSQL is installed; otherwise a refusal that says what to install.
+    // The embedded database backed up by the command, which starts the cluster for it: with a pg_dump new
+    // enough for the embedded PostgreSQL where one is installed, in the built-in format otherwise.
     const clusterPassword = fs.readFileSync(path.join(dataDir, 'pg.password'), 'utf8').trim();
     const out = path.join(work, 'embedded-backups');
     const backedUp = await run('backup', backupCommand, ['--out', out], embedded);
     expect(backedUp.out).not.toContain(clusterPassword);
     const embeddedMajor = Number(fs.readFileSync(path.join(dataDir, 'pg', 'PG_VERSION'), 'utf8').trim());
-    if ((await toolsFor('pg_dump', embeddedMajor, process.env)).usable.length > 0) {
-      expect(backedUp.code, backedUp.out).toBe(0);
-      expect(backedUp.out).toMatch(/^Backed up first_round \(embedded, .*\)/);
-    } else {
-      expect(backedUp).toMatchObject({ code: 1, out: expect.stringMatching(new RegExp(`^Nothing was written: a backup needs pg_dump ${embeddedMajor} or newer .*\\n.*postgresql-client-${embeddedMajor}`)) });
-      expect(fs.existsSync(out)).toBe(false);
-    }
+    expect(backedUp.code, backedUp.out).toBe(0);
+    expect(backedUp.out).toMatch(/^Backed up first_round \(embedded, .*\)/);
+    const hasPgDump = (await toolsFor('pg_dump', embeddedMajor, process.env)).usable.length > 0;
+    expect(backedUp.out).toMatch(hasPgDump ? /, with pg_dump \d+/ : new RegExp(`, in the built-in format \\(no pg_dump ${embeddedMajor} or newer used\\)`));
+    expect(fs.readdirSync(out)).toEqual([expect.stringMatching(/^first-round-.*Z\.dump$/)]);
     expect(fs.existsSync(path.join(dataDir, 'pg.owner'))).toBe(false);
     fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+});
+
+/** A built-in backup's inside (gzip undone), to damage or rewrite it as a test needs. */
+const inside = (file: string) => zlib.gunzipSync(fs.readFileSync(file));
+const writeInside = (file: string, data: Buffer | string) => fs.writeFileSync(file, zlib.gzipSync(data), { mode: 0o600 });
+
+describe('the built-in format, on the run\'s own server (the embedded PostgreSQL 18)', () => {
+  let game: TestApp;
+  let gameAnn: TestUser;
+  let before: Awaited<ReturnType<typeof snapshot>>;
+  let builtinFile: string;
+  let into: TestDb;
+  const dir = path.join(work, 'builtin');
+  const untouched = (url: string) => withClient(url, async (c) => (await c.query(`select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public'`)).rows[0].n as number);
+
+  beforeAll(async () => {
+    game = await createTestApp();
+    gameAnn = await fillGame(game);
+    before = await snapshot(game.db.url);
+  });
+  afterAll(async () => {
+    await game?.close();
+    await into?.close();
+  });
+
+  it('filled every table the round trip is meant to carry', () => {
+    for (const table of FILLED_TABLES) expect(before.tables[`public.${table}`]?.rows, table).toBeGreaterThan(0);
+  });
+
+  it('is what npm run backup writes when no pg_dump is new enough: gzip, its magic inside, named by the time, its owner\'s alone', async () => {
+    const major = (await serverVersion(game.db.url)).major;
+    const hasPgDump = (await toolsFor('pg_dump', major, process.env)).usable.length > 0;
+    const result = await backup(game.db.url, '--out', dir, ...(hasPgDump ? ['--format', 'builtin'] : []));
+    expect(result.code, result.out).toBe(0);
+    expect(result.out).toMatch(new RegExp(`^Backed up .*, PostgreSQL ${major}\\.\\d+, in the built-in format \\(no pg_dump ${major} or newer used\\), \\d+ tables, [\\d,]+ rows:\\n`));
+    const written = fs.readdirSync(dir);
+    expect(written).toEqual([expect.stringMatching(/^first-round-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.dump$/)]);
+    builtinFile = path.join(dir, written[0]!);
+    expect(result.out).toContain(`${builtinFile}, `);
+    expect(fs.statSync(builtinFile).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(builtinFile).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    const text = inside(builtinFile).toString('utf8');
+    expect(text.split('\n')[0]).toBe('FIRST-ROUND-BACKUP 1');
+    const header = JSON.parse(text.split('\n')[1]!) as { server: string; migrations: string[]; tables: { name: string; columns: string[] }[] };
+    expect(header.migrations).toEqual(migrationsList.map((m) => m.name));
+    // Every table the catalog has, the migrations table included, each with its columns.
+    expect(header.tables.map((tb) => `public.${tb.name}`).sort()).toEqual(Object.keys(before.tables).sort());
+    expect(header.tables.find((tb) => tb.name === 'pick')?.columns).toContain('participant_id');
+    expect(await backup(game.db.url, '--format', 'zip')).toMatchObject({ code: 1, out: expect.stringMatching(/^--format is builtin or pg_dump\./) });
+    // pg_dump asked for by name, where none is new enough: refused, with what to install.
+    if (!hasPgDump) {
+      expect(await backup(game.db.url, '--format', 'pg_dump', '--out', dir)).toMatchObject({
+        code: 1,
+        out: expect.stringMatching(new RegExp(`^Nothing was written: a backup needs pg_dump ${major} or newer .*\\n.*postgresql-client-${major}`)),
+      });
+    }
+    expect(fs.readdirSync(dir)).toEqual([path.basename(builtinFile)]);
+  });
+
+  it('restores into an empty database exactly what was backed up, sequences included, at no migration to run', async () => {
+    into = await createTestDb({ empty: true });
+    const result = await restore(into.url, builtinFile);
+    expect(result.code, result.out).toBe(0);
+    expect(result.out).toMatch(/^Restored .*first-round-.*\.dump \(made .* from PostgreSQL \d+\.\d+\) into .* from the built-in format: \d+ tables, [\d,]+ rows, 15 migrations applied\.\n/);
+    expect(await snapshot(into.url)).toEqual(before);
+    const orm = await openOrm(into.url, 1);
+    expect(await orm.getMigrator().getPendingMigrations()).toEqual([]);
+    await orm.close(true);
+    // The server opens it: players signed in (the same signing key), the draft where it was.
+    const restored = await createTestApp({ db: into, seedBoard: false, env: { DATA_DIR: game.config.DATA_DIR } });
+    try {
+      expect(expectStatus<{ screen_name: string }>(await restored.request('GET', '/api/auth/me', { user: gameAnn }), 200).screen_name).toBe('AnnBackup');
+      expect((await restored.request('GET', '/api/draft/status')).json()).toMatchObject({ draftHasStarted: true, picks_made: 32 });
+    } finally {
+      await restored.close();
+    }
+  });
+
+  it('refuses a database that is not empty; --force replaces it, whatever it held', async () => {
+    const refused = await restore(into.url, builtinFile);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toMatch(/^Nothing was restored: .* is not empty \(\d+ tables, [\d,]+ rows, 15 migrations applied\)\.\n.*add --force/);
+    await withClient(into.url, async (client) => {
+      await client.query(`delete from pick`);
+      await client.query(`update participant set screen_name = screen_name || '!'`);
+      await client.query(`create table stray (id int primary key)`);
+      const [sequence] = before.sequences as { sequencename: string }[];
+      await client.query(`select setval($1, 9999)`, [sequence!.sequencename]);
+    });
+    const forced = await restore(into.url, builtinFile, '--force');
+    expect(forced.code, forced.out).toBe(0);
+    expect(await snapshot(into.url)).toEqual(before);
+  });
+
+  it('refuses a damaged or cut-short file, and one of a newer version, without touching the database', async () => {
+    const whole = fs.readFileSync(builtinFile);
+    const cut = path.join(work, 'cut.dump');
+    fs.writeFileSync(cut, whole.subarray(0, Math.floor(whole.length * 0.6)));
+    const flipped = Buffer.from(whole);
+    flipped[Math.floor(flipped.length / 2)]! ^= 0xff;
+    const damaged = path.join(work, 'damaged.dump');
+    fs.writeFileSync(damaged, flipped);
+    // Whole as gzip, but a table's rows short of what its END line says.
+    const short = path.join(work, 'short.dump');
+    writeInside(short, inside(builtinFile).toString('utf8').replace(/\nTABLE pick\n[^\n]*\n/, '\nTABLE pick\n'));
+    const newer = path.join(work, 'newer.dump');
+    const lines = inside(builtinFile).toString('utf8').split('\n');
+    const header = JSON.parse(lines[1]!) as { migrations: string[] };
+    header.migrations.push('Migration29990101000000_from_the_future');
+    lines[1] = JSON.stringify(header);
+    writeInside(newer, lines.join('\n'));
+
+    const empty = await createTestDb({ empty: true });
+    try {
+      for (const [bad, why] of [
+        [cut, /is not a usable backup: it is damaged or cut short/],
+        [damaged, /is not a usable backup: it is damaged or cut short/],
+        [short, /is not a usable backup: table pick holds \d+ rows where \d+ were written/],
+        [newer, /the backup was made by a newer version of the game \(migration Migration29990101000000_from_the_future is unknown to this one\)\. Restore it with that version or a newer one\./],
+      ] as const) {
+        expect(await restore(empty.url, bad), bad).toMatchObject({ code: 1, out: expect.stringMatching(why) });
+        expect(await restore(into.url, bad, '--force'), bad).toMatchObject({ code: 1, out: expect.stringMatching(why) });
+      }
+      expect(await untouched(empty.url)).toBe(0);
+      expect(await snapshot(into.url)).toEqual(before);
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it('restores a backup of an older version at its own migrations, and the newer ones run at the next start', async () => {
+    const older = await createTestDb({ empty: true });
+    const emptyAgain = await createTestDb({ empty: true });
+    try {
+      const orm = await openOrm(older.url, 1);
+      await orm.getMigrator().up({ to: migrationsList.at(-3)!.name });
+      await orm.close(true);
+      const out = path.join(work, 'older.dump');
+      expect((await backup(older.url, '--format', 'builtin', '--out', out)).code).toBe(0);
+      const restored = await restore(emptyAgain.url, out);
+      expect(restored.code, restored.out).toBe(0);
+      expect(restored.out).toMatch(new RegExp(`, ${migrationsList.length - 2} migrations applied\\.`));
+      const reopened = await openOrm(emptyAgain.url, 1);
+      expect((await reopened.getMigrator().getPendingMigrations()).map((m) => m.name)).toEqual(migrationsList.slice(-2).map((m) => m.name));
+      await migrate(reopened);
+      expect(await reopened.getMigrator().getPendingMigrations()).toEqual([]);
+      await reopened.close(true);
+    } finally {
+      await older.close();
+      await emptyAgain.close();
+    }
+  });
+
+  it('reads one snapshot while writes go on: two tables written together hold the same rows in the backup', async () => {
+    const busy = await createTestDb();
+    let writing = true;
+    let commits = 0;
+    try {
+      // Two tables every write fills together (one transaction), the first big enough that its COPY takes a
+      // while: a backup reading each table at its own moment would find the second ahead of the first.
+      await busy.query(`create table ledger_a (id int primary key, note text); create table ledger_b (id int primary key references ledger_a)`);
+      await busy.query(`insert into ledger_a select g, repeat('x', 200) from generate_series(1, 200000) g; insert into ledger_b select g from generate_series(1, 200000) g`);
+      const writer = withClient(busy.url, async (client) => {
+        for (let id = 200001; writing; id++) {
+          await client.query(`begin; insert into ledger_a values (${id}, 'new'); insert into ledger_b values (${id}); commit`);
+          commits++;
+        }
+      });
+      const out = path.join(work, 'busy.dump');
+      const started = commits;
+      const result = await backup(busy.url, '--format', 'builtin', '--out', out);
+      const during = commits - started;
+      writing = false;
+      await writer;
+      expect(result.code, result.out).toBe(0);
+      expect(during).toBeGreaterThan(0);
+      const { trailer, header } = await readBuiltinBackup(out, async () => {});
+      // A table made after the game's migrations is in the backup too: the catalog names the tables.
+      expect(header.tables.map((tb) => tb.name)).toEqual(expect.arrayContaining(['ledger_a', 'ledger_b']));
+      expect(trailer.rows.ledger_a).toBeGreaterThanOrEqual(200000);
+      expect(trailer.rows.ledger_b).toBe(trailer.rows.ledger_a);
+    } finally {
+      writing = false;
+      await busy.close();
+    }
   });
 });

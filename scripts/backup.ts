@@ -1,16 +1,24 @@
-// The operator's backup: `npm run backup -- [--out DIR | --out FILE.dump]` writes the game's database with
-// PostgreSQL's own pg_dump (custom format: compressed, restored with `npm run restore`). pg_dump reads one
-// snapshot, so the file is consistent while the server keeps running. The embedded PostgreSQL is joined when
-// the server runs it and started for the backup otherwise; DATABASE_URL when set.
+// The operator's backup: `npm run backup -- [--out DIR | --out FILE.dump] [--format builtin|pg_dump]` writes
+// the game's database with PostgreSQL's own pg_dump (custom format) when one at least as new as the server
+// is installed, else in the game's built-in format (scripts/lib/builtin-format.ts: the embedded PostgreSQL
+// ships no pg_dump). Either reads one snapshot, so the file is consistent while the server keeps running.
+// The embedded PostgreSQL is joined when the server runs it and started for the backup otherwise;
+// DATABASE_URL when set.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { CommandFailure, isMainModule, runCommandAsProcess, shownPath, type Command } from './lib/command.js';
 import { reachScriptDatabase, signingKeyFile } from './lib/database.js';
-import { missingToolMessage, runTool, serverVersion, toolConnection, toolsFor } from './lib/pg-tools.js';
+import { dumpDatabase } from './lib/builtin-dump.js';
+import { BadBackupFile, readBuiltinBackup } from './lib/builtin-format.js';
+import { missingToolMessage, runTool, serverVersion, toolConnection, toolsFor, type PgTool } from './lib/pg-tools.js';
 
-const USAGE = `Usage: npm run backup -- [--out DIR | --out FILE.dump]
-  Writes the game's database to backups/first-round-<UTC time>.dump (pg_dump's custom format), or into DIR,
-  or to FILE.dump (never over an existing file). Restore it with npm run restore -- FILE.`;
+const USAGE = `Usage: npm run backup -- [--out DIR | --out FILE.dump] [--format builtin|pg_dump]
+  Writes the game's database to backups/first-round-<UTC time>.dump, or into DIR, or to FILE.dump (never
+  over an existing file): pg_dump's custom format when a pg_dump as new as the server is installed, else
+  the game's built-in format (--format chooses). Restore it with npm run restore -- FILE.`;
+
+const FORMATS = ['builtin', 'pg_dump'] as const;
+type Format = (typeof FORMATS)[number];
 
 export const DEFAULT_BACKUP_DIR = 'backups';
 
@@ -54,6 +62,33 @@ async function target(out: string | undefined, now: Date): Promise<string> {
   }
 }
 
+/** pg_dump's custom format (-Fc: compressed, and pg_restore can clean, list and pick from it); says how it was written. */
+async function withPgDump(pgDump: PgTool, partial: string, url: string, where: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const { dbname, password } = toolConnection(url);
+  const dumped = await runTool(pgDump, ['--format=custom', `--file=${partial}`, `--dbname=${dbname}`], { env, password });
+  if (dumped.code !== 0) throw new CommandFailure(`Nothing was written: pg_dump ${pgDump.version} failed on ${where}:\n${dumped.stderr}`);
+  // Read back with the matching pg_restore, if there is one: a file it cannot read is no backup.
+  const restorer = (await toolsFor('pg_restore', pgDump.major, env)).usable[0];
+  if (!restorer) return `with pg_dump ${pgDump.version}`;
+  const listed = await runTool(restorer, ['--list', partial], { env });
+  if (listed.code !== 0) throw new CommandFailure(`Nothing was written: pg_restore ${restorer.version} cannot read what pg_dump wrote:\n${listed.stderr}`);
+  return `with pg_dump ${pgDump.version}, ${listed.stdout.split('\n').filter((line) => / TABLE DATA /.test(line)).length} tables`;
+}
+
+/** The built-in format, read back whole before it counts: every table's rows as written, the checksum sound. */
+async function builtin(partial: string, url: string, server: string, major: number): Promise<string> {
+  const written = await dumpDatabase(url, partial, server);
+  const read = await readBuiltinBackup(partial, async () => {}).catch((error: unknown) => {
+    if (error instanceof BadBackupFile) throw new CommandFailure(`Nothing was written: the backup read back is not what was written: ${error.message}.`);
+    throw error;
+  });
+  for (const [table, rows] of Object.entries(written.rows)) {
+    if (read.trailer.rows[table] !== rows) throw new CommandFailure(`Nothing was written: table ${table} read back ${read.trailer.rows[table]} rows of ${rows}.`);
+  }
+  const rows = Object.values(written.rows).reduce((sum, n) => sum + n, 0);
+  return `in the built-in format (no pg_dump ${major} or newer used), ${written.tables} tables, ${rows.toLocaleString('en-US')} rows`;
+}
+
 /** `npm run backup -- …`; the tests run it in-process (scripts/lib/command.ts). */
 export const backupCommand: Command = async (args, io) => {
   if (args.includes('--help') || args[0] === 'help') {
@@ -61,8 +96,11 @@ export const backupCommand: Command = async (args, io) => {
     return;
   }
   let out: string | undefined;
+  let format: Format | undefined;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--out' && args[i + 1] && !args[i + 1]!.startsWith('--')) out = args[++i];
+    else if (args[i] === '--format' && FORMATS.includes(args[i + 1] as Format)) format = args[++i] as Format;
+    else if (args[i] === '--format') throw new CommandFailure(`--format is builtin or pg_dump.\n\n${USAGE}`);
     else throw new CommandFailure(`${args[i] === '--out' ? '--out needs a directory or a FILE.dump' : `Unknown argument "${args[i]}"`}.\n\n${USAGE}`);
   }
 
@@ -70,32 +108,21 @@ export const backupCommand: Command = async (args, io) => {
   let partial: string | undefined;
   try {
     const server = await serverVersion(db.url);
-    const dumps = await toolsFor('pg_dump', server.major, io.env);
-    const pgDump = dumps.usable[0];
-    if (!pgDump) throw new CommandFailure(`Nothing was written: ${missingToolMessage('pg_dump', server, dumps.all, 'a backup')}`);
+    // pg_dump when there is one new enough (unless told otherwise), else the built-in format.
+    const dumps = format === 'builtin' ? undefined : await toolsFor('pg_dump', server.major, io.env);
+    const pgDump = dumps?.usable[0];
+    if (format === 'pg_dump' && !pgDump) throw new CommandFailure(`Nothing was written: ${missingToolMessage('pg_dump', server, dumps!.all, 'a backup')}`);
 
     const file = await target(out, new Date());
     // The dump holds every account's sessions and password hashes: for its owner's eyes only.
     await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     partial = `${file}.partial`;
     await fs.writeFile(partial, '', { mode: 0o600 });
-    const { dbname, password } = toolConnection(db.url);
-    // Custom format (-Fc): compressed, and pg_restore can clean, list and pick from it.
-    const dumped = await runTool(pgDump, ['--format=custom', `--file=${partial}`, `--dbname=${dbname}`], { env: io.env, password });
-    if (dumped.code !== 0) throw new CommandFailure(`Nothing was written: pg_dump ${pgDump.version} failed on ${db.where}:\n${dumped.stderr}`);
-
-    // Read back with the matching pg_restore, if there is one: a file it cannot read is no backup.
-    const restorer = (await toolsFor('pg_restore', pgDump.major, io.env)).usable[0];
-    let tables = '';
-    if (restorer) {
-      const listed = await runTool(restorer, ['--list', partial], { env: io.env });
-      if (listed.code !== 0) throw new CommandFailure(`Nothing was written: pg_restore ${restorer.version} cannot read what pg_dump wrote:\n${listed.stderr}`);
-      tables = `, ${listed.stdout.split('\n').filter((line) => / TABLE DATA /.test(line)).length} tables`;
-    }
+    const how = pgDump ? await withPgDump(pgDump, partial, db.url, db.where, io.env) : await builtin(partial, db.url, server.version, server.major);
     await fs.rename(partial, file);
     partial = undefined;
     const { size } = await fs.stat(file);
-    io.out(`Backed up ${db.where}, PostgreSQL ${server.version}, with pg_dump ${pgDump.version}${tables}:`);
+    io.out(`Backed up ${db.where}, PostgreSQL ${server.version}, ${how}:`);
     io.out(`${shownPath(file)}, ${describeSize(size)}`);
     io.out(`Keep a copy off this machine. Restore it with: npm run restore -- ${shownPath(file)}`);
     const key = signingKeyFile(db.config);

@@ -1,13 +1,17 @@
 // The operator's restore: `npm run restore -- FILE [--force]` puts a backup made by `npm run backup` into the
-// game's database with PostgreSQL's own pg_restore, in one transaction (all of it, or nothing). An empty
+// game's database, in one transaction (all of it, or nothing): a pg_dump archive (it starts with PGDMP) with
+// PostgreSQL's own pg_restore, the built-in format (scripts/lib/builtin-format.ts) by the game itself. An empty
 // database only, unless --force: then the backup replaces what is there. The server must be stopped: its
 // caches would go on showing the old data. The embedded PostgreSQL is started for the restore (in a fresh
 // DATA_DIR too); DATABASE_URL when set. Afterwards `npm start` finds its migrations already applied.
 import fs from 'node:fs/promises';
 import pg from 'pg';
 import { describeDbError } from '../server/src/db/database.js';
-import { CommandFailure, isMainModule, runCommandAsProcess, shownPath, type Command } from './lib/command.js';
+import { CommandFailure, isMainModule, runCommandAsProcess, shownPath, type Command, type CommandIo } from './lib/command.js';
 import { reachScriptDatabase, signingKeyFile } from './lib/database.js';
+import { BadBackupFile, isBuiltinBackup, readBuiltinBackup, type BackupHeader } from './lib/builtin-format.js';
+import { checkMigrations, restoreBuiltin } from './lib/builtin-restore.js';
+import { MIGRATIONS_TABLE } from './lib/game-schema.js';
 import { missingToolMessage, runTool, serverVersion, toolConnection, toolsFor, type PgTool, type ServerVersion } from './lib/pg-tools.js';
 
 const USAGE = `Usage: npm run restore -- FILE [--force]
@@ -15,8 +19,6 @@ const USAGE = `Usage: npm run restore -- FILE [--force]
   or a new database for DATABASE_URL). --force replaces whatever the database holds with the backup.
   Stop the server first.`;
 
-/** The table MikroORM records applied migrations in. */
-const MIGRATIONS_TABLE = 'mikro_orm_migrations';
 
 interface Contents {
   /** Every table outside PostgreSQL's own schemas, `schema.name`, with its row count. */
@@ -137,13 +139,20 @@ export const restoreCommand: Command = async (args, io) => {
     .catch(() => {
       throw new CommandFailure(`Cannot read ${file}`);
     });
-  if (head !== 'PGDMP') throw new CommandFailure(`${file} is not a backup made by npm run backup (a pg_dump custom-format archive starts with PGDMP).`);
+  let builtin: BackupHeader | undefined;
+  if (head !== 'PGDMP') {
+    if (!(await isBuiltinBackup(file))) {
+      throw new CommandFailure(`${file} is not a backup made by npm run backup (a pg_dump custom-format archive starts with PGDMP; the built-in format is gzip starting with FIRST-ROUND-BACKUP).`);
+    }
+    // Read whole before anything is touched: a damaged or cut-short file is refused here.
+    builtin = (await readBuiltinBackup(file, async () => {}).catch(refuseBadFile(file))).header;
+    checkMigrations(builtin);
+  }
 
   const db = await reachScriptDatabase({ env: io.env, create: true });
   try {
     const server = await serverVersion(db.url);
-    const { tool, listing } = await restorerFor(file, server, io.env);
-    const archive = readListing(listing);
+    const archive = builtin ? undefined : await restorerFor(file, server, io.env);
 
     const others = await otherSessions(db.url);
     if (others > 0) {
@@ -158,46 +167,19 @@ export const restoreCommand: Command = async (args, io) => {
           'Restore into an empty database (a new DATA_DIR, or a new database for DATABASE_URL), or add --force to replace everything in it with the backup.',
       );
     }
-    if (force && before.tables.length > 0) {
-      // Tables the backup does not have (a newer version's) go first: pg_restore's --clean drops only what
-      // the backup holds, and a table left behind would break the next upgrade's migration that creates it.
-      const strays = before.tables.filter((t) => !archive.tables.has(t.name)).map((t) => t.name);
-      if (strays.length > 0) {
-        await withClient(db.url, async (client) => {
-          await client.query('begin');
-          for (const name of strays) {
-            const [schema, table] = name.split('.') as [string, string];
-            await client.query(`drop table if exists ${qualified(client, schema, table)} cascade`);
-          }
-          await client.query('commit');
-        });
-        io.out(`Dropped ${plural(strays.length, 'table')} the backup does not have: ${strays.join(', ')}`);
-      }
-    }
-
-    const { dbname, password } = toolConnection(db.url);
-    const restored = await runTool(
-      tool,
-      [
-        `--dbname=${dbname}`,
-        // All or nothing: one transaction, stopped at the first error.
-        '--single-transaction',
-        '--exit-on-error',
-        // The restoring user owns what it creates: the backup's owner (postgres, in the embedded cluster)
-        // need not exist on the server restored to.
-        '--no-owner',
-        '--no-privileges',
-        ...(force ? ['--clean', '--if-exists'] : []),
-        file,
-      ],
-      { env: io.env, password },
-    );
-    if (restored.code !== 0) {
-      throw new CommandFailure(`Nothing was restored (the transaction was rolled back): pg_restore ${tool.version} failed on ${db.where}:\n${restored.stderr}`);
+    let how: string;
+    if (builtin) {
+      await restoreBuiltin(db.url, file, builtin, { wasEmpty: before.tables.length === 0 }).catch((error: unknown) => {
+        if (error instanceof CommandFailure) throw error;
+        if (error instanceof BadBackupFile) return refuseBadFile(file)(error);
+        throw new CommandFailure(`Nothing was restored (the transaction was rolled back): ${describeDbError(error, db.url)}`);
+      });
+      how = ` (made ${builtin.made} from PostgreSQL ${builtin.server}) into ${db.where} from the built-in format`;
+    } else {
+      how = await withPgRestore(file, archive!, db.url, db.where, force, before, io);
     }
     const after = await contents(db.url);
-    const made = [archive.made && `made ${archive.made}`, archive.from && `from PostgreSQL ${archive.from}`].filter(Boolean).join(' ');
-    io.out(`Restored ${shownPath(file)}${made ? ` (${made})` : ''} into ${db.where} with pg_restore ${tool.version}: ${describeContents(after)}.`);
+    io.out(`Restored ${shownPath(file)}${how}: ${describeContents(after)}.`);
     const key = signingKeyFile(db.config);
     if (key && !(await fs.stat(key).catch(() => undefined))) {
       io.out(`Players stay signed in only with the signing key of the server the backup came from: copy its idp-private-key.pem to ${shownPath(key)} (or set LOCAL_IDP_PRIVATE_KEY) before the first start. Without it everyone signs in again; nothing else is lost.`);
@@ -207,5 +189,63 @@ export const restoreCommand: Command = async (args, io) => {
     await db.close();
   }
 };
+
+/** A built-in backup that does not read back whole: refused, nothing touched. */
+const refuseBadFile = (file: string) => (error: unknown): never => {
+  if (error instanceof BadBackupFile) throw new CommandFailure(`Nothing was restored: ${file} is not a usable backup: ${error.message}.`);
+  throw error;
+};
+
+/** pg_restore into the database (stray tables dropped first under --force); says what it restored from. */
+async function withPgRestore(
+  file: string,
+  { tool, listing }: { tool: PgTool; listing: string },
+  url: string,
+  where: string,
+  force: boolean,
+  before: Contents,
+  io: CommandIo,
+): Promise<string> {
+  const archive = readListing(listing);
+  if (force && before.tables.length > 0) {
+    // Tables the backup does not have (a newer version's) go first: pg_restore's --clean drops only what
+    // the backup holds, and a table left behind would break the next upgrade's migration that creates it.
+    const strays = before.tables.filter((t) => !archive.tables.has(t.name)).map((t) => t.name);
+    if (strays.length > 0) {
+      await withClient(url, async (client) => {
+        await client.query('begin');
+        for (const name of strays) {
+          const [schema, table] = name.split('.') as [string, string];
+          await client.query(`drop table if exists ${qualified(client, schema, table)} cascade`);
+        }
+        await client.query('commit');
+      });
+      io.out(`Dropped ${plural(strays.length, 'table')} the backup does not have: ${strays.join(', ')}`);
+    }
+  }
+
+  const { dbname, password } = toolConnection(url);
+  const restored = await runTool(
+    tool,
+    [
+      `--dbname=${dbname}`,
+      // All or nothing: one transaction, stopped at the first error.
+      '--single-transaction',
+      '--exit-on-error',
+      // The restoring user owns what it creates: the backup's owner (postgres, in the embedded cluster)
+      // need not exist on the server restored to.
+      '--no-owner',
+      '--no-privileges',
+      ...(force ? ['--clean', '--if-exists'] : []),
+      file,
+    ],
+    { env: io.env, password },
+  );
+  if (restored.code !== 0) {
+    throw new CommandFailure(`Nothing was restored (the transaction was rolled back): pg_restore ${tool.version} failed on ${where}:\n${restored.stderr}`);
+  }
+  const made = [archive.made && `made ${archive.made}`, archive.from && `from PostgreSQL ${archive.from}`].filter(Boolean).join(' ');
+  return `${made ? ` (${made})` : ''} into ${where} with pg_restore ${tool.version}`;
+}
 
 if (isMainModule(import.meta.url)) runCommandAsProcess('restore', restoreCommand);
