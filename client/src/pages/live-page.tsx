@@ -1,13 +1,12 @@
 import { useEffect, useMemo } from 'react';
 import { Link } from 'react-router-dom';
-import { Badge, Box, Flex, Heading, Stack, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import { STALE_TIMES } from '@first-round/shared/constants';
 import { formatWhen } from '@first-round/shared/deadline';
 import { MESSAGES } from '@first-round/shared/messages';
 import type { DraftStatus, PlayerDto } from '@first-round/shared/schemas';
 import { slotOnTheClock, teamAt } from '@first-round/shared/teams';
 import { useAuth } from '../auth/auth-context';
-import { PrimaryButton } from '../components/buttons';
 import { Card, EmptyState, Page } from '../components/page';
 import { FullPageMessage } from '../components/full-page-message';
 import { StandingsTable, standingsSummary } from '../components/standings-table';
@@ -93,9 +92,9 @@ function CallToPlay({ phase, deadline, signedIn, off }: { phase: DraftPhase; dea
     return (
       <Flex bg="navy.900" color="white" borderRadius="xl" px="4" py="3" align="center" justify="space-between" gap="3" wrap="wrap">
         <Text fontWeight="semibold">You're playing: your own entry and your groups are on your leaderboard.</Text>
-        <PrimaryButton asChild>
+        <Button asChild size="lg" bg="gold.400" color="navy.900" fontWeight="black" _hover={{ bg: 'gold.500' }}>
           <Link to="/leaderboard">Your leaderboard</Link>
-        </PrimaryButton>
+        </Button>
       </Flex>
     );
   }
@@ -112,9 +111,10 @@ function CallToPlay({ phase, deadline, signedIn, off }: { phase: DraftPhase; dea
           : 'Picks are locked for this year. Sign up now and your account is ready when next year’s board opens.'}
       </Text>
       <Flex gap="3" align="center" wrap="wrap">
-        <PrimaryButton asChild whiteSpace="normal" h="auto" py="2">
+        {/* Gold on navy, as the landing's own call; the longer words wrap on a phone. */}
+        <Button asChild size="lg" bg="gold.400" color="navy.900" fontWeight="black" _hover={{ bg: 'gold.500' }} whiteSpace="normal" h="auto" minH="11" py="2" maxW="full" textAlign="start">
           <Link to="/sign-up">{callToPlay(phase)}</Link>
-        </PrimaryButton>
+        </Button>
         <Text fontSize="sm">
           Already playing?{' '}
           <Link to="/sign-in" style={{ textDecoration: 'underline', fontWeight: 600 }}>
