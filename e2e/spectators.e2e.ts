@@ -6,6 +6,7 @@ import { UMPIRE_EMAIL, uniqueEmail, uniqueUsername } from './support/env';
 import { apiSession } from './support/idp';
 import { operator, playerId } from './support/operator';
 import { rest } from './support/rest';
+import { startInstance } from './support/instance';
 import { sidewaysOverflow, waitForPath } from './support/ui';
 
 /**
@@ -89,5 +90,25 @@ describe('spectators during the draft', () => {
     expect(await page.evaluate('window.__sameDocument === true')).toBe(true);
     expect(await slot(page, 2).innerText()).toContain('On the clock');
     await accessible(page);
+  });
+
+  it('PUBLIC_STANDINGS=false: /live says the standings are for players and shows only the call to play', async () => {
+    const instance = await startInstance({ PUBLIC_STANDINGS: 'false' });
+    try {
+      const context = await browser.newContext({ baseURL: instance.baseUrl, viewport: { width: 375, height: 760 }, reducedMotion: 'reduce' });
+      await serveAxe(context);
+      const page = await context.newPage();
+      await page.goto('/live');
+      await page.getByText('The standings are for players: sign in or sign up to follow them.').waitFor();
+      // The draft is still live from the tests above: next year's call.
+      await page.getByRole('link', { name: CALL_LOCKED }).waitFor();
+      expect(await page.getByRole('heading', { name: 'Top 100' }).count()).toBe(0);
+      expect(await page.getByRole('list', { name: 'Round one picks' }).count()).toBe(0);
+      expect(await page.getByText(fan).count()).toBe(0);
+      await accessible(page);
+      await context.close();
+    } finally {
+      await instance.stop();
+    }
   });
 });
