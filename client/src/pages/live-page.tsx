@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { Badge, Box, Button, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import { STALE_TIMES } from '@first-round/shared/constants';
@@ -38,10 +38,14 @@ export function LivePage() {
   const standings = trpc.leaderboard.public.useQuery(undefined, { staleTime: STALE_TIMES.leaderboard, retry: (count, error) => errorKind(error) !== 'NOT_FOUND' && count < 2 });
   const players = usePlayers();
   const utils = trpc.useUtils();
-  // The draft moved (a pick, the start, an undo): the standings and the board follow it.
+  // The draft moved (a pick, the start, an undo) since the last look: the standings and the board follow it.
   const version = status.data?.last_event_id;
+  const seen = useRef(version);
   useEffect(() => {
-    if (version === undefined) return;
+    if (version === undefined || version === seen.current) return;
+    const first = seen.current === undefined;
+    seen.current = version;
+    if (first) return;
     void utils.leaderboard.public.invalidate();
     void utils.players.list.invalidate();
   }, [version, utils]);
