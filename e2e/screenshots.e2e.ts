@@ -308,6 +308,11 @@ describe('screenshots', () => {
       await page.goto('/sign-in');
       await page.getByText('DRAFT IS LIVE · picks locked').waitFor();
       await shot(page, 'sign-in-live', size.width);
+      // Issue 26: where that banner leads, the spectators' page (the top 100 and round one, read-only).
+      await page.getByRole('link', { name: 'Watch the live standings' }).click();
+      await page.getByRole('list', { name: 'Top 100' }).getByRole('listitem').first().waitFor();
+      await page.getByRole('list', { name: 'Round one picks' }).getByText('Cam Ward').waitFor();
+      await shot(page, 'spectators', size.width);
       await context.close();
     }
   });

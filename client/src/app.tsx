@@ -23,6 +23,7 @@ const JoinLinkPage = page(() => import('./pages/groups/join-link-page'), 'JoinLi
 const HowToPlayPage = page(() => import('./pages/how-to-play-page'), 'HowToPlayPage');
 const SelectPlayersPage = page(() => import('./pages/select-players-page'), 'SelectPlayersPage');
 const MyPicksPage = page(() => import('./pages/my-picks-page'), 'MyPicksPage');
+const LivePage = page(() => import('./pages/live-page'), 'LivePage');
 const LeaderboardPage = page(() => import('./pages/leaderboard-page'), 'LeaderboardPage');
 const GroupsPage = page(() => import('./pages/groups/groups-page'), 'GroupsPage');
 const CreateGroupPage = page(() => import('./pages/groups/create-group-page'), 'CreateGroupPage');
@@ -58,6 +59,8 @@ export function AppRoutes() {
         <Route path="/sign-up" element={<SignUpPage />} />
         <Route path="/auth/callback" element={<AuthCallbackPage />} />
         <Route path="/groups/join/:token" element={<JoinLinkPage />} />
+        {/* The spectators' page: anyone, signed in or not. */}
+        <Route path="/live" element={<LivePage />} />
         <Route element={<ProtectedRoute />}>
           <Route path="/welcome" element={<HowToPlayPage />} />
           <Route path="/how-to-play" element={<HowToPlayPage />} />

@@ -52,6 +52,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The reference entries beside every leaderboard (Big board top 32, Chalk 20, Top 10 only); `false` hides them. */
   BENCHMARK_ENTRIES: z.preprocess(emptyToUndefined, z.stringbool().default(true)),
+  /** The live global top 100 and round-one board for signed-out visitors (/live, GET /api/standings/public); `false`: players only. */
+  PUBLIC_STANDINGS: z.preprocess(emptyToUndefined, z.stringbool().default(true)),
   /** E-mail reminders 24 h and 1 h before picks lock; `false` sends none. */
   REMINDERS: z.preprocess(emptyToUndefined, z.stringbool().default(true)),
   /** How often (seconds) the server checks whether a reminder is due. */

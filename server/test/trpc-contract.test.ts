@@ -108,6 +108,9 @@ describe('hot reads, byte for byte as tRPC answers them', () => {
     { path: 'leaderboard.field', input: { group_id: group.id }, user: outsider },
     { path: 'leaderboard.field', input: { group_id: 1, extra: true }, user: owner },
     { path: 'leaderboard.field', user: owner },
+    { path: 'leaderboard.public' },
+    { path: 'leaderboard.public', user: owner },
+    { path: 'leaderboard.public', raw: '?input=%22x%22' },
     // Query strings as a client might send them: tRPC's own rules for reading them apply.
     { path: 'leaderboard.group', raw: '?input=%7Bnot%20json', user: owner },
     { path: 'leaderboard.group', raw: '?batch=1&input=5', user: owner },

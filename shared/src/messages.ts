@@ -62,6 +62,7 @@ export const MESSAGES = {
   tooManyPicks: 'Cannot pick more than 32 players',
   savePicksFailed: 'An error occurred while saving your picks',
   leaderboardBeforeStart: 'The leaderboard will be available once the NFL Draft begins.',
+  publicStandingsOff: 'The standings are for players: sign in or sign up to follow them.',
   fieldBeforeStart: 'The field is shown once the draft starts',
   leaderboardEmpty: 'No participants have made picks yet.',
   leaderboardLoadFailed: 'Unable to load the leaderboard. Please try again later.',

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { Box, Text } from '@chakra-ui/react';
 import { STALE_TIMES } from '@first-round/shared/constants';
 import type { DraftStatus } from '@first-round/shared/schemas';
@@ -24,7 +25,8 @@ export function draftPhase(status: Pick<DraftStatus, 'draftHasStarted' | 'round_
 
 /**
  * The sign-in and sign-up banner, following the draft ('N DAYS LEFT' before it): 'DRAFT IS LIVE ·
- * picks locked' once it starts and 'ROUND ONE FINAL' once round one is complete. Signed-out pages have no
+ * picks locked' once it starts and 'ROUND ONE FINAL' once round one is complete, then with the way to
+ * the spectators' page (/live). Signed-out pages have no
  * live stream, so the status is asked again every minute while the draft is on, and the clock is read
  * every minute (the deadline passing starts the draft by itself).
  */
@@ -68,6 +70,14 @@ export function CountdownBanner() {
       <Text fontSize="xs" fontWeight="semibold" textTransform="uppercase" letterSpacing="wide">
         {sub}
       </Text>
+      {/* Once picks are locked a visitor can still watch: the spectators' page (/live). */}
+      {phase !== 'before' && (
+        <Text mt="2" fontWeight="bold">
+          <Link to="/live" style={{ textDecoration: 'underline' }}>
+            {phase === 'live' ? 'Watch the live standings' : 'See the final standings'}
+          </Link>
+        </Text>
+      )}
     </Box>
   );
 }

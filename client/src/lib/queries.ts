@@ -1,4 +1,5 @@
 import { STALE_TIMES } from '@first-round/shared/constants';
+import type { DraftStatus } from '@first-round/shared/schemas';
 import { draftPhase, type DraftPhase } from './draft-phase';
 import { trpc } from './trpc';
 
@@ -8,8 +9,11 @@ import { trpc } from './trpc';
  * (lib/live-refresh.ts), so a long stale time is right for all of them.
  */
 
-/** draft.status: started, picks made, round one complete, the deadline, the draft version. */
-export function useDraftStatus(options: { enabled?: boolean } = {}) {
+/**
+ * draft.status: started, picks made, round one complete, the deadline, the draft version. A page without
+ * the live layer (the spectators' /live) asks again every `refetchInterval`.
+ */
+export function useDraftStatus(options: { enabled?: boolean; refetchInterval?: (query: { state: { data?: DraftStatus } }) => number | false } = {}) {
   return trpc.draft.status.useQuery(undefined, { staleTime: STALE_TIMES.draftStatus, ...options });
 }
 

@@ -21,7 +21,7 @@ export interface LinkOptions {
  * back as an empty 304, which fetch hands over as the cached 200. A batch URL names whichever calls
  * happened to go together, so it would rarely be the same twice.
  */
-export const HOT_READS: ReadonlySet<string> = new Set(['draft.status', 'players.list', 'leaderboard.group', 'leaderboard.field', 'auth.me']);
+export const HOT_READS: ReadonlySet<string> = new Set(['draft.status', 'players.list', 'leaderboard.group', 'leaderboard.field', 'leaderboard.public', 'auth.me']);
 
 const withCookies: typeof fetch = (url, init) => fetch(url, { ...init, credentials: 'include' });
 

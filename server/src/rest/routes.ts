@@ -168,6 +168,15 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', path: '/groups/:id/members', procedure: 'groups.members', auth: 'bearer', input: groupFromPath, spec: true, summary: 'Members and whether their picks are in' },
   {
     method: 'GET',
+    path: '/standings/public',
+    procedure: 'leaderboard.public',
+    auth: 'public',
+    spec: false,
+    summary: "The global top 100 for anyone (no sign-in): what a signed-in player without an entry sees on the global leaderboard's first page; before the start no rows",
+    responses: { 404: 'Public standings are switched off (PUBLIC_STANDINGS=false): the standings are for players' },
+  },
+  {
+    method: 'GET',
     path: '/groups/:id/leaderboard',
     procedure: 'leaderboard.group',
     auth: 'bearer',

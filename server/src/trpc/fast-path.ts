@@ -5,7 +5,7 @@ import { enveloped, sendRead } from '../responses/json-body.js';
 import type { ProcedurePath } from '../rest/routes.js';
 import { readProfile } from '../modules/auth/auth.router.js';
 import { readDraftStatus } from '../modules/draft/draft.router.js';
-import { readField, readLeaderboard } from '../modules/leaderboard/leaderboard.router.js';
+import { readField, readLeaderboard, readPublicStandings } from '../modules/leaderboard/leaderboard.router.js';
 import { readPlayers } from '../modules/players/players.router.js';
 import { createContextInner, type Context } from './context.js';
 import { hotReadBody, runHotRead, type AnyHotRead } from './hot-read.js';
@@ -25,6 +25,7 @@ export const HOT_READS: Partial<Record<ProcedurePath, AnyHotRead>> = {
   'players.list': readPlayers,
   'leaderboard.group': readLeaderboard,
   'leaderboard.field': readField,
+  'leaderboard.public': readPublicStandings,
   'auth.me': readProfile,
 };
 

@@ -66,6 +66,8 @@ const EXPECTED: Record<string, Expected> = {
   'groups.setMembersCanInvite': { anonymous: 401, nonMember: 404, member: 403, owner: 'ok', admin: 404 },
   // The landing page's counts: visitors too.
   'groups.publicCounts': everyone,
+  // The spectators' top 100: visitors too (before the start without rows, as for players).
+  'leaderboard.public': everyone,
   // Members may invite while the owner lets them (the fixture's group does: the default), before the start.
   'joinLinks.create': { before: membersOnly, after: membersLocked },
   'joinLinks.resolve': everyone,
@@ -234,6 +236,7 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
     },
   },
   'leaderboard.group': { run: ({ caller, fixture }) => caller.leaderboard.group({ group_id: fixture.groupId }) },
+  'leaderboard.public': { run: ({ caller }) => caller.leaderboard.public() },
   'leaderboard.field': { run: ({ caller, fixture }) => caller.leaderboard.field({ group_id: fixture.groupId }) },
   'leaderboard.myGroups': { run: ({ caller }) => caller.leaderboard.myGroups() },
   'share.createLink': { run: ({ caller, fixture }) => caller.share.createLink({ group_id: fixture.groupId }) },

@@ -462,6 +462,12 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     expect(expectStatus(await get(`${p}/draft/status`), 200)).toMatchObject({ draftHasStarted: false, picks_made: 0 });
     expectError(await post(`${p}/draft/reset`, undefined, member), 403);
   },
+  'GET /standings/public': async (p) => {
+    // Signed out or in, the same page, and never the caller's own row (it is nobody's).
+    const anonymous = expectStatus<{ group_id: number; me: unknown; rankings: unknown[] }>(await get(`${p}/standings/public`), 200);
+    expect(anonymous).toMatchObject({ group_id: GLOBAL_GROUP_ID, me: null });
+    expect(expectStatus(await get(`${p}/standings/public`, member), 200)).toEqual(anonymous);
+  },
   'GET /draft/field': async (p) => {
     const user = await t.signUp();
     await savePicks(t, user, [players[30]!]);
@@ -769,6 +775,8 @@ describe('every procedure through a caller', () => {
     },
     'leaderboard.group': async (c) =>
       expect(await c.leaderboard.group({ group_id: group.id })).toEqual({ group_id: group.id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] }),
+    'leaderboard.public': async () =>
+      expect(await (await t.caller()).leaderboard.public()).toEqual({ group_id: GLOBAL_GROUP_ID, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] }),
     'leaderboard.field': async (c) => {
       await expect(c.leaderboard.field({ group_id: group.id })).rejects.toMatchObject({ code: 'CONFLICT', message: MESSAGES.fieldBeforeStart });
       await operatorStart(t);

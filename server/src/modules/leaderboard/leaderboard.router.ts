@@ -2,9 +2,9 @@ import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { fieldInput, fieldOutput, leaderboardInput, leaderboardOutput, myGroupStandingsOutput } from '@first-round/shared/schemas';
 import { authedProcedure, router, signedIn } from '../../trpc/trpc.js';
 import { after } from '../../cache/maybe-promise.js';
-import { hotRead, hotReadProcedureWithInput } from '../../trpc/hot-read.js';
+import { hotRead, hotReadProcedure, hotReadProcedureWithInput } from '../../trpc/hot-read.js';
 import { requireMembership } from '../groups/membership.js';
-import { getField, getLeaderboard, leaderboardJson, myGroupStandings } from './leaderboard.service.js';
+import { getField, getLeaderboard, leaderboardJson, myGroupStandings, publicStandings } from './leaderboard.service.js';
 
 /** Any group's standings (1 = global, open to every signed-in user); members only otherwise. */
 export const readLeaderboard = hotRead({
@@ -18,6 +18,19 @@ export const readLeaderboard = hotRead({
         getLeaderboard(ctx.deps, input, participant.id),
       ),
     ),
+  encode: leaderboardJson,
+});
+
+/**
+ * The global top 100 for anyone, signed in or not (the spectators' page /live): the page a signed-in
+ * player without an entry reads, from the same cache, as the same bytes. 404 with PUBLIC_STANDINGS=false.
+ */
+export const readPublicStandings = hotRead({
+  input: undefined,
+  output: leaderboardOutput,
+  access: 'public',
+  errors: ['NOT_FOUND'],
+  run: (ctx) => publicStandings(ctx.deps),
   encode: leaderboardJson,
 });
 
@@ -42,6 +55,7 @@ export const readField = hotRead({
 export const leaderboardRouter = router({
   group: hotReadProcedureWithInput(readLeaderboard),
   field: hotReadProcedureWithInput(readField),
+  public: hotReadProcedure(readPublicStandings),
   /** The caller's place in each of their groups (the group cards). */
   myGroups: authedProcedure.output(myGroupStandingsOutput).query(({ ctx }) => myGroupStandings(ctx.deps, ctx.em, ctx.participant.id)),
 });

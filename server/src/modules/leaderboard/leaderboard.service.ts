@@ -4,7 +4,7 @@ import { MESSAGES } from '@first-round/shared/messages';
 import { type FieldRow, type Leaderboard, type LeaderboardInput, type LeaderboardRow, type MyGroupStandings } from '@first-round/shared/schemas';
 import { enveloped, jsonBody, jsonTemplate, jsonText, type JsonBody } from '../../responses/json-body.js';
 import { after, type MaybePromise } from '../../cache/maybe-promise.js';
-import { conflict } from '../../errors.js';
+import { conflict, notFound } from '../../errors.js';
 import { sql } from '../../db/sql.js';
 import type { AppDeps } from '../../deps.js';
 import { findMembership } from '../groups/membership.js';
@@ -37,13 +37,13 @@ function rankedView(deps: StandingsDeps, input: LeaderboardInput): MaybePromise<
  * Before the start nothing is revealed: no rankings, so nobody learns anybody's picks. The page itself is
  * shared by every reader (validated and serialised once per version); only the caller's own row is theirs.
  */
-export function leaderboardFor(deps: Pick<AppDeps, 'leaderboards'>, view: StandingsView, input: LeaderboardInput, participantId: string): Leaderboard {
+export function leaderboardFor(deps: Pick<AppDeps, 'leaderboards'>, view: StandingsView, input: LeaderboardInput, participantId: string | null): Leaderboard {
   if (!view.started) {
     // A search or a status filter reveals nothing either: no rows, no counts, no position.
     return { group_id: input.group_id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] };
   }
   const { standings, rows } = view;
-  const mine = standings.byParticipant.get(participantId);
+  const mine = participantId === null ? undefined : standings.byParticipant.get(participantId);
   const position = mine ? positionIn(rows, mine) : -1;
   return {
     group_id: input.group_id,
@@ -60,6 +60,20 @@ export function leaderboardFor(deps: Pick<AppDeps, 'leaderboards'>, view: Standi
 
 export function getLeaderboard(deps: StandingsDeps, input: LeaderboardInput, participantId: string): MaybePromise<Leaderboard> {
   return after(standingsView(deps, input), (view) => leaderboardFor(deps, view, input, participantId));
+}
+
+/** The public top 100: the global standings' first page (docs/decisions.md, "Spectators during the draft"). */
+export const PUBLIC_STANDINGS_PAGE: LeaderboardInput = { group_id: GLOBAL_GROUP_ID, limit: 100, offset: 0 };
+
+/**
+ * The global top 100 for a signed-out visitor: the very page a signed-in player without an entry reads
+ * (the same shared rows, the same bytes), so it shows exactly what they see: before the start nothing
+ * (no rows, no counts: nobody learns anybody's picks), after it names, hits, alive or busted and rank.
+ * PUBLIC_STANDINGS=false keeps the standings for players: a 404 saying so.
+ */
+export function publicStandings(deps: StandingsDeps & Pick<AppDeps, 'config'>): MaybePromise<Leaderboard> {
+  if (!deps.config.PUBLIC_STANDINGS) throw notFound(MESSAGES.publicStandingsOff);
+  return after(standingsView(deps, PUBLIC_STANDINGS_PAGE), (view) => leaderboardFor(deps, view, PUBLIC_STANDINGS_PAGE, null));
 }
 
 /**
