@@ -32,10 +32,12 @@ type InstallEventWithRoutes = ExtendableEvent & { addRoutes?: (rules: RouterRule
 
 self.addEventListener('install', (event: InstallEventWithRoutes) => {
   // API requests go straight to the network, without starting the worker (where the browser can).
-  const routes = event.addRoutes?.(NETWORK_ONLY.map((prefix) => ({ condition: { urlPattern: `${prefix}*` }, source: 'network' as const })));
   event.waitUntil(
     Promise.all([
-      routes?.catch(() => undefined),
+      // A browser that knows the API but refuses a rule still installs the worker: the fetch handler covers it.
+      Promise.resolve()
+        .then(() => event.addRoutes?.(NETWORK_ONLY.map((prefix) => ({ condition: { urlPattern: `${prefix}*` }, source: 'network' as const }))))
+        .catch(() => undefined),
       caches.open(CACHE).then((cache) => cache.addAll(__PRECACHE__)),
     ]).then(() => self.skipWaiting()),
   );
