@@ -232,7 +232,8 @@ async function main() {
       await fromAll('roundOpen');
       const token = await operatorToken();
       // A player reading the standings by polling (REST and tRPC), each from its ETag before the pick.
-      const readerToken = await signSessionToken({ keys }, { userId: options.users[0]!, sessionId: `sess_${options.users[0]}`, azp: options.azp });
+      const reader = options.users[0] ?? options.operator;
+      const readerToken = await signSessionToken({ keys }, { userId: reader, sessionId: `sess_${reader}`, azp: options.azp });
       const pollers =
         options.pollMs > 0
           ? await Promise.all(Object.entries(POLLED).map(async ([name, path]) => [name, pollUntilMoved(path, readerToken, await etagOf(path, readerToken), options.pollMs)] as const))
