@@ -13,6 +13,7 @@
 //          `npm start`: info), --no-write, --keep (keep the throwaway directory: database, server log),
 //          --gzip (the live clients ask for gzip-compressed streams, as browsers do, and decode them),
 //          --profile DIR (the server and the load generator run with --cpu-prof and leave their profiles in DIR),
+//          --server-flags "…" (Node/V8 flags for the server process alone, e.g. "--max-semi-space-size=4"),
 //          --instances 2 (two instances on the one database, one signing key, TRUST_PROXY=1, behind nginx from
 //          deploy/nginx.conf as the deployment test starts it: the live pages connect through nginx's plain-HTTP
 //          listener, which its round-robin spreads over both; the operator records picks on the first instance;
@@ -62,6 +63,8 @@ const WRITE = !args.includes('--no-write');
 /** Keep the throwaway directory (database, server log) for a look afterwards. */
 const KEEP = args.includes('--keep');
 const GZIP = args.includes('--gzip');
+/** Node/V8 flags for the server alone (space-separated, e.g. "--max-semi-space-size=4"): to measure one before adopting it. */
+const SERVER_FLAGS = args.includes('--server-flags') ? args[args.indexOf('--server-flags') + 1]!.split(' ').filter(Boolean) : [];
 const PROFILE_DIR = args.includes('--profile') ? path.resolve(args[args.indexOf('--profile') + 1]!) : undefined;
 /** 1: the server alone, the clients connect to it. 2: two instances behind nginx (deploy/nginx.conf). */
 const INSTANCES = opt('instances', 1);
@@ -498,7 +501,7 @@ async function main() {
       const serverOut = fsSync.openSync(serverLog, 'a');
       log(`Starting the server as \`npm start\` does (scripts/start.mjs, LOG_LEVEL=${LOG_LEVEL}, output in ${serverLog})…`);
       // --trace-gc: every collection's pause goes to the server's output, summed up for the live part below.
-      const server = spawn(process.execPath, [...profile, '--trace-gc', path.resolve('scripts/start.mjs')], {
+      const server = spawn(process.execPath, [...profile, ...SERVER_FLAGS, '--trace-gc', path.resolve('scripts/start.mjs')], {
         env: {
           ...process.env,
           NODE_ENV: 'production',
