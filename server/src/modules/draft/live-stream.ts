@@ -20,18 +20,8 @@ export const MAX_STREAMS_PER_USER = 20;
  */
 const HOLD_FOR_PAGE_MS = 400;
 
-/**
- * The fan-out of a pick's standings gives the event loop back after this many streams: reads (a page polling
- * its standings, a pick recorded, a page opened) are answered between slices instead of waiting behind all
- * 5,000 frames (~300 ms on two busy cores). Measured in docs/benchmarks.md ("National scale").
- */
-const STREAMS_PER_SLICE = 500;
-
 /** The most changes a reconnecting stream replays (a whole draft night is a few hundred). */
 const REPLAY_MAX = 500;
-
-/** After whatever the event loop has waiting (I/O included): setImmediate, not a microtask. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export type LiveDeps = Pick<AppDeps, 'events' | 'orm' | 'log' | 'draftStatus' | 'leaderboards' | 'benchmarks'>;
 
@@ -239,8 +229,7 @@ export class LiveStream {
     }
     if (watchers.length === 0) return;
     const late = setTimeout(() => watchers.forEach((sub) => this.releaseHeld(sub)), HOLD_FOR_PAGE_MS);
-    // Once ranked, the page goes out: the changes wait for it even while the fan-out gives the loop back.
-    void this.sendStandings(watchers, change.event_id, () => clearTimeout(late)).finally(() => {
+    void this.sendStandings(watchers, change.event_id).finally(() => {
       clearTimeout(late);
       for (const sub of watchers) this.releaseHeld(sub);
     });
@@ -258,20 +247,17 @@ export class LiveStream {
    * global ranking started with the change). Given up when a newer change arrives meanwhile: it sends its
    * own, newer standings, and a page never goes back to older ones.
    */
-  private async sendStandings(watchers: Subscriber[], eventId: number, ranked?: () => void) {
+  private async sendStandings(watchers: Subscriber[], eventId: number) {
     // Not the cache version: that also moves when this instance marks its own change (touch) before or after
     // hearing it, and the standings read below are the newest whatever the version.
     const overtaken = () => this.deps.events.lastHeardEventId > eventId;
     const em = this.deps.orm.em.fork();
     try {
       await Promise.all([...new Set(watchers.map((s) => s.watch!.group_id))].map((groupId) => this.deps.leaderboards.get(groupId)));
-      ranked?.();
       // Each watched page is read once for all its watchers; a watcher's update is then only its own row
       // around the page's shared bytes, made without waiting on anything.
       const views = new Map<string, StandingsView>();
-      let sent = 0;
       for (const sub of watchers) {
-        if (++sent % STREAMS_PER_SLICE === 0) await nextTurn();
         if (overtaken()) return;
         if (!this.subscribers.has(sub) || sub.lastSent > eventId) continue;
         sub.allowed ??= await mayReadStandings(em, sub.watch!.group_id, sub.participantId);
