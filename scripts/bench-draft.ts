@@ -53,6 +53,8 @@ const MEMBERS = opt('members', 8);
 const RECORDED = opt('picks', 8);
 const CLIENTS = Math.min(opt('clients', 5_000), PARTICIPANTS);
 const LIVE_PICKS = opt('live-picks', 5);
+/** The issue's memory bound: 1 GB with 100,000 entries and 5,000 pages, 2 GB with a million entries. */
+const RSS_BOUND_MB = PARTICIPANTS >= 1_000_000 ? 2048 : 1024;
 /** A reader polls the REST and tRPC standings' ETag this often (ms) during each live pick; 0: no reader. */
 const POLL_MS = opt('poll-ms', 10);
 const WORKERS = opt('workers', 2);
@@ -613,11 +615,11 @@ Data: ${globalEntries.toLocaleString('en-US')} global entries and ${(counts.entr
 | … the same from the operator's call (its transaction included: p50 ${ms(summary(transaction).p50)}) | | p50 ${ms(rerankCall.p50)}, max ${ms(rerankCall.max)} |
 | … the previous implementation (the leaderboard SQL ranks all entries), timed right after each re-rank | | p50 ${ms(sqlRank.p50)}, max ${ms(sqlRank.max)} |
 | Group standings, first read after a change (4 groups) | | max ${ms(Math.max(...groupTimes))} |
-| Recorded pick → ${CLIENTS.toLocaleString('en-US')} live clients showing the new standings (${rounds.length} picks; from the operator's call returning) | slowest ≤ 0.5 s on every pick | ${shownCount}/${total} shown; p50 ${ms(toShown.p50)}, max ${ms(toShown.max)} (${verdict(allShown && toShown.max <= 500)}) |
+| Recorded pick → ${CLIENTS.toLocaleString('en-US')} live clients showing the new standings (${rounds.length} picks; from the operator's call returning) | slowest ≤ 0.5 s on every pick | ${total === 0 ? 'no live pages (`--clients 0`)' : `${shownCount}/${total} shown; p50 ${ms(toShown.p50)}, max ${ms(toShown.max)} (${verdict(allShown && toShown.max <= 500)})`} |
 | … per pick, p50 / max | | ${perPick.map((s) => `${ms(s.p50)} / ${ms(s.max)}`).join(', ')} |
 | … a reader polling the REST standings' ETag every ${POLL_MS} ms: new standings after the call's answer, per pick | ≤ 0.5 s | ${etagAfter('rest').map((v) => (v === undefined ? '–' : ms(v))).join(', ')} (${verdict(etagMax('rest') <= 500)}) |
 | … the same for tRPC's \`leaderboard.group\` | ≤ 0.5 s | ${etagAfter('trpc').map((v) => (v === undefined ? '–' : ms(v))).join(', ')} (${verdict(etagMax('trpc') <= 500)}) |
-| … the server's resident memory at each pick's end | ≤ 1 GB | ${live.rounds.map((r) => r.serverRssMb ?? '–').join(', ')} MB (${verdict(rssMax > 0 && rssMax <= 1024)}) |
+| … the server's resident memory at each pick's end | ≤ ${RSS_BOUND_MB / 1024} GB | ${live.rounds.map((r) => r.serverRssMb ?? '–').join(', ')} MB (${verdict(rssMax > 0 && rssMax <= RSS_BOUND_MB)}) |
 | … the server's garbage-collection pauses during the live part (\`--trace-gc\`, from the load generator's start to its end) | none over 50 ms | ${gcSummary(liveGc)} (${verdict(longestGc <= 50)}) |
 | … recorded pick → the SSE event at each client (it comes with the page: the change waits for it; negative: before the operator's call was answered) | | ${rounds.reduce((n, r) => n + r.events, 0)}/${total} received; p50 ${ms(toEvent.p50)}, max ${ms(toEvent.max)} |
 | … pages brought by the stream (no request) | | ${pushed}/${total}; ${staleCount} stale, ${errorCount} errors |
