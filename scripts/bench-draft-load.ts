@@ -13,7 +13,7 @@ import type { LeaderboardRow } from '@first-round/shared/schemas';
 import { groupLeaderboardSql } from '../server/src/modules/leaderboard/leaderboard.sql.js';
 import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
 import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
-import { now, ownRow, PAGE_INPUT, showing, summary } from './lib/bench-live.js';
+import { leaderboardPath, now, ownRow, PAGE_INPUT, showing, summary } from './lib/bench-live.js';
 import { cpuMsOf, rssMbOf } from './lib/process-cpu.js';
 import type { ClientsInit, FromWorker, RoundRecord, ToWorker } from './bench-draft-clients.js';
 
@@ -34,6 +34,8 @@ export interface LoadOptions {
   jitterMs: number;
   /** The clients ask for gzip-compressed streams, as browsers do. */
   gzip: boolean;
+  /** Readers that poll the standings' ETag (REST and tRPC) every this many ms during each pick; 0: none. */
+  pollMs: number;
   /** The server's process, whose CPU time each round reads from /proc (Linux). */
   serverPid?: number;
   /** More processes (name → pid: the instances and nginx) whose CPU time and memory each round reads from /proc. */
@@ -58,6 +60,8 @@ export interface RoundResult {
   callMs: number;
   /** The server process's CPU time (user + system) from the call to the round's end (PostgreSQL's not included). */
   serverCpuMs?: number;
+  /** The server process's resident memory (MB) at the round's end. */
+  serverRssMb?: number;
   /** The same for each of `processes`, and their resident memory (MB) at the round's end. */
   cpuMs?: Record<string, number | undefined>;
   rssMb?: Record<string, number | undefined>;
@@ -76,6 +80,8 @@ export interface RoundResult {
   toShown: number[];
   /** Each read made because no page came on the stream in time, sent to answered. */
   refetch: number[];
+  /** From the call's answer: when a reader polling the ETag every `pollMs` first got the new standings, by read (REST, tRPC). */
+  etagMoved?: Record<string, number | undefined>;
 }
 
 const options = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as LoadOptions;
@@ -103,6 +109,39 @@ function call(method: 'GET' | 'POST', path: string, token: string, body?: unknow
     req.on('error', reject);
     req.end(payload);
   });
+}
+
+/** The standings reads a player polls (the REST adapter's and tRPC's), their answers' ETag changing with the standings. */
+const POLLED = { rest: `/api/groups/${PAGE_INPUT.group_id}/leaderboard?limit=${PAGE_INPUT.limit}`, trpc: leaderboardPath };
+const pollAgent = new http.Agent({ keepAlive: true, maxSockets: 2 });
+
+function etagOf(path: string, token: string): Promise<string | undefined> {
+  const base = new URL(options.base);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: base.hostname, port: base.port, path, agent: pollAgent, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200 ? (res.headers.etag as string | undefined) : undefined));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * A reader polling a standings read every `pollMs` (each read after the previous answer) from now until its
+ * ETag is no longer `before` or `stop()` is called: resolves with when the new one was first answered.
+ */
+function pollUntilMoved(path: string, token: string, before: string | undefined, pollMs: number) {
+  let stopped = false;
+  const moved = (async () => {
+    while (!stopped) {
+      const etag = await etagOf(path, token).catch(() => undefined);
+      if (etag !== undefined && etag !== before) return now();
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+    return undefined;
+  })();
+  return { moved, stop: () => (stopped = true) };
 }
 
 async function main() {
@@ -192,6 +231,13 @@ async function main() {
       tell({ type: 'round' });
       await fromAll('roundOpen');
       const token = await operatorToken();
+      // A player reading the standings by polling (REST and tRPC), each from its ETag before the pick.
+      const reader = options.users[0] ?? options.operator;
+      const readerToken = await signSessionToken({ keys }, { userId: reader, sessionId: `sess_${reader}`, azp: options.azp });
+      const pollers =
+        options.pollMs > 0
+          ? await Promise.all(Object.entries(POLLED).map(async ([name, path]) => [name, pollUntilMoved(path, readerToken, await etagOf(path, readerToken), options.pollMs)] as const))
+          : [];
       const serverCpu0 = cpuMsOf(options.serverPid);
       const processes = Object.entries(options.processes ?? {});
       const cpu0 = processes.map(([, pid]) => cpuMsOf(pid));
@@ -204,6 +250,13 @@ async function main() {
         tell({ type: 'collect' });
         reports.push(...(await fromAll('roundDone', 10_000)));
       }
+      const polled = await Promise.all(
+        pollers.map(async ([name, poller]) => {
+          setTimeout(poller.stop, 10_000).unref();
+          const at = await poller.moved;
+          return [name, at === undefined ? undefined : at - answered] as const;
+        }),
+      );
       const serverCpu1 = cpuMsOf(options.serverPid);
       const cpu1 = processes.map(([, pid]) => cpuMsOf(pid));
       const records: RoundRecord[] = reports.flatMap((r) => r.records);
@@ -221,6 +274,7 @@ async function main() {
         player: player.player_name,
         callMs: answered - sent,
         serverCpuMs: serverCpu0 !== undefined && serverCpu1 !== undefined ? serverCpu1 - serverCpu0 : undefined,
+        serverRssMb: rssMbOf(options.serverPid),
         ...(processes.length > 0
           ? {
               cpuMs: Object.fromEntries(processes.map(([name], i) => [name, cpu0[i] !== undefined && cpu1[i] !== undefined ? cpu1[i]! - cpu0[i]! : undefined])),
@@ -238,6 +292,7 @@ async function main() {
         toEvent: [],
         toShown: [],
         refetch: [],
+        ...(polled.length > 0 ? { etagMoved: Object.fromEntries(polled) } : {}),
       };
       for (const r of records) {
         if (r.eventAt === undefined) continue;
@@ -263,7 +318,8 @@ async function main() {
       log(
         `  pick ${slot} (${player.player_name}): call ${result.callMs.toFixed(0)} ms; events ${result.events}/${result.clients} (p50 ${e.p50.toFixed(0)}, max ${e.max.toFixed(0)} ms); ` +
           `new standings shown ${result.shown}/${result.clients} (p50 ${s.p50.toFixed(0)}, max ${s.max.toFixed(0)} ms; ${result.pushed} pushed); ${result.notModified} × 304, ${result.stale} stale, ${result.errors.length} errors; ` +
-          `the server's CPU ${result.serverCpuMs ?? '–'} ms` +
+          `the server's CPU ${result.serverCpuMs ?? '–'} ms, RSS ${result.serverRssMb ?? '–'} MB` +
+          (result.etagMoved ? `; ETag moved after ${Object.entries(result.etagMoved).map(([name, v]) => `${name} ${v === undefined ? '–' : v.toFixed(0)}`).join(', ')} ms` : '') +
           (result.cpuMs
             ? `; CPU ${Object.entries(result.cpuMs).map(([name, v]) => `${name} ${v ?? '–'}`).join(', ')} ms; RSS ${Object.entries(result.rssMb ?? {}).map(([name, v]) => `${name} ${v ?? '–'}`).join(', ')} MB` +
               `; slowest page by instance ${Object.entries(result.maxShownBy ?? {}).map(([name, v]) => `${name} ${v.toFixed(0)}`).join(', ')} ms`

@@ -7,12 +7,13 @@
 //    after each change (reading it, after a random delay in [0, 1000 ms), only if none comes), as the web app does.
 // Leaderboard read throughput is measured by `npm run bench:reads` (autocannon, out of process).
 // Writes the "Draft night" section of docs/benchmarks.md.
-// Options: --participants N (default 100000), --groups N (5000), --members N (8 per group),
-//          --picks N (8 recorded picks for the re-rank), --clients N (5000), --live-picks N (3),
+// Options: --entries N (or --participants N; default 100000), --groups N (5000), --members N (8 per group),
+//          --picks N (8 recorded picks for the re-rank), --clients N (5000), --live-picks N (5), --poll-ms N (10: the ETag-polling reader; 0 none),
 //          --workers N (2 load-generator threads), --round-timeout S (120), --log-level L (the server's LOG_LEVEL; default as
 //          `npm start`: info), --no-write, --keep (keep the throwaway directory: database, server log),
 //          --gzip (the live clients ask for gzip-compressed streams, as browsers do, and decode them),
 //          --profile DIR (the server and the load generator run with --cpu-prof and leave their profiles in DIR),
+//          --server-flags "…" (Node/V8 flags for the server process alone, e.g. "--max-semi-space-size=4"),
 //          --instances 2 (two instances on the one database, one signing key, TRUST_PROXY=1, behind nginx from
 //          deploy/nginx.conf as the deployment test starts it: the live pages connect through nginx's plain-HTTP
 //          listener, which its round-robin spreads over both; the operator records picks on the first instance;
@@ -45,12 +46,17 @@ const opt = (name: string, fallback: number) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : fallback;
 };
-const PARTICIPANTS = opt('participants', 100_000);
+/** Global entries: one participant each (`--entries` and `--participants` are the same). */
+const PARTICIPANTS = opt('entries', opt('participants', 100_000));
 const GROUPS = opt('groups', 5_000);
 const MEMBERS = opt('members', 8);
 const RECORDED = opt('picks', 8);
 const CLIENTS = Math.min(opt('clients', 5_000), PARTICIPANTS);
-const LIVE_PICKS = opt('live-picks', 3);
+const LIVE_PICKS = opt('live-picks', 5);
+/** The issue's memory bound: 1 GB with 100,000 entries and 5,000 pages, 2 GB with a million entries. */
+const RSS_BOUND_MB = PARTICIPANTS >= 1_000_000 ? 2048 : 1024;
+/** A reader polls the REST and tRPC standings' ETag this often (ms) during each live pick; 0: no reader. */
+const POLL_MS = opt('poll-ms', 10);
 const WORKERS = opt('workers', 2);
 /** How long a round waits for every client's refetch before counting the rest as not shown. */
 const ROUND_TIMEOUT_S = opt('round-timeout', 120);
@@ -59,6 +65,8 @@ const WRITE = !args.includes('--no-write');
 /** Keep the throwaway directory (database, server log) for a look afterwards. */
 const KEEP = args.includes('--keep');
 const GZIP = args.includes('--gzip');
+/** Node/V8 flags for the server alone (space-separated, e.g. "--max-semi-space-size=4"): to measure one before adopting it. */
+const SERVER_FLAGS = args.includes('--server-flags') ? args[args.indexOf('--server-flags') + 1]!.split(' ').filter(Boolean) : [];
 const PROFILE_DIR = args.includes('--profile') ? path.resolve(args[args.indexOf('--profile') + 1]!) : undefined;
 /** 1: the server alone, the clients connect to it. 2: two instances behind nginx (deploy/nginx.conf). */
 const INSTANCES = opt('instances', 1);
@@ -320,6 +328,34 @@ How it is measured (as "Draft night", with these differences):
 `;
 }
 
+/** A garbage collection as `node --trace-gc` prints it: its kind and how long it paused the main thread. */
+interface GcPause {
+  kind: string;
+  ms: number;
+}
+
+/**
+ * The collections `--trace-gc` printed in `text` (lines such as `… 5234 ms: Mark-Compact 303.9 (339.4) ->
+ * 250.2 (330.1) MB, 45.67 / 0.00 ms …`: the first figure after the sizes is the pause on the main thread).
+ */
+function gcPauses(text: string): GcPause[] {
+  const pauses: GcPause[] = [];
+  for (const m of text.matchAll(/ ms: ([A-Za-z][A-Za-z() -]*?) [\d.]+ \([\d.]+\) -> [\d.]+ \([\d.]+\) MB, ([\d.]+) \/ [\d.]+ ms/g)) {
+    pauses.push({ kind: m[1]!.trim(), ms: Number(m[2]) });
+  }
+  return pauses;
+}
+
+/** Per kind: how many, their total and the longest pause. */
+function gcSummary(pauses: GcPause[]): string {
+  if (pauses.length === 0) return 'none';
+  const kinds = new Map<string, GcPause[]>();
+  for (const p of pauses) kinds.set(p.kind, [...(kinds.get(p.kind) ?? []), p]);
+  return [...kinds]
+    .map(([kind, ps]) => `${kind} ${ps.length} × (total ${ms(ps.reduce((n, p) => n + p.ms, 0))}, longest ${ms(Math.max(...ps.map((p) => p.ms)))})`)
+    .join('; ');
+}
+
 async function main() {
   log(`First Round draft-night benchmark: ${PARTICIPANTS} participants, ${GROUPS} groups × ${MEMBERS} members, ${CLIENTS} live clients`);
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'first-round-bench-'));
@@ -466,7 +502,8 @@ async function main() {
       serverLog = path.join(dir, 'server.log');
       const serverOut = fsSync.openSync(serverLog, 'a');
       log(`Starting the server as \`npm start\` does (scripts/start.mjs, LOG_LEVEL=${LOG_LEVEL}, output in ${serverLog})…`);
-      const server = spawn(process.execPath, [...profile, path.resolve('scripts/start.mjs')], {
+      // --trace-gc: every collection's pause goes to the server's output, summed up for the live part below.
+      const server = spawn(process.execPath, [...profile, ...SERVER_FLAGS, '--trace-gc', path.resolve('scripts/start.mjs')], {
         env: {
           ...process.env,
           NODE_ENV: 'production',
@@ -500,6 +537,8 @@ async function main() {
     }
 
     loadBefore.live = os.loadavg()[0]!;
+    // Where the server's output stood when the live part began: its collections from here on are the live part's.
+    const serverLogFrom = INSTANCES === 1 ? fsSync.statSync(serverLog).size : 0;
     log(`Load generator: ${CLIENTS} live clients, then ${LIVE_PICKS} recorded picks (load average ${loadBefore.live.toFixed(1)})…`);
     const loadOptions: LoadOptions = {
       base,
@@ -514,6 +553,7 @@ async function main() {
       workers: WORKERS,
       jitterMs: 1000,
       gzip: GZIP,
+      pollMs: POLL_MS,
       serverPid,
       processes: two ? { ...Object.fromEntries(two.instances.map((i) => [i.name, i.child.pid!])), ...two.nginxPids } : undefined,
       roundTimeoutMs: ROUND_TIMEOUT_S * 1000,
@@ -528,6 +568,14 @@ async function main() {
     const loadCode = await new Promise<number | null>((resolve) => load.once('exit', resolve));
     if (loadCode !== 0) throw new Error(`the load generator failed (exit ${loadCode}); server output in ${serverLog}`);
     const live = JSON.parse(await fs.readFile(loadOptions.resultFile, 'utf8')) as LoadResult;
+    const liveGc = INSTANCES === 1 ? gcPauses(fsSync.readFileSync(serverLog).subarray(serverLogFrom).toString('utf8')) : [];
+    const longestGc = Math.max(0, ...liveGc.map((p) => p.ms));
+    const rssMax = Math.max(0, ...live.rounds.map((r) => r.serverRssMb ?? 0));
+    const etagAfter = (name: string) => live.rounds.map((r) => r.etagMoved?.[name]);
+    const etagMax = (name: string) => Math.max(...etagAfter(name).map((v) => v ?? Infinity));
+    const perPick = live.rounds.map((r) => summary(r.toShown));
+    log(`  per pick, p50 / max to the new standings shown: ${perPick.map((s) => `${ms(s.p50)} / ${ms(s.max)}`).join(', ')}`);
+    log(`  the server's garbage collections during the live part: ${gcSummary(liveGc)}; RSS at each pick's end ${live.rounds.map((r) => r.serverRssMb ?? '–').join(', ')} MB`);
     const rounds = live.rounds;
     const total = rounds.reduce((n, r) => n + r.clients, 0);
     const shownCount = rounds.reduce((n, r) => n + r.shown, 0);
@@ -567,7 +615,12 @@ Data: ${globalEntries.toLocaleString('en-US')} global entries and ${(counts.entr
 | … the same from the operator's call (its transaction included: p50 ${ms(summary(transaction).p50)}) | | p50 ${ms(rerankCall.p50)}, max ${ms(rerankCall.max)} |
 | … the previous implementation (the leaderboard SQL ranks all entries), timed right after each re-rank | | p50 ${ms(sqlRank.p50)}, max ${ms(sqlRank.max)} |
 | Group standings, first read after a change (4 groups) | | max ${ms(Math.max(...groupTimes))} |
-| Recorded pick → ${CLIENTS.toLocaleString('en-US')} live clients showing the new standings (${rounds.length} picks; from the operator's call returning) | ≤ 1.5 s | ${shownCount}/${total} shown; p50 ${ms(toShown.p50)}, max ${ms(toShown.max)} (${verdict(allShown && toShown.max <= 1500)}) |
+| Recorded pick → ${CLIENTS.toLocaleString('en-US')} live clients showing the new standings (${rounds.length} picks; from the operator's call returning) | slowest ≤ 0.5 s on every pick | ${total === 0 ? 'no live pages (`--clients 0`)' : `${shownCount}/${total} shown; p50 ${ms(toShown.p50)}, max ${ms(toShown.max)} (${verdict(allShown && toShown.max <= 500)})`} |
+| … per pick, p50 / max | | ${perPick.map((s) => `${ms(s.p50)} / ${ms(s.max)}`).join(', ')} |
+| … a reader polling the REST standings' ETag every ${POLL_MS} ms: new standings after the call's answer, per pick | ≤ 0.5 s | ${etagAfter('rest').map((v) => (v === undefined ? '–' : ms(v))).join(', ')} (${verdict(etagMax('rest') <= 500)}) |
+| … the same for tRPC's \`leaderboard.group\` | ≤ 0.5 s | ${etagAfter('trpc').map((v) => (v === undefined ? '–' : ms(v))).join(', ')} (${verdict(etagMax('trpc') <= 500)}) |
+| … the server's resident memory at each pick's end | ≤ ${RSS_BOUND_MB / 1024} GB | ${live.rounds.map((r) => r.serverRssMb ?? '–').join(', ')} MB (${verdict(rssMax > 0 && rssMax <= RSS_BOUND_MB)}) |
+| … the server's garbage-collection pauses during the live part (\`--trace-gc\`, from the load generator's start to its end) | none over 50 ms | ${gcSummary(liveGc)} (${verdict(longestGc <= 50)}) |
 | … recorded pick → the SSE event at each client (it comes with the page: the change waits for it; negative: before the operator's call was answered) | | ${rounds.reduce((n, r) => n + r.events, 0)}/${total} received; p50 ${ms(toEvent.p50)}, max ${ms(toEvent.max)} |
 | … pages brought by the stream (no request) | | ${pushed}/${total}; ${staleCount} stale, ${errorCount} errors |
 | … pages read instead (no page on the stream within ${STANDINGS_PUSH_WAIT_MS / 1000} s), sent → answered | | ${refetch.n === 0 ? 'none' : `${refetch.n} read; p50 ${ms(refetch.p50)}, p99 ${ms(refetch.p99)}; ${notModified} × 304`} |

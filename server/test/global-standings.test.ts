@@ -7,6 +7,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
+import { rankEntries, type Entry } from '@first-round/shared/scoring';
 import { completeRoundOne, recordPick, resetDraft, startDraft, undoLast } from '../src/modules/draft/draft.service.js';
 import { GlobalStandings, unseenFrom } from '../src/modules/leaderboard/global-standings.js';
 import { groupLeaderboardSql } from '../src/modules/leaderboard/leaderboard.sql.js';
@@ -218,6 +219,69 @@ describe('global standings ranked in Node', () => {
     await expectMatchesSql(true);
     standings.reload();
     await expectMatchesSql(false);
+  });
+});
+
+/** The global ranking as shared/src/scoring.ts ranks it (`rankEntries`), from the raw picks, players and draft state. */
+async function rankedByScoringRules() {
+  const picks = await t.db.query<{ participant_id: string; name: string; rank: number; draft_round: number | null }>(
+    `select k.participant_id, coalesce(p.screen_name, p.id) as name, pl.rank, pl.draft_round
+       from pick k join participant p on p.id = k.participant_id join player pl on pl.id = k.player_id
+      where k.group_id = 1`,
+  );
+  const entries = new Map<string, Entry & { picks: { rank: number; draftRound: number | null }[] }>();
+  for (const k of picks) {
+    let entry = entries.get(k.participant_id);
+    if (!entry) entries.set(k.participant_id, (entry = { participantId: k.participant_id, participantName: k.name, picks: [] }));
+    entry.picks.push({ rank: k.rank, draftRound: k.draft_round });
+  }
+  const [state] = await t.db.query<{ filled: number; marked: boolean }>(
+    `select (select count(*)::int from player where draft_round = 1) as filled,
+            coalesce((select round_one_complete from draft_state where id = 1), false) as marked`,
+  );
+  return rankEntries([...entries.values()], { roundOnePicks: t.deps.draft.roundOnePicks, filledSlots: state!.filled, roundOneCompleteMarked: state!.marked });
+}
+
+describe('global standings against the scoring rules (differential, random pick sequences)', () => {
+  it('equal rankEntries after every recorded pick, undo, round-one completion and its undo, each ranking reading only what changed', async () => {
+    const seq = seededRandom(29);
+    await resetDraft(em(), 'test');
+    await startDraft(em(), t.deps.draft, 'test');
+    const board = (await t.db.query<{ id: number }>(`select id from player order by rank limit 80`)).map((r) => r.id);
+    // The copy every later ranking updates.
+    await standings.compute();
+    const done: string[] = [];
+    for (let step = 0; step < 60; step++) {
+      const [state] = await t.db.query<{ filled: number; marked: boolean }>(
+        `select (select count(*)::int from player where draft_round = 1) as filled,
+                coalesce((select round_one_complete from draft_state where id = 1), false) as marked`,
+      );
+      const complete = state!.marked || state!.filled >= t.deps.draft.roundOnePicks;
+      const roll = seq();
+      // Once round one is complete (marked, or every slot filled) the operator undoes: the completion, or the last pick.
+      if (complete || (state!.filled > 0 && roll < 0.25)) {
+        await undoLast(em(), 'test');
+        done.push('undo');
+      } else if (roll < 0.32) {
+        await completeRoundOne(em(), t.deps.draft, 'test');
+        done.push('complete');
+      } else {
+        // Mostly the best players left on the board (held by many entries), sometimes any.
+        const left = (await t.db.query<{ id: number }>(`select id from player where draft_round is null and id = any($1::int[]) order by rank`, [board])).map((r) => r.id);
+        const player = left[Math.floor(seq() ** 3 * left.length)]!;
+        await recordPick(em(), t.deps.draft, 'test', state!.filled + 1, player);
+        done.push(`pick ${state!.filled + 1}`);
+      }
+      const ranked = await standings.compute();
+      expect(standings.lastRead?.partial, done.join(', ')).toBe(true);
+      const expected = await rankedByScoringRules();
+      expect(ranked.rankings, done.join(', ')).toEqual(expected);
+      expect(ranked.alive).toBe(expected.filter((r) => !r.busted).length);
+    }
+    // The sequence went through every kind of change it is meant to cover.
+    expect(done).toContain('undo');
+    expect(done).toContain('complete');
+    expect(done.filter((d) => d.startsWith('pick')).length).toBeGreaterThan(20);
   });
 });
 
