@@ -133,7 +133,9 @@ export class PushSender {
   private async heard(change: DraftChange): Promise<void> {
     if (!this.isLeader || change.kind !== 'pick' || !change.player) return;
     try {
-      const pickedAt = Date.parse(change.at);
+      // Counted from when this instance heard the pick (moments after its commit), on this process's clock:
+      // the change's own time is the draft's clock, which tests and replays may move.
+      const pickedAt = Date.now();
       for (const device of await pickRecipients(this.options.orm.em.fork(), change.player.id)) {
         const payload = pickNotification(change, device);
         if (payload) this.enqueue({ dueAt: pickedAt + device.delaySeconds * 1000, device, payload, attempt: 0 });
@@ -190,14 +192,23 @@ export class PushSender {
   private async send(job: Job): Promise<void> {
     const { device } = job;
     try {
-      await webPush.sendNotification({ endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } }, JSON.stringify(job.payload), {
+      // web-push encrypts and signs; the request itself goes by fetch (web-push's own sender speaks https only,
+      // and the tests' push service stand-in is plain http on loopback).
+      const request = webPush.generateRequestDetails({ endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } }, JSON.stringify(job.payload), {
         vapidDetails: { subject: this.options.subject, publicKey: this.options.vapid.publicKey, privateKey: this.options.vapid.privateKey },
         // Worth nothing an hour later; collapsed at the push service by topic while the device is offline.
         TTL: 3600,
         topic: job.payload.tag.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 32),
         urgency: 'high',
-        timeout: 10_000,
       });
+      const response = await fetch(request.endpoint, {
+        method: request.method,
+        headers: request.headers as Record<string, string>,
+        body: request.body ?? undefined,
+        signal: AbortSignal.timeout(10_000),
+      });
+      await response.body?.cancel();
+      if (response.status < 200 || response.status > 299) throw Object.assign(new Error(`push service answered ${response.status}`), { statusCode: response.status });
       this.counts.sent++;
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode;
