@@ -174,6 +174,23 @@ describe('screenshots', () => {
     }
   });
 
+  it('the app as installed (375 px, its own window): groups, then offline', async () => {
+    const { page, context } = await newPerson(browser, { width: 375, height: 760 }, EASTERN);
+    await signInWithSession(page, uniqueEmail('installed'), 'InstalledFan');
+    await acceptRules(page);
+    // The installed app's window is the page with no browser bar, which is what a page screenshot shows
+    // (Chromium's DevTools cannot emulate `display-mode: standalone`; the app does not style by it).
+    await page.goto('/groups');
+    await page.getByRole('heading', { name: 'My Groups', level: 1 }).waitFor();
+    await page.waitForFunction('navigator.serviceWorker.controller !== null');
+    await shot(page, 'installed-groups', 375);
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByText("You're offline — standings update when you're back").waitFor();
+    await page.screenshot({ path: path.join(OUT, 'installed-offline-375.png'), animations: 'disabled' });
+    await context.close();
+  });
+
   it("invitations: the card a visitor sees, and the owner's invite and password tools", async () => {
     const owner = await apiSession(uniqueEmail('inviter'), 'CommishCarla');
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${await owner.token()}` };

@@ -8,7 +8,7 @@ import path from 'node:path';
 export const BUILDS = {
   client: {
     output: 'client/dist/index.html',
-    sources: ['client/src', 'client/public', 'client/index.html', 'client/vite.config.ts', 'client/vite-precompress.ts', 'shared/src', 'client/package.json'],
+    sources: ['client/src', 'client/public', 'client/index.html', 'client/vite.config.ts', 'client/vite-precompress.ts', 'client/vite-service-worker.ts', 'shared/src', 'client/package.json'],
   },
   server: {
     output: 'server/dist/main.js',

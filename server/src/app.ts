@@ -53,9 +53,15 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** The page names the current build's assets: always asked again (and revalidated by its ETag). */
 const HTML_CACHE = 'no-cache';
 
+/**
+ * Asked again every time: the service worker (a browser checks it for updates, and must see a new build
+ * at once) and the web app manifest (its name, icons and colours follow the build).
+ */
+const ALWAYS_ASKED = /[/\\](sw\.js|manifest\.webmanifest)(\.br|\.gz)?$/;
+
 /** Cache-Control of a file of the build (its precompressed copies included). */
 export function cacheControlOf(filePath: string): string {
-  if (/\.html(\.br|\.gz)?$/.test(filePath)) return HTML_CACHE;
+  if (/\.html(\.br|\.gz)?$/.test(filePath) || ALWAYS_ASKED.test(filePath)) return HTML_CACHE;
   return filePath.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : 'public, max-age=3600';
 }
 

@@ -11,6 +11,8 @@ export const MESSAGES = {
   authRequiredSignInAgain: 'Authentication required. Please sign in again.',
   invalidCode: 'Invalid verification code',
   sendCodeFailed: 'Failed to send verification code',
+  /** The offline banner (client/src/components/offline-banner.tsx). */
+  offline: "You're offline — standings update when you're back",
   verificationIncomplete: 'Verification incomplete',
   enterEmail: 'Please enter your email',
   enterCode: 'Please enter the verification code',

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { onlineManager } from '@tanstack/react-query';
 import { MESSAGES } from '@first-round/shared/messages';
 import { AuthContext, AuthFlowError, decodeClaims, secondsLeft, type AuthApi, type SignUpResult } from './auth-context';
 
@@ -66,6 +67,17 @@ export function LocalAuthProvider({ children }: { children: ReactNode }) {
   const [email, setEmail] = useState<string | null>(() => localStorage.getItem(EMAIL_KEY));
   const sessionRef = useRef<Session | null>(null);
   const refreshing = useRef<Promise<string | null> | null>(null);
+  /**
+   * A session may exist but the token request got no answer (started offline): the player stays signed in,
+   * with no token yet, so the app opens on its pages (paused, under the offline banner) rather than on the
+   * sign-in form; the first request back online asks again, and a 401 then signs out as usual.
+   */
+  const [awaitingNetwork, setAwaitingNetwork] = useState(false);
+  const awaitingRef = useRef(false);
+  const awaiting = useCallback((value: boolean) => {
+    awaitingRef.current = value;
+    setAwaitingNetwork(value);
+  }, []);
 
   const adopt = useCallback((token: string | null) => {
     const userId = token ? (decodeClaims(token)?.sub as string | undefined) : undefined;
@@ -80,19 +92,24 @@ export function LocalAuthProvider({ children }: { children: ReactNode }) {
     refreshing.current ??= (async () => {
       try {
         const res = await fetch('/idp/token', { method: 'POST', credentials: 'include' });
+        awaiting(false);
         if (res.status === 401) forgetSessionHint();
         if (res.status === 401 || res.status === 403) return adopt(null);
         if (!res.ok) return sessionRef.current?.token ?? null; // a hiccup: keep what we have
         const { token } = (await res.json()) as { token: string };
         return adopt(token);
       } catch {
+        if (!sessionRef.current && maybeSignedIn()) awaiting(true);
         return sessionRef.current?.token ?? null;
       } finally {
         refreshing.current = null;
       }
     })();
     return refreshing.current;
-  }, [adopt]);
+  }, [adopt, awaiting]);
+
+  // Back online after a start offline: ask for the token now, not at the next request.
+  useEffect(() => onlineManager.subscribe((online) => void (online && awaitingRef.current && refresh())), [refresh]);
 
   useEffect(() => {
     if (maybeSignedIn()) void refresh().finally(() => setLoaded(true));
@@ -119,7 +136,7 @@ export function LocalAuthProvider({ children }: { children: ReactNode }) {
 
   const getToken = useCallback(async () => {
     const current = sessionRef.current;
-    if (!current) return null;
+    if (!current) return awaitingRef.current ? refresh() : null;
     const left = secondsLeft(current.token);
     if (left === undefined || left < REFRESH_WHEN_LEFT_S) return refresh();
     return current.token;
@@ -134,8 +151,9 @@ export function LocalAuthProvider({ children }: { children: ReactNode }) {
     }
     localStorage.removeItem(EMAIL_KEY);
     setEmail(null);
+    awaiting(false);
     adopt(null);
-  }, [adopt]);
+  }, [adopt, awaiting]);
 
   const completeWith = useCallback(
     (answer: { token: string }, address: string) => {
@@ -150,7 +168,7 @@ export function LocalAuthProvider({ children }: { children: ReactNode }) {
   const value = useMemo<AuthApi>(
     () => ({
       isLoaded,
-      isSignedIn: session !== null,
+      isSignedIn: session !== null || awaitingNetwork,
       userId: session?.userId ?? null,
       email: session ? email : null,
       provider: 'local',
@@ -178,7 +196,7 @@ export function LocalAuthProvider({ children }: { children: ReactNode }) {
       },
       resetFlow() {},
     }),
-    [isLoaded, session, email, getToken, signOut, completeWith],
+    [isLoaded, session, awaitingNetwork, email, getToken, signOut, completeWith],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

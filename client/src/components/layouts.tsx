@@ -9,6 +9,7 @@ import { withNext } from '../lib/next-path';
 
 import { FirstLoginModal } from './first-login-modal';
 import { SkipLink, MAIN_ID } from './skip-link';
+import { OfflineBanner } from './offline-banner';
 
 // The live layer draws nothing, so it is not in the initial bundle; its own empty Suspense boundary
 // means loading it never blanks the page.
@@ -28,6 +29,7 @@ export function AppShell() {
       {/* The header and the live strip stick together (the header's height changes with the width). */}
       <Box position="sticky" top="0" zIndex="sticky">
         <TopNav signedIn={isSignedIn} />
+        <OfflineBanner />
         {isSignedIn && (
           <Suspense fallback={null}>
             <LiveStrip />

@@ -17,7 +17,8 @@ export function createQueryClient() {
   return new QueryClient({
     defaultOptions: {
       queries: { retry: shouldRetry(3), refetchOnWindowFocus: true },
-      mutations: { retry: false },
+      // A save offline fails at once and says so, rather than waiting unseen to be sent when back (docs/decisions.md, "Installable and offline").
+      mutations: { retry: false, networkMode: 'always' },
     },
   });
 }

@@ -4,6 +4,7 @@ import type { inferRouterOutputs } from '@trpc/server';
 import { isErrorKind, type ErrorKind } from '@first-round/shared/errors';
 import type { JoinRefusalData } from '@first-round/shared/schemas';
 import type { AppRouter } from '@first-round/server/router';
+import { fetchNotingConnectivity } from './connectivity';
 
 export const trpc = createTRPCReact<AppRouter>();
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
@@ -22,7 +23,8 @@ export interface LinkOptions {
  */
 export const HOT_READS: ReadonlySet<string> = new Set(['draft.status', 'players.list', 'leaderboard.group', 'leaderboard.field', 'auth.me']);
 
-const withCookies: typeof fetch = (url, init) => fetch(url, { ...init, credentials: 'include' });
+/** With the cookies, and noting whether an answer came (lib/connectivity.ts: the offline banner). */
+const withCookies: typeof fetch = (url, init) => fetchNotingConnectivity(url, { ...init, credentials: 'include' });
 
 export function createLinks({ getToken }: LinkOptions): TRPCLink<AppRouter>[] {
   const authorization = async (): Promise<Record<string, string>> => {
