@@ -11,6 +11,7 @@ import { notify } from '../lib/toaster';
 import { errorMessage, trpc } from '../lib/trpc';
 import { useProfile } from '../lib/queries';
 import { CheckboxOption } from '../components/checkbox-option';
+import { PushSetting } from '../components/push-setting';
 
 
 /** "E-mail me before picks lock": reminders 24 h and 1 h before the deadline while some entry is not in. */
@@ -40,6 +41,7 @@ function RemindersSetting() {
         disabled={!setting.data || save.isPending}
         onChange={(reminders) => save.mutate({ reminders })}
       />
+      <PushSetting />
     </Card>
   );
 }
