@@ -54,7 +54,9 @@ export function decryptAes128gcm(body: Buffer, device: Pick<StandInDevice, 'ecdh
 }
 
 /** RFC 8292: `vapid t=<jwt>, k=<public key>`; the JWT signed by that key, for this origin, not expired. */
-async function checkVapid(header: string | undefined, origin: string): Promise<string | null> {
+async function checkVapid(header: string | undefined, origin: string, verified: Set<string>): Promise<string | null> {
+  // A push service checks a JWT it has seen once (a sender signs one per service and reuses it until it expires).
+  if (header && verified.has(header)) return null;
   const match = /^vapid t=([^,\s]+),\s*k=([A-Za-z0-9_-]+)$/.exec(header ?? '');
   if (!match) return 'no VAPID authorization';
   const point = Buffer.from(match[2]!, 'base64url');
@@ -63,6 +65,7 @@ async function checkVapid(header: string | undefined, origin: string): Promise<s
     const key = await importJWK({ kty: 'EC', crv: 'P-256', x: b64u(point.subarray(1, 33)), y: b64u(point.subarray(33)) }, 'ES256');
     const { payload } = await jwtVerify(match[1]!, key, { audience: origin, algorithms: ['ES256'] });
     if (typeof payload.exp !== 'number' || typeof payload.sub !== 'string') return 'exp and sub are required';
+    verified.add(header!);
     return null;
   } catch (error) {
     return `bad VAPID JWT: ${(error as Error).message}`;
@@ -86,6 +89,7 @@ export interface PushServiceStandIn {
 export async function startPushService(): Promise<PushServiceStandIn> {
   const devices = new Map<string, StandInDevice>();
   const answers = new Map<string, number>();
+  const verified = new Set<string>();
   let counter = 0;
   const standIn: PushServiceStandIn = {
     origin: '',
@@ -115,7 +119,7 @@ export async function startPushService(): Promise<PushServiceStandIn> {
         if (request.method !== 'POST' || !device) return response.writeHead(404).end();
         const status = answers.get(device.id);
         if (status) return response.writeHead(status).end();
-        const problem = await checkVapid(request.headers.authorization, standIn.origin);
+        const problem = await checkVapid(request.headers.authorization, standIn.origin, verified);
         if (problem || request.headers['content-encoding'] !== 'aes128gcm') {
           standIn.refused.push(problem ?? 'not aes128gcm');
           return response.writeHead(problem ? 403 : 415).end();
