@@ -26,7 +26,7 @@ describe('push notifications in the service worker', () => {
     await page.goto('/sign-up');
     const origin = new URL(page.url()).origin;
     await context.grantPermissions(['notifications'], { origin });
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await page.evaluate('navigator.serviceWorker.ready.then(() => undefined)');
     const cdp = await context.newCDPSession(page);
     const registrationId = new Promise<string>((resolve) => {
       cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
@@ -40,9 +40,9 @@ describe('push notifications in the service worker', () => {
     await deliver({ title: '✓ Cam Ward — #1 to TEN', body: '1 hit in your picks so far', tag: 'first-round-picks', url: '/my-picks' });
     await deliver({ title: '✓ Travis Hunter — #2 to CLE', body: '2 hits in your picks so far', tag: 'first-round-picks', url: '/leaderboard' });
     const shown = async () =>
-      page.evaluate(async () =>
-        (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url?: string } | null)?.url })),
-      );
+      page.evaluate(`(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url })))()`) as Promise<
+        { title: string; body: string; tag: string; url: string }[]
+      >;
     await expect.poll(shown, { timeout: 10_000 }).toEqual([{ title: '✓ Travis Hunter — #2 to CLE', body: '2 hits in your picks so far', tag: 'first-round-picks', url: '/leaderboard' }]);
 
   });
