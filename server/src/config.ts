@@ -63,11 +63,18 @@ const envSchema = z.object({
   /** The feed's shape: ESPN's public draft JSON or the generic `[{overall, round, player_name, school, position, team}]`. */
   FEED_KIND: z.enum(['espn', 'generic']).default('generic'),
   FEED_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /** Push notifications when players' picks go (modules/push/); `false` sends none and refuses new subscriptions. */
+  PUSH: z.preprocess(emptyToUndefined, z.stringbool().default(true)),
+  /** The VAPID key pair (base64url, as `web-push generate-vapid-keys` prints it); unset: generated once into DATA_DIR. */
+  VAPID_PUBLIC_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  VAPID_PRIVATE_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** Where push services can reach the operator (VAPID `sub`): a mailto: or https: address. */
+  VAPID_SUBJECT: z.preprocess(emptyToUndefined, z.string().regex(/^(mailto:|https:\/\/)/, 'VAPID_SUBJECT must start with mailto: or https://').default('mailto:no-reply@first-round.local')),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
-const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SMTP_URL', 'CLERK_SECRET_KEY', 'CLERK_JWT_KEY', 'LOCAL_IDP_PRIVATE_KEY']);
+const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SMTP_URL', 'CLERK_SECRET_KEY', 'CLERK_JWT_KEY', 'LOCAL_IDP_PRIVATE_KEY', 'VAPID_PRIVATE_KEY']);
 
 export interface Config extends Env {
   dataDir: string;

@@ -22,6 +22,8 @@ import { PlayersCache } from './modules/players/players.cache.js';
 import { PublicCountsCache } from './modules/groups/public-counts.js';
 import { GroupProbeBudget } from './modules/groups/probe-budget.js';
 import { FeedPoller, type FeedFetch } from './modules/feed/feed.poller.js';
+import { PushSender } from './modules/push/push.sender.js';
+import { loadVapidKeys } from './modules/push/vapid-keys.js';
 
 /** Everything a request needs, built once at start (or once per test). No module-level singletons. */
 export interface AppDeps {
@@ -53,6 +55,8 @@ export interface AppDeps {
   groupProbes: GroupProbeBudget;
   /** The results feed's poller (modules/feed/); started by main.ts, polled directly by tests. */
   feed: FeedPoller;
+  /** Push notifications when picks go (modules/push/); started by main.ts (and by tests that need it). */
+  push: PushSender;
 }
 
 export interface DepsOptions {
@@ -86,6 +90,7 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
   const leaderboards = new LeaderboardCache(orm, draft, events, log);
   events.on('picks', (change) => forgetRankingsOf(leaderboards, change));
   const benchmarks = new BenchmarkCache(config.BENCHMARK_ENTRIES, players, draftStatus);
+  const vapid = await loadVapidKeys({ publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY, dataDir: config.dataDir });
   return {
     config,
     orm,
@@ -111,5 +116,6 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
     // On the server's clock (the one tests move), so a test can let a window pass.
     groupProbes: new GroupProbeBudget(config.GROUP_PROBE_LIMIT, config.GROUP_PROBE_WINDOW_SECONDS * 1000, () => now().getTime()),
     feed: new FeedPoller({ orm, config, draft, log, events }, options.feedFetch),
+    push: new PushSender({ orm, log, events, vapid, subject: config.VAPID_SUBJECT }),
   };
 }

@@ -32,6 +32,7 @@ async function main() {
   let deps: AppDeps | undefined;
   const cleanup = async () => {
     await deps?.feed.stop().catch(() => {});
+    await deps?.push.stop().catch(() => {});
     await deps?.events.stop().catch(() => {});
     // A connection a cut-off request still holds gets as long as the drain did, 5 s at most.
     await db?.close(Math.min(5000, config.DRAIN_SECONDS * 1000));
@@ -59,6 +60,8 @@ async function main() {
     const stopReminders = startReminderTimer(deps);
     // Only while the draft is live, and on one instance only (an advisory lock): modules/feed/feed.poller.ts.
     deps.feed.start();
+    // One instance sends (an advisory lock), the others stand by: modules/push/push.sender.ts.
+    if (config.PUSH) deps.push.start();
     if (config.FEED_URL) say(`Results feed: ${config.FEED_KIND} at ${new URL(config.FEED_URL).host}, every ${config.FEED_INTERVAL_SECONDS} s while the draft is live`);
 
     let closing = false;

@@ -671,3 +671,29 @@ export const seasonLeaderboardOutput = z.object({
   me: seasonEntryOutput.nullable(),
 });
 export type SeasonLeaderboard = z.infer<typeof seasonLeaderboardOutput>;
+
+// ---------------------------------------------------------------- push notifications (server/src/modules/push)
+/** A device's viewing delay ("No spoilers"): its notifications go this many seconds after the pick. */
+export const pushDelaySchema = z.number().int().min(0).max(300);
+/**
+ * A push service's address for one device: https, as browsers give them (http only on this machine, for a
+ * local stand-in: the server posts to this address, so it must not reach plain-http hosts elsewhere).
+ */
+export const pushEndpointSchema = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .refine((url) => url.startsWith('https:') || /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//.test(url), 'A push endpoint must be an https address');
+/** What `PushSubscription.toJSON()` gives, plus the device's delay. */
+export const pushSubscribeInput = z.strictObject({
+  endpoint: pushEndpointSchema,
+  keys: z.strictObject({ p256dh: z.string().min(1).max(200), auth: z.string().min(1).max(100) }),
+  delay_seconds: pushDelaySchema.default(0),
+});
+export const pushEndpointInput = z.strictObject({ endpoint: pushEndpointSchema });
+export const pushSetDelayInput = z.strictObject({ endpoint: pushEndpointSchema, delay_seconds: pushDelaySchema });
+/** Whether this device's endpoint is one of the caller's subscriptions, and its delay. */
+export const pushStatusOutput = z.object({ subscribed: z.boolean(), delay_seconds: z.number().nullable() });
+export const pushPublicKeyOutput = z.object({ public_key: z.string() });
+/** What the service worker gets in a push: shown as a notification with this tag; a tap opens `url`. */
+export const pushPayload = z.object({ title: z.string(), body: z.string(), tag: z.string(), url: z.string() });
+export type PushPayload = z.infer<typeof pushPayload>;

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { LocalAuthProvider } from './local-auth';
 import { useAuth } from './auth-context';
 import { createTrpcClient, trpc } from '../lib/trpc';
+import { bindPushClient } from '../lib/push';
 import { FullPageMessage } from '../components/full-page-message';
 
 export interface ClientConfig {
@@ -22,7 +23,11 @@ function TrpcProvider({ children }: { children: ReactNode }) {
   const latestGetToken = useRef(getToken);
   latestGetToken.current = getToken;
   const queryClient = useQueryClient();
-  const [client] = useState(() => createTrpcClient({ getToken: () => latestGetToken.current() }));
+  const [client] = useState(() => {
+    const created = createTrpcClient({ getToken: () => latestGetToken.current() });
+    bindPushClient(created);
+    return created;
+  });
   return (
     <trpc.Provider client={client} queryClient={queryClient}>
       {children}

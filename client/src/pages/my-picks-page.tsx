@@ -8,6 +8,7 @@ import { EmptyState, Page } from '../components/page';
 import { outcomeStyle, PlayerRowContent } from '../components/player-row';
 import { FullPageMessage } from '../components/full-page-message';
 import { PrimaryButton } from '../components/buttons';
+import { PushSetting } from '../components/push-setting';
 import { ShareEntryButton } from '../components/share-entry-button';
 import { draftSnapshot, outcomeOf } from '../lib/draft-snapshot';
 import { notify } from '../lib/toaster';
@@ -87,6 +88,12 @@ export function MyPicksPage() {
       )}
 
       <GroupEntries linked={groupEntries.linked} own={groupEntries.own} phase={phase} />
+
+      {!failed && mine.length > 0 && phase !== 'final' && (
+        <Box mt="6">
+          <PushSetting id="push-picks-my-picks" />
+        </Box>
+      )}
 
       {!started && !failed && (
         <Box position="sticky" bottom="0" mt="6" py="3" bg="gray.50">

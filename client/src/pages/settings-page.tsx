@@ -11,6 +11,7 @@ import { notify } from '../lib/toaster';
 import { errorMessage, trpc } from '../lib/trpc';
 import { useProfile } from '../lib/queries';
 import { CheckboxOption } from '../components/checkbox-option';
+import { PushSetting } from '../components/push-setting';
 import { ViewingDelaySetting } from '../components/viewing-delay-setting';
 
 
@@ -41,6 +42,7 @@ function RemindersSetting() {
         disabled={!setting.data || save.isPending}
         onChange={(reminders) => save.mutate({ reminders })}
       />
+      <PushSetting />
     </Card>
   );
 }

@@ -139,6 +139,7 @@ export async function createTestApp(
     async close() {
       await app.close();
       await deps.feed.stop();
+      await deps.push.stop();
       await deps.events.stop();
       await orm.close(true);
       if (ownsDb) await db.close();

@@ -8,6 +8,7 @@ import { playersRouter } from '../modules/players/players.router.js';
 import { usersRouter } from '../modules/users/users.router.js';
 import { shareRouter } from '../modules/share/share.router.js';
 import { seasonsRouter } from '../modules/seasons/seasons.router.js';
+import { pushRouter } from '../modules/push/push.router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -21,6 +22,7 @@ export const appRouter = router({
   leaderboard: leaderboardRouter,
   share: shareRouter,
   seasons: seasonsRouter,
+  push: pushRouter,
 });
 
 /** The client imports this type only; no server code reaches the browser bundle. */

@@ -109,6 +109,12 @@ const EXPECTED: Record<string, Expected> = {
   'seasons.list': membersOnly,
   'seasons.globalLeaderboard': signedIn('ok'),
   'seasons.groupLeaderboard': membersOnly,
+  // The VAPID public key is public; a device's subscription is its player's own (another's answers as none).
+  'push.publicKey': everyone,
+  'push.status': signedIn('ok'),
+  'push.subscribe': signedIn('ok'),
+  'push.unsubscribe': signedIn('ok'),
+  'push.setDelay': signedIn(404),
 };
 
 type Caller = Awaited<ReturnType<TestApp['caller']>>;
@@ -243,6 +249,11 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
   'seasons.list': { run: ({ caller, fixture }) => caller.seasons.list({ group_id: fixture.groupId }) },
   'seasons.globalLeaderboard': { run: ({ caller }) => caller.seasons.globalLeaderboard({ year: 2024 }) },
   'seasons.groupLeaderboard': { run: ({ caller, fixture }) => caller.seasons.groupLeaderboard({ year: 2024, group_id: fixture.groupId }) },
+  'push.publicKey': { run: ({ caller }) => caller.push.publicKey() },
+  'push.status': { run: ({ caller }) => caller.push.status({ endpoint: 'https://push.example.test/authz' }) },
+  'push.subscribe': { run: ({ caller }) => caller.push.subscribe({ endpoint: 'https://push.example.test/authz', keys: { p256dh: 'BA', auth: 'AA' } }) },
+  'push.unsubscribe': { run: ({ caller }) => caller.push.unsubscribe({ endpoint: 'https://push.example.test/authz' }) },
+  'push.setDelay': { run: ({ caller }) => caller.push.setDelay({ endpoint: 'https://push.example.test/nobody', delay_seconds: 10 }) },
 };
 
 const procedureNames = () => Object.keys(appRouter._def.procedures).sort();

@@ -793,6 +793,25 @@ describe('every procedure through a caller', () => {
       expect(await c.seasons.groupLeaderboard({ year: 2024, group_id: group.id })).toMatchObject({ group_name: 'Rows 2024', entries: 2 });
       await expect(c.seasons.groupLeaderboard({ year: 2030, group_id: group.id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: MESSAGES.seasonNotFound(2030) });
     },
+    'push.publicKey': async (c) => expect((await c.push.publicKey()).public_key).toMatch(/^[A-Za-z0-9_-]{87}$/),
+    'push.status': async (c) => expect(await c.push.status({ endpoint: 'https://push.example.test/rows-none' })).toEqual({ subscribed: false, delay_seconds: null }),
+    'push.subscribe': async (c, other) => {
+      const device = { endpoint: 'https://push.example.test/rows', keys: { p256dh: 'BA', auth: 'AA' } };
+      expect(await c.push.subscribe({ ...device, delay_seconds: 45 })).toEqual({ ok: true });
+      expect(await c.push.status({ endpoint: device.endpoint })).toEqual({ subscribed: true, delay_seconds: 45 });
+      expect(await other.push.status({ endpoint: device.endpoint })).toEqual({ subscribed: false, delay_seconds: null });
+    },
+    'push.unsubscribe': async (c) => {
+      await c.push.subscribe({ endpoint: 'https://push.example.test/rows-off', keys: { p256dh: 'BA', auth: 'AA' } });
+      expect(await c.push.unsubscribe({ endpoint: 'https://push.example.test/rows-off' })).toEqual({ ok: true });
+      expect(await c.push.unsubscribe({ endpoint: 'https://push.example.test/rows-off' })).toEqual({ ok: false });
+    },
+    'push.setDelay': async (c, other) => {
+      await c.push.subscribe({ endpoint: 'https://push.example.test/rows-delay', keys: { p256dh: 'BA', auth: 'AA' } });
+      expect(await c.push.setDelay({ endpoint: 'https://push.example.test/rows-delay', delay_seconds: 10 })).toEqual({ ok: true });
+      await expect(other.push.setDelay({ endpoint: 'https://push.example.test/rows-delay', delay_seconds: 0 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      expect(await c.push.status({ endpoint: 'https://push.example.test/rows-delay' })).toEqual({ subscribed: true, delay_seconds: 10 });
+    },
     'leaderboard.myGroups': async (c) => {
       const cards = await c.leaderboard.myGroups();
       expect(cards.draft_started).toBe(false);

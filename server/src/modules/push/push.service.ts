@@ -1,0 +1,31 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { z } from 'zod';
+import type { pushSetDelayInput, pushSubscribeInput } from '@first-round/shared/schemas';
+import type { Config } from '../../config.js';
+import { DomainError } from '../../errors.js';
+import { ownSubscription, removeOwnSubscription, saveSubscription, setOwnDelay } from './push.repository.js';
+
+export async function status(em: EntityManager, participantId: string, endpoint: string) {
+  const own = await ownSubscription(em, participantId, endpoint);
+  return { subscribed: own !== undefined, delay_seconds: own?.delaySeconds ?? null };
+}
+
+/** This device opts in (again: the same endpoint is updated, never doubled). */
+export async function subscribe(em: EntityManager, config: Pick<Config, 'PUSH'>, participantId: string, input: z.output<typeof pushSubscribeInput>) {
+  if (!config.PUSH) throw new DomainError('UNAVAILABLE', 'Push notifications are switched off on this server');
+  await saveSubscription(em, participantId, { endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth, delaySeconds: input.delay_seconds });
+  return { ok: true };
+}
+
+/** This device opts out, or signs out: idempotent (a device with no subscription answers ok: false). */
+export async function unsubscribe(em: EntityManager, participantId: string, endpoint: string) {
+  return { ok: await removeOwnSubscription(em, participantId, endpoint) };
+}
+
+/** This device's viewing delay changed ("No spoilers"): its next notifications wait that long. */
+export async function setDelay(em: EntityManager, participantId: string, input: z.output<typeof pushSetDelayInput>) {
+  if (!(await setOwnDelay(em, participantId, input.endpoint, input.delay_seconds))) {
+    throw new DomainError('NOT_FOUND', 'This device has no push subscription of yours');
+  }
+  return { ok: true };
+}
