@@ -93,7 +93,7 @@ describe('push notifications when your picks go', () => {
     const device = service.device();
     const cases: [string, unknown][] = [
       ['a plain-http endpoint elsewhere', { ...device.subscription, endpoint: 'http://example.com/push/1' }],
-      ['a delay past 300 s', { ...device.subscription, delay_seconds: 301 }],
+      ['a delay past 600 s', { ...device.subscription, delay_seconds: 601 }],
       ['a negative delay', { ...device.subscription, delay_seconds: -1 }],
       ['no keys', { endpoint: device.subscription.endpoint }],
     ];

@@ -83,3 +83,6 @@ export const STORAGE_KEYS = {
   pendingJoinToken: 'pendingJoinToken',
   redirectAfterAuth: 'redirectAfterAuth',
 } as const;
+
+/** The longest viewing delay a device may choose ("No spoilers"): its pages and its notifications wait this long at most. */
+export const MAX_VIEWING_DELAY_SECONDS = 600;

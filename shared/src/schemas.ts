@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GROUP_NAME_MAX, MAX_INVITE_HOURS, MAX_PICKS, MIN_PICKS, USERNAME_MAX, USERNAME_MIN } from './constants.js';
+import { GROUP_NAME_MAX, MAX_INVITE_HOURS, MAX_PICKS, MAX_VIEWING_DELAY_SECONDS, MIN_PICKS, USERNAME_MAX, USERNAME_MIN } from './constants.js';
 import { MAX_ID } from './ids.js';
 import { MESSAGES, usernameRuleMessage } from './messages.js';
 import { hasInvisibleCharacters } from './names.js';
@@ -674,7 +674,7 @@ export type SeasonLeaderboard = z.infer<typeof seasonLeaderboardOutput>;
 
 // ---------------------------------------------------------------- push notifications (server/src/modules/push)
 /** A device's viewing delay ("No spoilers"): its notifications go this many seconds after the pick. */
-export const pushDelaySchema = z.number().int().min(0).max(300);
+export const pushDelaySchema = z.number().int().min(0).max(MAX_VIEWING_DELAY_SECONDS);
 /**
  * A push service's address for one device: https, as browsers give them (http only on this machine, for a
  * local stand-in: the server posts to this address, so it must not reach plain-http hosts elsewhere).

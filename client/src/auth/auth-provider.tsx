@@ -3,7 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { LocalAuthProvider } from './local-auth';
 import { useAuth } from './auth-context';
 import { createTrpcClient, trpc } from '../lib/trpc';
-import { bindPushClient } from '../lib/push';
+import { bindPushClient, setPushDelay } from '../lib/push';
+import { getViewingDelay, subscribeViewingDelay } from '../lib/viewing-delay';
 import { FullPageMessage } from '../components/full-page-message';
 
 export interface ClientConfig {
@@ -26,6 +27,8 @@ function TrpcProvider({ children }: { children: ReactNode }) {
   const [client] = useState(() => {
     const created = createTrpcClient({ getToken: () => latestGetToken.current() });
     bindPushClient(created);
+    // No spoilers: this device's notifications wait as long as its pages do.
+    subscribeViewingDelay(() => void setPushDelay(getViewingDelay()).catch(() => {}));
     return created;
   });
   return (

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Text } from '@chakra-ui/react';
 import { CheckboxOption } from './checkbox-option';
 import { disablePush, enablePush, pushState, type PushState } from '../lib/push';
+import { getViewingDelay } from '../lib/viewing-delay';
 import { notify } from '../lib/toaster';
 
 const HINTS: Record<PushState, string> = {
@@ -30,7 +31,7 @@ export function PushSetting({ id = 'push-picks' }: { id?: string }) {
   const change = async (on: boolean) => {
     setBusy(true);
     try {
-      if (on) setState(await enablePush());
+      if (on) setState(await enablePush(getViewingDelay()));
       else {
         await disablePush();
         setState('off');

@@ -6,9 +6,11 @@
  * components/viewing-delay-chooser.tsx subscribes to it.
  */
 
+import { MAX_VIEWING_DELAY_SECONDS } from '@first-round/shared/constants';
+
 export const VIEWING_DELAY_KEY = 'first-round.viewing-delay';
 /** Seconds; beyond ten minutes a broadcast is not "behind", it is a replay. */
-export const MAX_VIEWING_DELAY = 600;
+export const MAX_VIEWING_DELAY = MAX_VIEWING_DELAY_SECONDS;
 
 /** The choices offered by name; any other whole number of seconds is "Other". */
 export const VIEWING_CHOICES = [

@@ -15,7 +15,7 @@ export class Migration20270110000000_push_subscriptions extends Migration {
         endpoint text not null,
         p256dh text not null,
         auth text not null,
-        delay_seconds integer not null default 0 check (delay_seconds between 0 and 300),
+        delay_seconds integer not null default 0 check (delay_seconds between 0 and 600),
         created_at timestamptz not null default now(),
         constraint push_subscription_endpoint_unique unique (endpoint)
       );
