@@ -161,8 +161,12 @@ describe('caches on two instances', () => {
     try {
       const picksOf = async (groupId: number) =>
         json<Leaderboard>(await b.request('GET', `/api/groups/${groupId}/leaderboard?limit=100`, { user: saver })).rankings.find((r) => r.participant_id === saver.id)?.picks;
-      expect(await picksOf(GLOBAL_GROUP_ID)).toBe(1);
-      expect(await picksOf(group.id)).toBe(1);
+      // The first save reaches B as every change does, by the bus (within HEARD_MS, not at once: on a loaded
+      // machine B can read before it hears it).
+      await eventually(async () => {
+        expect(await picksOf(GLOBAL_GROUP_ID)).toBe(1);
+        expect(await picksOf(group.id)).toBe(1);
+      }, HEARD_MS);
       json(await a.request('POST', '/api/picks', { user: saver, body: { picks: [players[0]!.id, players[1]!.id] } }));
       await eventually(async () => {
         expect(await picksOf(GLOBAL_GROUP_ID)).toBe(2);
