@@ -7,7 +7,7 @@ import { describeDraftChange } from '@first-round/shared/draft-words';
 import { stripOnScreen, toastsChange } from '../lib/draft-live';
 import { LiveConnection } from '../lib/live-connection';
 import { LiveRefresh, type LiveKeys } from '../lib/live-refresh';
-import { HeldChanges } from '../lib/hold-back';
+import { HeldChanges, pageClockSkew } from '../lib/hold-back';
 import { holdChangesFrom, onCatchUp } from '../lib/hold-gate';
 import { getViewingDelay, subscribeViewingDelay } from '../lib/viewing-delay';
 import type { DraftChange, LiveMessage } from '@first-round/shared/schemas';
@@ -47,7 +47,7 @@ export function DraftLive() {
 
   useEffect(() => {
     const live = new LiveRefresh(queryClient, draftKeys());
-    const held = new HeldChanges(getViewingDelay() * 1000);
+    const held = new HeldChanges(getViewingDelay() * 1000, pageClockSkew);
     let releaseTimer: ReturnType<typeof setTimeout> | undefined;
 
     const applyChange = (change: DraftChange) => {

@@ -27,6 +27,20 @@ describe('holding the live stream back by the viewing delay', () => {
     expect(held.newestHeldAt()).toBe(0);
   });
 
+  it('a new connection resuming with a replayed change keeps the skew the page measured before (no extra hold)', () => {
+    const skew = new ClockSkew();
+    const first = new HeldChanges(5000, skew);
+    first.receive(pick(1, 1, 0), device(0) + 80);
+    // The live layer remounts (another page); the stream resumes and replays pick 2, recorded 2 s earlier.
+    const second = new HeldChanges(5000, skew);
+    expect(second.receive(pick(2, 2, 10), device(12))).toEqual([]);
+    expect(second.nextRelease()).toBe(device(15) + 80);
+    // Measured afresh from the replay alone, it would be held 2 s longer than the delay.
+    const fresh = new HeldChanges(5000);
+    fresh.receive(pick(2, 2, 10), device(12));
+    expect(fresh.nextRelease()).toBe(device(17));
+  });
+
   it('holds a pick and the standings after it for the delay after the pick was recorded, on the server clock', () => {
     const held = new HeldChanges(5000);
     expect(held.receive(pick(1, 1, 0), device(0) + 80)).toEqual([]);

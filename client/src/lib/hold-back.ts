@@ -28,6 +28,13 @@ export class ClockSkew {
   }
 }
 
+/**
+ * The page's one estimate, kept across the stream's connections and the live layer's remounts: a new
+ * connection that resumes from Last-Event-ID first gets the changes it missed, replayed long after their
+ * `at`, and an estimate started afresh from those would hold the next picks back by their age as well.
+ */
+export const pageClockSkew = new ClockSkew();
+
 interface Held {
   message: LiveMessage;
   /** Server time the draft change happened (the standings after it: that change's). */
@@ -36,9 +43,11 @@ interface Held {
 
 export class HeldChanges {
   private queue: Held[] = [];
-  readonly skew = new ClockSkew();
 
-  constructor(private delayMs: number) {}
+  constructor(
+    private delayMs: number,
+    readonly skew = new ClockSkew(),
+  ) {}
 
   get size(): number {
     return this.queue.length;
