@@ -118,7 +118,9 @@ describe('live draft changes over SSE', () => {
 
 describe('deadline', () => {
   it('starts the draft by itself when the deadline passes, and picks lock', async () => {
-    const t = await createTestApp({ env: { DRAFT_DEADLINE: new Date(Date.now() + 4000).toISOString() }, startEvents: true });
+    // 10 s ahead: on a loaded machine the app and the sign-up alone took more than 4 s, and the save before
+    // the deadline was refused as after it.
+    const t = await createTestApp({ env: { DRAFT_DEADLINE: new Date(Date.now() + 10_000).toISOString() }, startEvents: true });
     try {
       const player = await t.signUp('latecomer');
       const save = await t.request('POST', '/api/picks/', { user: player, body: { picks: [1, 2] } });
@@ -126,7 +128,7 @@ describe('deadline', () => {
       const heard: DraftChange[] = [];
       t.deps.events.onChange((c) => heard.push(c));
       const stop = startDeadlineWatcher(t.deps);
-      await until(() => heard.some((c) => c.kind === 'auto_start'), 8000);
+      await until(() => heard.some((c) => c.kind === 'auto_start'), 15_000);
       stop();
       const [state] = await t.db.query<{ started_at: Date | null }>(`select started_at from draft_state`);
       expect(state?.started_at).not.toBeNull();
