@@ -1,6 +1,6 @@
 import net from 'node:net';
 import pg from 'pg';
-import { startServer, type ServerProcess } from './game-process.js';
+import { signUpOverHttp, startServer, type ServerProcess } from './game-process.js';
 
 /*
  * Trials of a shutdown with saves already sent: the real server as `npm start` runs it
@@ -187,22 +187,11 @@ interface Player {
 }
 
 async function signUp(port: number, db: pg.Client, username: string): Promise<Player> {
-  const base = `http://127.0.0.1:${port}`;
-  const email = `${username}@example.com`;
-  const post = (url: string, body: unknown) => fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const up = await post('/idp/sign-up', { email, username });
-  if (up.status !== 200) throw new Error(`sign-up: ${up.status} ${await up.text()}`);
-  const { rows } = await db.query<{ code: string }>(`select code from idp_outbox where lower(to_address) = lower($1) order by id desc limit 1`, [email]);
-  const verified = await post('/idp/verify', { email, code: rows[0]!.code });
-  if (verified.status !== 200) throw new Error(`verify: ${verified.status} ${await verified.text()}`);
-  const { token } = (await verified.json()) as { token: string };
-  const cookie = verified.headers.getSetCookie().find((c) => c.startsWith('fr_session='))?.split(';')[0];
-  if (!cookie) throw new Error('verify: no session cookie');
-  const authorization = `Bearer ${token}`;
+  const player = await signUpOverHttp(`http://127.0.0.1:${port}`, db, username);
   // The first signed-in call makes the player's participant row.
-  const me = await fetch(`${base}/api/picks/my-picks`, { headers: { authorization } });
+  const me = await fetch(`http://127.0.0.1:${port}/api/picks/my-picks`, { headers: { authorization: player.authorization } });
   if (me.status !== 200) throw new Error(`my-picks: ${me.status} ${await me.text()}`);
-  return { email, cookie, authorization };
+  return player;
 }
 
 /** A fresh bearer token for the player's session. */

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import type pg from 'pg';
 import { freePort } from '../../src/free-port.js';
 
 /*
@@ -125,4 +126,28 @@ export async function startServer(options: { dataDir: string; env?: Record<strin
     throw error;
   }
   return server;
+}
+
+export interface HttpUser {
+  /** The session cookie (`fr_session=…`), for a new token from /idp/token. */
+  cookie: string;
+  email: string;
+  token: string;
+  authorization: string;
+}
+
+/** Signs a player up through the real /idp routes, reading the code from the outbox table. */
+export async function signUpOverHttp(baseUrl: string, db: pg.Client, username: string): Promise<HttpUser> {
+  const email = `${username.toLowerCase()}@example.com`;
+  const post = (url: string, body: unknown) =>
+    fetch(`${baseUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const up = await post('/idp/sign-up', { email, username });
+  if (up.status !== 200) throw new Error(`sign-up: ${up.status} ${await up.text()}`);
+  const { rows } = await db.query<{ code: string }>(`select code from idp_outbox where lower(to_address) = lower($1) order by id desc limit 1`, [email]);
+  const verified = await post('/idp/verify', { email, code: rows[0]!.code });
+  if (verified.status !== 200) throw new Error(`verify: ${verified.status} ${await verified.text()}`);
+  const { token } = (await verified.json()) as { token: string };
+  const cookie = verified.headers.getSetCookie().find((c) => c.startsWith('fr_session='))?.split(';')[0];
+  if (!cookie) throw new Error('verify: no session cookie');
+  return { email, token, cookie, authorization: `Bearer ${token}` };
 }

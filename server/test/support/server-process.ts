@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 
 import { until } from './game-process.js';
 
-export { startServer, until, type ServerProcess } from './game-process.js';
+export { signUpOverHttp, startServer, until, type HttpUser, type ServerProcess } from './game-process.js';
 
 /** A temporary DATA_DIR; as root the embedded PostgreSQL runs as its own user, which must enter it. */
 export function makeDataDir(prefix = 'first-round-life-'): string {
@@ -87,22 +87,3 @@ export async function removeDataDir(dataDir: string): Promise<void> {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-export interface HttpUser {
-  email: string;
-  token: string;
-  authorization: string;
-}
-
-/** Signs a player up through the real /idp routes, reading the code from the outbox table. */
-export async function signUpOverHttp(baseUrl: string, db: pg.Client, username: string): Promise<HttpUser> {
-  const email = `${username.toLowerCase()}@example.com`;
-  const post = (url: string, body: unknown) =>
-    fetch(`${baseUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const up = await post('/idp/sign-up', { email, username });
-  if (up.status !== 200) throw new Error(`sign-up: ${up.status} ${await up.text()}`);
-  const { rows } = await db.query<{ code: string }>(`select code from idp_outbox where lower(to_address) = lower($1) order by id desc limit 1`, [email]);
-  const verified = await post('/idp/verify', { email, code: rows[0]!.code });
-  if (verified.status !== 200) throw new Error(`verify: ${verified.status} ${await verified.text()}`);
-  const { token } = (await verified.json()) as { token: string };
-  return { email, token, authorization: `Bearer ${token}` };
-}
