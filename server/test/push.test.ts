@@ -49,7 +49,7 @@ describe('push notifications when your picks go', () => {
     await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 1, players[0]!.id);
     await until(() => pushesTo(service, phone.id).length === 1 && pushesTo(service, laptop.id).length === 1);
     const [push] = pushesTo(service, phone.id);
-    expect(push!.payload).toMatchObject({ title: expect.stringContaining(`✓ ${players[0]!.player_name} — #1`), body: '1 hit in your picks so far', tag: 'first-round-picks', url: '/my-picks' });
+    expect(push!.payload).toMatchObject({ title: expect.stringContaining(`✓ ${players[0]!.player_name} — #1`), body: '1 hit, still alive', tag: 'first-round-picks', url: '/my-picks' });
     expect(push!.urgency).toBe('high');
     expect(Number(push!.ttl)).toBeGreaterThan(0);
     // Another player's pick: their device hears it, the fan's do not.
@@ -74,7 +74,7 @@ describe('push notifications when your picks go', () => {
     await until(() => pushesTo(service, tv.id).length === 1, 6000);
     expect(pushesTo(service, tv.id)[0]!.at - pickedAt).toBeGreaterThanOrEqual(2000);
     expect(pushesTo(service, live.id)[0]!.at - pickedAt).toBeLessThan(2000);
-    expect(pushesTo(service, tv.id)[0]!.payload).toMatchObject({ body: '2 hits in your picks so far' });
+    expect(pushesTo(service, tv.id)[0]!.payload).toMatchObject({ body: '2 hits, still alive' });
   });
 
   it('lets a player touch their own subscriptions only', async () => {

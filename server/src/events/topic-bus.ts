@@ -10,6 +10,7 @@ import { afterCommit } from '../db/after-commit.js';
 import { CACHE_CHANNEL, invalidation, type Invalidation, type InvalidationSink } from '../cache/invalidation.js';
 import { DRAFT_CHANNEL, draftChangesAfter } from '../modules/draft/draft.repository.js';
 import { PICKS_CHANNEL, picksChange } from '../modules/picks/picks.events.js';
+import { PUSH_CHANNEL, pushQueued } from '../modules/push/push.events.js';
 
 /**
  * What instances tell each other, each topic on its own PostgreSQL NOTIFY channel, its payload checked by
@@ -22,6 +23,8 @@ export const TOPICS = {
   cache: { channel: CACHE_CHANNEL, schema: invalidation },
   /** A player saved picks: rankings made from the old ones are stale. */
   picks: { channel: PICKS_CHANNEL, schema: picksChange },
+  /** Pushes waiting in push_delivery that the sending instance has not queued (the reminder wrote them). */
+  push: { channel: PUSH_CHANNEL, schema: pushQueued },
 } as const;
 
 export type Topic = keyof typeof TOPICS;

@@ -15,6 +15,7 @@ import { Migration20270103000000_group_invites } from './Migration20270103000000
 import { Migration20270104000000_screen_name_key } from './Migration20270104000000_screen_name_key.js';
 import { Migration20270105000000_group_join_failure_by_group } from './Migration20270105000000_group_join_failure_by_group.js';
 import { Migration20270110000000_push_subscriptions } from './Migration20270110000000_push_subscriptions.js';
+import { Migration20270111000000_push_deliveries } from './Migration20270111000000_push_deliveries.js';
 
 /** Listed explicitly (not discovered by glob) so migrations run the same under tsx, tests and bundles. */
 export const migrationsList: MigrationObject[] = [
@@ -34,4 +35,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20270104000000_screen_name_key', class: Migration20270104000000_screen_name_key },
   { name: 'Migration20270105000000_group_join_failure_by_group', class: Migration20270105000000_group_join_failure_by_group },
   { name: 'Migration20270110000000_push_subscriptions', class: Migration20270110000000_push_subscriptions },
+  { name: 'Migration20270111000000_push_deliveries', class: Migration20270111000000_push_deliveries },
 ];

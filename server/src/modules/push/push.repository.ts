@@ -1,6 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
+import type { PushPayload } from '@first-round/shared/schemas';
+import type { EntryCounts } from '@first-round/shared/scoring';
 import { sql, sqlOne } from '../../db/sql.js';
+import { entrySetGroupSql } from '../groups/entry-rule.js';
+import { groupLeaderboardSql } from '../leaderboard/leaderboard.sql.js';
 
 /** One device's subscription as web-push sends to it. */
 export interface DeviceSubscription {
@@ -57,35 +61,164 @@ export async function removeGoneSubscription(em: EntityManager, endpoint: string
   await sql(em, `delete from push_subscription where endpoint = $1`, [endpoint]);
 }
 
-/** A device to tell that one of its player's picks went, with the player's best entry holding that pick. */
-export interface PickRecipient extends DeviceSubscription {
-  /** Round-one players drafted so far in that entry (this one included). */
-  hits: number;
-  /** The entry's group (null: the global entry), for the link a tap opens. */
+// ---------------------------------------------------------------- what a change tells (push.fanout.ts)
+
+/** Every subscribed device, with its player: the ones a draft change may tell something. */
+export function subscribedDevices(em: EntityManager) {
+  return sql<DeviceSubscription & { participantId: string }>(
+    em,
+    `select participant_id as "participantId", endpoint, p256dh, auth, delay_seconds as "delaySeconds" from push_subscription`,
+  );
+}
+
+/** A subscribed player's pick set (the global one: groupId null) as `entry_stat` counts it, and whether it holds `playerId`. */
+export interface SubscriberEntry extends EntryCounts {
+  participantId: string;
   groupId: number | null;
+  holds: boolean;
+}
+
+/** Every pick set of every player with a subscribed device. */
+export function subscriberEntries(em: EntityManager, playerId: number) {
+  return sql<SubscriberEntry>(
+    em,
+    `select s.participant_id as "participantId", nullif(s.pick_group_id, $2) as "groupId", s.picks, s.hits,
+            s.later_round as "laterRound", s.max_hit_rank as "maxHitRank",
+            exists (select 1 from pick k where k.participant_id = s.participant_id and k.group_id = s.pick_group_id and k.player_id = $1) as holds
+       from entry_stat s
+      where s.participant_id in (select participant_id from push_subscription)`,
+    [playerId, GLOBAL_GROUP_ID],
+  );
+}
+
+/** Whether `playerId` is still the pick at `slot` (an undone pick tells nobody anything). */
+export async function pickStands(em: EntityManager, playerId: number, slot: number): Promise<boolean> {
+  return (await sqlOne(em, `select 1 from player where id = $1 and draft_round = 1 and draft_pick = $2`, [playerId, slot])) !== undefined;
+}
+
+/** The groups (the global one included) where a subscribed player has an entry: the standings a final result reads. */
+export async function groupsOfSubscribers(em: EntityManager): Promise<number[]> {
+  const rows = await sql<{ id: number }>(
+    em,
+    `select $1::int as id
+     union
+     select m.group_id from group_membership m where m.participant_id in (select participant_id from push_subscription)`,
+    [GLOBAL_GROUP_ID],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** A subscribed player's entry in a group: its name, its hits and the picks round one ended without (best-ranked first). */
+export function subscriberEntryDetails(em: EntityManager) {
+  return sql<{ participantId: string; groupId: number; groupName: string | null; hits: number; missed: string[] }>(
+    em,
+    `with entries as (
+       select participant_id, $1::int as group_id, $1::int as set_group from push_subscription
+       union
+       select m.participant_id, m.group_id, ${entrySetGroupSql('m.group_id', 'm.use_global_picks')}
+         from group_membership m where m.participant_id in (select participant_id from push_subscription)
+     )
+     select e.participant_id as "participantId", e.group_id as "groupId", g.name as "groupName", coalesce(s.hits, 0) as hits,
+            array(select p.player_name from pick k join player p on p.id = k.player_id
+                   where k.participant_id = e.participant_id and k.group_id = e.set_group and p.draft_round is distinct from 1
+                   order by p.rank) as missed
+       from entries e
+       left join groups g on g.id = e.group_id and e.group_id <> $1
+       left join entry_stat s on s.participant_id = e.participant_id and s.pick_group_id = e.set_group`,
+    [GLOBAL_GROUP_ID],
+  );
+}
+
+/** One group's standings, as the leaderboard ranks them (its own SQL). */
+export function groupStandings(em: EntityManager, groupId: number, roundOnePicks: number) {
+  return sql<{ rank: number; participant_id: string; busted: boolean; picks: number }>(em, groupLeaderboardSql, [groupId, roundOnePicks]);
+}
+
+// ---------------------------------------------------------------- the durable queue (push.sender.ts)
+
+/** A push waiting to go out, with its device's keys. */
+export interface DeliveryRow {
+  id: number;
+  eventId: number | null;
+  device: DeviceSubscription;
+  payload: PushPayload;
+  dueAt: number;
+  attempt: number;
+}
+
+const DELIVERY_COLUMNS = `d.id::int as id, d.event_id::int as "eventId", d.payload, d.attempt,
+  (extract(epoch from d.due_at) * 1000)::float8 as "dueAt",
+  json_build_object('endpoint', s.endpoint, 'p256dh', s.p256dh, 'auth', s.auth, 'delaySeconds', s.delay_seconds) as device`;
+
+/** Claims draft change `eventId` for fanning out: false when some sender already did (its pushes are written). */
+export async function claimFanout(tx: EntityManager, eventId: number): Promise<boolean> {
+  return (await sql(tx, `insert into push_fanout (event_id) values ($1) on conflict do nothing returning event_id`, [eventId])).length > 0;
+}
+
+/** Writes pushes to send (`dueAt` a Date.now() value) and answers them as the sender queues them. */
+export async function insertDeliveries(tx: EntityManager, eventId: number | null, pushes: readonly { endpoint: string; payload: PushPayload; dueAt: number }[]): Promise<DeliveryRow[]> {
+  if (pushes.length === 0) return [];
+  return sql<DeliveryRow>(
+    tx,
+    `with d as (
+       insert into push_delivery (endpoint, event_id, payload, due_at)
+       select e, $1, p, to_timestamp(t / 1000.0) from unnest($2::text[], $3::jsonb[], $4::float8[]) as u(e, p, t)
+       returning *
+     )
+     select ${DELIVERY_COLUMNS} from d join push_subscription s on s.endpoint = d.endpoint`,
+    [eventId, pushes.map((p) => p.endpoint), pushes.map((p) => JSON.stringify(p.payload)), pushes.map((p) => p.dueAt)],
+  );
+}
+
+/** Writes one push, due now, to each of the player's devices (the reminder); answers how many. */
+export async function insertPlayerDeliveries(tx: EntityManager, participantId: string, payload: PushPayload): Promise<number> {
+  const rows = await sql(
+    tx,
+    `insert into push_delivery (endpoint, payload, due_at) select endpoint, $2::jsonb, now() from push_subscription where participant_id = $1 returning id`,
+    [participantId, JSON.stringify(payload)],
+  );
+  return rows.length;
+}
+
+/** Every push waiting: what a sender taking over starts from. */
+export function pendingDeliveries(em: EntityManager): Promise<DeliveryRow[]> {
+  return sql<DeliveryRow>(em, `select ${DELIVERY_COLUMNS} from push_delivery d join push_subscription s on s.endpoint = d.endpoint order by d.due_at, d.id`);
+}
+
+/** Pushes done with (taken by the push service, its device gone, or given up on). */
+export async function deleteDeliveries(em: EntityManager, ids: readonly number[]): Promise<void> {
+  if (ids.length > 0) await sql(em, `delete from push_delivery where id = any($1::bigint[])`, [ids]);
+}
+
+/** A push to try again later: a sender taking over goes on with the same backoff. */
+export async function retryDelivery(em: EntityManager, id: number, attempt: number, dueAt: number): Promise<void> {
+  await sql(em, `update push_delivery set attempt = $2, due_at = to_timestamp($3 / 1000.0) where id = $1`, [id, attempt, dueAt]);
 }
 
 /**
- * Every subscribed device of every player who has `playerId` in an entry. One row per device: when the
- * player holds him in several entries, the one with the most hits (the global entry on a tie) speaks.
+ * Drops the waiting pushes an undo or a reset took back: of the pick at `slot` before change `eventId` (an
+ * undo), or of every change before it (slot null: a reset). Answers their ids.
  */
-export function pickRecipients(em: EntityManager, playerId: number): Promise<PickRecipient[]> {
-  return sql<PickRecipient>(
+export async function dropDeliveriesOf(em: EntityManager, eventId: number, slot: number | null): Promise<number[]> {
+  const rows = await sql<{ id: number }>(
     em,
-    `with entries as (
-       select k.participant_id, k.group_id,
-              (select count(*)::int from pick h join player p on p.id = h.player_id
-                where h.participant_id = k.participant_id and h.group_id = k.group_id and p.draft_round = 1) as hits
-         from pick k
-        where k.player_id = $1
-     ), best as (
-       select distinct on (participant_id) participant_id, group_id, hits
-         from entries
-        order by participant_id, hits desc, (group_id = $2) desc, group_id
-     )
-     select s.endpoint, s.p256dh, s.auth, s.delay_seconds as "delaySeconds", b.hits,
-            case when b.group_id = $2 then null else b.group_id end as "groupId"
-       from best b join push_subscription s on s.participant_id = b.participant_id`,
-    [playerId, GLOBAL_GROUP_ID],
+    slot === null
+      ? `delete from push_delivery where event_id < $1 returning id::int as id`
+      : `delete from push_delivery where event_id = (select max(id) from draft_event where kind = 'pick' and slot = $2 and id < $1) returning id::int as id`,
+    slot === null ? [eventId] : [eventId, slot],
   );
+  return rows.map((r) => r.id);
+}
+
+/** Recent picks and round-one completions no sender fanned out (it stopped first): a new sender does. */
+export async function unclaimedRecentChanges(em: EntityManager, withinSeconds: number): Promise<number[]> {
+  const rows = await sql<{ id: number }>(
+    em,
+    `select e.id::int as id from draft_event e
+      where e.kind in ('pick', 'complete_round') and e.created_at > now() - make_interval(secs => $1)
+        and not exists (select 1 from push_fanout f where f.event_id = e.id)
+      order by e.id`,
+    [withinSeconds],
+  );
+  return rows.map((r) => r.id);
 }

@@ -1,12 +1,21 @@
 import pg from 'pg';
 import webPush from 'web-push';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DraftChange, PushPayload } from '@first-round/shared/schemas';
+import type { DraftChange } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
 import type { TopicBus } from '../../events/topic-bus.js';
+import { draftChangesAfter } from '../draft/draft.repository.js';
 import type { VapidKeys } from './vapid-keys.js';
-import { pickNotification } from './pick-notification.js';
-import { pickRecipients, removeGoneSubscription, type DeviceSubscription } from './push.repository.js';
+import { fanOut } from './push.fanout.js';
+import {
+  deleteDeliveries,
+  dropDeliveriesOf,
+  pendingDeliveries,
+  removeGoneSubscription,
+  retryDelivery,
+  unclaimedRecentChanges,
+  type DeliveryRow,
+} from './push.repository.js';
 
 /** The session-level advisory lock the sending instance holds (every other instance stands by). */
 export const PUSH_LOCK = 'first-round:push';
@@ -16,6 +25,8 @@ export interface PushSenderOptions {
   log: FastifyBaseLogger;
   events: TopicBus;
   vapid: VapidKeys;
+  /** Round-one slots (the draft's settings): when a pick fills round one, the final result is told. */
+  roundOnePicks: number;
   /** VAPID `sub`: a mailto: or https: address the push services can reach the operator at. */
   subject: string;
   /** Pushes waiting or in flight at most; past it new ones are dropped (and logged), never the process. */
@@ -29,22 +40,29 @@ export interface PushSenderOptions {
   leaderRetryMs?: number;
 }
 
-interface Job {
-  dueAt: number;
-  device: DeviceSubscription;
-  payload: PushPayload;
-  attempt: number;
-}
+/** A push in the queue: its push_delivery row. */
+type Job = DeliveryRow;
+
+/** A new sender fans out the picks nobody did from this far back: the longest viewing delay and some. */
+const CATCH_UP_SECONDS = 15 * 60;
 
 /**
  * Sends push notifications off the request path. Every instance hears every recorded pick (the topic bus's
- * `draft` topic, after the pick's transaction commits); the one holding PUSH_LOCK looks up the devices to
- * tell, renders each one's notification and queues it for pick time + that device's delay. The queue is kept
- * in due order with one timer for its head (not a timer per device), sends CONCURRENCY at a time, retries
- * with backoff, and forgets a device its push service says is gone (404/410).
+ * `draft` topic, after the pick's transaction commits); the one holding PUSH_LOCK writes each device's push
+ * into push_delivery (push.fanout.ts), due at pick time + that device's delay, and queues it. The queue is
+ * kept in due order with one timer for its head (not a timer per device), sends CONCURRENCY at a time,
+ * retries with backoff, and forgets a device its push service says is gone (404/410). A push leaves the
+ * table once done with, so a sender taking over (a restart, another instance) starts from what is left, and
+ * fans out the recent picks nobody did. The `push` topic tells it of pushes others wrote (the reminder).
  */
 export class PushSender {
-  private readonly queue: Job[] = [];
+  private queue: Job[] = [];
+  /** Ids of the rows in the queue or in flight: a row is loaded once. */
+  private readonly queued = new Set<number>();
+  /** Rows done with, deleted in batches (one statement per flush, not one per push). */
+  private done: number[] = [];
+  private flushing: Promise<void> | undefined;
+  private idle: (() => void) | undefined;
   private inFlight = 0;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
@@ -82,19 +100,36 @@ export class PushSender {
 
   start(): void {
     this.stopped = false;
-    this.unlisten = this.options.events.onChange((change) => void this.heard(change));
+    const offDraft = this.options.events.onChange((change) => void this.heard(change));
+    const offPush = this.options.events.on('push', () => void this.loadPending());
+    this.unlisten = () => {
+      offDraft();
+      offPush();
+    };
     void this.tryLead();
   }
 
+  /**
+   * Stops sending: pushes in flight finish (at most their 10 s timeout) and leave the table before the lock
+   * is let go, so the sender taking over never sends them again; the waiting ones stay in the table for it.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     this.unlisten?.();
     clearTimeout(this.leaderTimer);
     clearTimeout(this.timer);
     this.timerAt = Infinity;
+    if (this.inFlight > 0) await new Promise<void>((resolve) => (this.idle = resolve));
+    await this.flush();
+    this.forgetQueue();
     const client = this.lockClient;
     this.lockClient = undefined;
     await client?.end().catch(() => {});
+  }
+
+  private forgetQueue() {
+    this.queue = [];
+    this.queued.clear();
   }
 
   /** Takes PUSH_LOCK on a connection of its own; standing by, tries again every leaderRetryMs. */
@@ -106,12 +141,16 @@ export class PushSender {
       const result = await client.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [PUSH_LOCK]);
       if (result.rows[0]?.ok && !this.stopped) {
         this.lockClient = client;
-        // A lost connection releases the lock: stand by and try again.
+        // A lost connection releases the lock: another sender may take over from the table, so this one
+        // forgets its queue (or both would send it), stands by and tries again.
         client.on('error', () => {});
         client.on('end', () => {
-          if (this.lockClient === client) this.lockClient = undefined;
+          if (this.lockClient !== client) return;
+          this.lockClient = undefined;
+          this.forgetQueue();
           this.scheduleLeaderRetry();
         });
+        await this.takeOver();
         return;
       }
       await client.end();
@@ -129,25 +168,56 @@ export class PushSender {
     this.leaderTimer.unref();
   }
 
-  /** A draft change heard: a pick queues a notification for every device of every player holding him. */
-  private async heard(change: DraftChange): Promise<void> {
-    if (!this.isLeader || change.kind !== 'pick' || !change.player) return;
+  /** Just became the sender: what the previous one left waiting, then the recent changes nobody fanned out. */
+  private async takeOver(): Promise<void> {
+    await this.loadPending();
     try {
-      // Counted from when this instance heard the pick (moments after its commit), on this process's clock:
-      // the change's own time is the draft's clock, which tests and replays may move.
-      const pickedAt = Date.now();
-      for (const device of await pickRecipients(this.options.orm.em.fork(), change.player.id)) {
-        const payload = pickNotification(change, device);
-        if (payload) this.enqueue({ dueAt: pickedAt + device.delaySeconds * 1000, device, payload, attempt: 0 });
+      const em = this.options.orm.em.fork();
+      for (const id of await unclaimedRecentChanges(em, CATCH_UP_SECONDS)) {
+        const [change] = await draftChangesAfter(em, id - 1, 1);
+        if (change) await this.heard(change);
       }
-      this.pump();
     } catch (error) {
-      this.options.log.warn({ err: (error as Error).message, slot: change.slot }, 'push notifications for a pick could not be queued');
+      this.options.log.warn({ err: (error as Error).message }, 'push sender could not catch up on recent picks');
     }
   }
 
-  /** Queues one push (kept in due order); also how the 1-hour reminder and tests hand pushes over. */
-  enqueue(job: Job): void {
+  /** Queues the waiting pushes this sender does not hold yet (taking over; another instance wrote some). */
+  private async loadPending(): Promise<void> {
+    if (!this.isLeader) return;
+    try {
+      for (const row of await pendingDeliveries(this.options.orm.em.fork())) if (!this.queued.has(row.id)) this.enqueue(row);
+      this.pump();
+    } catch (error) {
+      this.options.log.warn({ err: (error as Error).message }, 'push sender could not read the waiting pushes');
+    }
+  }
+
+  /**
+   * A draft change heard: a pick (or round one's end) writes and queues each device's push; an undo or a
+   * reset drops the waiting pushes of what it took back.
+   */
+  private async heard(change: DraftChange): Promise<void> {
+    if (!this.isLeader) return;
+    try {
+      const em = this.options.orm.em.fork();
+      if (change.kind === 'undo' || change.kind === 'reset') {
+        const dropped = new Set(await dropDeliveriesOf(em, change.event_id, change.kind === 'undo' ? (change.slot ?? -1) : null));
+        this.queue = this.queue.filter((job) => !dropped.has(job.id));
+        for (const id of dropped) this.queued.delete(id);
+        return;
+      }
+      // Due from when this instance heard the change (moments after its commit), on this process's clock:
+      // the change's own time is the draft's clock, which tests and replays may move.
+      for (const row of await fanOut(em, change, this.options.roundOnePicks, Date.now())) this.enqueue(row);
+      this.pump();
+    } catch (error) {
+      this.options.log.warn({ err: (error as Error).message, slot: change.slot, kind: change.kind }, 'push notifications for a draft change could not be queued');
+    }
+  }
+
+  /** Queues one push row (kept in due order). Past maxQueue it stays in the table for a later load. */
+  private enqueue(job: Job): void {
     if (this.pending >= this.maxQueue) {
       this.counts.dropped++;
       if (this.counts.dropped === 1 || this.counts.dropped % 1000 === 0) this.options.log.warn({ dropped: this.counts.dropped }, 'push queue full: notifications dropped');
@@ -162,6 +232,21 @@ export class PushSender {
       else hi = mid;
     }
     this.queue.splice(lo, 0, job);
+    this.queued.add(job.id);
+  }
+
+  /** A push done with: its row goes in the next batch delete. */
+  private finished(job: Job) {
+    this.done.push(job.id);
+    this.queued.delete(job.id);
+    if (!this.flushing) this.flushing = new Promise<void>((resolve) => setTimeout(resolve, 50).unref()).then(() => this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    const ids = this.done;
+    this.done = [];
+    this.flushing = undefined;
+    await deleteDeliveries(this.options.orm.em.fork(), ids).catch((error: Error) => this.options.log.warn({ err: error.message }, 'push sender could not clear sent pushes'));
   }
 
   /** Starts what is due, up to the concurrency limit, and sets the one timer for the next due job. */
@@ -173,6 +258,7 @@ export class PushSender {
       this.inFlight++;
       void this.send(job).finally(() => {
         this.inFlight--;
+        if (this.inFlight === 0) this.idle?.();
         this.pump();
       });
     }
@@ -226,18 +312,27 @@ export class PushSender {
       await response.body?.cancel();
       if (response.status < 200 || response.status > 299) throw Object.assign(new Error(`push service answered ${response.status}`), { statusCode: response.status });
       this.counts.sent++;
+      this.finished(job);
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode;
       if (status === 404 || status === 410) {
         this.counts.gone++;
+        // Its waiting pushes go with it (the table's cascade).
         await removeGoneSubscription(this.options.orm.em.fork(), device.endpoint).catch(() => {});
+        this.queued.delete(job.id);
         return;
       }
       const retriable = status === undefined || status === 429 || status >= 500;
       if (retriable && job.attempt + 1 < this.attempts) {
-        this.enqueue({ ...job, attempt: job.attempt + 1, dueAt: Date.now() + this.retryBaseMs * 4 ** job.attempt });
+        this.queued.delete(job.id);
+        // Stopping: the row stays as it is, for the sender taking over.
+        if (this.stopped) return;
+        const next = { ...job, attempt: job.attempt + 1, dueAt: Date.now() + this.retryBaseMs * 4 ** job.attempt };
+        await retryDelivery(this.options.orm.em.fork(), job.id, next.attempt, next.dueAt).catch(() => {});
+        this.enqueue(next);
         return;
       }
+      this.finished(job);
       this.counts.failed++;
       // The push service's host only: a full endpoint is a capability to push to that device.
       this.options.log.warn({ status, host: new URL(device.endpoint).host, attempts: job.attempt + 1 }, 'a push notification could not be sent');

@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
-import type { pushSetDelayInput, pushSubscribeInput } from '@first-round/shared/schemas';
+import type { PushPayload, pushSetDelayInput, pushSubscribeInput } from '@first-round/shared/schemas';
 import type { Config } from '../../config.js';
 import { DomainError } from '../../errors.js';
-import { ownSubscription, removeOwnSubscription, saveSubscription, setOwnDelay } from './push.repository.js';
+import type { TopicBus } from '../../events/topic-bus.js';
+import { insertPlayerDeliveries, ownSubscription, removeOwnSubscription, saveSubscription, setOwnDelay } from './push.repository.js';
 
 export async function status(em: EntityManager, participantId: string, endpoint: string) {
   const own = await ownSubscription(em, participantId, endpoint);
@@ -28,4 +29,14 @@ export async function setDelay(em: EntityManager, participantId: string, input: 
     throw new DomainError('NOT_FOUND', 'This device has no push subscription of yours');
   }
   return { ok: true };
+}
+
+/**
+ * A push to every device of the player, written inside `tx` (the reminder's claim: it commits with it or not
+ * at all, so it goes once), due now; the sending instance hears of it on the `push` topic once `tx` commits.
+ */
+export async function pushToPlayer(tx: EntityManager, events: Pick<TopicBus, 'publish'>, participantId: string, payload: PushPayload): Promise<number> {
+  const pushes = await insertPlayerDeliveries(tx, participantId, payload);
+  if (pushes > 0) await events.publish(tx, 'push', { pushes });
+  return pushes;
 }

@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { formatDeadline } from '@first-round/shared/deadline';
+import { reminderHeadline, reminderText } from '@first-round/shared/push-words';
 import type { AppDeps } from '../../deps.js';
 import { hmac } from '../auth/keys.js';
 import { isDraftStarted } from '../draft/draft.service.js';
 import { setReminders } from '../users/participants.repository.js';
+import { pushToPlayer } from '../push/push.service.js';
 import type { ReminderKind } from './reminders.entities.js';
 import { claimReminder, findMissingEntries, REMINDERS_LOCK, stillWantsReminders, type MissingEntry } from './reminders.repository.js';
 
@@ -63,8 +65,7 @@ export function unsubscribeUrl(origin: string, secret: Buffer, participantId: st
 export function renderReminder(input: { reminder: ReminderKind; deadline: Date; missing: Pick<MissingEntry, 'groupId' | 'groupName'>[]; origin: string; unsubscribe: string }) {
   const left = LEFT[input.reminder];
   const global = input.missing.some((m) => m.groupId === null);
-  const groups = input.missing.filter((m) => m.groupId !== null).map((m) => m.groupName!);
-  const subject = !global && groups.length === 1 ? `Your picks for ${groups[0]} are not in: ${left}` : `Your First Round picks are not in: ${left}`;
+  const subject = reminderHeadline(left, input.missing);
   const lines = [
     ...(global ? [`- Your First Round picks (the global leaderboard): ${input.origin}/select-players`] : []),
     ...input.missing.filter((m) => m.groupId !== null).map((m) => `- Your picks for ${m.groupName}: ${input.origin}/groups/${m.groupId}/picks`),
@@ -84,7 +85,7 @@ export function renderReminder(input: { reminder: ReminderKind; deadline: Date; 
 
 // ------------------------------------------------------------------------------------ a run
 
-export type ReminderDeps = Pick<AppDeps, 'orm' | 'draft' | 'config' | 'mailer' | 'keys' | 'log'>;
+export type ReminderDeps = Pick<AppDeps, 'orm' | 'draft' | 'config' | 'mailer' | 'keys' | 'log' | 'events'>;
 
 export interface ReminderRun {
   reminder: ReminderKind | null;
@@ -97,7 +98,8 @@ export interface ReminderRun {
 }
 
 /**
- * Sends the reminder due now to every player with an entry not in, once. One instance at a time: the run
+ * Sends the reminder due now to every player with an entry not in, once (the 1-hour one also by push to
+ * their subscribed devices, written with the claim). One instance at a time: the run
  * holds a transaction-scoped advisory lock on a connection of its own (another instance's run answers
  * 'locked' at once). Each player is one transaction: claim the reminder_sent row, then send (into the
  * outbox, or by SMTP); a failed send rolls the claim back, and a run stopped halfway leaves the rest
@@ -139,6 +141,8 @@ export async function runReminders(deps: ReminderDeps): Promise<ReminderRun> {
             text,
             headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
           });
+          // The last call goes by push too, to the devices that opted in: claimed with the mail, so once.
+          if (reminder === '1h' && deps.config.PUSH) await pushToPlayer(tx, deps.events, participantId, reminderText(missing));
           return true;
         });
         if (sent === null) return { ...run, skipped: 'started' as const };
