@@ -18,7 +18,9 @@
 //          deploy/nginx.conf as the deployment test starts it: the live pages connect through nginx's plain-HTTP
 //          listener, which its round-robin spreads over both; the operator records picks on the first instance;
 //          writes the "Two instances behind nginx" section instead of "Draft night"; default 1: no nginx),
-//          --nginx-workers N (2: nginx's worker processes with --instances 2, each with its own open-file limit)
+//          --nginx-workers N (2: nginx's worker processes with --instances 2, each with its own open-file limit),
+//          --push-subscriptions N (0: N players hold the first live pick's player, each with a device at the push
+//          service stand-in in this process; the figure: that pick → every device's push accepted, beside the live pages)
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fsSync from 'node:fs';
@@ -40,6 +42,8 @@ import { ms, summary } from './lib/bench-live.js';
 import { makeCertificate, NGINX, siteValues, startInstance, startNginx, type Instance, type Proxy } from './lib/deploy-stack.js';
 import type { LoadOptions, LoadResult } from './bench-draft-load.js';
 import { freePort } from '../server/src/free-port.js';
+import { startPushService } from '../server/src/testing/push-service.js';
+import { startPushBench, type PushBenchResult } from './lib/bench-push.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -72,6 +76,8 @@ const PROFILE_DIR = args.includes('--profile') ? path.resolve(args[args.indexOf(
 const INSTANCES = opt('instances', 1);
 /** nginx's worker processes with --instances 2: each has its own open-file limit (two connections per page). */
 const NGINX_WORKERS = opt('nginx-workers', 2);
+/** Devices told of the first live pick (issue 26 §2: target all within 10 s, the live pages unaffected); 0: none. */
+const PUSH_SUBSCRIPTIONS = opt('push-subscriptions', 0);
 if (INSTANCES !== 1 && INSTANCES !== 2) throw new Error('--instances takes 1 or 2');
 const ROUND_ONE_PICKS = 32;
 const OPERATOR = 'user_benchoperator';
@@ -489,6 +495,11 @@ async function main() {
     await db.query(`insert into idp_user (id, email, username) select v, v || '@bench.local', null from unnest($1::text[]) v`, [users]);
     await db.query(`insert into idp_user (id, email, username) values ($1, $2, 'BenchOperator')`, [OPERATOR, OPERATOR_EMAIL]);
     await db.query(`insert into idp_session (id, user_id, secret_hash) select 'sess_' || v, v, md5(v) from unnest($1::text[]) v`, [[...users, OPERATOR]]);
+    // Push: the devices and their players' picks go in before the server starts (it reads the standings then).
+    const pushService = PUSH_SUBSCRIPTIONS > 0 ? await startPushService() : undefined;
+    if (pushService) cleanups.unshift(() => pushService.close());
+    const pushBench = pushService ? await startPushBench(db, url, pushService, PUSH_SUBSCRIPTIONS) : undefined;
+    if (pushBench) log(`Push: ${PUSH_SUBSCRIPTIONS} devices at the stand-in (${pushService!.origin}), their players all holding ${pushBench.player.player_name}, the first live pick`);
     const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
     let base: string;
     let azp: string;
@@ -568,6 +579,11 @@ async function main() {
     const loadCode = await new Promise<number | null>((resolve) => load.once('exit', resolve));
     if (loadCode !== 0) throw new Error(`the load generator failed (exit ${loadCode}); server output in ${serverLog}`);
     const live = JSON.parse(await fs.readFile(loadOptions.resultFile, 'utf8')) as LoadResult;
+    let push: PushBenchResult | undefined;
+    if (pushBench) {
+      push = await pushBench.result();
+      log(`  push: the first live pick → ${push.devices} devices' pushes accepted: first ${ms(push.first)}, half ${ms(push.p50)}, all ${ms(push.all)} (refused ${pushService!.refused.length})`);
+    }
     const liveGc = INSTANCES === 1 ? gcPauses(fsSync.readFileSync(serverLog).subarray(serverLogFrom).toString('utf8')) : [];
     const longestGc = Math.max(0, ...liveGc.map((p) => p.ms));
     const rssMax = Math.max(0, ...live.rounds.map((r) => r.serverRssMb ?? 0));
@@ -626,7 +642,8 @@ Data: ${globalEntries.toLocaleString('en-US')} global entries and ${(counts.entr
 | … pages read instead (no page on the stream within ${STANDINGS_PUSH_WAIT_MS / 1000} s), sent → answered | | ${refetch.n === 0 ? 'none' : `${refetch.n} read; p50 ${ms(refetch.p50)}, p99 ${ms(refetch.p99)}; ${notModified} × 304`} |
 | … the operator's recordPick call under that load | | p50 ${ms(call.p50)}, max ${ms(call.max)} |
 | … the server process's CPU time per pick (user + system, from the call to the round's end; PostgreSQL's not included) | | ${cpuOf(rounds.map((r) => r.serverCpuMs))} ms |
-
+${push ? `| First live pick → all ${push.devices.toLocaleString('en-US')} subscribed devices' pushes accepted by the push service stand-in (\`--push-subscriptions\`; from the pick's NOTIFY) | ≤ 10 s, the live pages unaffected | first ${ms(push.first)}, half ${ms(push.p50)}, all ${ms(push.all)} (${verdict(push.all <= 10_000)}); that pick's pages p50 / max ${perPick[0] ? `${ms(perPick[0].p50)} / ${ms(perPick[0].max)}` : '–'}, the other picks' above |
+` : ''}
 How it is measured:
 - Re-rank: the operator's change is recorded as the command line records it; the server's LeaderboardCache (in the benchmark's
   process) hears the NOTIFY and re-ranks; the time runs from the pick's commit to the ranked copy.

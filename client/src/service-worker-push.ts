@@ -51,8 +51,10 @@ export function registerPushHandlers(sw: ServiceWorkerGlobalScope): void {
         // An open window of the app is reused: focused and sent to the page.
         const open = windows.find((client) => new URL(client.url).origin === sw.location.origin);
         if (open) {
-          const focused = await open.focus();
-          await focused.navigate(url);
+          // Sent to the page first, then focused: focusing is the browser's to allow (a tap does), and a
+          // window left where it was would be the wrong page either way.
+          const navigated = (await open.navigate(url)) ?? open;
+          await navigated.focus().catch(() => undefined);
           return;
         }
         await sw.clients.openWindow(url);

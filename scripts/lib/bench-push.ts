@@ -1,7 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import pg from 'pg';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
-import { sql } from '../../server/src/db/sql.js';
-import type { PushServiceStandIn } from '../../server/src/testing/push-service.js';
+import { DRAFT_CHANNEL } from '../../server/src/modules/draft/draft.repository.js';
+import type { PushServiceStandIn, ReceivedPush } from '../../server/src/testing/push-service.js';
 
 /*
  * The push part of the draft bench (`--push-subscriptions N`): N devices, each a subscription at the push
@@ -11,13 +11,12 @@ import type { PushServiceStandIn } from '../../server/src/testing/push-service.j
  */
 
 /** Gives `count` players (existing ones, first by id) `playerId` in their global entry and one subscribed device each. */
-export async function preparePushBench(em: EntityManager, service: PushServiceStandIn, count: number, playerId: number): Promise<void> {
-  const ids = (await sql<{ id: string }>(em, `select id from participant order by id limit $1`, [count])).map((r) => r.id);
+export async function preparePushBench(db: pg.Client, service: PushServiceStandIn, count: number, playerId: number): Promise<void> {
+  const ids = (await db.query<{ id: string }>(`select id from participant order by id limit $1`, [count])).rows.map((r) => r.id);
   if (ids.length < count) throw new Error(`--push-subscriptions ${count}: only ${ids.length} players`);
-  await sql(em, `insert into pick (participant_id, group_id, player_id) select unnest($1::text[]), $2, $3 on conflict do nothing`, [ids, GLOBAL_GROUP_ID, playerId]);
+  await db.query(`insert into pick (participant_id, group_id, player_id) select unnest($1::text[]), $2, $3 on conflict do nothing`, [ids, GLOBAL_GROUP_ID, playerId]);
   const devices = ids.map(() => service.device().subscription);
-  await sql(
-    em,
+  await db.query(
     `insert into push_subscription (participant_id, endpoint, p256dh, auth)
      select * from unnest($1::text[], $2::text[], $3::text[], $4::text[])`,
     [ids, devices.map((d) => d.endpoint), devices.map((d) => d.keys.p256dh), devices.map((d) => d.keys.auth)],
@@ -26,19 +25,68 @@ export async function preparePushBench(em: EntityManager, service: PushServiceSt
 
 export interface PushBenchResult {
   devices: number;
-  /** Milliseconds from the pick's call until the first, half and every device's push arrived. */
+  /** Milliseconds from the pick (its call, or its NOTIFY heard) until the first, half and every device's push arrived. */
   first: number;
   p50: number;
   all: number;
 }
 
-/** Waits until `count` pushes arrived after `pickedAt` (a Date.now()), at most `timeoutMs`. */
-export async function measurePushBench(service: PushServiceStandIn, count: number, pickedAt: number, timeoutMs = 60_000): Promise<PushBenchResult> {
+/**
+ * Waits until `count` pushes (those `counts` says are this pick's) arrived after `pickedAt` (a Date.now()), at
+ * most `timeoutMs`.
+ */
+export async function measurePushBench(
+  service: PushServiceStandIn,
+  count: number,
+  pickedAt: number,
+  timeoutMs = 60_000,
+  counts: (push: ReceivedPush) => boolean = () => true,
+): Promise<PushBenchResult> {
   const start = Date.now();
-  while (service.received.length < count) {
-    if (Date.now() - start > timeoutMs) throw new Error(`only ${service.received.length} of ${count} pushes within ${timeoutMs} ms (refused: ${service.refused.length})`);
+  const ours = () => service.received.filter(counts);
+  while (ours().length < count) {
+    if (Date.now() - start > timeoutMs) throw new Error(`only ${ours().length} of ${count} pushes within ${timeoutMs} ms (refused: ${service.refused.length})`);
     await new Promise((r) => setTimeout(r, 20));
   }
-  const times = service.received.map((p) => p.at - pickedAt).sort((a, b) => a - b);
+  const times = ours()
+    .map((p) => p.at - pickedAt)
+    .sort((a, b) => a - b);
   return { devices: count, first: times[0]!, p50: times[Math.floor(times.length / 2)]!, all: times.at(-1)! };
+}
+
+/**
+ * The bench's push part around a server in another process (`npm run bench:draft -- --push-subscriptions N`):
+ * the next pick's player (the best-ranked still on the board: the one the load generator records first)
+ * goes into N players' entries, each with a device at the stand-in; the pick's time is when this process
+ * hears the draft's NOTIFY for it (moments after its commit, as the server's sender hears it). `result()`
+ * waits for that pick's N pushes ('✓ <player>') and times them from then.
+ */
+export async function startPushBench(db: pg.Client, databaseUrl: string, service: PushServiceStandIn, count: number) {
+  const [player] = (await db.query<{ id: number; player_name: string }>(`select id, player_name from player where draft_round is null order by rank limit 1`)).rows;
+  if (!player) throw new Error('--push-subscriptions: no player left on the board');
+  await preparePushBench(db, service, count, player.id);
+  const listener = new pg.Client({ connectionString: databaseUrl });
+  await listener.connect();
+  let pickedAt: number | undefined;
+  listener.on('notification', (message) => {
+    const change = JSON.parse(message.payload ?? '{}') as { kind?: string; player?: { id?: number } };
+    if (pickedAt === undefined && change.kind === 'pick' && change.player?.id === player.id) pickedAt = Date.now();
+  });
+  await listener.query(`listen ${DRAFT_CHANNEL}`);
+  return {
+    player,
+    async result(timeoutMs = 120_000): Promise<PushBenchResult> {
+      try {
+        const start = Date.now();
+        while (pickedAt === undefined) {
+          if (Date.now() - start > timeoutMs) throw new Error(`--push-subscriptions: the pick of ${player.player_name} was not heard`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        const title = `✓ ${player.player_name} — `;
+        return await measurePushBench(service, count, pickedAt, timeoutMs, (p) => String((p.payload as { title?: unknown }).title).startsWith(title));
+      } finally {
+        await listener.end().catch(() => {});
+      }
+    },
+  };
 }

@@ -23,6 +23,8 @@ export interface ReceivedPush {
   deviceId: string;
   /** The decrypted payload, parsed as JSON when it is JSON. */
   payload: unknown;
+  /** The decrypted payload as sent: what a browser test hands the service worker. */
+  text: string;
   at: number;
   ttl: string | undefined;
   topic: string | undefined;
@@ -79,6 +81,11 @@ export interface PushServiceStandIn {
   refused: string[];
   /** A new device whose endpoint is this stand-in. */
   device(): StandInDevice;
+  /**
+   * A device whose keys were made elsewhere (a browser page, with WebCrypto): its private key `d` and auth
+   * secret, base64url. Its endpoint is `${origin}/push/${id}`.
+   */
+  adopt(id: string, keys: { d: string; auth: string }): StandInDevice;
   /** The device answers `status` from now on (404/410: gone; 500/429: try again later). */
   answer(deviceId: string, status: number): void;
   /** Called with every push received (the bench times arrivals). */
@@ -101,6 +108,14 @@ export async function startPushService(): Promise<PushServiceStandIn> {
       ecdh.generateKeys();
       const authSecret = crypto.randomBytes(16);
       const device = { id, ecdh, authSecret, subscription: { endpoint: `${standIn.origin}/push/${id}`, keys: { p256dh: b64u(ecdh.getPublicKey()), auth: b64u(authSecret) } } };
+      devices.set(id, device);
+      return device;
+    },
+    adopt(id, keys) {
+      const ecdh = crypto.createECDH('prime256v1');
+      ecdh.setPrivateKey(Buffer.from(keys.d, 'base64url'));
+      const authSecret = Buffer.from(keys.auth, 'base64url');
+      const device = { id, ecdh, authSecret, subscription: { endpoint: `${standIn.origin}/push/${id}`, keys: { p256dh: b64u(ecdh.getPublicKey()), auth: keys.auth } } };
       devices.set(id, device);
       return device;
     },
@@ -140,6 +155,7 @@ export async function startPushService(): Promise<PushServiceStandIn> {
         const push: ReceivedPush = {
           deviceId: device.id,
           payload,
+          text,
           at: Date.now(),
           ttl: request.headers.ttl as string | undefined,
           topic: request.headers.topic as string | undefined,

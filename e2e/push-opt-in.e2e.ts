@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startPushService, type PushServiceStandIn } from '../server/src/testing/push-service';
+import { launchBrowser, newPerson, type Person } from './support/browser';
+import { uniqueEmail } from './support/env';
+import { listPlayers, operator } from './support/operator';
+import { signInWithSession } from './support/session';
+import { acceptRules, waitForPath } from './support/ui';
+
+/**
+ * Issue 26 §2, the opt-in flow in Chromium, end to end. Chromium's own PushManager.subscribe cannot
+ * subscribe here: headless Debian Chromium, offline, with notifications granted, refuses at once with
+ * "AbortError: Registration failed - permission denied" (the first test; it has no push messaging service
+ * to register with, and Google's, FCM, is out of reach anyway). So the page's `subscribe` — and only it,
+ * with `getSubscription` that returns what it made — is replaced by one
+ * whose endpoint is the push service stand-in in this process and whose keys are real, made in the page with
+ * WebCrypto. From there everything is the app's own: the click asks the browser's permission (granted through
+ * Playwright), the server stores the device, a recorded pick is pushed to the stand-in, which checks VAPID and
+ * decrypts it with the page's keys; that exact payload goes to the service worker through the DevTools
+ * protocol (ServiceWorker.deliverPushMessage); the notification shows, and its click sends the page there.
+ */
+
+/** Replaces PushManager's subscribe and getSubscription in this page: real P-256 keys, the stand-in's endpoint. */
+const FAKE_SUBSCRIBE = (endpoint: string) => `(() => {
+  let current = null;
+  const b64u = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
+  PushManager.prototype.getSubscription = async function () { return current; };
+  PushManager.prototype.subscribe = async function (options) {
+    const pair = await crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, ['deriveBits']);
+    const p256dh = b64u(await crypto.subtle.exportKey('raw', pair.publicKey));
+    const auth = b64u(crypto.getRandomValues(new Uint8Array(16)));
+    const { d } = await crypto.subtle.exportKey('jwk', pair.privateKey);
+    window.__pushDevice = { d, auth, applicationServerKeyBytes: new Uint8Array(options.applicationServerKey).length };
+    current = {
+      endpoint: ${JSON.stringify(endpoint)},
+      expirationTime: null,
+      options,
+      toJSON: () => ({ endpoint: ${JSON.stringify(endpoint)}, expirationTime: null, keys: { p256dh, auth } }),
+      unsubscribe: async () => { current = null; return true; },
+    };
+    return current;
+  };
+})()`;
+
+async function registrationId(person: Person, origin: string) {
+  const cdp = await person.context.newCDPSession(person.page);
+  const id = new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const ours = registrations.find((r) => r.scopeURL.startsWith(origin) && !r.isDeleted);
+      if (ours) resolve(ours.registrationId);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  return { cdp, id: await id };
+}
+
+const shownNotifications = (page: Page) =>
+  page.evaluate(`(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, url: n.data && n.data.url })))()`) as Promise<
+    { title: string; body: string; url: string }[]
+  >;
+
+describe('push notifications: opting in and a pick arriving, in Chromium', () => {
+  let browser: Browser;
+  let service: PushServiceStandIn;
+  let op: Awaited<ReturnType<typeof operator>>;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    service = await startPushService();
+    op = await operator();
+  });
+  afterAll(async () => {
+    await op?.resetDraft().catch(() => undefined);
+    await browser?.close();
+    await service?.close();
+  });
+
+  it("Chromium's own subscribe fails here (headless, offline), even with notifications granted", async () => {
+    const { page, context } = await newPerson(browser);
+    await page.goto('/sign-up');
+    await context.grantPermissions(['notifications'], { origin: new URL(page.url()).origin });
+    const outcome = await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      // A valid VAPID public key (any P-256 point will do to ask).
+      const key = Uint8Array.from(atob('BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U'.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+      const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('no answer within 8 s'), 8000));
+      const attempt = registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }).then(
+        (s) => `subscribed at ${new URL(s.endpoint).host}`,
+        (e: Error) => `${e.name}: ${e.message}`,
+      );
+      return Promise.race([attempt, timeout]);
+    });
+    console.log(`Chromium's PushManager.subscribe offline: ${outcome}`);
+    expect(outcome).not.toMatch(/^subscribed/);
+    await context.close();
+  });
+
+  it('a click asks permission and subscribes; a recorded pick is pushed, decrypted, shown, and its click opens My Picks', async () => {
+    const person = await newPerson(browser, { width: 375, height: 800 });
+    const { page, context } = person;
+    await signInWithSession(page, uniqueEmail('pushin'));
+    await acceptRules(page);
+    const origin = new URL(page.url()).origin;
+    const [first] = await listPlayers();
+    // The player's picks: the board's first, who goes first.
+    const saved = await page.evaluate(async (playerId) => {
+      const { token } = (await (await fetch('/idp/token', { method: 'POST', credentials: 'include' })).json()) as { token: string };
+      return (await fetch('/api/picks/', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ picks: [playerId] }) })).status;
+    }, first!.id);
+    expect(saved).toBe(200);
+
+    const deviceId = `page-${Date.now()}`;
+    await context.grantPermissions(['notifications'], { origin });
+    await page.goto('/settings');
+    await page.evaluate(FAKE_SUBSCRIBE(`${service.origin}/push/${deviceId}`));
+    const box = page.getByRole('checkbox', { name: 'Tell me when my picks go' });
+    await expect.poll(() => box.isDisabled()).toBe(false);
+    expect(await page.evaluate(() => Notification.permission)).toBe('granted');
+    await box.click();
+    await page.getByText('On for this device: a notification when one of your picks is taken.').waitFor();
+    const keys = (await page.evaluate('window.__pushDevice')) as { d: string; auth: string; applicationServerKeyBytes: number };
+    // The server's VAPID public key went to subscribe: an uncompressed P-256 point.
+    expect(keys.applicationServerKeyBytes).toBe(65);
+    service.adopt(deviceId, keys);
+
+    await op.startDraft();
+    await op.recordPick(1, first!.player_name);
+    await expect.poll(() => service.received.filter((p) => p.deviceId === deviceId).length, { timeout: 15_000 }).toBe(1);
+    const [push] = service.received;
+    expect(push!.payload).toMatchObject({ title: expect.stringContaining(`✓ ${first!.player_name} — #1`), body: '1 hit, still alive', url: '/my-picks' });
+    expect(service.refused).toEqual([]);
+
+    const { cdp, id } = await registrationId(person, origin);
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: id, data: push!.text });
+    await expect.poll(() => shownNotifications(page), { timeout: 10_000 }).toEqual([{ title: (push!.payload as { title: string }).title, body: '1 hit, still alive', url: '/my-picks' }]);
+
+    // The tap: a notificationclick in the worker, on the notification it showed. Made by script, so the
+    // event is untrusted (its waitUntil throws) and focusing is not allowed; sending the open window to
+    // the page is, and that is what a player sees.
+    const [worker] = context.serviceWorkers();
+    expect(worker).toBeDefined();
+    await worker!.evaluate(`(async () => {
+      const [notification] = await self.registration.getNotifications();
+      self.dispatchEvent(new NotificationEvent('notificationclick', { notification }));
+    })()`);
+    await waitForPath(page, '/my-picks');
+    await page.getByRole('heading', { name: 'My Picks' }).waitFor();
+  });
+});
