@@ -79,17 +79,17 @@ describe('push notifications: opting in and a pick arriving, in Chromium', () =>
     const { page, context } = await newPerson(browser);
     await page.goto('/sign-up');
     await context.grantPermissions(['notifications'], { origin: new URL(page.url()).origin });
-    const outcome = await page.evaluate(async () => {
+    // A valid VAPID public key (any P-256 point will do to ask).
+    const outcome = (await page.evaluate(`(async () => {
       const registration = await navigator.serviceWorker.ready;
-      // A valid VAPID public key (any P-256 point will do to ask).
-      const key = Uint8Array.from(atob('BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U'.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
-      const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('no answer within 8 s'), 8000));
+      const key = Uint8Array.from(atob('BEl62iUYgUivxIkv69yViEuiBIa+Ib9+SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U'), (c) => c.charCodeAt(0));
+      const timeout = new Promise((resolve) => setTimeout(() => resolve('no answer within 8 s'), 8000));
       const attempt = registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }).then(
-        (s) => `subscribed at ${new URL(s.endpoint).host}`,
-        (e: Error) => `${e.name}: ${e.message}`,
+        (s) => 'subscribed at ' + new URL(s.endpoint).host,
+        (e) => e.name + ': ' + e.message,
       );
       return Promise.race([attempt, timeout]);
-    });
+    })()`)) as string;
     console.log(`Chromium's PushManager.subscribe offline: ${outcome}`);
     expect(outcome).not.toMatch(/^subscribed/);
     await context.close();
@@ -115,7 +115,7 @@ describe('push notifications: opting in and a pick arriving, in Chromium', () =>
     await page.evaluate(FAKE_SUBSCRIBE(`${service.origin}/push/${deviceId}`));
     const box = page.getByRole('checkbox', { name: 'Tell me when my picks go' });
     await expect.poll(() => box.isDisabled()).toBe(false);
-    expect(await page.evaluate(() => Notification.permission)).toBe('granted');
+    expect(await page.evaluate('Notification.permission')).toBe('granted');
     await box.click();
     await page.getByText('On for this device: a notification when one of your picks is taken.').waitFor();
     const keys = (await page.evaluate('window.__pushDevice')) as { d: string; auth: string; applicationServerKeyBytes: number };

@@ -118,4 +118,19 @@ describe('push notifications when your picks go', () => {
     expect(await fanApi.push.unsubscribe({ endpoint: kept.subscription.endpoint })).toEqual({ ok: true });
     expect(await fanApi.push.status({ endpoint: kept.subscription.endpoint })).toEqual({ subscribed: false, delay_seconds: null });
   });
+
+  it('drops the waiting pushes of a pick undone: a delayed device never hears of it', async () => {
+    const live = service.device();
+    const delayed = service.device();
+    const fanApi = await t.caller(fan);
+    await fanApi.push.subscribe({ ...live.subscription });
+    await fanApi.push.subscribe({ ...delayed.subscription, delay_seconds: 2 });
+    await undoLast(t.orm().em.fork(), 'test');
+    await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 3, players[1]!.id);
+    await until(() => pushesTo(service, live.id).length === 1);
+    await undoLast(t.orm().em.fork(), 'test');
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(pushesTo(service, delayed.id)).toEqual([]);
+    expect(await t.db.query(`select id from push_delivery`)).toEqual([]);
+  });
 });

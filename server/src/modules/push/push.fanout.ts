@@ -28,6 +28,8 @@ export async function fanOut(em: EntityManager, change: DraftChange, roundOnePic
   if (change.kind !== 'pick' && change.kind !== 'complete_round') return [];
   return em.transactional(async (tx) => {
     if (!(await claimFanout(tx, change.event_id))) return [];
+    const devices = await subscribedDevices(tx);
+    if (devices.length === 0) return [];
     const state = await readDraftState(tx);
     const after: DraftSnapshot = { roundOnePicks, filledSlots: state.picksMade, roundOneCompleteMarked: state.roundOneComplete };
     let texts: Map<string, PushText>;
@@ -41,7 +43,7 @@ export async function fanOut(em: EntityManager, change: DraftChange, roundOnePic
       if (!state.roundOneComplete || state.picksMade >= roundOnePicks) return [];
       texts = await finalTexts(tx, roundOnePicks);
     }
-    const pushes = (await subscribedDevices(tx)).flatMap((device) => {
+    const pushes = devices.flatMap((device) => {
       const text = texts.get(device.participantId);
       return text ? [{ endpoint: device.endpoint, payload: text, dueAt: heardAt + device.delaySeconds * 1000 }] : [];
     });

@@ -235,10 +235,12 @@ export class PushSender {
     this.queued.add(job.id);
   }
 
-  /** A push done with: its row goes in the next batch delete. */
+  /**
+   * A push done with: its row goes in the next batch delete. It counts as queued until that delete, so a
+   * load meanwhile (the `push` topic) cannot queue it again.
+   */
   private finished(job: Job) {
     this.done.push(job.id);
-    this.queued.delete(job.id);
     if (!this.flushing) this.flushing = new Promise<void>((resolve) => setTimeout(resolve, 50).unref()).then(() => this.flush());
   }
 
@@ -246,7 +248,9 @@ export class PushSender {
     const ids = this.done;
     this.done = [];
     this.flushing = undefined;
+    if (ids.length === 0) return;
     await deleteDeliveries(this.options.orm.em.fork(), ids).catch((error: Error) => this.options.log.warn({ err: error.message }, 'push sender could not clear sent pushes'));
+    for (const id of ids) this.queued.delete(id);
   }
 
   /** Starts what is due, up to the concurrency limit, and sets the one timer for the next due job. */
@@ -324,7 +328,6 @@ export class PushSender {
       }
       const retriable = status === undefined || status === 429 || status >= 500;
       if (retriable && job.attempt + 1 < this.attempts) {
-        this.queued.delete(job.id);
         // Stopping: the row stays as it is, for the sender taking over.
         if (this.stopped) return;
         const next = { ...job, attempt: job.attempt + 1, dueAt: Date.now() + this.retryBaseMs * 4 ** job.attempt };
