@@ -65,6 +65,9 @@ export async function startPushBench(db: pg.Client, databaseUrl: string, service
   const [player] = (await db.query<{ id: number; player_name: string }>(`select id, player_name from player where draft_round is null order by rank limit 1`)).rows;
   if (!player) throw new Error('--push-subscriptions: no player left on the board');
   await preparePushBench(db, service, count, player.id);
+  // The picks recorded before the server started are history here: claimed, so its sender does not catch up
+  // on them at start (it would, after a real restart) and load the machine while the pages connect.
+  await db.query(`insert into push_fanout (event_id) select id from draft_event on conflict do nothing`);
   const listener = new pg.Client({ connectionString: databaseUrl });
   await listener.connect();
   let pickedAt: number | undefined;

@@ -239,9 +239,9 @@ export class PushSender {
    * A push done with: its row goes in the next batch delete. It counts as queued until that delete, so a
    * load meanwhile (the `push` topic) cannot queue it again.
    */
-  private finished(job: Job) {
-    this.done.push(job.id);
-    if (!this.flushing) this.flushing = new Promise<void>((resolve) => setTimeout(resolve, 50).unref()).then(() => this.flush());
+  private finished(id: number, flushInMs = 50) {
+    this.done.push(id);
+    if (!this.flushing) this.flushing = new Promise<void>((resolve) => setTimeout(resolve, flushInMs).unref()).then(() => this.flush());
   }
 
   private async flush(): Promise<void> {
@@ -249,8 +249,15 @@ export class PushSender {
     this.done = [];
     this.flushing = undefined;
     if (ids.length === 0) return;
-    await deleteDeliveries(this.options.orm.em.fork(), ids).catch((error: Error) => this.options.log.warn({ err: error.message }, 'push sender could not clear sent pushes'));
-    for (const id of ids) this.queued.delete(id);
+    try {
+      await deleteDeliveries(this.options.orm.em.fork(), ids);
+      for (const id of ids) this.queued.delete(id);
+    } catch (error) {
+      // Kept as queued and tried again with the next batch: a row left behind would be sent again by the
+      // sender taking over.
+      this.options.log.warn({ err: (error as Error).message, pushes: ids.length }, 'push sender could not clear sent pushes; trying again');
+      for (const id of ids) this.finished(id, 1000);
+    }
   }
 
   /** Starts what is due, up to the concurrency limit, and sets the one timer for the next due job. */
@@ -316,7 +323,7 @@ export class PushSender {
       await response.body?.cancel();
       if (response.status < 200 || response.status > 299) throw Object.assign(new Error(`push service answered ${response.status}`), { statusCode: response.status });
       this.counts.sent++;
-      this.finished(job);
+      this.finished(job.id);
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode;
       if (status === 404 || status === 410) {
@@ -335,7 +342,7 @@ export class PushSender {
         this.enqueue(next);
         return;
       }
-      this.finished(job);
+      this.finished(job.id);
       this.counts.failed++;
       // The push service's host only: a full endpoint is a capability to push to that device.
       this.options.log.warn({ status, host: new URL(device.endpoint).host, attempts: job.attempt + 1 }, 'a push notification could not be sent');
