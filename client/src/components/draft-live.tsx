@@ -30,7 +30,7 @@ function draftKeys(spectator: boolean): LiveKeys {
       getQueryKey(trpc.groups),
       getQueryKey(trpc.seasons),
     ],
-    ...(spectator ? { standings: getQueryKey(trpc.leaderboard.public), standingsInput: GLOBAL_FIRST_PAGE } : { standings: getQueryKey(trpc.leaderboard.group) }),
+    ...(spectator ? { standings: getQueryKey(trpc.leaderboard.public), standingsInput: { ...GLOBAL_FIRST_PAGE, offset: 0 } } : { standings: getQueryKey(trpc.leaderboard.group) }),
     // Past seasons change only when a new season opens, which the stream carries as a reset: not re-read
     // after every pick of draft night.
     lockedOnly: [getQueryKey(trpc.leaderboard.field), getQueryKey(trpc.seasons)],

@@ -14,8 +14,6 @@ import { REPLAY_MAX } from './live-stream.js';
 
 /** How long a change waits for the top 100 re-ranked after it, to go out with it in one write (as live-stream.ts). */
 const HOLD_FOR_PAGE_MS = 400;
-/** Retry-After of a refusal at the instance's cap: about when a place may have come free. */
-const FULL_RETRY_SECONDS = 60;
 
 export type PublicLiveDeps = Pick<AppDeps, 'events' | 'orm' | 'log' | 'draftStatus' | 'leaderboards' | 'benchmarks' | 'config'>;
 
@@ -125,7 +123,7 @@ export class PublicLiveStream {
   private takePlace(ip: string, signal?: AbortSignal): () => void {
     const open = this.places.get(ip) ?? 0;
     if (open >= this.limits.perIp) throw tooManyRequests(MESSAGES.publicStreamsPerIp(this.limits.perIp));
-    if (this.taken >= this.limits.total) throw tooManyRequests(MESSAGES.publicStreamsFull(this.limits.total), undefined, FULL_RETRY_SECONDS);
+    if (this.taken >= this.limits.total) throw tooManyRequests(MESSAGES.publicStreamsFull(this.limits.total));
     this.places.set(ip, open + 1);
     this.taken += 1;
     let released = false;
