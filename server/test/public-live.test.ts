@@ -89,7 +89,7 @@ const connected = (s: ReturnType<typeof open>) => until(() => s.text().includes(
 const publicTop100 = async () => (await (await fetch(`${base}/api/standings/public`)).json()) as Leaderboard;
 
 describe('the spectators live stream', () => {
-  it('carries a recorded pick to an anonymous stream, with the new public top 100 in the same write', async () => {
+  it('carries a recorded pick to an anonymous stream, then the new public top 100 with its id', async () => {
     const s = open(`${base}/trpc/draft.publicChanges`);
     await connected(s);
     const start = await operatorStart(t);
@@ -140,7 +140,7 @@ describe('the spectators live stream', () => {
     s.close();
   });
 
-  it(`refuses a ${MAX_PUBLIC_STREAMS_PER_IP + 1}th stream from one address with 429 and says why; a closed one frees its place`, async () => {
+  it(`refuses one stream more than ${MAX_PUBLIC_STREAMS_PER_IP} from one address with 429 and says why; a closed one frees its place`, async () => {
     await until(() => t.deps.publicLive.size === 0);
     const streams = Array.from({ length: MAX_PUBLIC_STREAMS_PER_IP }, () => open(`${base}/trpc/draft.publicChanges`));
     await Promise.all(streams.map(connected));

@@ -207,8 +207,10 @@ export class PublicLiveStream {
   }
 
   private broadcast(change: DraftChange) {
+    // Nobody watching: no page to build (a reconnecting spectator's replay reads the log and ranks its own).
+    if (this.spectators.size === 0) return;
     const page = this.pageMessage(change.event_id);
-    this.chain = this.chain.then(async () => {
+    const publish = async () => {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), HOLD_FOR_PAGE_MS)));
       const first = await Promise.race([page, late]);
@@ -220,7 +222,9 @@ export class PublicLiveStream {
       void page.then((message) => {
         if (message !== null && this.lastDelivered === change.event_id) this.deliver(deliveryOf(change.event_id, false, [message]));
       });
-    });
+    };
+    // A failure is logged and the chain goes on: a rejected chain would silence every later change.
+    this.chain = this.chain.then(publish).catch((error: unknown) => this.deps.log.warn({ err: error }, 'public live change not sent'));
   }
 
   /** The top 100 as of change `eventId` (a `standings` message); null when a newer change overtook the ranking. */
