@@ -38,12 +38,12 @@ function draftKeys(spectator: boolean): LiveKeys {
 }
 
 /**
- * Draft night, live. Mounted once for signed-in users, and on /live for a signed-out spectator
- * (`spectator`: the public stream, draft.publicChanges, which carries the public top 100 after each change): holds the live connection (lib/live-connection:
- * the `draft.changes` stream, reconnects, polling when push is down) and, on every change, brings the
- * cache up to date (lib/live-refresh: the status and the board from the event, the standings page on
- * screen from the stream, the rest read again after a jitter) and announces in a toast what the
- * draft-night strip (components/draft-strip.tsx) does not show (lib/draft-live.ts, toastsChange).
+ * Draft night, live. Mounted once for signed-in users, and on /live for a signed-out visitor (`spectator`:
+ * the spectators' stream, draft.publicChanges, which carries the public top 100 after each change): holds
+ * the live connection (lib/live-connection: the stream, reconnects, polling when push is down) and, on
+ * every change, brings the cache up to date (lib/live-refresh: the status and the board from the event,
+ * the standings page on screen from the stream, the rest read again after a jitter) and announces in a
+ * toast what the draft-night strip (components/draft-strip.tsx) does not show (lib/draft-live.ts, toastsChange).
  * Between the stream and all of that sits this device's viewing delay (lib/hold-back.ts): a change, its
  * standings and its toast are applied only once the TV has shown it; reads wait in lib/hold-gate.ts.
  */
