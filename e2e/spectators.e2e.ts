@@ -8,17 +8,20 @@ import { operator, playerId } from './support/operator';
 import { rest } from './support/rest';
 import { startInstance } from './support/instance';
 import { sidewaysOverflow, waitForPath } from './support/ui';
+import { watchForText, type TextSighting } from './support/watch-text';
 
 /**
  * Issue 26 part 4: a signed-out visitor during the draft. Before the lock /live shows nothing about
  * anyone's entry and asks them to join the game; once the draft starts the sign-in page leads to /live,
- * which shows the global top 100 and round one's board, follows the operator's picks without a reload, and
- * asks them to sign up for next year.
+ * which shows the global top 100 and round one's board, follows the operator's picks on the spectators'
+ * live stream (within about a second, without a reload and without polling), holds them back by the
+ * visitor's viewing delay like every live page, and asks them to sign up for next year.
  */
 const CALL_BEFORE = 'Join the game';
 const CALL_LOCKED = 'Sign up — next year’s board opens after the draft';
-/** The page looks at the draft every 10 s (SPECTATOR_POLL_MS): a pick shows within two looks. */
-const FOLLOW_MS = 25_000;
+/** A pick reaches the page on the stream: about a second (the operator's answer is sent as it is announced). */
+const FOLLOW_MS = 1_500;
+const DELAY_S = 5;
 
 const topRow = (page: Page, name: string) => page.locator('ol[aria-label="Top 100"] > li').filter({ hasText: name });
 const slot = (page: Page, n: number) => page.getByRole('list', { name: 'Round one picks' }).locator(`li[data-slot="${n}"]`);
@@ -27,6 +30,9 @@ describe('spectators during the draft', () => {
   let browser: Browser;
   let op: Awaited<ReturnType<typeof operator>>;
   let visitor: Person;
+  let sightings: TextSighting[];
+  /** The page's requests for draft.status: the stream must make them unneeded. */
+  const statusReads: string[] = [];
   const fan = uniqueUsername('Fan');
 
   beforeAll(async () => {
@@ -38,6 +44,10 @@ describe('spectators during the draft', () => {
     await rest(session, 'POST', '/picks/', { picks: [await playerId('Travis Hunter')] });
     visitor = await newPerson(browser, { width: 375, height: 760 });
     await serveAxe(visitor.context);
+    sightings = await watchForText(visitor.context, ['Abdul Carter']);
+    visitor.page.on('request', (request) => {
+      if (request.url().includes('/trpc/draft.status')) statusReads.push(request.url());
+    });
   });
   afterAll(async () => {
     await op?.resetDraft().catch(() => undefined);
@@ -70,8 +80,11 @@ describe('spectators during the draft', () => {
     const { page } = visitor;
     await page.goto('/sign-up');
     await page.getByText('DRAFT IS LIVE · picks locked').waitFor();
+    // The visitor's live layer opens the spectators' stream.
+    const streamOpen = page.waitForResponse((r) => r.url().includes('/trpc/draft.publicChanges') && r.status() === 200);
     await page.getByRole('link', { name: 'Watch the live standings' }).click();
     await waitForPath(page, '/live');
+    await streamOpen;
     await topRow(page, fan).waitFor();
     expect(await topRow(page, fan).getByLabel('0 correct picks', { exact: true }).count()).toBe(1);
     await page.getByRole('link', { name: CALL_LOCKED }).waitFor();
@@ -80,16 +93,50 @@ describe('spectators during the draft', () => {
     await accessible(page);
   });
 
-  it('follows a recorded pick without a reload: the hit in the top 100, the player on the board', async () => {
+  it('follows a recorded pick within about a second, on the stream: no reload, no draft.status read', async () => {
     const { page } = visitor;
     // Marks this document: a reload would lose it.
     await page.evaluate('window.__sameDocument = true');
+    // Reads of the draft's status are refused from here on: the pick can only come on the stream.
+    await page.route('**/trpc/draft.status*', (route) => route.abort());
+    statusReads.length = 0;
     await op.recordPick(1, 'Travis Hunter');
+    const answered = Date.now();
     await topRow(page, fan).getByLabel('1 correct pick', { exact: true }).waitFor({ timeout: FOLLOW_MS });
-    await slot(page, 1).getByText('Travis Hunter').waitFor({ timeout: FOLLOW_MS });
+    await slot(page, 1).getByText('Travis Hunter').waitFor({ timeout: Math.max(1, answered + FOLLOW_MS - Date.now()) });
+    expect(statusReads).toEqual([]);
+    await page.unroute('**/trpc/draft.status*');
     expect(await page.evaluate('window.__sameDocument === true')).toBe(true);
     expect(await slot(page, 2).innerText()).toContain('On the clock');
     await accessible(page);
+  });
+
+  it(`with a ${DELAY_S} s viewing delay a pick is nowhere on /live for ${DELAY_S} s, then shows within ${DELAY_S + 1} s`, async () => {
+    const { page } = visitor;
+    // Live, the choice is offered at the end of the page, as on the players' live pages.
+    const offer = page.getByRole('region', { name: 'Watching on TV' });
+    await offer.getByRole('combobox', { name: 'Watching on' }).selectOption({ label: 'Another delay (seconds)' });
+    await offer.getByRole('spinbutton', { name: 'Seconds behind' }).fill(String(DELAY_S));
+    const bar = page.getByRole('region', { name: 'Viewing delay' });
+    await bar.getByText(`Delayed ${DELAY_S} s`).waitFor();
+    await bar.getByRole('button', { name: 'Catch up' }).waitFor();
+    await accessible(page);
+
+    // Recorded between the request and its answer: hidden until 5 s after the request, shown by 6 s after the answer.
+    const asked = Date.now();
+    await op.recordPick(2, 'Abdul Carter');
+    const answered = Date.now();
+    let samples = 0;
+    while (Date.now() < asked + DELAY_S * 1000 - 100) {
+      expect(await page.evaluate(`document.body.innerText.includes('Abdul Carter') || document.title.includes('Abdul Carter')`), `shown ${samples} samples in`).toBe(false);
+      expect(await slot(page, 2).innerText()).toContain('On the clock');
+      samples += 1;
+      await page.waitForTimeout(100);
+    }
+    expect(samples).toBeGreaterThan(10);
+    // Not even for a moment (every node added to the page is looked at).
+    expect(sightings).toEqual([]);
+    await slot(page, 2).getByText('Abdul Carter').waitFor({ timeout: Math.max(1, answered + (DELAY_S + 1) * 1000 - Date.now()) });
   });
 
   it('PUBLIC_STANDINGS=false: /live says the standings are for players and shows only the call to play', async () => {

@@ -5,7 +5,8 @@
 // Fastify process serving the very same bytes. Prints req/s, p50, p99 and the ratio to the plain process.
 // Options: --entries N (20000), --seconds N (10 per route), --slices N (5 turns each), --connections N (50), --write (docs/benchmarks.md),
 //          --profile DIR (the game runs with --cpu-prof and leaves its profile in DIR),
-//          --only TEXT (measure only the routes whose label contains TEXT, e.g. 'draft.status REST', to profile one)
+//          --only TEXT[,TEXT…] (measure only the routes whose label contains one of the TEXTs, e.g. 'draft.status REST' to
+//          profile one, or 'public standings,leaderboard REST' to set the spectators' route beside the players' in one run)
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,7 +33,7 @@ const SECONDS = opt('seconds', 10);
 const CONNECTIONS = opt('connections', 50);
 const SLICES = opt('slices', 5);
 const RECORDED = 8;
-const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1]!.split(',') : undefined;
 if (only !== undefined && args.includes('--write')) throw new Error('--only measures part of the table: it cannot --write docs/benchmarks.md');
 const PAGE = 100;
 
@@ -207,7 +208,7 @@ async function main() {
   for (const [name, paths] of Object.entries(routes)) {
     for (const kind of ['rest', 'trpc'] as const) {
       const label = `${name} ${kind === 'rest' ? 'REST' : 'tRPC'}`;
-      if (only !== undefined && !label.includes(only)) continue;
+      if (only !== undefined && !only.some((text) => label.includes(text))) continue;
       const [yardstick, game] = await loadPair(
         label,
         { url: `${plain}/${name}/${kind}`, pid: plainProcess.pid },

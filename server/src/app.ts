@@ -176,7 +176,10 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   });
 
   // Live streams never finish on their own: end them first so closing drains instead of hanging.
-  app.addHook('preClose', async () => deps.live.close());
+  app.addHook('preClose', async () => {
+    deps.live.close();
+    deps.publicLive.close();
+  });
 
   await registerIdpRoutes(app, deps);
   await registerTrpc(app, deps);

@@ -15,6 +15,7 @@ import { FieldCache } from './modules/leaderboard/field.cache.js';
 import { TopicBus } from './events/topic-bus.js';
 import { forgetRankingsOf } from './modules/picks/picks.events.js';
 import { LiveStream } from './modules/draft/live-stream.js';
+import { PublicLiveStream } from './modules/draft/public-live-stream.js';
 import { SSE_OPTIONS } from './trpc/sse.js';
 import { ParticipantCache } from './modules/users/participant.cache.js';
 import { DraftStatusCache } from './modules/draft/draft-status.cache.js';
@@ -49,6 +50,8 @@ export interface AppDeps {
   events: TopicBus;
   /** Every open page's `draft.changes` stream on this instance (modules/draft/live-stream.ts). */
   live: LiveStream;
+  /** The spectators' `draft.publicChanges` streams on this instance (modules/draft/public-live-stream.ts). */
+  publicLive: PublicLiveStream;
   /** The landing page's entries and groups, counted at most once a minute. */
   publicCounts: PublicCountsCache;
   /** 'Group not found' answers per address (GROUP_PROBE_LIMIT): past it they become 429. */
@@ -112,6 +115,7 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
     benchmarks,
     events,
     live: new LiveStream({ events, orm, log, draftStatus, leaderboards, benchmarks }, SSE_OPTIONS.ping.intervalMs),
+    publicLive: new PublicLiveStream({ events, orm, log, draftStatus, leaderboards, benchmarks, config }, SSE_OPTIONS.ping.intervalMs),
     publicCounts: new PublicCountsCache(orm),
     // On the server's clock (the one tests move), so a test can let a window pass.
     groupProbes: new GroupProbeBudget(config.GROUP_PROBE_LIMIT, config.GROUP_PROBE_WINDOW_SECONDS * 1000, () => now().getTime()),

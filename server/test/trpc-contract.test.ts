@@ -140,7 +140,7 @@ describe('hot reads, byte for byte as tRPC answers them', () => {
 });
 
 /** A raw SSE stream as a browser's EventSource opens it; `text()` is what arrived so far, decoded. */
-function openStream(base: string, options: { token?: string; input?: unknown; rawInput?: string; lastEventId?: string; gzip?: boolean }) {
+function openStream(base: string, options: { token?: string; input?: unknown; rawInput?: string; lastEventId?: string; gzip?: boolean; path?: string }) {
   return new Promise<{ res: http.IncomingMessage; text: () => string; ended: Promise<void>; stop: () => void }>((resolve, reject) => {
     const params = new URLSearchParams();
     if (options.token !== undefined) params.set('connectionParams', JSON.stringify({ token: options.token }));
@@ -149,7 +149,7 @@ function openStream(base: string, options: { token?: string; input?: unknown; ra
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (options.gzip) headers['accept-encoding'] = 'gzip';
     if (options.lastEventId) headers['last-event-id'] = options.lastEventId;
-    const req = http.get(`${base}/trpc/draft.changes?${params}`, { headers }, (res) => {
+    const req = http.get(`${base}/trpc/${options.path ?? 'draft.changes'}?${params}`, { headers }, (res) => {
       const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH })) : res;
       let text = '';
       body.setEncoding('utf8');
@@ -255,6 +255,43 @@ describe('draft.changes over SSE, byte for byte as tRPC streams it', () => {
       expect(live[1]).toEqual(live[2]);
       for (const s of streams) s.stop();
     }
+  });
+
+  it("the spectators' stream (draft.publicChanges, no token): refusals, replay with the top 100, live changes with it, the same frames, gzip or not", async () => {
+    const path = 'draft.publicChanges';
+    for (const options of [{ input: { lastEventId: 'abc' } }, { input: { standings: { group_id: 1 } } }, { rawInput: '{not json' }]) {
+      const [fast, trpc] = [await openStream(fastUrl, { path, ...options }), await openStream(trpcUrl, { path, ...options })];
+      await Promise.all([fast.ended, trpc.ended]);
+      expect(fast.text(), JSON.stringify(options)).toBe(trpc.text());
+      expect(fast.text()).toMatch(/^event: connected\n.*\n\n\nevent: serialized-error\n/s);
+    }
+    const [state] = await t.db.query<{ started: boolean }>(`select started_at is not null as started from draft_state`);
+    if (!state!.started) await operatorStart(t);
+    const recordNext = async () => {
+      const [next] = await t.db.query<{ slot: number }>(`select count(*)::int + 1 as slot from player where draft_pick is not null`);
+      const [player] = await t.db.query<{ id: number }>(`select id from player where draft_pick is null order by rank limit 1`);
+      await recordPick(t.orm().em.fork(), t.deps.draft, 'test', next!.slot, player!.id);
+    };
+    await recordNext();
+    const events = await t.db.query<{ id: string }>(`select id from draft_event order by id`);
+    const from = events.at(-2)!.id;
+    const streams = [
+      await openStream(fastUrl, { path, lastEventId: from }),
+      await openStream(fastUrl, { path, lastEventId: from, gzip: true }),
+      await openStream(trpcUrl, { path, lastEventId: from }),
+    ];
+    // connected, the change after `from`, then the top 100 as of it.
+    const caughtUp = await Promise.all(streams.map((s) => framesWhen(s, 3)));
+    expect(caughtUp[0]![2]).toMatch(/^data: \{"kind":"standings","event_id":\d+,"leaderboard":\{"group_id":1,/);
+    expect(caughtUp[0]).toEqual(caughtUp[2]);
+    expect(caughtUp[1]).toEqual(caughtUp[2]);
+    await recordNext();
+    const live = await Promise.all(streams.map((s) => framesWhen(s, 5)));
+    expect(live[0]![3]).toMatch(/^data: \{"event_id":\d+,"kind":"pick"/);
+    expect(live[0]![4]).toMatch(/^data: \{"kind":"standings"/);
+    expect(live[0]).toEqual(live[2]);
+    expect(live[1]).toEqual(live[2]);
+    for (const s of streams) s.stop();
   });
 
   it('pings with the frame tRPC pings with', async () => {

@@ -54,6 +54,15 @@ export const LIVE_REFRESH_JITTER_MS = 1000;
  */
 export const STANDINGS_PUSH_WAIT_MS = 3000;
 
+/**
+ * The spectators' live stream (`draft.publicChanges`, no sign-in, /live): signed-out visitors have no
+ * account to count their streams against, so they are counted per address and per instance. An address
+ * is often a whole watch party (a home's or a bar's network, a carrier's NAT): as many as one player may
+ * hold. The instance's total keeps room for the players' own streams (docs/decisions.md, "Spectators").
+ */
+export const MAX_PUBLIC_STREAMS_PER_IP = 20;
+export const MAX_PUBLIC_STREAMS = 2_000;
+
 export const LEADERBOARD_RETRIES = 2;
 export const CALLBACK_AUTH_POLL_MS = 500;
 export const CALLBACK_AUTH_POLL_ATTEMPTS = 10;

@@ -65,6 +65,9 @@ export const MESSAGES = {
   savePicksFailed: 'An error occurred while saving your picks',
   leaderboardBeforeStart: 'The leaderboard will be available once the NFL Draft begins.',
   publicStandingsOff: 'The standings are for players: sign in or sign up to follow them.',
+  /** The spectators' live stream past its caps (429): the page keeps itself current by asking instead. */
+  publicStreamsPerIp: (max: number) => `Too many live connections from this address (${max}). Close some tabs and try again.`,
+  publicStreamsFull: (max: number) => `The live stream is full on this server (${max} spectators). Try again in a minute.`,
   fieldBeforeStart: 'The field is shown once the draft starts',
   leaderboardEmpty: 'No participants have made picks yet.',
   leaderboardLoadFailed: 'Unable to load the leaderboard. Please try again later.',

@@ -577,17 +577,25 @@ export type DraftBoard = z.infer<typeof draftBoardOutput>;
  * and optionally the standings page on screen, which the stream then sends again, re-ranked, after every
  * change (a `standings` update), so that page needs no request on draft night.
  */
+/** Where a reconnecting stream resumes: the last event id it saw (SSE's Last-Event-ID). */
+const lastEventIdSchema = z
+  .string()
+  .regex(/^\d{1,16}$/, 'lastEventId must be an event id')
+  .refine((v) => Number.isSafeInteger(Number(v)), 'lastEventId must be an event id')
+  .nullish();
 export const draftChangesInput = z
   .strictObject({
-    lastEventId: z
-      .string()
-      .regex(/^\d{1,16}$/, 'lastEventId must be an event id')
-      .refine((v) => Number.isSafeInteger(Number(v)), 'lastEventId must be an event id')
-      .nullish(),
+    lastEventId: lastEventIdSchema,
     standings: leaderboardInput.optional(),
   })
   .optional();
 export type DraftChangesInput = z.output<typeof draftChangesInput>;
+/**
+ * The spectators' stream (draft.publicChanges): no standings page to name, for it carries the one public
+ * page (the global top 100, leaderboard.public) after every change.
+ */
+export const publicChangesInput = z.strictObject({ lastEventId: lastEventIdSchema }).optional();
+export type PublicChangesInput = z.output<typeof publicChangesInput>;
 
 /** The watched standings page as of draft change `event_id` (the answer leaderboard.group gives then). */
 export const standingsUpdate = z.object({

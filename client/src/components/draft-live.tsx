@@ -10,10 +10,15 @@ import { LiveRefresh, type LiveKeys } from '../lib/live-refresh';
 import { HeldChanges, pageClockSkew } from '../lib/hold-back';
 import { holdChangesFrom, onCatchUp } from '../lib/hold-gate';
 import { getViewingDelay, subscribeViewingDelay } from '../lib/viewing-delay';
+import { GLOBAL_FIRST_PAGE } from '../lib/live-strip';
 import type { DraftChange, LiveMessage } from '@first-round/shared/schemas';
 
-/** What a draft change touches: draft.status and the board (patched from the event), the rest (read again). */
-function draftKeys(): LiveKeys {
+/**
+ * What a draft change touches: draft.status and the board (patched from the event), the rest (read again).
+ * A spectator's stream carries the public top 100 (leaderboard.public) where a player's carries the page
+ * on screen.
+ */
+function draftKeys(spectator: boolean): LiveKeys {
   return {
     status: getQueryKey(trpc.draft.status, undefined, 'query'),
     players: getQueryKey(trpc.players.list, undefined, 'query'),
@@ -25,7 +30,7 @@ function draftKeys(): LiveKeys {
       getQueryKey(trpc.groups),
       getQueryKey(trpc.seasons),
     ],
-    standings: getQueryKey(trpc.leaderboard.group),
+    ...(spectator ? { standings: getQueryKey(trpc.leaderboard.public), standingsInput: { ...GLOBAL_FIRST_PAGE, offset: 0 } } : { standings: getQueryKey(trpc.leaderboard.group) }),
     // Past seasons change only when a new season opens, which the stream carries as a reset: not re-read
     // after every pick of draft night.
     lockedOnly: [getQueryKey(trpc.leaderboard.field), getQueryKey(trpc.seasons)],
@@ -33,20 +38,21 @@ function draftKeys(): LiveKeys {
 }
 
 /**
- * Draft night, live. Mounted once for signed-in users: holds the live connection (lib/live-connection:
- * the `draft.changes` stream, reconnects, polling when push is down) and, on every change, brings the
- * cache up to date (lib/live-refresh: the status and the board from the event, the standings page on
- * screen from the stream, the rest read again after a jitter) and announces in a toast what the
- * draft-night strip (components/draft-strip.tsx) does not show (lib/draft-live.ts, toastsChange).
+ * Draft night, live. Mounted once for signed-in users, and on /live for a signed-out visitor (`spectator`:
+ * the spectators' stream, draft.publicChanges, which carries the public top 100 after each change): holds
+ * the live connection (lib/live-connection: the stream, reconnects, polling when push is down) and, on
+ * every change, brings the cache up to date (lib/live-refresh: the status and the board from the event,
+ * the standings page on screen from the stream, the rest read again after a jitter) and announces in a
+ * toast what the draft-night strip (components/draft-strip.tsx) does not show (lib/draft-live.ts, toastsChange).
  * Between the stream and all of that sits this device's viewing delay (lib/hold-back.ts): a change, its
  * standings and its toast are applied only once the TV has shown it; reads wait in lib/hold-gate.ts.
  */
-export function DraftLive() {
+export function DraftLive({ spectator = false }: { spectator?: boolean }) {
   const utils = trpc.useUtils();
   const queryClient = useQueryClient();
 
   useEffect(() => {
-    const live = new LiveRefresh(queryClient, draftKeys());
+    const live = new LiveRefresh(queryClient, draftKeys(spectator));
     const held = new HeldChanges(getViewingDelay() * 1000, pageClockSkew);
     let releaseTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -74,14 +80,18 @@ export function DraftLive() {
     const stopDelay = subscribeViewingDelay(() => apply(held.setDelay(getViewingDelay() * 1000, Date.now())));
     const connection = new LiveConnection({
       transport: {
-        subscribe: (input, handlers) =>
-          utils.client.draft.changes.subscribe(input, {
+        subscribe: (input, handlers) => {
+          const callbacks = {
             onStarted: handlers.onStarted,
-            onData: (event) => handlers.onData(event.id, event.data),
-            onConnectionStateChange: (state) => handlers.onConnectionStateChange(state.state, state.error),
+            onData: (event: { id: string; data: LiveMessage }) => handlers.onData(event.id, event.data),
+            onConnectionStateChange: (state: { state: 'idle' | 'connecting' | 'pending'; error: unknown }) => handlers.onConnectionStateChange(state.state, state.error),
             onError: handlers.onError,
             onComplete: handlers.onComplete,
-          }),
+          };
+          return spectator
+            ? utils.client.draft.publicChanges.subscribe({ lastEventId: input?.lastEventId }, callbacks)
+            : utils.client.draft.changes.subscribe(input, callbacks);
+        },
         readStatus: () => utils.client.draft.status.query(),
       },
       cachedStatus: () => utils.draft.status.getData(),
@@ -98,10 +108,15 @@ export function DraftLive() {
       if (watchTimer) return;
       watchTimer = setTimeout(() => {
         watchTimer = undefined;
-        connection.watch(live.watchedStandings());
+        watch();
       }, 50);
     });
-    connection.watch(live.watchedStandings());
+    // A spectator's stream always carries the one public page: nothing to reopen it for.
+    const watch = () => {
+      const page = live.watchedStandings();
+      if (!spectator) connection.watch(page);
+    };
+    watch();
 
     // A tab coming back into view looks at once instead of waiting for the next poll.
     const onVisible = () => {
@@ -120,7 +135,7 @@ export function DraftLive() {
       if (releaseTimer) clearTimeout(releaseTimer);
       holdChangesFrom(0);
     };
-  }, [utils, queryClient]);
+  }, [utils, queryClient, spectator]);
 
   return null;
 }

@@ -12,14 +12,15 @@ import { useViewingDelay, ViewingDelayChooser } from './viewing-delay-chooser';
  * waits out its delay (it does not know yet that the draft is live). Live, while round one runs: the
  * chooser is offered at the end of the page instead, so a live viewer's standings keep the room they had on
  * a phone. Once chosen there it stays there until the page changes (the field in use does not vanish).
+ * `always`: on a page that is not one of the strip's (the spectators' /live), which shows it itself.
  */
-export function ViewingDelayBar({ place }: { place: 'top' | 'end' }) {
+export function ViewingDelayBar({ place, always = false }: { place: 'top' | 'end'; always?: boolean }) {
   const { pathname, search } = useLocation();
   const route = useMemo(() => stripRoute(pathname, search), [pathname, search]);
   const delay = useViewingDelay();
   const phase = useDraftPhase();
   const [used, setUsed] = useState<string | null>(null);
-  if (!route.shown) return null;
+  if (!route.shown && !always) return null;
   if (place === 'top') {
     if (delay === 0) return null;
     return (

@@ -384,6 +384,23 @@ describe('LiveRefresh', () => {
       expect(readsOf(GLOBAL_BOARD)).toBe(0);
     });
 
+    it("a spectator's public top 100 (a query without input) is the page its stream carries: shown, never read", async () => {
+      const PUBLIC: QueryKey = [['leaderboard', 'public'], { type: 'query' }];
+      const spectator = new LiveRefresh(client, { ...KEYS, standings: [['leaderboard', 'public']], standingsInput: { group_id: 1, limit: 100, offset: 0 } }, { random: () => 0.5 });
+      onScreen(PUBLIC, () => ({ rows: 'public' }));
+      await vi.advanceTimersByTimeAsync(0);
+      reads.clear();
+      expect(spectator.watchedStandings()).toEqual({ group_id: 1, limit: 100, offset: 0 });
+      spectator.applyChange(pick(9, 3, player(3)));
+      await vi.advanceTimersByTimeAsync(LIVE_REFRESH_JITTER_MS);
+      expect(readsOf(PUBLIC)).toBe(0);
+      expect(spectator.applyStandings(pushed(9))).toBe(true);
+      expect(nameOn(PUBLIC)).toBe('after 9');
+      await vi.advanceTimersByTimeAsync(STANDINGS_PUSH_WAIT_MS * 2);
+      expect(readsOf(PUBLIC)).toBe(0);
+      spectator.dispose();
+    });
+
     it('pages not watched are read after the jitter as before', async () => {
       onScreen(GROUP_BOARD, () => ({ rows: 'group' }));
       await vi.advanceTimersByTimeAsync(0);

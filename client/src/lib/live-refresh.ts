@@ -101,6 +101,11 @@ export interface LiveKeys {
   /** leaderboard.group: the page on screen is carried by the stream. */
   standings: QueryKey;
   /**
+   * The page the standings query shows when it takes no input (leaderboard.public, the spectators' top
+   * 100, which their stream carries after every change).
+   */
+  standingsInput?: LeaderboardInput;
+  /**
    * Answers that change only when picks lock or unlock (leaderboard.field: who picked whom): among the
    * dependents, but marked stale only by a start or a reset, not by every recorded pick.
    */
@@ -166,7 +171,7 @@ export class LiveRefresh {
   watchedStandings(): LeaderboardInput | undefined {
     const active = this.queries(this.keys.standings).filter((q) => q.isActive());
     const q = active.at(-1);
-    const input = (q?.queryKey[1] as { input?: LeaderboardInput } | undefined)?.input;
+    const input = (q?.queryKey[1] as { input?: LeaderboardInput } | undefined)?.input ?? this.keys.standingsInput;
     this.watched = q && input ? { hash: q.queryHash, input } : undefined;
     return this.watched?.input;
   }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { Badge, Box, Button, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import { STALE_TIMES } from '@first-round/shared/constants';
@@ -15,12 +15,11 @@ import { draftPhase, type DraftPhase } from '../lib/draft-phase';
 import { useDraftStatus, usePlayers } from '../lib/queries';
 import { errorKind, trpc } from '../lib/trpc';
 
-/**
- * How often the page looks at the draft while round one runs. A visitor holds no stream (the live stream
- * is the players'): draft.status is asked again, answered from memory with a 304 while nothing moved,
- * and only a moved draft reads the standings and the board again (docs/decisions.md, "Spectators").
- */
-export const SPECTATOR_POLL_MS = 10_000;
+// The live layer (components/draft-live.tsx) on the spectators' stream, for a visitor who is not signed in
+// (a player's own is the app shell's); and the viewing delay's chooser and badge, as on the strip's pages.
+// Both lazy, outside the first load, and blank while they load.
+const DraftLive = lazy(async () => ({ default: (await import('../components/draft-live')).DraftLive }));
+const ViewingDelayBar = lazy(async () => ({ default: (await import('../components/viewing-delay-bar')).ViewingDelayBar }));
 
 /** The call to play: before the lock, join this year's game; once picks are locked, next year's board. */
 export function callToPlay(phase: DraftPhase): string {
@@ -31,24 +30,14 @@ export function callToPlay(phase: DraftPhase): string {
  * /live, for anyone: the global top 100 and round one's board, read-only, kept current while the draft
  * runs, with one call to play. What it shows is what a signed-in player without an entry sees (the server's
  * leaderboard.public: nothing before the start); PUBLIC_STANDINGS=false leaves only the call to play.
+ * It follows the draft as every live page does: a signed-out visitor's live layer holds the spectators'
+ * stream (each change, and the top 100 after it), with the same reconnects, offline banner and viewing delay.
  */
 export function LivePage() {
   const { isSignedIn } = useAuth();
-  const status = useDraftStatus({ refetchInterval: (query) => (query.state.data && draftPhase(query.state.data) !== 'final' ? SPECTATOR_POLL_MS : false) });
+  const status = useDraftStatus();
   const standings = trpc.leaderboard.public.useQuery(undefined, { staleTime: STALE_TIMES.leaderboard, retry: (count, error) => errorKind(error) !== 'NOT_FOUND' && count < 2 });
   const players = usePlayers();
-  const utils = trpc.useUtils();
-  // The draft moved (a pick, the start, an undo) since the last look: the standings and the board follow it.
-  const version = status.data?.last_event_id;
-  const seen = useRef(version);
-  useEffect(() => {
-    if (version === undefined || version === seen.current) return;
-    const first = seen.current === undefined;
-    seen.current = version;
-    if (first) return;
-    void utils.leaderboard.public.invalidate();
-    void utils.players.list.invalidate();
-  }, [version, utils]);
 
   if (status.isPending) return <FullPageMessage>Loading the draft...</FullPageMessage>;
   const phase = status.data ? draftPhase(status.data) : 'before';
@@ -56,6 +45,12 @@ export function LivePage() {
 
   return (
     <Page title="Draft night, live" subtitle="The top 100 and round one's picks as they land. Read-only." maxW="5xl">
+      {!off && (
+        <Suspense fallback={null}>
+          {!isSignedIn && <DraftLive spectator />}
+          <ViewingDelayBar place="top" always />
+        </Suspense>
+      )}
       <Stack gap="5">
         <CallToPlay phase={phase} deadline={status.data?.deadline} signedIn={isSignedIn} off={off} />
         {!off && (
@@ -87,6 +82,11 @@ export function LivePage() {
           </Box>
         )}
       </Stack>
+      {!off && (
+        <Suspense fallback={null}>
+          <ViewingDelayBar place="end" always />
+        </Suspense>
+      )}
     </Page>
   );
 }

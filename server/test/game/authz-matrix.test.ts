@@ -98,6 +98,8 @@ const EXPECTED: Record<string, Expected> = {
   'draft.feedDismiss': adminOnly(404),
   // Live changes: every signed-in page listens.
   'draft.changes': signedIn('ok'),
+  // The spectators' stream: anyone, signed in or not (capped per address).
+  'draft.publicChanges': everyone,
   'leaderboard.group': membersOnly,
   // Who picked whom: nothing before the start (409 once the caller may read the group), members only after.
   'leaderboard.field': { before: membersLocked, after: membersOnly },
@@ -238,6 +240,12 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
   'draft.changes': {
     run: async ({ caller }) => {
       const stream = await caller.draft.changes();
+      await stream[Symbol.asyncIterator]().return?.(undefined);
+    },
+  },
+  'draft.publicChanges': {
+    run: async ({ caller }) => {
+      const stream = await caller.draft.publicChanges();
       await stream[Symbol.asyncIterator]().return?.(undefined);
     },
   },

@@ -773,6 +773,21 @@ describe('every procedure through a caller', () => {
         await stream.return?.(undefined);
       }
     },
+    'draft.publicChanges': async (_c, a) => {
+      await a.draft.start();
+      const [latest] = await a.draft.auditLog();
+      // A signed-out caller: the change it missed, then the public top 100 after it.
+      const stream = (await (await t.caller()).draft.publicChanges({ lastEventId: String(latest!.id - 1) }))[Symbol.asyncIterator]();
+      try {
+        expect(JSON.stringify((await stream.next()).value)).toContain('"kind":"start"');
+        const page = JSON.stringify((await stream.next()).value);
+        expect(page).toContain(`"${latest!.id}"`);
+        expect(page).toContain('"kind":"standings"');
+        expect(page).toContain('"me":null');
+      } finally {
+        await stream.return?.(undefined);
+      }
+    },
     'leaderboard.group': async (c) =>
       expect(await c.leaderboard.group({ group_id: group.id })).toEqual({ group_id: group.id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] }),
     'leaderboard.public': async () =>

@@ -9,12 +9,13 @@ import {
   feedDismissInput,
   feedStatusOutput,
   nextUndoOutput,
+  publicChangesInput,
   recordPickInput,
   setTeamInput,
   standingsUpdate,
   type DraftChange,
 } from '@first-round/shared/schemas';
-import { adminProcedure, authedProcedure, router } from '../../trpc/trpc.js';
+import { adminProcedure, authedProcedure, publicProcedure, router } from '../../trpc/trpc.js';
 import { hotRead, hotReadProcedure } from '../../trpc/hot-read.js';
 import * as draft from './draft.service.js';
 import * as feed from '../feed/feed.service.js';
@@ -67,6 +68,16 @@ export const draftRouter = router({
     .meta({ output: z.union([draftChange, standingsUpdate]), errors: ['TOO_MANY_REQUESTS'] })
     .input(draftChangesInput)
     .subscription(({ ctx, input, signal }) => ctx.deps.live.subscribe(ctx.participant.id, input, signal)),
+  /**
+   * The spectators' live stream (public-live-stream.ts): every change and after each the public top 100
+   * (leaderboard.public's answer). No sign-in; at most MAX_PUBLIC_STREAMS_PER_IP per address and
+   * MAX_PUBLIC_STREAMS per instance; 404 with PUBLIC_STANDINGS=false. The browser reads it through the
+   * same SSE route as draft.changes (draft.sse.ts).
+   */
+  publicChanges: publicProcedure
+    .meta({ output: z.union([draftChange, standingsUpdate]), errors: ['NOT_FOUND', 'TOO_MANY_REQUESTS'] })
+    .input(publicChangesInput)
+    .subscription(({ ctx, input, signal }) => ctx.deps.publicLive.subscribe(ctx.ip, input, signal)),
   auditLog: adminProcedure.output(draftEventsOutput).query(({ ctx }) => draft.recentDraftEvents(ctx.em)),
   /** The results feed (modules/feed/): its status and the queue of reports waiting for the operator. */
   feed: adminProcedure.output(feedStatusOutput).query(({ ctx }) => feed.feedStatus(ctx.em, ctx.deps.config, ctx.deps.draft.now())),

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { DraftChangesInput } from '@first-round/shared/schemas';
+import type { DraftChangesInput, PublicChangesInput } from '@first-round/shared/schemas';
 import type { AppDeps } from '../../deps.js';
 import { createContextInner, type Context } from '../../trpc/context.js';
 import { createCallerFactory } from '../../trpc/trpc.js';
@@ -8,11 +8,10 @@ import { CONNECTED, errorFrame, SSE_HEADERS } from '../../trpc/sse.js';
 import { acceptsGzip, GzipStream, type ByteSink } from '../../responses/gzip-stream.js';
 import { draftRouter } from './draft.router.js';
 import { LiveSubscription } from './live-stream.js';
+import { PublicLiveSubscription } from './public-live-stream.js';
 import { closesConnection } from '../../draining.js';
 
-const PATH = 'draft.changes';
-
-/** The draft's procedures called in process: the route runs `draft.changes` itself, checks and all. */
+/** The draft's procedures called in process: the route runs `draft.changes` (or `publicChanges`) itself, checks and all. */
 const callDraft = createCallerFactory(draftRouter);
 
 /**
@@ -25,7 +24,27 @@ const callDraft = createCallerFactory(draftRouter);
  * tRPC's `serialized-error`. server/test/trpc-contract.test.ts holds every byte to tRPC's own answer.
  */
 export function registerDraftChangesSse(app: FastifyInstance, deps: AppDeps) {
-  app.get(`/trpc/${PATH}`, async (request: FastifyRequest, reply: FastifyReply) => {
+  registerStream(app, deps, 'draft.changes', async (ctx, signal, input) => {
+    const subscription = await callDraft(ctx, { signal }).changes(input as DraftChangesInput);
+    // (tRPC types what a subscription returns as its values; the procedure returns the stream itself.)
+    if (!(subscription instanceof LiveSubscription)) throw new Error('draft.changes did not return a live subscription');
+    return subscription;
+  });
+  // The spectators' stream (public-live-stream.ts), read the same way: same wire, same checks' path.
+  registerStream(app, deps, 'draft.publicChanges', async (ctx, signal, input) => {
+    const subscription = await callDraft(ctx, { signal }).publicChanges(input as PublicChangesInput);
+    if (!(subscription instanceof PublicLiveSubscription)) throw new Error('draft.publicChanges did not return a live subscription');
+    return subscription;
+  });
+}
+
+/** What a stream procedure returns to the route: it writes itself to the response as frames. */
+interface FramedStream {
+  sendTo(out: ByteSink, failed: (error: unknown) => string): void;
+}
+
+function registerStream(app: FastifyInstance, deps: AppDeps, path: string, call: (ctx: Context, signal: AbortSignal, input: unknown) => Promise<FramedStream>) {
+  app.get(`/trpc/${path}`, async (request: FastifyRequest, reply: FastifyReply) => {
     const query = request.query as Record<string, string | string[] | undefined>;
     // Listened for first: a client that leaves while its token is still being checked must give its
     // place back (a 'close' that happened before a listener was added would never be heard).
@@ -49,7 +68,7 @@ export function registerDraftChangesSse(app: FastifyInstance, deps: AppDeps) {
 
     let input: unknown;
     let out: ByteSink | undefined;
-    const failed = (cause: unknown) => errorFrame(trpcErrorAnswer(cause, { type: 'subscription', path: PATH, input, ctx }).shape);
+    const failed = (cause: unknown) => errorFrame(trpcErrorAnswer(cause, { type: 'subscription', path: path, input, ctx }).shape);
     // Compressed when the client accepts it (browsers do): the stream's shared frames are compressed
     // once for all streams (responses/gzip-stream.ts).
     const gzip = acceptsGzip(request.headers['accept-encoding']);
@@ -72,9 +91,7 @@ export function registerDraftChangesSse(app: FastifyInstance, deps: AppDeps) {
     try {
       input = parseQueryInput(queryParam(query, 'input'), false);
       input = withLastEventId(input, lastEventIdOf(request.headers, query));
-      const subscription = await callDraft(ctx, { signal: left.signal }).changes(input as DraftChangesInput);
-      // (tRPC types what a subscription returns as its values; the procedure returns the stream itself.)
-      if (!(subscription instanceof LiveSubscription)) throw new Error('draft.changes did not return a live subscription');
+      const subscription = await call(ctx, left.signal, input);
       if (left.signal.aborted) return reply.hijack();
       out = start();
       subscription.sendTo(out, failed);

@@ -21,7 +21,7 @@ export const MAX_STREAMS_PER_USER = 20;
 const HOLD_FOR_PAGE_MS = 400;
 
 /** The most changes a reconnecting stream replays (a whole draft night is a few hundred). */
-const REPLAY_MAX = 500;
+export const REPLAY_MAX = 500;
 
 export type LiveDeps = Pick<AppDeps, 'events' | 'orm' | 'log' | 'draftStatus' | 'leaderboards' | 'benchmarks'>;
 

@@ -98,8 +98,17 @@ export function leaderboardJson(lb: Leaderboard): JsonBody {
  * A `standings` update of the live stream: the page leaderboard.group answers with, the same bytes, as of
  * draft change `eventId`. The caller's right to read the group is checked by the stream.
  */
-export function standingsFrame(deps: Pick<AppDeps, 'leaderboards'>, view: StandingsView, watch: LeaderboardInput, participantId: string, eventId: number): JsonBody {
+export function standingsFrame(deps: Pick<AppDeps, 'leaderboards'>, view: StandingsView, watch: LeaderboardInput, participantId: string | null, eventId: number): JsonBody {
   return enveloped(leaderboardJson(leaderboardFor(deps, view, watch, participantId)), `{"kind":"standings","event_id":${eventId},"leaderboard":`, '}', 'live');
+}
+
+/**
+ * The spectators' `standings` update as of draft change `eventId`: leaderboard.public's answer (the global
+ * top 100 with no caller, the same bytes for everyone) in the update every live stream carries.
+ */
+export function publicStandingsUpdate(deps: StandingsDeps & Pick<AppDeps, 'config'>, eventId: number): MaybePromise<JsonBody> {
+  if (!deps.config.PUBLIC_STANDINGS) throw notFound(MESSAGES.publicStandingsOff);
+  return after(standingsView(deps, PUBLIC_STANDINGS_PAGE), (view) => standingsFrame(deps, view, PUBLIC_STANDINGS_PAGE, null, eventId));
 }
 
 /** The same update as JSON text, as one reader gets it (the live stream's frames carry these very bytes). */
