@@ -491,9 +491,15 @@ async function main() {
       const t0 = performance.now();
       await recordPick(orm.em.fork(), deps.draft, 'bench', slot, board[slot * 3]!);
       const committed = performance.now();
+      // This process's CPU and heap while it hears the pick and re-ranks: on a busy machine the wall time
+      // is mostly waiting for a core, the CPU time is the work.
+      const cpu0 = process.cpuUsage();
+      const heap0 = process.memoryUsage().heapUsed;
       await heard;
       const standings = await deps.leaderboards.get(1);
       const done = performance.now();
+      const cpu = process.cpuUsage(cpu0);
+      const heapGrew = (process.memoryUsage().heapUsed - heap0) / 2 ** 20;
       transaction.push(committed - t0);
       fromCommit.push(done - committed);
       fromCall.push(done - t0);
@@ -504,7 +510,7 @@ async function main() {
       void new Map(rows.map((r) => [r.participant_id, r]));
       before.push(performance.now() - b0);
       log(
-        `  pick ${slot}: recordPick ${ms(committed - t0)}, then re-ranked in ${ms(done - committed)} (${standings.alive.toLocaleString('en-US')} of ${standings.rankings.length.toLocaleString('en-US')} alive); the SQL rank: ${ms(before.at(-1)!)}`,
+        `  pick ${slot}: recordPick ${ms(committed - t0)}, then re-ranked in ${ms(done - committed)} (CPU ${ms((cpu.user + cpu.system) / 1000)}, heap ${heapGrew >= 0 ? '+' : ''}${heapGrew.toFixed(1)} MB; ${standings.alive.toLocaleString('en-US')} of ${standings.rankings.length.toLocaleString('en-US')} alive); the SQL rank: ${ms(before.at(-1)!)}`,
       );
     }
     const groupTimes: number[] = [];
