@@ -73,7 +73,7 @@ describe('a join re-ranks its own group only', () => {
     await inFlight;
     const next = lb.get(groupB);
     expect(next).toBeInstanceOf(Promise);
-    expect((await next).rankings.map((r) => r.participant_id)).toEqual(expect.arrayContaining(['user_lbcache35', 'user_lbcache36']));
+    expect([...(await next).rankings].map((r) => r.participant_id)).toEqual(expect.arrayContaining(['user_lbcache35', 'user_lbcache36']));
     expect((await next).rankings).toHaveLength(12);
     // Nothing else was re-ranked for it.
     expect(lb.get(GLOBAL_GROUP_ID)).toBe(global);

@@ -382,7 +382,7 @@ describe('groupLeaderboardSql matches rankEntries', () => {
         const expected: RankedRow[] = rankEntries(entriesFor(world, placeholder), world.snapshot);
         const actual = await db.query<RankedRow>(groupLeaderboardSql, [groupId, ROUND_ONE_PICKS]);
         expect(actual, `${s.name}, group ${String(groupId)}`).toEqual(expected);
-        if (groupId === GLOBAL_GROUP) expect((await global!.compute()).rankings, `${s.name}, in Node`).toEqual(expected);
+        if (groupId === GLOBAL_GROUP) expect([...(await global!.compute()).rankings], `${s.name}, in Node`).toEqual(expected);
         // The pick count (the Pending column is counted from it) is each entry's picks as loaded, and an
         // alive entry has no miss: every pick of it is a hit or pending.
         const loaded = new Map(entriesFor(world, placeholder).map((e) => [e.participantId, e.picks]));

@@ -40,7 +40,7 @@ async function expected(groupId: number) {
 
 async function actual(groupId: number) {
   t.deps.leaderboards.invalidateGroup(groupId);
-  return (await t.deps.leaderboards.get(groupId)).rankings;
+  return [...(await t.deps.leaderboards.get(groupId)).rankings];
 }
 
 async function expectAllGroupsMatch() {

@@ -3,7 +3,7 @@
  *
  * This module is the reference implementation of the leaderboard. The SQL in
  * server/src/modules/leaderboard/leaderboard.sql.ts and the in-memory global
- * standings (global-standings.ts, built on `scoreCounts` and `orderByScore`)
+ * standings (global-standings.ts, built on `bustedUnder` and standings-order.ts)
  * must produce exactly the same rows; server/test/leaderboard-sql.test.ts and
  * this module's tests check that on randomized data.
  *
@@ -102,7 +102,7 @@ export function scoreCounts(c: EntryCounts, d: DraftSnapshot): EntryScore {
   // Once round one is complete an undrafted pick is a miss; until then it is pending.
   const misses = c.laterRound + (complete ? undrafted : 0);
   const pending = complete ? 0 : undrafted;
-  const busted = misses > 0 || pending > remainingSlots(d);
+  const busted = bustedUnder(d)(c.picks, c.hits, c.laterRound);
   return {
     hits: c.hits,
     misses,
@@ -114,6 +114,20 @@ export function scoreCounts(c: EntryCounts, d: DraftSnapshot): EntryScore {
     // with the same score). Otherwise busted entries would be ordered among
     // the zero-score rows by hits that the rules say no longer count.
     tiebreakRank: busted ? null : c.maxHitRank,
+  };
+}
+
+/**
+ * The bust rule under one draft state, for many entries' counts without an object each (the global
+ * standings, standings-order.ts): any miss, or more pending picks than round-one slots remain.
+ */
+export function bustedUnder(d: DraftSnapshot): (picks: number, hits: number, laterRound: number) => boolean {
+  const complete = isRoundOneComplete(d);
+  const remaining = remainingSlots(d);
+  return (picks, hits, laterRound) => {
+    const undrafted = picks - hits - laterRound;
+    // Complete: an undrafted pick is a miss. Else it is pending, and too many pending picks bust.
+    return laterRound > 0 || (complete ? undrafted > 0 : undrafted > remaining);
   };
 }
 
@@ -226,72 +240,4 @@ export function codePointOrder(ids: readonly string[]): number[] {
   if (astral) order.sort((a, b) => compareCodePoints(ids[a]!, ids[b]!));
   else order.sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
   return order;
-}
-
-/** Leaderboard positions: `entries[p]` is the entry index at position p, `ranks[p]` its competition rank. */
-export interface Positions {
-  entries: Int32Array;
-  ranks: Int32Array;
-}
-
-/**
- * The order and ranks of `rankEntries` for many scored entries at once, in linear time (the global
- * standings re-rank 100,000 entries after every pick): a counting sort on (correct picks, tie-break),
- * descending, that walks `idOrder` (entry indexes by participant id, see `codePointOrder`) so every
- * bucket keeps id order. Only the entries in `idOrder` are placed.
- */
-export function orderByScore(scores: readonly Pick<EntryScore, 'correctPicks' | 'tiebreakRank'>[], idOrder: readonly number[]): Positions {
-  let maxCorrect = 0;
-  let maxTiebreak = 0;
-  let whole = true;
-  for (const i of idOrder) {
-    const s = scores[i]!;
-    if (s.correctPicks > maxCorrect) maxCorrect = s.correctPicks;
-    if (s.tiebreakRank !== null && s.tiebreakRank > maxTiebreak) maxTiebreak = s.tiebreakRank;
-    whole &&= Number.isInteger(s.correctPicks) && s.correctPicks >= 0 && (s.tiebreakRank === null || (Number.isInteger(s.tiebreakRank) && s.tiebreakRank > 0));
-  }
-  // One number per (score, tie-break) pair, larger = better; a null tie-break (0) sorts after any rank.
-  const width = maxTiebreak + 1;
-  const key = (i: number) => scores[i]!.correctPicks * width + (scores[i]!.tiebreakRank ?? 0);
-  const buckets = (maxCorrect + 1) * width;
-  const n = idOrder.length;
-  const entries = new Int32Array(n);
-  const ranks = new Int32Array(n);
-  if (whole && buckets <= 1 << 20) {
-    // Big-board ranks and pick counts are small: one slot per possible key.
-    const keys = new Int32Array(scores.length);
-    const starts = new Int32Array(buckets);
-    for (const i of idOrder) starts[(keys[i] = key(i))]!++;
-    let at = 0;
-    for (let k = buckets - 1; k >= 0; k--) {
-      const size = starts[k]!;
-      starts[k] = at;
-      at += size;
-    }
-    const next = starts.slice();
-    for (const i of idOrder) {
-      const k = keys[i]!;
-      const p = next[k]!++;
-      entries[p] = i;
-      ranks[p] = starts[k]! + 1;
-    }
-    return { entries, ranks };
-  }
-  const sizes = new Map<number, number>();
-  for (const i of idOrder) sizes.set(key(i), (sizes.get(key(i)) ?? 0) + 1);
-  const starts = new Map<number, number>();
-  let at = 0;
-  for (const k of [...sizes.keys()].sort((a, b) => b - a)) {
-    starts.set(k, at);
-    at += sizes.get(k)!;
-  }
-  const next = new Map(starts);
-  for (const i of idOrder) {
-    const k = key(i);
-    const p = next.get(k)!;
-    next.set(k, p + 1);
-    entries[p] = i;
-    ranks[p] = starts.get(k)! + 1;
-  }
-  return { entries, ranks };
 }

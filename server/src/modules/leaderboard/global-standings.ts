@@ -1,10 +1,9 @@
 import type { Knex } from '@mikro-orm/postgresql';
-import { canWinWith, NO_BAR } from '@first-round/shared/contention';
-import { codePointOrder, orderByScore, scoreCounts, type DraftSnapshot, type EntryScore } from '@first-round/shared/scoring';
-import type { LeaderboardRow } from '@first-round/shared/schemas';
+import { codePointOrder, type DraftSnapshot } from '@first-round/shared/scoring';
+import { idRanks, rankCounts, type CountColumns, type RankedOrder } from '@first-round/shared/standings-order';
 import type { Orm } from '../../db/orm.js';
 import type { DraftSettings } from '../draft/draft.service.js';
-import type { Standings } from './leaderboard.cache.js';
+import { GlobalRanking, type EntryNames } from './global-ranking.js';
 
 /** A copy read longer ago than this is read again whole (also keeps transaction ids far from wrapping). */
 const MAX_DELTA_AGE_MS = 10 * 60_000;
@@ -16,22 +15,22 @@ interface Since {
   readAt: number;
 }
 
-/** The global entries as last read: `entry_stat` rows of pick group 1, by entry index. */
-interface Entries extends Since {
+/**
+ * The global entries as last read: `entry_stat` rows of pick group 1, by entry index. Kept in place from
+ * one ranking to the next: counts in typed arrays (no object per entry for the young generation to copy),
+ * ids and names in arrays that only grow; a whole read makes a new copy.
+ */
+interface Entries extends Since, EntryNames {
   ids: string[];
   index: Map<string, number>;
-  /**
-   * The counts by entry index, one array each (small integers: V8 keeps them unboxed; objects whose
-   * fields changed representation, null to number, cost ~40 ms per 22,000 updates). 0 = no hit.
-   */
-  picks: number[];
-  hits: number[];
-  laterRound: number[];
-  maxHitRank: number[];
-  /** Entry indexes in participant-id order (COLLATE "C"); recomputed when entries are added. */
-  idOrder: number[];
+  /** The counts, one Int32Array each, with room to grow (`count` entries used). 0 = no hit. */
+  counts: CountColumns;
+  /** Each entry's place in participant-id order (COLLATE "C"); recomputed when entries are added. */
+  idRank: Int32Array;
   /** Display names by entry index (a Map lookup per entry and ranking would cost ~20 ms). */
   nameAt: string[];
+  /** `lowerNames()`'s names once made (the first search), else undefined. */
+  lower: string[] | undefined;
 }
 
 interface Names extends Since {
@@ -63,9 +62,10 @@ interface Read extends Since {
  * as objects. Now a ranking is one repeatable-read, read-only transaction that reads the draft state, the
  * entry count and only the `entry_stat` and `participant` rows written since the previous ranking's
  * snapshot (a recorded pick rewrites the sets holding that player, about one in four), in the driver's
- * array row mode; then every entry is scored and ordered in memory with the rules of
- * shared/src/scoring.ts (`scoreCounts`, `orderByScore`), which server/test/leaderboard-sql.test.ts and
- * global-standings.test.ts hold equal to the SQL.
+ * array row mode, applied in place to the copy's typed arrays; then every entry is scored again with the
+ * rules of shared/src/scoring.ts and only those whose score changed are placed again in the previous order
+ * (shared/src/standings-order.ts); a row object is made only when someone reads it (global-ranking.ts).
+ * server/test/leaderboard-sql.test.ts and global-standings.test.ts hold it equal to the SQL and the rules.
  *
  * "Written since" is PostgreSQL's own bookkeeping, so nothing slips past it: every row version carries the
  * id of the transaction that wrote it (`xmin`), and the previous snapshot says which transactions it saw
@@ -83,6 +83,10 @@ export class GlobalStandings {
   private namesStale = false;
   private readonly renamedIds = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** The last ranking's order, which the next one builds on (undefined after a whole read). */
+  private previous: RankedOrder | undefined;
+  /** How many entries the last ranking placed again, of how many (tests and the benchmark look). */
+  lastRanked: { moved: number; size: number } | undefined;
   /** What the last ranking read (tests and the benchmark look): only changes, or everything; and in which snapshot. */
   lastRead: { partial: boolean; entryRows: number; allNames: boolean; nameRows: number; snapshot: string } | undefined;
 
@@ -92,7 +96,7 @@ export class GlobalStandings {
   ) {}
 
   /** Ranks the global entries now. Calls run one at a time: each builds on what the previous one read. */
-  compute(): Promise<Standings> {
+  compute(): Promise<GlobalRanking> {
     const run = this.queue.then(() => this.rankNow());
     this.queue = run.catch(() => {});
     return run;
@@ -113,7 +117,7 @@ export class GlobalStandings {
     this.renamedIds.add(participantId);
   }
 
-  private async rankNow(): Promise<Standings> {
+  private async rankNow(): Promise<GlobalRanking> {
     const reload = this.reloadWanted;
     this.reloadWanted = false;
     let read = await this.read(reload ? undefined : recent(this.entries)).catch((error: unknown) => {
@@ -197,16 +201,25 @@ export class GlobalStandings {
     for (const [id, name] of read.names) {
       byId.set(id as string, name as string);
       const at = entries?.index.get(id as string);
-      if (at !== undefined) entries!.nameAt[at] = name as string;
+      if (at === undefined) continue;
+      entries!.nameAt[at] = name as string;
+      if (entries!.lower) entries!.lower[at] = (name as string).toLowerCase();
     }
-    if (entries && read.allNames) entries.nameAt = entries.ids.map((id) => byId.get(id) ?? id);
+    if (entries && read.allNames) {
+      entries.nameAt = entries.ids.map((id) => byId.get(id) ?? id);
+      entries.lower = undefined;
+    }
     this.names = { byId, snapshot: read.snapshot, readAt: read.readAt };
   }
 
   private applyEntries(read: Read) {
-    const entries: Entries = read.partial
-      ? this.entries!
-      : { ids: [], index: new Map(), picks: [], hits: [], laterRound: [], maxHitRank: [], idOrder: [], nameAt: [], snapshot: read.snapshot, readAt: read.readAt };
+    let entries = this.entries;
+    if (!read.partial || !entries) {
+      entries = newEntries(read);
+      // A new copy numbers its entries anew: the next ranking places every entry.
+      this.previous = undefined;
+    }
+    const { counts } = entries;
     let added = false;
     for (const r of read.rows) {
       const id = r[0] as string;
@@ -215,134 +228,67 @@ export class GlobalStandings {
         ? unpackCounts(r[1] as number)
         : [r[1] as number, r[2] as number, r[3] as number, (r[4] as number | null) ?? 0];
       const e = at ?? entries.ids.length;
-      entries.picks[e] = picks;
-      entries.hits[e] = hits;
-      entries.laterRound[e] = laterRound;
-      entries.maxHitRank[e] = maxHitRank;
+      if (e >= counts.picks.length) grow(counts);
+      counts.picks[e] = picks;
+      counts.hits[e] = hits;
+      counts.laterRound[e] = laterRound;
+      counts.maxHitRank[e] = maxHitRank;
       if (at === undefined) {
         entries.index.set(id, e);
         entries.ids.push(id);
         // Names were applied first: a new entry's name is known.
-        entries.nameAt.push(this.names!.byId.get(id) ?? id);
+        const name = this.names!.byId.get(id) ?? id;
+        entries.nameAt.push(name);
+        entries.lower?.push(name.toLowerCase());
         added = true;
       }
     }
-    if (added) entries.idOrder = codePointOrder(entries.ids);
+    counts.count = entries.ids.length;
+    // Adding entries keeps the existing ones' relative id order, so a previous ranking stays usable.
+    if (added) entries.idRank = idRanks(codePointOrder(entries.ids));
     entries.snapshot = read.snapshot;
     entries.readAt = read.readAt;
     this.entries = entries;
   }
 
-  private rank(draft: DraftSnapshot): Standings {
-    const { ids, index, picks, hits, laterRound, maxHitRank, idOrder, nameAt } = this.entries!;
-    // Entries share few distinct counts: one score per distinct counts. Besides the work, that saves
-    // allocating 100,000 objects that the next scavenges would copy (measured: 60-100 ms less per ranking).
-    const memo = new Map<number, EntryScore>();
-    const scores = ids.map((_, e) => {
-      const key = countsKey(picks[e]!, hits[e]!, laterRound[e]!, maxHitRank[e]!);
-      let score = key === undefined ? undefined : memo.get(key);
-      if (!score) {
-        score = scoreCounts({ picks: picks[e]!, hits: hits[e]!, laterRound: laterRound[e]!, maxHitRank: maxHitRank[e] || null }, draft);
-        if (key !== undefined) memo.set(key, score);
-      }
-      return score;
-    });
-    const { entries, ranks } = orderByScore(scores, idOrder);
-    // Who can still win: against the best settled entry (contention.ts), the first one in ranking order.
-    let bar = NO_BAR;
-    for (let p = 0; p < entries.length; p++) {
-      const e = entries[p]!;
-      const score = scores[e]!;
-      if (!score.busted && score.pending === 0) {
-        bar = { score: score.correctPicks, tiebreakRank: score.tiebreakRank ?? 0 };
-        break;
-      }
-    }
-    // Arrays filled in order (push, typed arrays): V8 keeps them dense and fast at any size.
-    const rankings: LeaderboardRow[] = [];
-    const positionOf = new Int32Array(ids.length).fill(-1);
-    let alive = 0;
-    for (let p = 0; p < entries.length; p++) {
-      const e = entries[p]!;
-      const score = scores[e]!;
-      rankings.push({
-        rank: ranks[p]!,
-        participant_id: ids[e]!,
-        participant_name: nameAt[e]!,
-        correct_picks: score.correctPicks,
-        busted: score.busted,
-        tiebreak_rank: score.tiebreakRank,
-        picks: picks[e]!,
-        max_possible: score.busted ? 0 : picks[e]!,
-        can_win: canWinWith(score.correctPicks, score.busted, score.tiebreakRank, picks[e]!, bar),
-      });
-      positionOf[e] = p;
-      if (!score.busted) alive++;
-    }
-    return { rankings, alive, byParticipant: new RowsByParticipant(index, positionOf, rankings) };
+  /** Ranks the copy: only the entries whose score changed since the previous ranking move (standings-order.ts). */
+  private rank(draft: DraftSnapshot): GlobalRanking {
+    const entries = this.entries!;
+    const order = rankCounts(entries.counts, draft, entries.idRank, this.previous);
+    this.previous = order;
+    this.lastRanked = { moved: order.moved, size: order.size };
+    return new GlobalRanking(order, entries);
   }
 }
 
-/**
- * `byParticipant` of the global standings: a read-only Map over the copy's id → entry index (which only
- * grows) and this ranking's positions by entry index, instead of a new 100,000-key Map per ranking (~50 ms).
- * Ids added to the copy after this ranking are not in it; iteration follows the ranking.
- */
-class RowsByParticipant extends Map<string, LeaderboardRow> {
-  constructor(
-    private readonly index: ReadonlyMap<string, number>,
-    /** Entry index → position in `rankings` (-1: not ranked). */
-    private readonly positionOf: Int32Array,
-    private readonly rankings: readonly LeaderboardRow[],
-  ) {
-    super();
-  }
+/** An empty copy, to fill from a whole read. */
+function newEntries(read: Read): Entries {
+  const capacity = Math.max(1024, read.rows.length);
+  const entries: Entries = {
+    ids: [],
+    index: new Map(),
+    counts: { count: 0, picks: new Int32Array(capacity), hits: new Int32Array(capacity), laterRound: new Int32Array(capacity), maxHitRank: new Int32Array(capacity) },
+    idRank: new Int32Array(0),
+    nameAt: [],
+    lower: undefined,
+    lowerNames: () => (entries.lower ??= entries.nameAt.map((name) => name.toLowerCase())),
+    snapshot: read.snapshot,
+    readAt: read.readAt,
+  };
+  return entries;
+}
 
-  override get(participantId: string): LeaderboardRow | undefined {
-    const at = this.index.get(participantId);
-    const position = at === undefined || at >= this.positionOf.length ? -1 : this.positionOf[at]!;
-    return position < 0 ? undefined : this.rankings[position];
-  }
-
-  override has(participantId: string): boolean {
-    return this.get(participantId) !== undefined;
-  }
-
-  override get size(): number {
-    return this.rankings.length;
-  }
-
-  override *entries(): MapIterator<[string, LeaderboardRow]> {
-    for (const row of this.rankings) yield [row.participant_id, row];
-  }
-
-  override *keys(): MapIterator<string> {
-    for (const row of this.rankings) yield row.participant_id;
-  }
-
-  override *values(): MapIterator<LeaderboardRow> {
-    yield* this.rankings;
-  }
-
-  override [Symbol.iterator](): MapIterator<[string, LeaderboardRow]> {
-    return this.entries();
-  }
-
-  override forEach(callback: (value: LeaderboardRow, key: string, map: Map<string, LeaderboardRow>) => void, thisArg?: unknown): void {
-    for (const row of this.rankings) callback.call(thisArg, row, row.participant_id, this);
-  }
-
-  override set(): this {
-    throw new Error('standings are read-only');
-  }
-
-  override delete(): boolean {
-    throw new Error('standings are read-only');
-  }
-
-  override clear(): void {
-    throw new Error('standings are read-only');
-  }
+/** Doubles the columns' room (entries added after the whole read). */
+function grow(counts: CountColumns) {
+  const more = (column: Int32Array) => {
+    const bigger = new Int32Array(column.length * 2);
+    bigger.set(column);
+    return bigger;
+  };
+  counts.picks = more(counts.picks);
+  counts.hits = more(counts.hits);
+  counts.laterRound = more(counts.laterRound);
+  counts.maxHitRank = more(counts.maxHitRank);
 }
 
 /** An entry's counts as one float8 (exact below 2^53): picks · 2^40 + hits · 2^32 + later · 2^24 + max hit rank; null if they do not fit. */
@@ -357,13 +303,6 @@ function unpackCounts(packed: number): [number, number, number, number] {
   const low = rest - hits * 2 ** 32;
   const laterRound = Math.floor(low / 2 ** 24);
   return [picks | 0, hits | 0, laterRound | 0, (low - laterRound * 2 ** 24) | 0];
-}
-
-/** One number per distinct counts, when they are in the usual ranges (else undefined: scored alone). */
-function countsKey(picks: number, hits: number, laterRound: number, maxHitRank: number): number | undefined {
-  if (!(picks >= 0 && picks < 128 && hits >= 0 && hits < 128 && laterRound >= 0 && laterRound < 128 && maxHitRank >= 0 && maxHitRank < 2_097_152)) return undefined;
-  const key = ((picks * 128 + hits) * 128 + laterRound) * 2_097_152 + maxHitRank;
-  return Number.isInteger(key) ? key : undefined;
 }
 
 /**

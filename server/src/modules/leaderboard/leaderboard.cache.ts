@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
-import { compareCodePoints } from '@first-round/shared/scoring';
 import { leaderboardRowOutput, type EntryStatus, type LeaderboardInput, type LeaderboardRow } from '@first-round/shared/schemas';
 import { CappedCache } from '../../cache/capped.js';
 import { prepareJson } from '../../responses/json-body.js';
@@ -12,12 +11,9 @@ import type { DraftSettings } from '../draft/draft.service.js';
 import type { TopicBus } from '../../events/topic-bus.js';
 import { GlobalStandings } from './global-standings.js';
 import { groupLeaderboardSql } from './leaderboard.sql.js';
+import { standingsOfRows, type RankedRows, type Standings } from './standings.js';
 
-export interface Standings {
-  rankings: LeaderboardRow[];
-  alive: number;
-  byParticipant: Map<string, LeaderboardRow>;
-}
+export type { Standings } from './standings.js';
 
 const MAX_AGE_MS = 60_000;
 /**
@@ -75,18 +71,11 @@ export class LeaderboardCache {
   private readonly pages = new WeakMap<Standings, CappedCache<string, LeaderboardRow[]>>();
   /** Callers' own rows, validated and serialised (`ownRow`). */
   private readonly ownRows = new WeakMap<LeaderboardRow, LeaderboardRow>();
-  /** A ranking's alive and busted rows apart (for boards that fold the busted ones away), made once. */
-  private readonly byStatus = new WeakMap<Standings, Record<EntryStatus, LeaderboardRow[]>>();
-  /**
-   * A ranking's names in lower case, row by row, made at its first search (measured at 100,000 entries:
-   * up to ~40 ms, once per ranking and only if someone searches; each search then takes ~1–1.5 ms).
-   */
-  private readonly lowerNames = new WeakMap<Standings, string[]>();
   /**
    * A ranking's search results by search and status: the live stream sends a watched search again after
    * every pick, to each of its watchers, and one pass over 100,000 names takes a few milliseconds.
    */
-  private readonly searches = new WeakMap<Standings, CappedCache<string, LeaderboardRow[]>>();
+  private readonly searches = new WeakMap<Standings, CappedCache<string, RankedRows>>();
   /** The global group, ranked in Node from what changed since its last ranking (global-standings.ts). */
   private readonly global: GlobalStandings;
 
@@ -114,7 +103,7 @@ export class LeaderboardCache {
 
   /**
    * A caller's own row as the answer shows it, validated and serialised at its first read in this ranking
-   * (rankings are new rows each time, so a row never changes under its copy).
+   * (a ranking makes each row once and never changes it, so a row never changes under its copy).
    */
   ownRow(row: LeaderboardRow): LeaderboardRow {
     let own = this.ownRows.get(row);
@@ -129,7 +118,7 @@ export class LeaderboardCache {
     const key = `${status ?? 'all'}:${limit}:${offset}`;
     const hit = pages.get(key);
     if (hit) return hit;
-    const page = prepareJson(leaderboardRowOutput.array().parse(this.withStatus(standings, status).slice(offset, offset + limit)));
+    const page = prepareJson(leaderboardRowOutput.array().parse(rowsOf(standings, status).slice(offset, offset + limit)));
     pages.set(key, page);
     return page;
   }
@@ -139,41 +128,17 @@ export class LeaderboardCache {
    * ranking order) and the page it asked for. Without a search the page is shared (see `page`); a search
    * is answered from the ranked copy in memory, never by the database, each time it is asked.
    */
-  select(standings: Standings, input: LeaderboardInput): { rows: readonly LeaderboardRow[]; page: LeaderboardRow[] } {
+  select(standings: Standings, input: LeaderboardInput): { rows: RankedRows; page: LeaderboardRow[] } {
     const search = input.search?.trim().toLowerCase();
     if (!search) {
-      return { rows: this.withStatus(standings, input.status), page: this.page(standings, input.limit, input.offset, input.status) };
+      return { rows: rowsOf(standings, input.status), page: this.page(standings, input.limit, input.offset, input.status) };
     }
     let searches = this.searches.get(standings);
     if (!searches) this.searches.set(standings, (searches = new CappedCache(MAX_SEARCHES)));
     const key = `${input.status ?? 'all'}:${search}`;
     let rows = searches.get(key);
-    if (!rows) searches.set(key, (rows = this.matching(standings, search, input.status)));
+    if (!rows) searches.set(key, (rows = standings.matching(search, input.status)));
     return { rows, page: leaderboardRowOutput.array().parse(rows.slice(input.offset, input.offset + input.limit)) };
-  }
-
-  /** The rows whose lower-cased name contains `search` (and of that status), in ranking order. */
-  private matching(standings: Standings, search: string, status: EntryStatus | undefined): LeaderboardRow[] {
-    let names = this.lowerNames.get(standings);
-    if (!names) this.lowerNames.set(standings, (names = standings.rankings.map((r) => r.participant_name.toLowerCase())));
-    const rows: LeaderboardRow[] = [];
-    const { rankings } = standings;
-    for (let i = 0; i < rankings.length; i++) {
-      const row = rankings[i]!;
-      if (names[i]!.includes(search) && (status === undefined || row.busted === (status === 'busted'))) rows.push(row);
-    }
-    return rows;
-  }
-
-  private withStatus(standings: Standings, status: EntryStatus | undefined): readonly LeaderboardRow[] {
-    if (!status) return standings.rankings;
-    let split = this.byStatus.get(standings);
-    if (!split) {
-      split = { alive: [], busted: [] };
-      for (const row of standings.rankings) split[row.busted ? 'busted' : 'alive'].push(row);
-      this.byStatus.set(standings, split);
-    }
-    return split[status];
   }
 
   private refresh() {
@@ -264,28 +229,11 @@ export class LeaderboardCache {
 
   private async compute(em: EntityManager, groupId: number): Promise<Standings> {
     if (groupId === GLOBAL_GROUP_ID) return this.global.compute();
-    const rankings = await sql<LeaderboardRow>(em, groupLeaderboardSql, [groupId, this.draft.roundOnePicks]);
-    return {
-      rankings,
-      alive: rankings.filter((r) => !r.busted).length,
-      byParticipant: new Map(rankings.map((r) => [r.participant_id, r])),
-    };
+    return standingsOfRows(await sql<LeaderboardRow>(em, groupLeaderboardSql, [groupId, this.draft.roundOnePicks]));
   }
 }
 
-/**
- * Where `row` sits in `rows` (rows in ranking order: rank, then participant id in code point order, as
- * every ranking and every subset of one is), by binary search; -1 when it is not there.
- */
-export function positionIn(rows: readonly LeaderboardRow[], row: LeaderboardRow): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const r = rows[mid]!;
-    const before = r.rank < row.rank || (r.rank === row.rank && compareCodePoints(r.participant_id, row.participant_id) < 0);
-    if (before) lo = mid + 1;
-    else hi = mid;
-  }
-  return rows[lo]?.participant_id === row.participant_id ? lo : -1;
+/** Every row of a ranking, or those of one status. */
+function rowsOf(standings: Standings, status: EntryStatus | undefined): RankedRows {
+  return status ? standings.withStatus(status) : standings.rankings;
 }

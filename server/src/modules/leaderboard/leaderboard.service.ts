@@ -10,14 +10,14 @@ import type { AppDeps } from '../../deps.js';
 import { findMembership } from '../groups/membership.js';
 import { entrySetGroupSql } from '../groups/entry-rule.js';
 import { entryModeOf } from '@first-round/shared/entries';
-import { positionIn, type Standings } from './leaderboard.cache.js';
+import { positionIn, type RankedRows, type Standings } from './standings.js';
 
 type StandingsDeps = Pick<AppDeps, 'draftStatus' | 'leaderboards' | 'benchmarks'>;
 
 /** What every reader of one standings page shares, read once: then each reader's answer is only their own row. */
 export type StandingsView =
   | { started: false }
-  | { started: true; standings: Standings; rows: readonly LeaderboardRow[]; page: LeaderboardRow[]; benchmarks: Leaderboard['benchmarks'] };
+  | { started: true; standings: Standings; rows: RankedRows; page: LeaderboardRow[]; benchmarks: Leaderboard['benchmarks'] };
 
 /** As it is when every cache it reads is current, as every read after the first of a version finds them. */
 export function standingsView(deps: StandingsDeps, input: LeaderboardInput): MaybePromise<StandingsView> {
@@ -162,13 +162,19 @@ export async function myGroupStandings(
               busted: me.busted,
               correct_picks: me.correct_picks,
               picks: me.picks,
-              shared: standings.rankings.filter((r) => r.rank === me.rank).length > 1,
+              shared: sharesRank(standings.rankings, me),
             }
           : null;
       return { ...g, has_picks: g.my_picks > 0, entry_mode: entryModeOf(g.use_global_picks), standing };
     }),
   );
   return { draft_started: started, groups };
+}
+
+/** Whether another entry has the same rank as `row` (its neighbours in ranking order would). */
+function sharesRank(rows: RankedRows, row: LeaderboardRow): boolean {
+  const p = positionIn(rows, row);
+  return rows.at(p - 1)?.rank === row.rank || rows.at(p + 1)?.rank === row.rank;
 }
 
 /**
