@@ -10,7 +10,7 @@ import { LiveRefresh, type LiveKeys } from '../lib/live-refresh';
 import { HeldChanges, pageClockSkew } from '../lib/hold-back';
 import { holdChangesFrom, onCatchUp } from '../lib/hold-gate';
 import { getViewingDelay, subscribeViewingDelay } from '../lib/viewing-delay';
-import type { DraftChange, LiveMessage } from '@first-round/shared/schemas';
+import type { DraftChange, LiveUpdate } from '@first-round/shared/schemas';
 
 /** What a draft change touches: draft.status and the board (patched from the event), the rest (read again). */
 function draftKeys(): LiveKeys {
@@ -59,7 +59,7 @@ export function DraftLive() {
       notify('info', title, description);
     };
     /** Applies what the hold released, in order, then waits for the next release. */
-    const apply = (released: LiveMessage[]) => {
+    const apply = (released: LiveUpdate[]) => {
       for (const message of released) {
         if (message.kind === 'standings') live.applyStandings(message);
         else applyChange(message);
