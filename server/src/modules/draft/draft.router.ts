@@ -11,7 +11,8 @@ import {
   nextUndoOutput,
   recordPickInput,
   setTeamInput,
-  standingsUpdate,
+  standingsMine,
+  standingsPage,
   type DraftChange,
 } from '@first-round/shared/schemas';
 import { adminProcedure, authedProcedure, router } from '../../trpc/trpc.js';
@@ -64,7 +65,7 @@ export const draftRouter = router({
    */
   changes: authedProcedure
     // Each message: a change, or (when the input names a standings page) that page re-ranked after it. At most 20 streams per player.
-    .meta({ output: z.union([draftChange, standingsUpdate]), errors: ['TOO_MANY_REQUESTS'] })
+    .meta({ output: z.union([draftChange, standingsMine, standingsPage]), errors: ['TOO_MANY_REQUESTS'] })
     .input(draftChangesInput)
     .subscription(({ ctx, input, signal }) => ctx.deps.live.subscribe(ctx.participant.id, input, signal)),
   auditLog: adminProcedure.output(draftEventsOutput).query(({ ctx }) => draft.recentDraftEvents(ctx.em)),
