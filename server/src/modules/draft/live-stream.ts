@@ -19,13 +19,6 @@ export const MAX_STREAMS_PER_USER = 20;
  */
 const HOLD_FOR_PAGE_MS = 400;
 
-/**
- * How long the fan-out writes before it lets the event loop answer what waits (reads above all: the
- * standings page a reader polls is servable as soon as the ranking is, and 5,000 writes in one go kept it
- * waiting behind them). Measured in docs/benchmarks.md, "National scale".
- */
-const FANOUT_SLICE_MS = 10;
-
 /** The most changes a reconnecting stream replays (a whole draft night is a few hundred). */
 const REPLAY_MAX = 500;
 
@@ -279,8 +272,7 @@ export class LiveStream {
 
   /**
    * The watched standings as of change `eventId`, once ranked (the global ranking started with the
-   * change): each page once for all its watchers, and to each watcher its own part when it changed. The
-   * writes go in slices of FANOUT_SLICE_MS so reads are answered between them. Given up when a newer change
+   * change): each page once for all its watchers, and to each watcher its own part when it changed. Given up when a newer change
    * arrives meanwhile: it sends its own, newer standings, and a page never goes back to older ones.
    */
   private async sendStandings(watchers: Subscriber[], eventId: number) {
@@ -290,8 +282,12 @@ export class LiveStream {
     const em = this.deps.orm.em.fork();
     try {
       await Promise.all([...new Set(watchers.map((s) => s.watch!.group_id))].map((groupId) => this.deps.leaderboards.get(groupId)));
+      // Reads that came while the ranking was made are answered first, from it: resumed on the ranking
+      // before them, the 5,000 writes below kept them waiting (docs/decisions.md, "National scale: the
+      // fan-out"). One turn of the event loop; the writes then go in one go (yielding between slices of
+      // them made the first pick after the pages connect slower, twice, on a busy machine).
+      await new Promise((resolve) => setImmediate(resolve));
       const pages = new Map<string, { view: StandingsView; page: SharedPage }>();
-      let sliceStart = performance.now();
       for (const sub of watchers) {
         if (overtaken()) return;
         if (!this.subscribers.has(sub) || sub.lastSent > eventId) continue;
@@ -315,10 +311,6 @@ export class LiveStream {
         this.releaseHeld(sub);
         sub.outlet.standings(shared.page, mine);
         sub.outlet.uncork();
-        if (performance.now() - sliceStart >= FANOUT_SLICE_MS) {
-          await new Promise((resolve) => setImmediate(resolve));
-          sliceStart = performance.now();
-        }
       }
     } catch (error) {
       // The pages fall back to reading the standings themselves (the web app waits only so long).
