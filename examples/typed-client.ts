@@ -113,7 +113,7 @@ async function main() {
       {
         onStarted: () => console.log(`watching the draft from event ${status.last_event_id}`),
         onData: ({ data: change }) => {
-          if (change.kind === 'standings') return; // only sent when the input names a standings page
+          if (change.kind === 'standings_page' || change.kind === 'standings_me') return; // only sent when the input names a standings page
           if (change.kind === 'pick' && change.player) {
             const yours = picked.has(change.player.id) ? ' (one of your picks)' : '';
             console.log(`pick ${change.slot}: ${change.player.player_name}${yours}`);

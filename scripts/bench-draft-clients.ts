@@ -10,15 +10,20 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { parentPort, workerData } from 'node:worker_threads';
 import { STANDINGS_PUSH_WAIT_MS } from '@first-round/shared/constants';
-import type { Leaderboard, LiveMessage } from '@first-round/shared/schemas';
+import type { Leaderboard, LiveMessage, StandingsMine, StandingsPage } from '@first-round/shared/schemas';
+import { assembleStandings } from '@first-round/shared/live-standings';
 import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
 import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
 import { changesPath, leaderboardPath, now, SseParser, showing, type Showing } from './lib/bench-live.js';
 
-/** What a page received as text shows (the text of a live message or of a tRPC answer), once the round is over. */
-const showingOf = (text: string): Showing => {
-  const parsed = JSON.parse(text) as LiveMessage | { result: { data: Leaderboard } };
-  return showing('result' in parsed ? parsed.result.data : (parsed as Extract<LiveMessage, { kind: 'standings' }>).leaderboard);
+/**
+ * What a page received as text shows, once the round is over: a tRPC answer, or the stream's page put
+ * together with the reader's own part last sent on that stream, as the web app does (shared/src/live-standings.ts).
+ */
+const showingOf = (text: string, mine: string | undefined): Showing => {
+  const parsed = JSON.parse(text) as StandingsPage | { result: { data: Leaderboard } };
+  if ('result' in parsed) return showing(parsed.result.data);
+  return showing(assembleStandings(parsed, JSON.parse(mine!) as StandingsMine)!.leaderboard);
 };
 
 export interface ClientsInit {
@@ -47,6 +52,8 @@ export interface RoundRecord {
   upstream?: string;
   /** The page behind `showing`, as received, until the round is reported. */
   page?: string;
+  /** With a page from the stream: the reader's own part it was shown with. */
+  mine?: string;
 }
 
 export type ToWorker = { type: 'prepare' } | { type: 'round' } | { type: 'collect' } | { type: 'drain' } | { type: 'close' };
@@ -68,8 +75,11 @@ interface Client {
   /** nginx's X-Upstream header on the stream's answer: the instance holding it. */
   upstream?: string;
   etag?: string;
-  /** The page on screen, as received. */
+  /** The page on screen, as received, and the own part shown with it when it came on the stream. */
   page?: string;
+  pageMine?: string;
+  /** The reader's own part last sent on the stream (`standings_me`): it holds until a changed one comes. */
+  mine?: { groupId: number; text: string };
   record?: RoundRecord;
   /** The newest change heard: a pushed page older than it is not shown. */
   lastChange: number;
@@ -111,8 +121,8 @@ function report() {
   roundOpen = false;
   const records = clients.map(({ user, record, upstream }): RoundRecord => {
     if (!record) return { user, upstream };
-    const { page, ...rest } = record;
-    return page ? { ...rest, upstream, showing: showingOf(page) } : { ...rest, upstream };
+    const { page, mine, ...rest } = record;
+    return page ? { ...rest, upstream, showing: showingOf(page, mine) } : { ...rest, upstream };
   });
   send({ type: 'roundDone', records });
 }
@@ -135,6 +145,7 @@ function fetchPage(client: Client, retry = true): Promise<{ status: number; erro
             const text = Buffer.concat(chunks).toString('utf8');
             JSON.parse(text); // parsed as the page would be (and refused if it cannot be); checked after the round
             client.page = text;
+            client.pageMine = undefined;
             const etag = res.headers.etag;
             client.etag = typeof etag === 'string' ? etag : undefined;
           } catch (error) {
@@ -183,23 +194,28 @@ function onChange(client: Client, eventId: number) {
     record.status = answer.status;
     record.error = answer.error;
     record.page = client.page;
+    record.mine = client.pageMine;
     finish(client);
   }, STANDINGS_PUSH_WAIT_MS + Math.random() * init.jitterMs);
 }
 
-function onStandings(client: Client, eventId: number, text: string) {
-  if (eventId < client.lastChange) return;
+/** The stream's page: shown with the own part last sent on this stream, never without one (as the web app). */
+function onStandings(client: Client, message: StandingsPage, text: string) {
+  if (message.event_id < client.lastChange || client.mine?.groupId !== message.leaderboard.group_id) return;
   client.page = text;
+  client.pageMine = client.mine.text;
   const record = client.record;
   if (!record || record.eventAt === undefined || record.doneAt !== undefined) return;
   record.via = 'push';
   record.doneAt = now();
   record.page = client.page;
+  record.mine = client.pageMine;
   finish(client);
 }
 
 /** Opens the client's live subscription; resolves once the server sent `connected` (or it failed). */
 function subscribe(client: Client): Promise<string | undefined> {
+  client.mine = undefined; // a new stream sends its own with its first page
   return new Promise((resolve) => {
     const parser = new SseParser();
     let settled = false;
@@ -236,7 +252,8 @@ function subscribe(client: Client): Promise<string | undefined> {
               settle(`stream error: ${event.data}`);
             } else if (!event.event && event.data) {
               const message = JSON.parse(event.data) as LiveMessage;
-              if (message.kind === 'standings') onStandings(client, message.event_id, event.data);
+              if (message.kind === 'standings_me') client.mine = { groupId: message.group_id, text: event.data };
+              else if (message.kind === 'standings_page') onStandings(client, message, event.data);
               else onChange(client, message.event_id);
             }
           }

@@ -4,9 +4,10 @@
  * stream, and the group cards' data. Before the start none of it reveals anything.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Leaderboard, LeaderboardRow, MyGroupStandings, PlayerDto, StandingsUpdate } from '@first-round/shared/schemas';
+import type { Leaderboard, LeaderboardRow, MyGroupStandings, PlayerDto, StandingsMine, StandingsPage } from '@first-round/shared/schemas';
+import { assembleStandings } from '@first-round/shared/live-standings';
 import { completeRoundOne, recordPick } from '../src/modules/draft/draft.service.js';
-import { standingsUpdateJson } from '../src/modules/leaderboard/leaderboard.service.js';
+import { liveStandingsJson } from '../src/modules/leaderboard/leaderboard.service.js';
 import { createTestApp, type TestApp, type TestUser } from './support/test-app.js';
 import { createGroup, expectError, expectStatus, joinGroup, operatorReset, operatorStart, savePicks, uniqueName } from './game/helpers.js';
 
@@ -194,17 +195,20 @@ describe('after the start', () => {
 
   it('the live stream carries the watched page with its search and status as leaderboard.group answers it', async () => {
     const watch = { group_id: 1, limit: 10, offset: 0, search: `fan${tag}`, status: 'busted' as const };
-    const text = await standingsUpdateJson(t.deps, watch, users.bob.id, 42);
-    const update = JSON.parse(text) as StandingsUpdate;
+    const { page, mine } = await liveStandingsJson(t.deps, watch, users.bob.id, 42);
+    const update = assembleStandings(JSON.parse(page) as StandingsPage, JSON.parse(mine) as StandingsMine)!;
     const read = await (await t.caller(users.bob)).leaderboard.group(watch);
     expect(update.leaderboard).toEqual(read);
     expect(update.leaderboard.rankings.map((r) => r.participant_id)).toEqual([users.bob.id]);
-    // Byte for byte what the read serialises to, for a searched page and for a plain (shared, prepared) one.
-    expect(text).toBe(JSON.stringify({ kind: 'standings', event_id: 42, leaderboard: read }));
+    // Put together, byte for byte what the read serialises to, for a searched page and for a plain (shared, prepared) one.
+    expect(JSON.stringify(update)).toBe(JSON.stringify({ kind: 'standings', event_id: 42, leaderboard: read }));
     const plain = { group_id: 1, limit: 10, offset: 0 };
-    expect(await standingsUpdateJson(t.deps, plain, users.bob.id, 43)).toBe(
+    const both = await liveStandingsJson(t.deps, plain, users.bob.id, 43);
+    expect(JSON.stringify(assembleStandings(JSON.parse(both.page) as StandingsPage, JSON.parse(both.mine) as StandingsMine))).toBe(
       JSON.stringify({ kind: 'standings', event_id: 43, leaderboard: await (await t.caller(users.bob)).leaderboard.group(plain) }),
     );
+    // The page is the same for every reader; only the own part is theirs.
+    expect((await liveStandingsJson(t.deps, plain, users.dan.id, 43)).page).toBe(both.page);
   });
 
   it('group cards show the caller’s place, the entries and whether they are alive', async () => {

@@ -4,7 +4,8 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
-import { isStandingsUpdate, type DraftChange, type LiveMessage, type StandingsUpdate } from '@first-round/shared/schemas';
+import { isStandingsUpdate, type DraftChange, type LiveMessage, type LiveUpdate, type StandingsMine, type StandingsUpdate } from '@first-round/shared/schemas';
+import { assembleStandings } from '@first-round/shared/live-standings';
 import type { AppRouter } from '../src/trpc/root.js';
 import { recordPick, startDraft, undoLast } from '../src/modules/draft/draft.service.js';
 import { startDeadlineWatcher } from '../src/modules/draft/deadline.js';
@@ -38,6 +39,20 @@ function collect(baseUrl: string, token: string, lastEventId?: string) {
     onData: (envelope) => received.push(envelope.data),
   });
   return { received, ready, stop: () => sub.unsubscribe() };
+}
+
+/** What a page shows from a stream's messages, as the web app puts them together (client/src/lib/live-connection.ts). */
+function shown(received: readonly LiveMessage[]): LiveUpdate[] {
+  let mine: StandingsMine | undefined;
+  const updates: LiveUpdate[] = [];
+  for (const m of received) {
+    if (m.kind === 'standings_me') mine = m;
+    else if (m.kind === 'standings_page') {
+      const update = assembleStandings(m, mine);
+      if (update) updates.push(update);
+    } else updates.push(m);
+  }
+  return updates;
 }
 
 async function until(check: () => boolean, ms = 2000) {
@@ -185,11 +200,12 @@ describe('the standings page on the live stream', () => {
     await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 1, players[0]!.id);
     const [event] = await t.db.query<{ id: string }>(`select id from draft_event order by id desc limit 1`);
     const eventId = Number(event!.id);
-    const standingsIn = (stream: { received: LiveMessage[] }) => stream.received.filter(isStandingsUpdate);
+    const standingsIn = (stream: { received: LiveMessage[] }) => shown(stream.received).filter(isStandingsUpdate);
     await until(() => standingsIn(global).length > 0 && standingsIn(own).length > 0, 5000);
 
-    // Each change comes first, then the page as of that change: what a read gives now, the caller's row included.
-    expect(global.received.map((m) => [m.kind, m.event_id])).toEqual([['pick', eventId], ['standings', eventId]]);
+    // Each change comes first, then the page as of that change (the caller's own part first, then the page
+    // every watcher shares): what a read gives now, the caller's row included.
+    expect(global.received.map((m) => [m.kind, m.event_id])).toEqual([['pick', eventId], ['standings_me', eventId], ['standings_page', eventId]]);
     const client = clientFor(url, alice.token);
     expect(standingsIn(global)[0]!.leaderboard).toEqual(await client.leaderboard.group.query({ group_id: 1, limit: 100 }));
     expect(standingsIn(global)[0]!.leaderboard.me).toMatchObject({ participant_id: alice.id, correct_picks: 1, rank: 1 });
@@ -206,9 +222,9 @@ describe('the standings page on the live stream', () => {
     const sub = late.draft.changes.subscribe({ lastEventId: String(eventId - 1), standings: { group_id: 1, limit: 100, offset: 0 } }, {
       onData: (envelope) => caughtUp.push(envelope.data),
     });
-    await until(() => caughtUp.some(isStandingsUpdate), 5000);
-    expect(caughtUp.map((m) => [m.kind, m.event_id])).toEqual([['pick', eventId], ['standings', eventId]]);
-    expect((caughtUp[1] as StandingsUpdate).leaderboard.me).toMatchObject({ correct_picks: 0 });
+    await until(() => shown(caughtUp).some(isStandingsUpdate), 5000);
+    expect(shown(caughtUp).map((m) => [m.kind, m.event_id])).toEqual([['pick', eventId], ['standings', eventId]]);
+    expect((shown(caughtUp)[1] as StandingsUpdate).leaderboard.me).toMatchObject({ correct_picks: 0 });
     for (const s of [global, own, outsider]) s.stop();
     sub.unsubscribe();
   });
@@ -221,21 +237,20 @@ describe('the standings page on the live stream', () => {
     // In process, each item is tRPC's tracked envelope: [id, data].
     const data = async (stream: AsyncIterator<unknown>) => ((await stream.next()).value as [string, LiveMessage])[1];
     try {
-      const first = await data(member);
-      const second = await data(member);
-      expect([first.kind, second.kind]).toEqual(['pick', 'standings']);
+      const first = [await data(member), await data(member), await data(member)];
+      expect(first.map((m) => m.kind)).toEqual(['pick', 'standings_me', 'standings_page']);
       const read = await (await t.caller(alice)).leaderboard.group({ group_id: group.id, limit: 10, offset: 0 });
-      expect((second as StandingsUpdate).leaderboard).toEqual(read);
+      expect((shown(first)[1] as StandingsUpdate).leaderboard).toEqual(read);
       expect((await data(outsider)).kind).toBe('pick');
       // The outsider's next message is the next change, never the group's standings.
       const next = data(outsider);
       const [player] = await t.db.query<{ id: number }>(`select id from player where draft_pick is null order by rank limit 1`);
       await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 2, player!.id);
       expect((await next).kind).toBe('pick');
-      const third = await data(member);
-      const fourth = await data(member);
-      expect([third.kind, fourth.kind]).toEqual(['pick', 'standings']);
-      expect(fourth.event_id).toBe(third.event_id);
+      // Her second pick hit: her own part moved, so it comes again before the page.
+      const second = [await data(member), await data(member), await data(member)];
+      expect(second.map((m) => [m.kind, m.event_id])).toEqual(['pick', 'standings_me', 'standings_page'].map((kind) => [kind, second[0]!.event_id]));
+      expect((shown([...first, ...second])[3] as StandingsUpdate).leaderboard.me).toMatchObject({ correct_picks: 2 });
     } finally {
       await member.return?.(undefined);
       await outsider.return?.(undefined);
@@ -267,12 +282,48 @@ describe('the standings page on the live stream', () => {
     const [next] = await t.db.query<{ slot: number }>(`select count(*)::int + 1 as slot from player where draft_pick is not null`);
     await recordPick(t.orm().em.fork(), t.deps.draft, 'test', next!.slot, player!.id);
     // Each frame is readable as soon as it is sent (not held back until more comes): the page included.
-    await until(() => [zipped, plain].every((s) => s.text().includes('"kind":"standings"') && s.text().endsWith('\n\n\n')), 5000);
+    await until(() => [zipped, plain].every((s) => s.text().includes('"kind":"standings_page"') && s.text().endsWith('\n\n\n')), 5000);
     expect(zipped.text()).toBe(plain.text());
-    const page = JSON.parse(/^data: (\{"kind":"standings".*)$/m.exec(zipped.text())![1]!) as StandingsUpdate;
-    expect(page.leaderboard.me).toMatchObject({ participant_id: alice.id });
+    const mine = JSON.parse(/^data: (\{"kind":"standings_me".*)$/m.exec(zipped.text())![1]!) as StandingsMine;
+    expect(mine.me).toMatchObject({ participant_id: alice.id });
     zipped.stop();
     plain.stop();
+  });
+  it('sends every watcher of a page the same bytes, and a reader\'s own part only when it changed', async () => {
+    const bob = await t.signUp('bob2');
+    const raw = (token: string) => {
+      const input = encodeURIComponent(JSON.stringify({ lastEventId: null, standings: { group_id: 1, limit: 100 } }));
+      const params = encodeURIComponent(JSON.stringify({ token }));
+      let text = '';
+      const req = http.get(`${url}/trpc/draft.changes?connectionParams=${params}&input=${input}`, { headers: { accept: 'text/event-stream' } }, (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+      });
+      return {
+        connected: () => text.includes('event: connected'),
+        lines: (kind: string) => text.split('\n').filter((l) => l.startsWith(`data: {"kind":"${kind}"`)),
+        stop: () => req.destroy(),
+      };
+    };
+    const streams = [raw(alice.token), raw(bob.token)];
+    await until(() => streams.every((s) => s.connected()));
+    // Two picks of players nobody holds: nobody's row moves.
+    for (let i = 1; i <= 2; i++) {
+      const [player] = await t.db.query<{ id: number }>(
+        `select id from player p where draft_pick is null and not exists (select 1 from pick k where k.player_id = p.id) order by rank limit 1`,
+      );
+      const [next] = await t.db.query<{ slot: number }>(`select count(*)::int + 1 as slot from player where draft_pick is not null`);
+      await recordPick(t.orm().em.fork(), t.deps.draft, 'test', next!.slot, player!.id);
+      await until(() => streams.every((s) => s.lines('standings_page').length === i), 5000);
+    }
+    const [alicePages, bobPages] = streams.map((s) => s.lines('standings_page'));
+    // The same page, byte for byte, whoever watches it.
+    expect(alicePages).toEqual(bobPages);
+    // Each stream's first page comes with the reader's own part, each their own; the second pick moved neither.
+    const [aliceMine, bobMine] = streams.map((s) => s.lines('standings_me').map((l) => JSON.parse(l.slice(6)) as StandingsMine));
+    expect(aliceMine!.map((m) => m.me?.participant_id)).toEqual([alice.id]);
+    expect(bobMine!.map((m) => m.me)).toEqual([null]);
+    for (const s of streams) s.stop();
   });
 });
 
@@ -396,8 +447,8 @@ describe('the standings after a replay, when this instance has not heard the new
       const stream = await (await t.caller(user)).draft.changes({ lastEventId: String(start.event_id), standings: { group_id: 1, limit: 5, offset: 0 } });
       iterator = stream[Symbol.asyncIterator]();
       const frames: LiveMessage[] = [];
-      while (!frames.some(isStandingsUpdate)) frames.push(((await iterator.next()).value as [string, LiveMessage])[1]);
-      const page = frames.find(isStandingsUpdate)!;
+      while (!shown(frames).some(isStandingsUpdate)) frames.push(((await iterator.next()).value as [string, LiveMessage])[1]);
+      const page = shown(frames).find(isStandingsUpdate)!;
       expect(page.event_id).toBe(pick.event_id);
       // The page as of the pick: the reconnecting player's first pick is a hit.
       expect(page.leaderboard.me?.correct_picks).toBe(1);

@@ -69,7 +69,7 @@ function open(url: string, headers: Record<string, string> = {}) {
       .split('\n\n\n')
       .map((f) => /^data: (.*)\nid: (\d+)$/m.exec(f))
       .filter((m) => m !== null)
-      .map((m) => ({ id: Number(m[2]), message: JSON.parse(m[1]!) as LiveMessage }));
+      .map((m) => ({ id: Number(m[2]), message: JSON.parse(m[1]!) as LiveMessage | StandingsUpdate }));
   const stream = { text: () => text, status: () => status, frames, done, close: () => controller.abort() };
   opened.push(stream);
   return stream;

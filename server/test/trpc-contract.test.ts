@@ -239,18 +239,21 @@ describe('draft.changes over SSE, byte for byte as tRPC streams it', () => {
         await openStream(fastUrl, { token: member().token, input, gzip: true }),
         await openStream(trpcUrl, { token: member().token, input }),
       ];
-      // connected, the changes after `from`, then the page as of the last of them.
-      const caughtUp = await Promise.all(streams.map((s) => framesWhen(s, 1 + replayed + 1)));
-      expect(caughtUp[0]![replayed + 1]).toMatch(/^data: \{"kind":"standings"/);
+      // connected, the changes after `from`, then the page as of the last of them: the reader's own part
+      // (a stream's first page brings it), then the page.
+      const caughtUp = await Promise.all(streams.map((s) => framesWhen(s, 1 + replayed + 2)));
+      expect(caughtUp[0]![replayed + 1]).toMatch(/^data: \{"kind":"standings_me"/);
+      expect(caughtUp[0]![replayed + 2]).toMatch(/^data: \{"kind":"standings_page"/);
       expect(caughtUp[0]).toEqual(caughtUp[2]);
       expect(caughtUp[1]).toEqual(caughtUp[2]);
 
       const [next] = await t.db.query<{ slot: number }>(`select count(*)::int + 1 as slot from player where draft_pick is not null`);
       const [player] = await t.db.query<{ id: number }>(`select id from player where draft_pick is null order by rank limit 1`);
       await recordPick(t.orm().em.fork(), t.deps.draft, 'test', next!.slot, player!.id);
-      const live = await Promise.all(streams.map((s) => framesWhen(s, 1 + replayed + 1 + 2)));
+      // The reader has no entry: their own part (none) did not change, so the pick and the page alone.
+      const live = await Promise.all(streams.map((s) => framesWhen(s, 1 + replayed + 2 + 2)));
       expect(live[0]!.at(-2)).toMatch(/^data: \{"event_id":\d+,"kind":"pick"/);
-      expect(live[0]!.at(-1)).toMatch(/^data: \{"kind":"standings"/);
+      expect(live[0]!.at(-1)).toMatch(/^data: \{"kind":"standings_page"/);
       expect(live[0]).toEqual(live[2]);
       expect(live[1]).toEqual(live[2]);
       for (const s of streams) s.stop();

@@ -597,16 +597,48 @@ export type DraftChangesInput = z.output<typeof draftChangesInput>;
 export const publicChangesInput = z.strictObject({ lastEventId: lastEventIdSchema }).optional();
 export type PublicChangesInput = z.output<typeof publicChangesInput>;
 
-/** The watched standings page as of draft change `event_id` (the answer leaderboard.group gives then). */
+/**
+ * The watched standings page as of draft change `event_id` (the answer leaderboard.group gives then): what
+ * the web app's live layer puts together from the stream's two standings messages below, and what an older
+ * server sent whole (still understood by the web app, for a rolling deploy: docs/decisions.md).
+ */
 export const standingsUpdate = z.object({
   kind: z.literal('standings'),
   event_id: z.number(),
   leaderboard: leaderboardOutput,
 });
 export type StandingsUpdate = z.infer<typeof standingsUpdate>;
-/** What the live stream carries: every draft change and, when asked for, the standings after it. */
-export type LiveMessage = DraftChange | StandingsUpdate;
-export const isStandingsUpdate = (message: LiveMessage): message is StandingsUpdate => message.kind === 'standings';
+
+/**
+ * The watched page without the reader's own part: the same bytes for every watcher of that page, so the
+ * fan-out builds (and compresses) it once per change (docs/decisions.md, "National scale: the fan-out").
+ */
+export const standingsPage = z.object({
+  kind: z.literal('standings_page'),
+  event_id: z.number(),
+  leaderboard: leaderboardOutput.omit({ me: true, me_position: true }),
+});
+export type StandingsPage = z.infer<typeof standingsPage>;
+
+/**
+ * The reader's own part of the watched page (leaderboard.group's `me` and `me_position`): sent just before
+ * the page it belongs to, in the same write, on a stream's first page and whenever it changed; otherwise
+ * the last one sent still holds.
+ */
+export const standingsMine = z.object({
+  kind: z.literal('standings_me'),
+  event_id: z.number(),
+  group_id: z.number(),
+  me: leaderboardRowOutput.nullable(),
+  me_position: z.number().nullable(),
+});
+export type StandingsMine = z.infer<typeof standingsMine>;
+
+/** What the live stream carries: every draft change and, when asked for, the standings after it, in two parts. */
+export type LiveMessage = DraftChange | StandingsPage | StandingsMine;
+/** What the web app's live layer hands on: a change, or a watched page put together whole. */
+export type LiveUpdate = DraftChange | StandingsUpdate;
+export const isStandingsUpdate = (message: LiveUpdate): message is StandingsUpdate => message.kind === 'standings';
 
 // ---------------------------------------------------------------- seasons (closed seasons are history)
 /** A draft year: the season it names (2025 = the 2025 draft). */

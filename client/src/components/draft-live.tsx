@@ -11,7 +11,7 @@ import { HeldChanges, pageClockSkew } from '../lib/hold-back';
 import { holdChangesFrom, onCatchUp } from '../lib/hold-gate';
 import { getViewingDelay, subscribeViewingDelay } from '../lib/viewing-delay';
 import { GLOBAL_FIRST_PAGE } from '../lib/live-strip';
-import type { DraftChange, LiveMessage } from '@first-round/shared/schemas';
+import type { DraftChange, LiveMessage, LiveUpdate, StandingsUpdate } from '@first-round/shared/schemas';
 
 /**
  * What a draft change touches: draft.status and the board (patched from the event), the rest (read again).
@@ -65,7 +65,7 @@ export function DraftLive({ spectator = false }: { spectator?: boolean }) {
       notify('info', title, description);
     };
     /** Applies what the hold released, in order, then waits for the next release. */
-    const apply = (released: LiveMessage[]) => {
+    const apply = (released: LiveUpdate[]) => {
       for (const message of released) {
         if (message.kind === 'standings') live.applyStandings(message);
         else applyChange(message);
@@ -83,7 +83,7 @@ export function DraftLive({ spectator = false }: { spectator?: boolean }) {
         subscribe: (input, handlers) => {
           const callbacks = {
             onStarted: handlers.onStarted,
-            onData: (event: { id: string; data: LiveMessage }) => handlers.onData(event.id, event.data),
+            onData: (event: { id: string; data: LiveMessage | StandingsUpdate }) => handlers.onData(event.id, event.data),
             onConnectionStateChange: (state: { state: 'idle' | 'connecting' | 'pending'; error: unknown }) => handlers.onConnectionStateChange(state.state, state.error),
             onError: handlers.onError,
             onComplete: handlers.onComplete,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DraftChange, LiveMessage, StandingsUpdate } from '@first-round/shared/schemas';
+import type { DraftChange, LiveUpdate, StandingsUpdate } from '@first-round/shared/schemas';
 import { ClockSkew, HeldChanges } from './hold-back';
 
 /** Server time 0 is 20:00:00 on draft night; the device clock runs `skew` ms ahead of it. */
@@ -14,7 +14,7 @@ const pick = (event_id: number, slot: number, s: number): DraftChange => ({
 });
 const undo = (event_id: number, slot: number, s: number): DraftChange => ({ event_id, kind: 'undo', slot, at: at(s) });
 const standings = (event_id: number): StandingsUpdate => ({ kind: 'standings', event_id, leaderboard: { group_id: 0 } as StandingsUpdate['leaderboard'] });
-const ids = (messages: LiveMessage[]) => messages.map((m) => (m.kind === 'standings' ? `s${m.event_id}` : `${m.kind}${m.event_id}`));
+const ids = (messages: LiveUpdate[]) => messages.map((m) => (m.kind === 'standings' ? `s${m.event_id}` : `${m.kind}${m.event_id}`));
 /** Device time of server second `s`, on a device 3 s ahead and 80 ms of network away. */
 const device = (s: number, skew = 3000) => T0 + s * 1000 + skew;
 

@@ -1,4 +1,4 @@
-import type { DraftChange, LiveMessage } from '@first-round/shared/schemas';
+import type { DraftChange, LiveUpdate } from '@first-round/shared/schemas';
 
 /*
  * No spoilers (issue 26): the live stream's messages held back by this device's viewing delay. Each draft
@@ -36,7 +36,7 @@ export class ClockSkew {
 export const pageClockSkew = new ClockSkew();
 
 interface Held {
-  message: LiveMessage;
+  message: LiveUpdate;
   /** Server time the draft change happened (the standings after it: that change's). */
   serverAt: number;
 }
@@ -63,7 +63,7 @@ export class HeldChanges {
    * of a pick still held takes the pick away with it: this viewer never sees the mistake, nor a toast about
    * taking it back (what the TV showed: nothing).
    */
-  receive(message: LiveMessage, deviceNow: number): LiveMessage[] {
+  receive(message: LiveUpdate, deviceNow: number): LiveUpdate[] {
     if (message.kind === 'standings') {
       const change = this.queue.find((h) => h.message.kind !== 'standings' && (h.message as DraftChange).event_id === message.event_id);
       const last = this.queue.at(-1);
@@ -80,19 +80,19 @@ export class HeldChanges {
   }
 
   /** Everything whose time has come, in the order received (a later item never overtakes an earlier one). */
-  due(deviceNow: number): LiveMessage[] {
+  due(deviceNow: number): LiveUpdate[] {
     let n = 0;
     while (n < this.queue.length && this.releaseAt(this.queue[n]!) <= deviceNow) n += 1;
     return this.queue.splice(0, n).map((h) => h.message);
   }
 
   /** "Catch up": everything held, at once, in order. */
-  catchUp(): LiveMessage[] {
+  catchUp(): LiveUpdate[] {
     return this.queue.splice(0).map((h) => h.message);
   }
 
   /** A new delay (the viewer chose another); what is due under it is returned. */
-  setDelay(delayMs: number, deviceNow: number): LiveMessage[] {
+  setDelay(delayMs: number, deviceNow: number): LiveUpdate[] {
     this.delayMs = delayMs;
     return this.due(deviceNow);
   }

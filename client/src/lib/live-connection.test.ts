@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DraftChange, DraftChangesInput, DraftStatus, LiveMessage, StandingsUpdate } from '@first-round/shared/schemas';
+import type { DraftChange, DraftChangesInput, DraftStatus, LeaderboardRow, LiveMessage, StandingsMine, StandingsPage, StandingsUpdate } from '@first-round/shared/schemas';
 import { LiveConnection, POLL_INTERVAL_MS, PUSH_GRACE_MS, retryDelay, statusMoved, statusSignature, type LiveTransport } from './live-connection';
 
 type Handlers = Parameters<LiveTransport['subscribe']>[1];
@@ -24,7 +24,7 @@ class FakeServer implements LiveTransport {
   get last() {
     return this.streams.at(-1)!;
   }
-  send(message: LiveMessage, stream = this.last) {
+  send(message: LiveMessage | StandingsUpdate, stream = this.last) {
     stream.handlers.onData(String(message.event_id), message);
   }
 }
@@ -149,6 +149,55 @@ describe('LiveConnection', () => {
     // Push up: one look to cover the gap, then no more polling.
     await vi.advanceTimersByTimeAsync(POLL_INTERVAL_MS * 3);
     expect(server.statusReads).toBe(3);
+  });
+
+  it('shows a watched page with the reader\'s own part last sent on this stream, never with none or another stream\'s', async () => {
+    const shown: StandingsUpdate[] = [];
+    connection.stop();
+    connection = new LiveConnection({ transport: server, cachedStatus: () => status(8), onChange: () => {}, onStandings: (u) => shown.push(u), onStale: () => {} });
+    connection.watch({ group_id: 1, limit: 100, offset: 0 });
+    connection.start();
+    server.last.handlers.onStarted();
+    const row = (rank: number): LeaderboardRow => ({ rank, participant_id: 'p_me', participant_name: 'Me', correct_picks: 1, busted: false, tiebreak_rank: null, picks: 3, max_possible: 3, can_win: true });
+    const mine = (event_id: number, rank: number, group_id = 1): StandingsMine => ({ kind: 'standings_me', event_id, group_id, me: row(rank), me_position: rank - 1 });
+    const page = (event_id: number, entries: number): StandingsPage => ({
+      kind: 'standings_page',
+      event_id,
+      leaderboard: { group_id: 1, draft_started: true, entries, alive: entries, rankings: [], matches: entries, benchmarks: [] },
+    });
+
+    // The own part comes first, then the page: shown as the read answers (its keys in the read's order).
+    server.send(pick(9));
+    server.send(mine(9, 4));
+    server.send(page(9, 10));
+    expect(shown.map((u) => JSON.stringify(u))).toEqual([
+      JSON.stringify({
+        kind: 'standings',
+        event_id: 9,
+        leaderboard: { group_id: 1, draft_started: true, entries: 10, alive: 10, rankings: [], me: row(4), matches: 10, me_position: 3, benchmarks: [] },
+      }),
+    ]);
+    // Unchanged, the own part is not sent again: the last one holds.
+    server.send(pick(10));
+    server.send(page(10, 11));
+    expect(shown.at(-1)!.leaderboard).toMatchObject({ entries: 11, me: row(4), me_position: 3 });
+    server.send(mine(11, 2));
+    server.send(page(11, 11));
+    expect(shown.at(-1)!.leaderboard).toMatchObject({ me: row(2), me_position: 1 });
+    expect(shown.map((u) => u.event_id)).toEqual([9, 10, 11]);
+
+    // A new stream starts without one: a page before its own part is not shown (the read after the wait brings it).
+    server.last.handlers.onError();
+    await vi.advanceTimersByTimeAsync(1000);
+    server.send(page(12, 12));
+    // Nor with another group's own part.
+    server.send(mine(13, 1, 7));
+    server.send(page(13, 12));
+    expect(shown.map((u) => u.event_id)).toEqual([9, 10, 11]);
+    // The stream resumes from the last page shown.
+    server.last.handlers.onError();
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(server.last.input).toMatchObject({ lastEventId: '11' });
   });
 
   it('stop closes the stream and nothing runs afterwards', async () => {

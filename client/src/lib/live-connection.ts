@@ -1,4 +1,5 @@
-import type { DraftChange, DraftChangesInput, DraftStatus, LeaderboardInput, LiveMessage, StandingsUpdate } from '@first-round/shared/schemas';
+import type { DraftChange, DraftChangesInput, DraftStatus, LeaderboardInput, LiveMessage, StandingsMine, StandingsUpdate } from '@first-round/shared/schemas';
+import { assembleStandings } from '@first-round/shared/live-standings';
 
 /** How long push may be down (never connected, or dropped) before the app polls instead. */
 export const PUSH_GRACE_MS = 10_000;
@@ -53,7 +54,8 @@ export interface LiveTransport {
     input: DraftChangesInput,
     handlers: {
       onStarted(): void;
-      onData(id: string, message: LiveMessage): void;
+      /** A message of this server's stream, or a whole standings page as an older server sends it. */
+      onData(id: string, message: LiveMessage | StandingsUpdate): void;
       /** 'pending': the stream is open; 'connecting' with an error: it dropped and tRPC reconnects. */
       onConnectionStateChange(state: 'idle' | 'connecting' | 'pending', error: unknown): void;
       onError(): void;
@@ -69,7 +71,7 @@ export interface LiveConnectionOptions {
   cachedStatus(): DraftStatus | undefined;
   /** A change pushed by the server (or replayed after a reconnect). */
   onChange(change: DraftChange): void;
-  /** The watched standings page, re-ranked after a change. */
+  /** The watched standings page, re-ranked after a change (put together from the stream's two parts). */
   onStandings(update: StandingsUpdate): void;
   /** A status read found the draft moved without a change event saying how (polling, a reconnect). */
   onStale(status: DraftStatus): void;
@@ -96,6 +98,8 @@ export class LiveConnection {
   private stableTimer: ReturnType<typeof setTimeout> | undefined;
   /** The draft status as of the last time the cached answers were known to be current. */
   private known: string | null = null;
+  /** The reader's own part of the watched page last sent on the current stream (it is not sent again unchanged). */
+  private mine: StandingsMine | undefined;
 
   constructor(private readonly options: LiveConnectionOptions) {}
 
@@ -186,6 +190,8 @@ export class LiveConnection {
     if (!this.running) return;
     const mine = ++this.generation;
     const current = () => this.running && mine === this.generation;
+    // A new stream sends the reader's own part with its first page: nothing of an older stream's holds.
+    this.mine = undefined;
     const input: DraftChangesInput = { lastEventId: this.lastEventId, ...(this.watched ? { standings: this.watched } : {}) };
     this.subscription = this.options.transport.subscribe(input, {
       onStarted: () => {
@@ -219,10 +225,20 @@ export class LiveConnection {
 
   /**
    * One message, by its kind. A kind this version does not know (a newer server's) is left alone: it is
-   * neither a change to refresh for nor a place to resume from.
+   * neither a change to refresh for nor a place to resume from. A watched page comes as the reader's own
+   * part (when it changed), then the page shared by all its readers: shown together, never the page with
+   * another stream's or group's own part (then the read after the wait brings it).
    */
-  private receive(id: string, message: LiveMessage) {
-    if (message.kind === 'standings') {
+  private receive(id: string, message: LiveMessage | StandingsUpdate) {
+    if (message.kind === 'standings_me') {
+      this.mine = message;
+    } else if (message.kind === 'standings_page') {
+      const update = assembleStandings(message, this.mine);
+      if (!update) return;
+      this.lastEventId = id;
+      this.options.onStandings(update);
+    } else if (message.kind === 'standings') {
+      // An older server's whole page (a rolling deploy).
       this.lastEventId = id;
       this.options.onStandings(message);
     } else if (isDraftChange(message)) {

@@ -1,5 +1,4 @@
 import type { DraftChange } from '@first-round/shared/schemas';
-import { enveloped, type JsonBody } from '../responses/json-body.js';
 
 /*
  * tRPC's SSE wire format, written by hand where the live stream writes frames itself (modules/draft/
@@ -30,8 +29,8 @@ export const PING = Buffer.from(sseFrame([['event', 'ping'], ['data', '']]));
 /** A refusal or failure: the error shape the router's formatter made (trpc.ts, trpcErrorAnswer). */
 export const errorFrame = (shape: unknown) => sseFrame([['event', 'serialized-error'], ['data', JSON.stringify(shape)]]);
 
-/** A draft change as tRPC sends a tracked value: its JSON, then its audit-log id as the event id. */
-export const changeFrame = (change: DraftChange) => sseFrame([['data', JSON.stringify(change)], ['id', String(change.event_id)]]);
+/** A tracked value as tRPC sends it: its JSON, then its id (the audit-log id of the change it is as of). */
+export const trackedFrame = (json: string, id: number) => sseFrame([['data', json], ['id', String(id)]]);
 
-/** A composed body (a standings update) as a tracked value, its shared pieces kept shared (responses/json-body.ts). */
-export const trackedFrame = (body: JsonBody, id: number) => enveloped(body, 'data: ', `\nid: ${id}\n\n\n`, 'frame');
+/** A draft change as tRPC sends a tracked value: its JSON, then its audit-log id as the event id. */
+export const changeFrame = (change: DraftChange) => trackedFrame(JSON.stringify(change), change.event_id);

@@ -5,8 +5,9 @@
  * bust); and the live stream's standings pages carry the same rows. Rules: shared/src/contention.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Leaderboard, LeaderboardRow } from '@first-round/shared/schemas';
-import { standingsUpdateJson } from '../../src/modules/leaderboard/leaderboard.service.js';
+import type { Leaderboard, LeaderboardRow, StandingsMine, StandingsPage } from '@first-round/shared/schemas';
+import { liveStandingsJson } from '../../src/modules/leaderboard/leaderboard.service.js';
+import { assembleStandings } from '@first-round/shared/live-standings';
 import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
 import { boardIds, createGroup, eventually, expectStatus, joinGroup, operatorStart, savePicks } from './helpers.js';
 
@@ -87,7 +88,8 @@ describe('who can still win', () => {
 
   it('the live stream’s standings pages carry the same rows', async () => {
     const watch = { group_id: groupId, limit: 500, offset: 0 };
-    const update = JSON.parse(await standingsUpdateJson(t.deps, watch, users.short!.id, 1)) as { leaderboard: Leaderboard };
+    const { page, mine } = await liveStandingsJson(t.deps, watch, users.short!.id, 1);
+    const update = assembleStandings(JSON.parse(page) as StandingsPage, JSON.parse(mine) as StandingsMine)!;
     expect(update.leaderboard).toEqual(await board(groupId, users.short!));
     expect(update.leaderboard.me).toMatchObject({ max_possible: 4, can_win: true });
   });

@@ -12,6 +12,8 @@ import {
   publicChangesInput,
   recordPickInput,
   setTeamInput,
+  standingsMine,
+  standingsPage,
   standingsUpdate,
   type DraftChange,
 } from '@first-round/shared/schemas';
@@ -65,7 +67,7 @@ export const draftRouter = router({
    */
   changes: authedProcedure
     // Each message: a change, or (when the input names a standings page) that page re-ranked after it. At most 20 streams per player.
-    .meta({ output: z.union([draftChange, standingsUpdate]), errors: ['TOO_MANY_REQUESTS'] })
+    .meta({ output: z.union([draftChange, standingsMine, standingsPage]), errors: ['TOO_MANY_REQUESTS'] })
     .input(draftChangesInput)
     .subscription(({ ctx, input, signal }) => ctx.deps.live.subscribe(ctx.participant.id, input, signal)),
   /**

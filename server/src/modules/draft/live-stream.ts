@@ -1,12 +1,11 @@
 import { tracked, type TrackedEnvelope } from '@trpc/server';
-import type { DraftChange, DraftChangesInput, LeaderboardInput, LiveMessage, StandingsUpdate } from '@first-round/shared/schemas';
+import type { DraftChange, DraftChangesInput, LeaderboardInput, LiveMessage, StandingsMine, StandingsPage } from '@first-round/shared/schemas';
 import type { AppDeps } from '../../deps.js';
 import { tooManyRequests } from '../../errors.js';
-import { jsonText, writeJson, type JsonBody } from '../../responses/json-body.js';
 import type { ByteSink } from '../../responses/gzip-stream.js';
 import { changeFrame, PING, trackedFrame } from '../../trpc/sse.js';
 import { toTrpcError } from '../../trpc/trpc.js';
-import { mayReadStandings, standingsFrame, standingsView, type StandingsView } from '../leaderboard/leaderboard.service.js';
+import { mayReadStandings, ownStandingJson, standingsMineJson, standingsPageJson, standingsView, type StandingsView } from '../leaderboard/leaderboard.service.js';
 import { draftChangesAfter } from './draft.repository.js';
 
 /** At most this many live streams per player on one instance: several tabs and devices, with room for reconnects. */
@@ -33,13 +32,35 @@ export type LiveDeps = Pick<AppDeps, 'events' | 'orm' | 'log' | 'draftStatus' | 
 interface Outlet {
   /** A draft change; `shared` is its frame when the very same bytes go to every stream (a live change). */
   change(change: DraftChange, shared?: Buffer): void;
-  /** The watched standings page as of change `eventId`. */
-  standings(update: JsonBody, eventId: number): void;
+  /**
+   * The watched page as of a change: the reader's own part first when it is sent (`mine`, a
+   * `standings_me` message's JSON), then the page shared by all its watchers.
+   */
+  standings(page: SharedPage, mine: string | undefined): void;
   ping(): void;
   /** No more messages: the server is shutting down (no error), or the stream failed. */
   end(error?: unknown): void;
   cork(): void;
   uncork(): void;
+}
+
+/**
+ * A watched page's `standings_page` message as of one change, made once for all its watchers: whoever
+ * reads it (the SSE route, tRPC, a public stream) gets the very same bytes.
+ */
+export interface SharedPage {
+  eventId: number;
+  json: string;
+  /** Its SSE frame, one buffer for every stream (so a gzip stream compresses it once for all). */
+  frame: Buffer;
+  /** Parsed once, for the streams tRPC serialises itself. */
+  value?: StandingsPage;
+}
+
+/** The watched page as of change `eventId`, once for all its watchers. */
+export function sharedPage(view: StandingsView, watch: LeaderboardInput, eventId: number): SharedPage {
+  const json = standingsPageJson(view, watch, eventId);
+  return { eventId, json, frame: Buffer.from(trackedFrame(json, eventId)) };
 }
 
 /** A change and its frame, made once per change for every stream. */
@@ -53,6 +74,10 @@ interface Subscriber {
   participantId: string;
   /** The standings page on the client's screen, sent again after every change (draftChangesInput). */
   watch?: LeaderboardInput;
+  /** The watched page's key: its watchers share one SharedPage. */
+  watchKey?: string;
+  /** The reader's own part of the page as last sent on this stream (ownStandingJson): not sent again unchanged. */
+  lastMine?: string;
   /** Whether the caller may read the watched group; unknown until checked, and again after a join/leave. */
   allowed?: boolean;
   /** The newest change sent (or, before anything is, the client's last event id): nothing at or below it is sent. */
@@ -78,9 +103,12 @@ interface Subscriber {
  * MAX_STREAMS_PER_USER places. A stream listens first, then replays what the client missed after its
  * last event id from the audit log, then sends live changes in order, each with its audit-log id, never
  * one twice. A stream that names the standings page on its screen also gets that page after every change
- * (and after a replay), once re-ranked: the answer leaderboard.group gives, the page read once for all
- * its watchers and only the caller's own row their own; the change waits for it (HOLD_FOR_PAGE_MS at
- * most) and both go out in one write. A group's standings go only to its members. SSE streams get a
+ * (and after a replay), once re-ranked: the answer leaderboard.group gives, in two messages. The page
+ * less the reader's own part (`standings_page`) is made once per change for all its watchers, the same
+ * bytes to each (SharedPage); the reader's own row and place (`standings_me`) go before it on a stream's
+ * first page and whenever they changed (the client keeps the last one: shared/src/live-standings.ts). The
+ * change waits for them (HOLD_FOR_PAGE_MS at most) and all go out in one write. A group's standings go
+ * only to its members (checked on the first page, and again after the group announces a join or leave). SSE streams get a
  * ping every SSE_OPTIONS interval (trpc/sse.ts); tRPC pings its own. On shutdown every stream ends.
  */
 export class LiveStream {
@@ -243,9 +271,9 @@ export class LiveStream {
   }
 
   /**
-   * The watched standings as of change `eventId`, once ranked (each group once for all its watchers; the
-   * global ranking started with the change). Given up when a newer change arrives meanwhile: it sends its
-   * own, newer standings, and a page never goes back to older ones.
+   * The watched standings as of change `eventId`, once ranked (the global ranking started with the
+   * change): each page once for all its watchers, and to each watcher its own part when it changed. Given up when a newer change
+   * arrives meanwhile: it sends its own, newer standings, and a page never goes back to older ones.
    */
   private async sendStandings(watchers: Subscriber[], eventId: number) {
     // Not the cache version: that also moves when this instance marks its own change (touch) before or after
@@ -254,26 +282,34 @@ export class LiveStream {
     const em = this.deps.orm.em.fork();
     try {
       await Promise.all([...new Set(watchers.map((s) => s.watch!.group_id))].map((groupId) => this.deps.leaderboards.get(groupId)));
-      // Each watched page is read once for all its watchers; a watcher's update is then only its own row
-      // around the page's shared bytes, made without waiting on anything.
-      const views = new Map<string, StandingsView>();
+      // Reads that came while the ranking was made are answered first, from it: resumed on the ranking
+      // before them, the 5,000 writes below kept them waiting (docs/decisions.md, "National scale: the
+      // fan-out"). One turn of the event loop; the writes then go in one go (yielding between slices of
+      // them made the first pick after the pages connect slower, twice, on a busy machine).
+      await new Promise((resolve) => setImmediate(resolve));
+      const pages = new Map<string, { view: StandingsView; page: SharedPage }>();
       for (const sub of watchers) {
         if (overtaken()) return;
         if (!this.subscribers.has(sub) || sub.lastSent > eventId) continue;
-        sub.allowed ??= await mayReadStandings(em, sub.watch!.group_id, sub.participantId);
+        const watch = sub.watch!;
+        sub.allowed ??= await mayReadStandings(em, watch.group_id, sub.participantId);
         if (!sub.allowed) {
           this.releaseHeld(sub);
           continue;
         }
-        const key = JSON.stringify(sub.watch);
-        let view = views.get(key);
-        if (!view) views.set(key, (view = await standingsView(this.deps, sub.watch!)));
+        let shared = pages.get(sub.watchKey!);
+        if (!shared) {
+          const view = await standingsView(this.deps, watch);
+          pages.set(sub.watchKey!, (shared = { view, page: sharedPage(view, watch, eventId) }));
+        }
         if (overtaken()) return;
-        const update = standingsFrame(this.deps, view, sub.watch!, sub.participantId, eventId);
         if (!this.subscribers.has(sub)) continue;
+        const own = ownStandingJson(this.deps, shared.view, sub.participantId);
+        const mine = own === sub.lastMine ? undefined : standingsMineJson(watch.group_id, eventId, own);
+        sub.lastMine = own;
         sub.outlet.cork();
         this.releaseHeld(sub);
-        sub.outlet.standings(update, eventId);
+        sub.outlet.standings(shared.page, mine);
         sub.outlet.uncork();
       }
     } catch (error) {
@@ -321,7 +357,15 @@ export class LiveSubscription implements AsyncIterable<TrackedEnvelope<LiveMessa
   private start(outlet: Outlet): Subscriber {
     if (this.started) throw new Error('a live subscription is read once');
     this.started = true;
-    const sub: Subscriber = { outlet, participantId: this.participantId, watch: this.input?.standings, lastSent: Number(this.input?.lastEventId ?? 0), release: this.release };
+    const watch = this.input?.standings;
+    const sub: Subscriber = {
+      outlet,
+      participantId: this.participantId,
+      watch,
+      watchKey: watch && JSON.stringify(watch),
+      lastSent: Number(this.input?.lastEventId ?? 0),
+      release: this.release,
+    };
     this.live.open(sub, this.signal);
     return sub;
   }
@@ -338,8 +382,9 @@ class SseOutlet implements Outlet {
     this.out.write(shared ?? changeFrame(change));
   }
 
-  standings(update: JsonBody, eventId: number) {
-    writeJson(this.out, trackedFrame(update, eventId));
+  standings(page: SharedPage, mine: string | undefined) {
+    if (mine !== undefined) this.out.write(trackedFrame(mine, page.eventId));
+    this.out.write(page.frame);
   }
 
   ping() {
@@ -362,8 +407,8 @@ class SseOutlet implements Outlet {
 }
 
 /**
- * Messages as tRPC's tracked values, for tRPC to serialise: a standings update is parsed back from its
- * JSON (a rare path: the web app reads the SSE route). Pings are tRPC's own business there.
+ * Messages as tRPC's tracked values, for tRPC to serialise: a standings page is parsed back from its
+ * JSON once for all such streams (a rare path: the web app reads the SSE route). Pings are tRPC's own business there.
  */
 class IteratorOutlet implements Outlet, AsyncIterator<TrackedEnvelope<LiveMessage>> {
   private readonly queue: TrackedEnvelope<LiveMessage>[] = [];
@@ -378,8 +423,10 @@ class IteratorOutlet implements Outlet, AsyncIterator<TrackedEnvelope<LiveMessag
     this.push(tracked(String(change.event_id), change));
   }
 
-  standings(update: JsonBody, eventId: number) {
-    this.push(tracked(String(eventId), JSON.parse(jsonText(update)) as StandingsUpdate));
+  standings(page: SharedPage, mine: string | undefined) {
+    const id = String(page.eventId);
+    if (mine !== undefined) this.push(tracked(id, JSON.parse(mine) as StandingsMine));
+    this.push(tracked(id, (page.value ??= Object.freeze(JSON.parse(page.json) as StandingsPage))));
   }
 
   ping() {}

@@ -42,20 +42,30 @@ export function leaderboardFor(deps: Pick<AppDeps, 'leaderboards'>, view: Standi
     // A search or a status filter reveals nothing either: no rows, no counts, no position.
     return { group_id: input.group_id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] };
   }
-  const { standings, rows } = view;
-  const mine = participantId === null ? undefined : standings.byParticipant.get(participantId);
-  const position = mine ? positionIn(rows, mine) : -1;
+  const { me, me_position } = ownStanding(deps, view, participantId);
   return {
     group_id: input.group_id,
     draft_started: true,
-    entries: standings.rankings.length,
-    alive: standings.alive,
+    entries: view.standings.rankings.length,
+    alive: view.standings.alive,
     rankings: view.page,
-    me: mine ? deps.leaderboards.ownRow(mine) : null,
-    matches: rows.length,
-    me_position: position < 0 ? null : position,
+    me,
+    matches: view.rows.length,
+    me_position,
     benchmarks: view.benchmarks,
   };
+}
+
+/** The caller's own part of a standings page: their row wherever it ranks, and its place among the page's rows. */
+export function ownStanding(
+  deps: Pick<AppDeps, 'leaderboards'>,
+  view: StandingsView,
+  participantId: string | null,
+): Pick<Leaderboard, 'me' | 'me_position'> {
+  const mine = view.started && participantId !== null ? view.standings.byParticipant.get(participantId) : undefined;
+  if (!view.started || !mine) return { me: null, me_position: null };
+  const position = positionIn(view.rows, mine);
+  return { me: deps.leaderboards.ownRow(mine), me_position: position < 0 ? null : position };
 }
 
 export function getLeaderboard(deps: StandingsDeps, input: LeaderboardInput, participantId: string): MaybePromise<Leaderboard> {
@@ -95,25 +105,49 @@ export function leaderboardJson(lb: Leaderboard): JsonBody {
 }
 
 /**
- * A `standings` update of the live stream: the page leaderboard.group answers with, the same bytes, as of
- * draft change `eventId`. The caller's right to read the group is checked by the stream.
+ * The live stream's `standings_page`: the page leaderboard.group answers with, less the reader's own part
+ * (`me`, `me_position`), so it is the same JSON for every watcher of the page (its rows and benchmarks are
+ * the prepared, shared pieces the read sends). Before the start, the read's empty page.
  */
-export function standingsFrame(deps: Pick<AppDeps, 'leaderboards'>, view: StandingsView, watch: LeaderboardInput, participantId: string | null, eventId: number): JsonBody {
-  return enveloped(leaderboardJson(leaderboardFor(deps, view, watch, participantId)), `{"kind":"standings","event_id":${eventId},"leaderboard":`, '}', 'live');
+export function standingsPageJson(view: StandingsView, watch: LeaderboardInput, eventId: number): string {
+  if (!view.started) {
+    return `{"kind":"standings_page","event_id":${eventId},"leaderboard":{"group_id":${watch.group_id},"draft_started":false,"entries":0,"alive":0,"rankings":[],"matches":0,"benchmarks":[]}}`;
+  }
+  const { standings, page, rows, benchmarks } = view;
+  return jsonText(
+    jsonTemplate`{"kind":"standings_page","event_id":${eventId},"leaderboard":{"group_id":${watch.group_id},"draft_started":true,"entries":${standings.rankings.length},"alive":${standings.alive},"rankings":${page},"matches":${rows.length},"benchmarks":${benchmarks}}}`,
+  );
+}
+
+/**
+ * The reader's own part as JSON members (`"me":…,"me_position":…`): compared with the last one sent to a
+ * stream, so an unchanged one is not sent again; `standingsMineJson` makes it a message.
+ */
+export function ownStandingJson(deps: Pick<AppDeps, 'leaderboards'>, view: StandingsView, participantId: string): string {
+  const { me, me_position } = ownStanding(deps, view, participantId);
+  return jsonText(jsonTemplate`"me":${me},"me_position":${me_position}`);
+}
+
+/** The live stream's `standings_me`: the reader's own part of group `groupId`'s page as of change `eventId`. */
+export const standingsMineJson = (groupId: number, eventId: number, own: string) =>
+  `{"kind":"standings_me","event_id":${eventId},"group_id":${groupId},${own}}`;
+
+/** Both live messages for one reader, as JSON text (tests hold them to the read: put together, they are its answer). */
+export async function liveStandingsJson(deps: StandingsDeps, watch: LeaderboardInput, participantId: string, eventId: number): Promise<{ page: string; mine: string }> {
+  const view = await standingsView(deps, watch);
+  return { page: standingsPageJson(view, watch, eventId), mine: standingsMineJson(watch.group_id, eventId, ownStandingJson(deps, view, participantId)) };
 }
 
 /**
  * The spectators' `standings` update as of draft change `eventId`: leaderboard.public's answer (the global
- * top 100 with no caller, the same bytes for everyone) in the update every live stream carries.
+ * top 100 with no caller, so no own part: the same bytes for everyone) as one whole message, which every
+ * live page reads as well as the players' page-and-own-part pair.
  */
 export function publicStandingsUpdate(deps: StandingsDeps & Pick<AppDeps, 'config'>, eventId: number): MaybePromise<JsonBody> {
   if (!deps.config.PUBLIC_STANDINGS) throw notFound(MESSAGES.publicStandingsOff);
-  return after(standingsView(deps, PUBLIC_STANDINGS_PAGE), (view) => standingsFrame(deps, view, PUBLIC_STANDINGS_PAGE, null, eventId));
-}
-
-/** The same update as JSON text, as one reader gets it (the live stream's frames carry these very bytes). */
-export async function standingsUpdateJson(deps: StandingsDeps, watch: LeaderboardInput, participantId: string, eventId: number): Promise<string> {
-  return jsonText(standingsFrame(deps, await standingsView(deps, watch), watch, participantId, eventId));
+  return after(standingsView(deps, PUBLIC_STANDINGS_PAGE), (view) =>
+    enveloped(leaderboardJson(leaderboardFor(deps, view, PUBLIC_STANDINGS_PAGE, null)), `{"kind":"standings","event_id":${eventId},"leaderboard":`, '}', 'live'),
+  );
 }
 
 /**
