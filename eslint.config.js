@@ -24,4 +24,12 @@ export default tseslint.config(
     },
   },
   { files: ['scripts/**', 'e2e/**', 'examples/**', '**/*.test.ts', 'server/test/**'], rules: { 'no-console': 'off' } },
+  {
+    // Browser specs open contexts through e2e/support/browser.ts, which keeps the service worker out unless
+    // the spec asks for it (the worker's precache in every context slowed the whole suite).
+    files: ['e2e/**'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'browser', property: 'newContext', message: "Use newContext(browser, …) or newPerson from e2e/support/browser.ts (service workers blocked unless the spec allows them)." }],
+    },
+  },
 );

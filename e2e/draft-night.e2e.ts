@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from './support/browser';
+import { launchBrowser, newContext } from './support/browser';
 import { BASE_URL, uniqueEmail, uniqueUsername, MARSHAL_EMAIL } from './support/env';
 import { apiSession } from './support/idp';
 import { operator, playerId } from './support/operator';
@@ -93,7 +93,7 @@ describe('draft night: the live strip, rank arrows and the Final card', () => {
       [cy, { width: 1280, height: 900 }, 'America/New_York', 'reduce'],
     ];
     for (const [f, viewport, timezoneId, reducedMotion] of setups) {
-      f.context = await browser.newContext({ baseURL: BASE_URL, viewport, timezoneId, reducedMotion });
+      f.context = await newContext(browser, { viewport, timezoneId, reducedMotion });
       f.context.setDefaultTimeout(10_000);
       f.sightings = await watchForText(f.context, [1, 2, 3, 4].map((n) => `Pick ${n}`));
       f.page = await f.context.newPage();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
-import { launchBrowser, newPerson } from './support/browser';
-import { BASE_URL, uniqueEmail, uniqueUsername } from './support/env';
+import { launchBrowser, newContext, newPerson } from './support/browser';
+import { uniqueEmail, uniqueUsername } from './support/env';
 import { acceptRules, signUpThroughUi } from './support/ui';
 
 /**
@@ -122,7 +122,7 @@ describe('first load', () => {
     await signUpThroughUi(first.page, uniqueEmail('firstload'), uniqueUsername('Load'));
     await acceptRules(first.page);
     // Same session (cookies, storage), empty HTTP cache.
-    const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 1280, height: 900 }, storageState: await first.context.storageState() });
+    const context = await newContext(browser, { viewport: { width: 1280, height: 900 }, storageState: await first.context.storageState() });
     contexts.push(context);
     const page = await context.newPage();
     const { scripts, total } = await firstLoad(page, 'My Groups', true);

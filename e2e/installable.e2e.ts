@@ -42,7 +42,8 @@ describe('installable: manifest, service worker, offline', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    player = await newPerson(browser, { width: 375, height: 800 });
+    // The one spec (with push-worker's) that keeps the worker: it is what this spec checks.
+    player = await newPerson(browser, { width: 375, height: 800 }, { serviceWorkers: 'allow' });
     await serveAxe(player.context);
   });
   afterAll(async () => {

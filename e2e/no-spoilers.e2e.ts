@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from './support/browser';
+import { launchBrowser, newContext } from './support/browser';
 import { axeFindings, serveAxe } from './support/axe';
-import { BASE_URL, uniqueEmail, uniqueUsername, UMPIRE_EMAIL } from './support/env';
+import { uniqueEmail, uniqueUsername, UMPIRE_EMAIL } from './support/env';
 import { apiSession } from './support/idp';
 import { operator, playerId } from './support/operator';
 import { rest } from './support/rest';
@@ -75,7 +75,7 @@ describe('no spoilers: a viewer 5 s behind the draft room', () => {
     await rest(session, 'PATCH', '/users/me/status');
     await op.startDraft();
 
-    context = await browser.newContext({ viewport: { width: 375, height: 760 }, baseURL: BASE_URL });
+    context = await newContext(browser, { viewport: { width: 375, height: 760 } });
     context.setDefaultTimeout(10_000);
     await serveAxe(context);
     sightings = await watchForText(context, ['Cam Ward, QB', 'Travis Hunter, CB', 'Abdul Carter, EDGE', 'Ashton Jeanty, RB']);

@@ -76,7 +76,7 @@ describe('push notifications: opting in and a pick arriving, in Chromium', () =>
   });
 
   it("Chromium's own subscribe fails here (headless, offline), even with notifications granted", async () => {
-    const { page, context } = await newPerson(browser);
+    const { page, context } = await newPerson(browser, undefined, { serviceWorkers: 'allow' });
     await page.goto('/sign-up');
     await context.grantPermissions(['notifications'], { origin: new URL(page.url()).origin });
     // A valid VAPID public key (any P-256 point will do to ask).
@@ -96,7 +96,7 @@ describe('push notifications: opting in and a pick arriving, in Chromium', () =>
   });
 
   it('a click asks permission and subscribes; a recorded pick is pushed, decrypted, shown, and its click opens My Picks', async () => {
-    const person = await newPerson(browser, { width: 375, height: 800 });
+    const person = await newPerson(browser, { width: 375, height: 800 }, { serviceWorkers: 'allow' });
     const { page, context } = person;
     await signInWithSession(page, uniqueEmail('pushin'));
     await acceptRules(page);

@@ -15,7 +15,7 @@ describe('push notifications in the service worker', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    player = await newPerson(browser, { width: 375, height: 800 });
+    player = await newPerson(browser, { width: 375, height: 800 }, { serviceWorkers: 'allow' });
   });
   afterAll(async () => {
     await browser?.close();

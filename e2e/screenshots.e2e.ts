@@ -175,7 +175,7 @@ describe('screenshots', () => {
   });
 
   it('the app as installed (375 px, its own window): groups, then offline', async () => {
-    const { page, context } = await newPerson(browser, { width: 375, height: 760 }, EASTERN);
+    const { page, context } = await newPerson(browser, { width: 375, height: 760 }, { ...EASTERN, serviceWorkers: 'allow' });
     await signInWithSession(page, uniqueEmail('installed'), 'InstalledFan');
     await acceptRules(page);
     // The installed app's window is the page with no browser bar, which is what a page screenshot shows

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPerson, type Person } from './support/browser';
+import { launchBrowser, newContext, newPerson, type Person } from './support/browser';
 import { axeFindings, serveAxe } from './support/axe';
 import { UMPIRE_EMAIL, uniqueEmail, uniqueUsername } from './support/env';
 import { apiSession } from './support/idp';
@@ -142,7 +142,7 @@ describe('spectators during the draft', () => {
   it('PUBLIC_STANDINGS=false: /live says the standings are for players and shows only the call to play', async () => {
     const instance = await startInstance({ PUBLIC_STANDINGS: 'false' });
     try {
-      const context = await browser.newContext({ baseURL: instance.baseUrl, viewport: { width: 375, height: 760 }, reducedMotion: 'reduce' });
+      const context = await newContext(browser, { baseURL: instance.baseUrl, viewport: { width: 375, height: 760 }, reducedMotion: 'reduce' });
       await serveAxe(context);
       const page = await context.newPage();
       await page.goto('/live');

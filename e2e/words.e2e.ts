@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { TIEBREAK_RULE } from '@first-round/shared/messages';
-import { launchBrowser } from './support/browser';
+import { launchBrowser, newContext } from './support/browser';
 import { BASE_URL, uniqueEmail, uniqueUsername } from './support/env';
 import { apiSession } from './support/idp';
 import { rest } from './support/rest';
@@ -25,7 +25,7 @@ describe('words and time', () => {
     const email = uniqueEmail('clock');
     const session = await apiSession(email, uniqueUsername('Clock'));
     await rest(session, 'PATCH', '/users/me/status');
-    const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 1280, height: 900 }, timezoneId: 'America/Los_Angeles' });
+    const context = await newContext(browser, { viewport: { width: 1280, height: 900 }, timezoneId: 'America/Los_Angeles' });
     const page = await context.newPage();
     await signInWithSession(page, email);
     const { deadline } = (await (await fetch(`${BASE_URL}/api/draft/status`)).json()) as { deadline: string };

@@ -26,11 +26,24 @@ export interface Person {
 }
 
 /**
+ * A browser context as the specs open one: with the app's service worker blocked unless `options` asks
+ * for it (`serviceWorkers: 'allow'`, as the specs of the installable app and of push do). Registered in
+ * every context, the worker precaches the whole build (~110 files) into the context's Cache Storage each
+ * time, work that nothing in the other specs looks at and that the machine, shared by two workers, pays
+ * for in every test (docs/decisions.md, "Test speed"). Blocked, `navigator.serviceWorker.register` resolves
+ * and does nothing, so the app's own code path is unchanged.
+ */
+export function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  // eslint-disable-next-line no-restricted-properties -- the one place that opens contexts
+  return browser.newContext({ baseURL: BASE_URL, serviceWorkers: 'block', ...options });
+}
+
+/**
  * One person = one browser context (own cookies and storage), desktop size unless told otherwise; `options`
  * for more (a time zone, say).
  */
 export async function newPerson(browser: Browser, viewport = { width: 1280, height: 900 }, options: BrowserContextOptions = {}): Promise<Person> {
-  const context = await browser.newContext({ baseURL: BASE_URL, viewport, reducedMotion: 'reduce', ...options });
+  const context = await newContext(browser, { viewport, reducedMotion: 'reduce', ...options });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   return { context, page };
