@@ -11,13 +11,14 @@
  *   the outbox); `t.signUp(name, ADMIN_EMAIL)` is a draft operator.
  * - `t.caller(user?)`: `createCaller` for that participant or operator, or, without a user, an anonymous
  *   caller, through the same context the HTTP adapters build.
- * - `t.request(method, url, {user, body})`: real HTTP through Fastify's inject; `listenOnLoopback(t.app)`
+ * - `t.request(method, url, {user, body})`: real HTTP through Fastify's inject (a user's token older than
+ *   `TOKEN_RENEW_AFTER_MS` is renewed first, as the web app does); `listenOnLoopback(t.app)`
  *   serves it on a port for clients that need a socket.
  * - `kindOf(error)`: the error kind a caller's error would carry over the wire (`data.kind`, `code`).
  */
 import { describeError, type ErrorKind } from '../errors.js';
 
-export { ADMIN_EMAIL, createTestApp, latestOutboxCode, listenOnLoopback, TestClock, type TestApp, type TestUser } from './test-app.js';
+export { ADMIN_EMAIL, createTestApp, latestOutboxCode, listenOnLoopback, TestClock, TOKEN_RENEW_AFTER_MS, type TestApp, type TestUser } from './test-app.js';
 export { createTestDb, runServerUrl, type TestDb } from './test-db.js';
 export { decryptAes128gcm, startPushService, type PushServiceStandIn, type ReceivedPush, type StandInDevice } from './push-service.js';
 

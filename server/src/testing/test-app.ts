@@ -22,7 +22,17 @@ export interface TestUser {
   /** The session cookie (`fr_session=…`) for /idp/token and /idp/sign-out. */
   cookie: string;
   authorization: string;
+  /** When `token` was issued, by the wall clock (ms): `request` and `caller` renew a token older than TOKEN_RENEW_AFTER_MS. */
+  tokenAt: number;
 }
+
+/**
+ * A session token lasts a minute, and the web app swaps it for a new one (POST /idp/token with the session
+ * cookie) before then. The harness does the same for the users it signed up: on a loaded machine a test
+ * file's users outlive their first token, and a 401 there is the harness's fault, not the server's. Tests of
+ * expiry move `idpClock`, not the wall clock, and pass tokens in headers: they are not renewed.
+ */
+export const TOKEN_RENEW_AFTER_MS = 30_000;
 
 /** A clock tests can move; starts at real time. */
 export class TestClock {
@@ -98,13 +108,27 @@ export async function createTestApp(
   const app = await buildApp(deps, { logger: false });
   await app.ready();
 
-  const request: TestApp['request'] = (method, url, opts = {}) =>
-    app.inject({
+  /** The user with a token not near its end (TOKEN_RENEW_AFTER_MS); a refused renewal (signed out) keeps the old one. */
+  const renewed = async (user: TestUser): Promise<TestUser> => {
+    if (Date.now() - user.tokenAt < TOKEN_RENEW_AFTER_MS) return user;
+    const res = await app.inject({ method: 'POST', url: '/idp/token', headers: { cookie: user.cookie } });
+    if (res.statusCode === 200) {
+      user.token = (res.json() as { token: string }).token;
+      user.authorization = `Bearer ${user.token}`;
+      user.tokenAt = Date.now();
+    }
+    return user;
+  };
+
+  const request: TestApp['request'] = async (method, url, opts = {}) => {
+    const user = opts.user ? await renewed(opts.user) : undefined;
+    return app.inject({
       method: method as 'GET',
       url,
-      headers: { ...(opts.user ? { authorization: opts.user.authorization } : {}), ...opts.headers },
+      headers: { ...(user ? { authorization: user.authorization } : {}), ...opts.headers },
       ...(opts.body === undefined ? {} : { payload: opts.body as object }),
     });
+  };
 
   const latestCode = async (email: string) => {
     const rows = await db.query<{ code: string }>(`select code from idp_outbox where lower(to_address) = lower($1) and code is not null order by id desc limit 1`, [email]);
@@ -130,10 +154,10 @@ export async function createTestApp(
       if (verified.statusCode !== 200) throw new Error(`verify failed: ${verified.statusCode} ${verified.body}`);
       const { user_id, token } = verified.json() as { user_id: string; token: string };
       const cookie = verified.cookies.find((c) => c.name === 'fr_session');
-      return { id: user_id, email: address, username: name, token, cookie: `fr_session=${cookie?.value}`, authorization: `Bearer ${token}` };
+      return { id: user_id, email: address, username: name, token, cookie: `fr_session=${cookie?.value}`, authorization: `Bearer ${token}`, tokenAt: Date.now() };
     },
     async caller(user) {
-      const authorization = typeof user === 'string' ? user : user?.authorization;
+      const authorization = typeof user === 'string' ? user : user && (await renewed(user)).authorization;
       return createCaller(await createContextInner({ deps, authorization }));
     },
     async close() {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
-import { createTestApp, latestOutboxCode, type TestApp, type TestUser } from '../support/test-app.js';
+import { createTestApp, latestOutboxCode, TOKEN_RENEW_AFTER_MS, type TestApp, type TestUser } from '../support/test-app.js';
 
 /** Sessions of the built-in identity provider: the cookie, token refresh, sign-out. */
 
@@ -150,6 +150,36 @@ describe('sessions', () => {
     const res = await refresh(user.cookie);
     expect(res.statusCode).toBe(200);
     expect((await me((res.json() as { token: string }).token)).statusCode).toBe(200);
+  });
+});
+
+describe('the test harness renews tokens as the web app does', () => {
+  // A file's users outlive their first one-minute token on a loaded machine: t.request and t.caller swap an
+  // old one for a new one through /idp/token, as the web app does, and never hide a sign-out.
+  it('a user whose token is older than TOKEN_RENEW_AFTER_MS gets a new one before the request', async () => {
+    const user = await t.signUp('harnessrenew');
+    const first = user.token;
+    expect((await t.request('GET', '/api/auth/me', { user })).statusCode).toBe(200);
+    expect(user.token).toBe(first);
+    user.tokenAt -= TOKEN_RENEW_AFTER_MS;
+    const res = await t.request('GET', '/api/auth/me', { user });
+    expect(res.statusCode).toBe(200);
+    // Renewed now (a token made in the same second as the first can be the same bytes: iat is in seconds).
+    expect(Date.now() - user.tokenAt).toBeLessThan(TOKEN_RENEW_AFTER_MS);
+    expect(decodeJwt(user.token).sub).toBe(decodeJwt(first).sub);
+    user.tokenAt -= TOKEN_RENEW_AFTER_MS;
+    const caller = await t.caller(user);
+    expect((await caller.auth.me()).participant_id).toBe(user.id);
+  });
+
+  it('a signed-out user keeps the old token, which is refused', async () => {
+    const user = await t.signUp('harnessout');
+    expect((await t.request('POST', '/idp/sign-out', { headers: { cookie: user.cookie } })).statusCode).toBe(200);
+    const old = user.token;
+    user.tokenAt -= TOKEN_RENEW_AFTER_MS;
+    expect((await t.request('GET', '/api/auth/me', { user })).statusCode).toBe(401);
+    expect(user.token).toBe(old);
+    expect(Date.now() - user.tokenAt).toBeGreaterThanOrEqual(TOKEN_RENEW_AFTER_MS);
   });
 });
 
