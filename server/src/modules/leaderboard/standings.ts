@@ -9,6 +9,12 @@ export interface RankedRows extends Iterable<LeaderboardRow> {
   readonly length: number;
   at(index: number): LeaderboardRow | undefined;
   slice(start?: number, end?: number): LeaderboardRow[];
+  /**
+   * Where a participant's row sits, -1 if it is not here, for lists that know it without reading rows (the
+   * global ranking keeps each entry's position): the live stream asks it for each of 5,000 readers per pick,
+   * and a binary search over rows made on demand cost ~0.4 s of that pick's CPU at 100,000 entries.
+   */
+  positionOf?(participantId: string): number;
 }
 
 /** A ranking's rows by participant id. Maps satisfy it. */
@@ -54,7 +60,7 @@ export function standingsOfRows(rows: LeaderboardRow[]): Standings {
 /** Some rows of a ranking, by their positions in it (ranking order), made only when read. */
 export class RowsAt implements RankedRows {
   constructor(
-    private readonly all: RankedRows,
+    private readonly all: RankedRows & Required<Pick<RankedRows, 'positionOf'>>,
     private readonly positions: Int32Array,
   ) {}
 
@@ -74,6 +80,20 @@ export class RowsAt implements RankedRows {
   *[Symbol.iterator](): Iterator<LeaderboardRow> {
     for (const p of this.positions) yield this.all.at(p)!;
   }
+
+  /** The participant's position in the whole ranking, searched for among these positions (ascending). */
+  positionOf(participantId: string): number {
+    const p = this.all.positionOf(participantId);
+    if (p < 0) return -1;
+    let lo = 0;
+    let hi = this.positions.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.positions[mid]! < p) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.positions[lo] === p ? lo : -1;
+  }
 }
 
 /**
@@ -81,6 +101,7 @@ export class RowsAt implements RankedRows {
  * every ranking and every subset of one is), by binary search; -1 when it is not there.
  */
 export function positionIn(rows: RankedRows, row: LeaderboardRow): number {
+  if (rows.positionOf) return rows.positionOf(row.participant_id);
   let lo = 0;
   let hi = rows.length;
   while (lo < hi) {
