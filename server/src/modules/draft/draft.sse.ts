@@ -84,7 +84,7 @@ function registerStream(app: FastifyInstance, deps: AppDeps, path: string, call:
         // A stream opened while the server drains ends with the drain; its connection with it.
         ...(closesConnection(reply) ? { connection: 'close' } : {}),
       });
-      const out = gzip ? new GzipStream(reply.raw) : reply.raw;
+      const out = cutAtShutdown(gzip ? new GzipStream(reply.raw) : reply.raw, reply);
       out.write(CONNECTED);
       return out;
     };
@@ -101,4 +101,21 @@ function registerStream(app: FastifyInstance, deps: AppDeps, path: string, call:
       out.end(failed(cause));
     }
   });
+}
+
+/**
+ * A stream the server's shutdown ends is cut (its socket destroyed, no chunked terminator), not finished.
+ * Finished, its keep-alive connection would look reusable to a proxy (nginx's upstream keepalive) at the
+ * very moment the stopping server closes its idle connections, and a POST the proxy sends on it then is
+ * reset: a 502 (server/test/stream-shutdown.test.ts). Cut, the proxy drops the connection; the page
+ * reconnects and replays from its last event id, as after any cut. Errors and a client's own leaving end
+ * it as before.
+ */
+function cutAtShutdown(out: ByteSink, reply: FastifyReply): ByteSink {
+  return {
+    cork: () => out.cork(),
+    uncork: () => out.uncork(),
+    write: (chunk, encoding) => out.write(chunk, encoding),
+    end: (chunk) => (chunk === undefined && closesConnection(reply) ? reply.raw.destroy() : out.end(chunk)),
+  };
 }
