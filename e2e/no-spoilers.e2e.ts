@@ -7,7 +7,7 @@ import { apiSession } from './support/idp';
 import { operator, playerId } from './support/operator';
 import { rest } from './support/rest';
 import { signInWithSession } from './support/session';
-import { liveStrip, sidewaysOverflow } from './support/ui';
+import { chooseViewingDelay, liveStrip, sidewaysOverflow } from './support/ui';
 import { watchForText, type TextSighting } from './support/watch-text';
 
 /**
@@ -88,13 +88,8 @@ describe('no spoilers: a viewer 5 s behind the draft room', () => {
 
     // Live, the choice is offered at the end of the page (the standings keep the top of a phone's screen).
     expect(await page.getByRole('region', { name: 'Viewing delay' }).count()).toBe(0);
-    const offer = page.getByRole('region', { name: 'Watching on TV' });
-    await offer.getByRole('combobox', { name: 'Watching on' }).selectOption({ label: 'Another delay (seconds)' });
-    await offer.getByRole('spinbutton', { name: 'Seconds behind' }).fill(String(DELAY_S));
     // With a delay, the badge and the chooser are at the top of the page.
-    const bar = page.getByRole('region', { name: 'Viewing delay' });
-    await bar.getByText(`Delayed ${DELAY_S} s`).waitFor();
-    await bar.getByRole('button', { name: 'Catch up' }).waitFor();
+    await chooseViewingDelay(page, DELAY_S);
 
     // The chooser and the badge read well and fit a phone.
     expect(await axeFindings(page)).toEqual([]);

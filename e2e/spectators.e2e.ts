@@ -7,7 +7,7 @@ import { apiSession } from './support/idp';
 import { operator, playerId } from './support/operator';
 import { rest } from './support/rest';
 import { startInstance } from './support/instance';
-import { sidewaysOverflow, waitForPath } from './support/ui';
+import { chooseViewingDelay, sidewaysOverflow, waitForPath } from './support/ui';
 import { watchForText, type TextSighting } from './support/watch-text';
 
 /**
@@ -114,12 +114,7 @@ describe('spectators during the draft', () => {
   it(`with a ${DELAY_S} s viewing delay a pick is nowhere on /live for ${DELAY_S} s, then shows within ${DELAY_S + 1} s`, async () => {
     const { page } = visitor;
     // Live, the choice is offered at the end of the page, as on the players' live pages.
-    const offer = page.getByRole('region', { name: 'Watching on TV' });
-    await offer.getByRole('combobox', { name: 'Watching on' }).selectOption({ label: 'Another delay (seconds)' });
-    await offer.getByRole('spinbutton', { name: 'Seconds behind' }).fill(String(DELAY_S));
-    const bar = page.getByRole('region', { name: 'Viewing delay' });
-    await bar.getByText(`Delayed ${DELAY_S} s`).waitFor();
-    await bar.getByRole('button', { name: 'Catch up' }).waitFor();
+    await chooseViewingDelay(page, DELAY_S);
     await accessible(page);
 
     // Recorded between the request and its answer: hidden until 5 s after the request, shown by 6 s after the answer.

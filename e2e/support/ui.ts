@@ -128,3 +128,16 @@ export async function sidewaysOverflow(page: Page): Promise<{ scroll: number; el
     return { scroll: document.documentElement.scrollWidth - window.innerWidth, element, what };
   })()`);
 }
+
+/**
+ * Chooses a viewing delay of `seconds` from the live page's offer ("Watching on TV", at the page's end while
+ * live) as a viewer does, and waits for the badge at the top ("Delayed N s" with "Catch up").
+ */
+export async function chooseViewingDelay(page: Page, seconds: number) {
+  const offer = page.getByRole('region', { name: 'Watching on TV' });
+  await offer.getByRole('combobox', { name: 'Watching on' }).selectOption({ label: 'Another delay (seconds)' });
+  await offer.getByRole('spinbutton', { name: 'Seconds behind' }).fill(String(seconds));
+  const bar = page.getByRole('region', { name: 'Viewing delay' });
+  await bar.getByText(`Delayed ${seconds} s`).waitFor();
+  await bar.getByRole('button', { name: 'Catch up' }).waitFor();
+}

@@ -5,7 +5,7 @@ import type { DraftChange, Leaderboard, LiveMessage, StandingsUpdate } from '@fi
 import { recordPick } from '../src/modules/draft/draft.service.js';
 import { PublicLiveStream } from '../src/modules/draft/public-live-stream.js';
 import { createTestApp, listenOnLoopback, type TestApp, type TestUser } from './support/test-app.js';
-import { boardIds, createGroup, operatorReset, operatorStart, savePicks } from './game/helpers.js';
+import { boardIds, publicStandingsOffBeside, createGroup, operatorReset, operatorStart, savePicks } from './game/helpers.js';
 
 /**
  * The spectators' live stream (GET /trpc/draft.publicChanges, no sign-in), over real HTTP: a recorded pick
@@ -24,8 +24,7 @@ const GROUP_NAME = 'Secret Squad Spectate';
 
 beforeAll(async () => {
   t = await createTestApp({ startEvents: true });
-  const sharedKey = t.deps.keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  off = await createTestApp({ sameDatabaseAs: t, env: { PUBLIC_STANDINGS: 'false', LOCAL_IDP_PRIVATE_KEY: sharedKey } });
+  off = await publicStandingsOffBeside(t);
   base = await listenOnLoopback(t.app);
   offBase = await listenOnLoopback(off.app);
   ids = await boardIds(t);

@@ -3,7 +3,7 @@ import { MESSAGES } from '@first-round/shared/messages';
 import type { Leaderboard } from '@first-round/shared/schemas';
 import { recordPick } from '../src/modules/draft/draft.service.js';
 import { createTestApp, listenOnLoopback, type TestApp, type TestUser } from './support/test-app.js';
-import { boardIds, operatorReset, operatorStart, savePicks } from './game/helpers.js';
+import { boardIds, publicStandingsOffBeside, operatorReset, operatorStart, savePicks } from './game/helpers.js';
 
 /**
  * The spectators' standings (GET /api/standings/public, tRPC leaderboard.public): the global top 100 for a
@@ -23,9 +23,7 @@ let ids: number[];
 
 beforeAll(async () => {
   t = await createTestApp({ startEvents: true });
-  // Instances of one deployment share the sign-in key, as they share the database.
-  const sharedKey = t.deps.keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  off = await createTestApp({ sameDatabaseAs: t, env: { PUBLIC_STANDINGS: 'false', LOCAL_IDP_PRIVATE_KEY: sharedKey } });
+  off = await publicStandingsOffBeside(t);
   base = await listenOnLoopback(t.app);
   offBase = await listenOnLoopback(off.app);
   ids = await boardIds(t);

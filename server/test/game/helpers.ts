@@ -6,7 +6,7 @@ import type { GroupDto, JoinRefusalData } from '@first-round/shared/schemas';
 import { ERROR_TABLE, type ErrorKind } from '../../src/errors.js';
 import { completeRoundOne, resetDraft, startDraft } from '../../src/modules/draft/draft.service.js';
 import { insertQueueItem } from '../../src/modules/feed/feed.repository.js';
-import type { TestApp, TestUser } from '../support/test-app.js';
+import { createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
 
 let seq = 0;
 /** A name no other test in this run uses (group names are unique case-insensitively). */
@@ -171,4 +171,13 @@ export async function insertPastSeason(
       }
     }
   }
+}
+
+/**
+ * A second instance of `t`'s deployment with PUBLIC_STANDINGS=false: the same database and the same sign-in
+ * key (instances of one deployment share both), so a player signed up on `t` is signed in there too.
+ */
+export async function publicStandingsOffBeside(t: TestApp): Promise<TestApp> {
+  const sharedKey = t.deps.keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  return createTestApp({ sameDatabaseAs: t, env: { PUBLIC_STANDINGS: 'false', LOCAL_IDP_PRIVATE_KEY: sharedKey } });
 }
