@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordPick, startDraft, undoLast } from '../src/modules/draft/draft.service.js';
+import { completeRoundOne, recordPick, startDraft, undoLast } from '../src/modules/draft/draft.service.js';
 import { createTestApp, kindOf, startPushService, type PushServiceStandIn, type TestApp, type TestUser } from './support/test-app.js';
 
 async function until(check: () => boolean, ms = 5000) {
@@ -132,5 +132,30 @@ describe('push notifications when your picks go', () => {
     await new Promise((r) => setTimeout(r, 3000));
     expect(pushesTo(service, delayed.id)).toEqual([]);
     expect(await t.db.query(`select id from push_delivery`)).toEqual([]);
+  });
+
+  // Last: it ends round one.
+  it('a sender taking over sends what was recorded while no instance was sending, in order, once each', async () => {
+    const device = service.device();
+    await (await t.caller(fan)).push.subscribe({ ...device.subscription });
+    await t.deps.push.stop();
+    await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 3, players[1]!.id);
+    await completeRoundOne(t.orm().em.fork(), t.deps.draft, 'test');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(pushesTo(service, device.id)).toEqual([]);
+
+    const next = await createTestApp({ startEvents: true, sameDatabaseAs: t });
+    try {
+      next.deps.push.start();
+      await until(() => pushesTo(service, device.id).length === 2, 10_000);
+      const [pick, final] = pushesTo(service, device.id).map((p) => p.payload as { title: string });
+      expect(pick!.title).toContain(`✓ ${players[1]!.player_name} — #3`);
+      expect(final!.title).toMatch(/^Final: /);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(pushesTo(service, device.id)).toHaveLength(2);
+      expect(service.refused).toEqual([]);
+    } finally {
+      await next.close();
+    }
   });
 });

@@ -101,6 +101,18 @@ export async function draftChangesAfter(em: EntityManager, afterId: number, limi
   return rows.map(toDraftChange);
 }
 
+/** The changes with these ids, oldest first, as `draftChangesAfter` gives them: one round trip for any number. */
+export async function draftChangesByIds(em: EntityManager, ids: readonly number[]): Promise<DraftChange[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<DraftChangeRow>(
+    em,
+    `select e.id, e.kind, e.slot, e.team, e.team_before, e.created_at, ${playerSubselects.rowById('e.player_id')} as player
+       from draft_event e where e.id = any($1::bigint[]) order by e.id`,
+    [ids],
+  );
+  return rows.map(toDraftChange);
+}
+
 // ---------------------------------------------------------------- rows and entities → DTOs
 
 /** An event row as the driver returns it: bigint ids and timestamps as text. */

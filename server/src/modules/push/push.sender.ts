@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DraftChange } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
 import type { TopicBus } from '../../events/topic-bus.js';
-import { draftChangesAfter } from '../draft/draft.repository.js';
+import { draftChangesByIds } from '../draft/draft.repository.js';
 import type { VapidKeys } from './vapid-keys.js';
 import { fanOut } from './push.fanout.js';
 import {
@@ -173,10 +173,7 @@ export class PushSender {
     await this.loadPending();
     try {
       const em = this.options.orm.em.fork();
-      for (const id of await unclaimedRecentChanges(em, CATCH_UP_SECONDS)) {
-        const [change] = await draftChangesAfter(em, id - 1, 1);
-        if (change) await this.heard(change);
-      }
+      for (const change of await draftChangesByIds(em, await unclaimedRecentChanges(em, CATCH_UP_SECONDS))) await this.heard(change);
     } catch (error) {
       this.options.log.warn({ err: (error as Error).message }, 'push sender could not catch up on recent picks');
     }
@@ -327,9 +324,10 @@ export class PushSender {
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode;
       if (status === 404 || status === 410) {
-        this.counts.gone++;
-        // Its waiting pushes go with it (the table's cascade).
+        // Its waiting pushes go with it (the table's cascade). Counted once removed: a reader of the count
+        // (the tests, a status page) then finds the device gone.
         await removeGoneSubscription(this.options.orm.em.fork(), device.endpoint).catch(() => {});
+        this.counts.gone++;
         this.queued.delete(job.id);
         return;
       }
