@@ -1,16 +1,20 @@
-// `npm test`: every check and test tier, side by side in two lanes, then each stage's wall time.
-//   lane 1: typecheck and lint (together), then the unit and API tests
-//   lane 2: the browser tests (which build the web app first when its build is stale), then the deployment
-//           test (two instances behind nginx with TLS, a rolling restart, mail over SMTP: scripts/test-deploy.ts)
-// The deployment test sits where it evens the lanes out (measured on a fresh clone: lane 1 ~420 s, the
-// browser tests ~390 s, the deployment test ~37 s).
-// The lanes overlap because neither keeps both cores busy alone: the browser tests mostly wait on the
-// browser and the servers. Each stage's output is printed whole when it ends (not interleaved); a lane stops
-// at its first failing stage, and the run fails if any stage did.
+// `npm test`: every check and test tier, one stage after another, then each stage's wall time.
+//   1. typecheck and lint (together: each is light and mostly single-threaded)
+//   2. the unit and API tests (two files at a time)
+//   3. the browser tests (which build the web app first when its build is stale; two workers)
+//   4. the deployment test (two instances behind nginx with TLS, a rolling restart, mail over SMTP:
+//      scripts/test-deploy.ts)
+// The tiers used to run in two lanes side by side. On a 2-core machine where Chromium costs ~2 CPU-s per
+// new page the browser tests alone keep both cores ~75 % busy, so the lanes only fought: on one fresh clone
+// the unit tests took 971 s beside the browser tests against 203 s alone, the browser tests 1,220 s against
+// 830 s, 1,277 s in all where the stages one after another add up to ~1,150 s; and the loaded minutes cut a
+// browser journey off at its timeout in CI (docs/decisions.md, "Test speed").
+// Every stage runs even when one before it failed, so one run reports every failure; each stage's output
+// is printed whole when it ends, and the run fails if any stage did.
 import { spawn } from 'node:child_process';
 import { stripVTControlCharacters } from 'node:util';
 
-const LANES = [[['typecheck', 'lint'], ['test:unit']], [['test:e2e'], ['test:deploy']]];
+const STAGES = [['typecheck', 'lint'], ['test:unit'], ['test:e2e'], ['test:deploy']];
 const times = [];
 
 function run(script) {
@@ -31,24 +35,20 @@ function run(script) {
   });
 }
 
-async function lane(stages) {
-  for (const stage of stages) {
-    const results = await Promise.all(stage.map(run));
-    if (results.includes(false)) return false;
-  }
-  return true;
-}
-
 const started = Date.now();
-const passed = (await Promise.all(LANES.map(lane))).every(Boolean);
+let passed = true;
+for (const stage of STAGES) {
+  const results = await Promise.all(stage.map(run));
+  if (results.includes(false)) passed = false;
+}
 const total = (Date.now() - started) / 1000;
-// A failure's details scroll far up behind the other lane's output; CI logs often keep only the end.
+// A failure's details scroll far up behind the later stages' output; CI logs often keep only the end.
 // So a failed stage's failure report (vitest's "Failed Tests" block, or the stage's last lines) is
 // printed again here, next to the summary.
 for (const t of times.filter((stage) => !stage.ok)) {
   console.log(`\n──── ${t.script} failed; its failures again ────\n${failureReport(t.output)}`);
 }
-console.log('\nnpm test, stage by stage (wall time; the two lanes run side by side):');
+console.log('\nnpm test, stage by stage (wall time):');
 for (const t of times) console.log(`  ${t.script.padEnd(12)} ${t.seconds.toFixed(1).padStart(7)} s  ${t.ok ? 'passed' : 'FAILED'}`);
 console.log(`  ${'total'.padEnd(12)} ${total.toFixed(1).padStart(7)} s  ${passed ? 'passed' : 'FAILED'}`);
 process.exit(passed ? 0 : 1);
