@@ -248,7 +248,9 @@ describe('draft night: the live strip, rank arrows and the Final card', () => {
     await ana.page.goto('/leaderboard');
     const board = ana.page.getByRole('region', { name: 'Round one final' });
     const globalPlace = board.getByText(/^You finished \d+(st|nd|rd|th) of \d+$/);
-    await globalPlace.waitFor({ timeout: LIVE_MS });
+    // A page load, not a live update: the context's default wait (LIVE_MS is the budget of a change
+    // reaching a page already open; a fresh load of /leaderboard took longer than that here once).
+    await globalPlace.waitFor();
     await board.getByRole('list', { name: 'Podium' }).waitFor();
     const globalRow = ana.page.getByRole('list', { name: 'Rankings' }).locator('li[aria-current="true"]');
     const globalRank = (await globalRow.getByLabel(/^Rank \d+$/).getAttribute('aria-label'))!.replace('Rank ', '');

@@ -204,7 +204,7 @@ describe('one entry, one truth', () => {
     // The group's standings: the group's result in the banner, a Final badge, results in the rows.
     await page.goto(`/groups/${groupId}/picks`);
     const final = page.getByRole('region', { name: 'Round one final' });
-    await final.getByText(`You finished 1st of 3 in ${groupName}`).waitFor({ timeout: LIVE_MS });
+    await final.getByText(`You finished 1st of 3 in ${groupName}`).waitFor(); // a page load: the default wait
     await final.getByText(`Winner: ${names.alice}`).waitFor();
     await page.getByText('Final', { exact: true }).waitFor();
     const rows = page.getByRole('list', { name: 'Rankings' });
@@ -241,7 +241,8 @@ describe('one entry, one truth', () => {
 
     // Bob, on his phone, reads his own result the same way.
     await bob.page.goto(`/groups/${groupId}/picks`);
-    await bob.page.getByRole('region', { name: 'Round one final' }).getByText(`You finished 3rd of 3 in ${groupName} · busted`).waitFor({ timeout: LIVE_MS });
+    // A page load: the default wait, not a live update's LIVE_MS.
+    await bob.page.getByRole('region', { name: 'Round one final' }).getByText(`You finished 3rd of 3 in ${groupName} · busted`).waitFor();
     // His own name is whole (never cut) in his row and his pinned entry; the tie-break tip stays on screen.
     const whole = (name: string) =>
       bob.page.getByText(name, { exact: true }).evaluateAll((els) => els.filter((e) => e.getClientRects().length > 0).map((e) => e.scrollWidth <= e.clientWidth + 1));

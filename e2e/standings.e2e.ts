@@ -135,7 +135,7 @@ describe('standings people can read', () => {
     const { page } = me;
     await page.goto('/leaderboard');
     const pinned = page.getByRole('region', { name: 'Your entry' });
-    await pinned.getByText(username).waitFor({ timeout: LIVE_MS });
+    await pinned.getByText(username).waitFor(); // a page load: the default wait, not a live update's LIVE_MS
     // 32-pick long shots with nothing drafted are busted after two picks (32 pending, 30 slots left).
     await page.getByText(/^\d+ entries · \d+ still alive$/).waitFor();
     const [entries, alive] = await counts(page);
