@@ -13,8 +13,8 @@ export default defineConfig({
     setupFiles: ['e2e/support/worker-env.ts'],
     pool: 'forks',
     // A bound on a hang, not a speed target: the longest journeys (32 taps and a save; axe on a dozen
-    // screens) take 45–100 s on this 2-core machine beside the unit lane, where Chromium costs ~2 CPU-s per
-    // new page; 60 s cut one off in CI (docs/decisions.md, "Test speed").
+    // screens) take 45–100 s on this 2-core machine, where Chromium costs ~2 CPU-s per new page; 60 s cut
+    // one off in CI while the unit tests ran beside it (docs/decisions.md, "Test speed").
     testTimeout: 150_000,
     hookTimeout: 60_000,
     reporters: ['verbose'],

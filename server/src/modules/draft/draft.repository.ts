@@ -91,24 +91,22 @@ export async function latestDraftEvents(em: EntityManager, limit: number): Promi
  * reconnecting stream catches up from (every open page after a network blip). Plain SQL, one round trip:
  * loading entities took several times as long (measured).
  */
-export async function draftChangesAfter(em: EntityManager, afterId: number, limit: number): Promise<DraftChange[]> {
-  const rows = await sql<DraftChangeRow>(
-    em,
-    `select e.id, e.kind, e.slot, e.team, e.team_before, e.created_at, ${playerSubselects.rowById('e.player_id')} as player
-       from draft_event e where e.id > $1 order by e.id limit $2`,
-    [afterId, limit],
-  );
-  return rows.map(toDraftChange);
+export function draftChangesAfter(em: EntityManager, afterId: number, limit: number): Promise<DraftChange[]> {
+  return draftChangesWhere(em, `e.id > $1 order by e.id limit $2`, [afterId, limit]);
 }
 
 /** The changes with these ids, oldest first, as `draftChangesAfter` gives them: one round trip for any number. */
 export async function draftChangesByIds(em: EntityManager, ids: readonly number[]): Promise<DraftChange[]> {
-  if (ids.length === 0) return [];
+  return ids.length === 0 ? [] : draftChangesWhere(em, `e.id = any($1::bigint[]) order by e.id`, [ids]);
+}
+
+/** Audit-log events as the live stream carries them, chosen by `where` (its condition and order). */
+async function draftChangesWhere(em: EntityManager, where: string, params: readonly unknown[]): Promise<DraftChange[]> {
   const rows = await sql<DraftChangeRow>(
     em,
     `select e.id, e.kind, e.slot, e.team, e.team_before, e.created_at, ${playerSubselects.rowById('e.player_id')} as player
-       from draft_event e where e.id = any($1::bigint[]) order by e.id`,
-    [ids],
+       from draft_event e where ${where}`,
+    params,
   );
   return rows.map(toDraftChange);
 }
