@@ -27,19 +27,24 @@ function appUrl(sw: ServiceWorkerGlobalScope, url: unknown): string {
 }
 
 export function registerPushHandlers(sw: ServiceWorkerGlobalScope): void {
+  // Notifications are shown one after another in the order their pushes came: showing one loads its icon
+  // first, so two shown at once could land out of order, and the earlier pick would replace the later one
+  // under their shared tag.
+  let shown: Promise<unknown> = Promise.resolve();
   sw.addEventListener('push', (event) => {
     const message = readPush(event.data);
     if (!message) return;
     // One tag for every pick: the latest replaces the earlier one (renotify: the phone still buzzes).
-    event.waitUntil(
+    const show = () =>
       sw.registration.showNotification(message.title, {
         body: message.body,
         tag: message.tag,
         renotify: true,
         icon: '/icons/icon-192.png',
         data: { url: message.url },
-      } as NotificationOptions),
-    );
+      } as NotificationOptions);
+    shown = shown.then(show, show);
+    event.waitUntil(shown);
   });
 
   sw.addEventListener('notificationclick', (event) => {
