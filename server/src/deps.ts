@@ -25,6 +25,7 @@ import { GroupProbeBudget } from './modules/groups/probe-budget.js';
 import { FeedPoller, type FeedFetch } from './modules/feed/feed.poller.js';
 import { PushSender } from './modules/push/push.sender.js';
 import { loadVapidKeys } from './modules/push/vapid-keys.js';
+import { LiveFanOut } from './events/live-fan-out.js';
 
 /** Everything a request needs, built once at start (or once per test). No module-level singletons. */
 export interface AppDeps {
@@ -60,6 +61,8 @@ export interface AppDeps {
   feed: FeedPoller;
   /** Push notifications when picks go (modules/push/); started by main.ts (and by tests that need it). */
   push: PushSender;
+  /** Whether a change is being fanned out to the open pages: the push sender waits for it (events/live-fan-out.ts). */
+  liveFanOut: LiveFanOut;
 }
 
 export interface DepsOptions {
@@ -93,6 +96,7 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
   const leaderboards = new LeaderboardCache(orm, draft, events, log);
   events.on('picks', (change) => forgetRankingsOf(leaderboards, change));
   const benchmarks = new BenchmarkCache(config.BENCHMARK_ENTRIES, players, draftStatus);
+  const liveFanOut = new LiveFanOut();
   const vapid = await loadVapidKeys({ publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY, dataDir: config.dataDir });
   return {
     config,
@@ -114,12 +118,13 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
     players,
     benchmarks,
     events,
-    live: new LiveStream({ events, orm, log, draftStatus, leaderboards, benchmarks }, SSE_OPTIONS.ping.intervalMs),
-    publicLive: new PublicLiveStream({ events, orm, log, draftStatus, leaderboards, benchmarks, config }, SSE_OPTIONS.ping.intervalMs),
+    liveFanOut,
+    live: new LiveStream({ events, orm, log, draftStatus, leaderboards, benchmarks, liveFanOut }, SSE_OPTIONS.ping.intervalMs),
+    publicLive: new PublicLiveStream({ events, orm, log, draftStatus, leaderboards, benchmarks, config, liveFanOut }, SSE_OPTIONS.ping.intervalMs),
     publicCounts: new PublicCountsCache(orm),
     // On the server's clock (the one tests move), so a test can let a window pass.
     groupProbes: new GroupProbeBudget(config.GROUP_PROBE_LIMIT, config.GROUP_PROBE_WINDOW_SECONDS * 1000, () => now().getTime()),
     feed: new FeedPoller({ orm, config, draft, log, events }, options.feedFetch),
-    push: new PushSender({ orm, log, events, vapid, subject: config.VAPID_SUBJECT, roundOnePicks: config.ROUND_ONE_PICKS }),
+    push: new PushSender({ orm, log, events, vapid, liveFanOut, subject: config.VAPID_SUBJECT, roundOnePicks: config.ROUND_ONE_PICKS }),
   };
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeRoundOne, recordPick, startDraft, undoLast } from '../src/modules/draft/draft.service.js';
+import { MAX_YIELD_MS } from '../src/events/live-fan-out.js';
 import { createTestApp, kindOf, startPushService, type PushServiceStandIn, type TestApp, type TestUser } from './support/test-app.js';
 
 async function until(check: () => boolean, ms = 5000) {
@@ -132,6 +133,31 @@ describe('push notifications when your picks go', () => {
     await new Promise((r) => setTimeout(r, 3000));
     expect(pushesTo(service, delayed.id)).toEqual([]);
     expect(await t.db.query(`select id from push_delivery`)).toEqual([]);
+  });
+
+  it("sends a pick's pushes once the open pages have it, and waits on those pages no longer than MAX_YIELD_MS", async () => {
+    const device = service.device();
+    await (await t.caller(fan)).push.subscribe({ ...device.subscription });
+    // A change being written to the open pages (LiveStream marks each fan-out so): the pick's pushes wait.
+    const fanOutDone = t.deps.liveFanOut.begin();
+    await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 3, players[1]!.id);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(pushesTo(service, device.id)).toEqual([]);
+    fanOutDone();
+    await until(() => pushesTo(service, device.id).length === 1);
+
+    // A fan-out that never ends (a stuck page) holds them back MAX_YIELD_MS at most.
+    await undoLast(t.orm().em.fork(), 'test');
+    const stuckSince = Date.now();
+    const stuck = t.deps.liveFanOut.begin();
+    try {
+      await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 3, players[1]!.id);
+      await until(() => pushesTo(service, device.id).length === 2, MAX_YIELD_MS + 5000);
+      expect(pushesTo(service, device.id)[1]!.at - stuckSince).toBeGreaterThanOrEqual(MAX_YIELD_MS);
+    } finally {
+      stuck();
+    }
+    await undoLast(t.orm().em.fork(), 'test');
   });
 
   // Last: it ends round one.

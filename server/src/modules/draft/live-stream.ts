@@ -22,7 +22,7 @@ const HOLD_FOR_PAGE_MS = 400;
 /** The most changes a reconnecting stream replays (a whole draft night is a few hundred). */
 export const REPLAY_MAX = 500;
 
-export type LiveDeps = Pick<AppDeps, 'events' | 'orm' | 'log' | 'draftStatus' | 'leaderboards' | 'benchmarks'>;
+export type LiveDeps = Pick<AppDeps, 'events' | 'orm' | 'log' | 'draftStatus' | 'leaderboards' | 'benchmarks' | 'liveFanOut'>;
 
 /**
  * Where one subscriber's messages go: an SSE response, as frames (SseOutlet), or tRPC's own machinery,
@@ -256,8 +256,10 @@ export class LiveStream {
       }
     }
     if (watchers.length === 0) return;
+    const done = this.deps.liveFanOut.begin();
     const late = setTimeout(() => watchers.forEach((sub) => this.releaseHeld(sub)), HOLD_FOR_PAGE_MS);
     void this.sendStandings(watchers, change.event_id).finally(() => {
+      done();
       clearTimeout(late);
       for (const sub of watchers) this.releaseHeld(sub);
     });

@@ -15,7 +15,7 @@ import { REPLAY_MAX } from './live-stream.js';
 /** How long a change waits for the top 100 re-ranked after it, to go out with it in one write (as live-stream.ts). */
 const HOLD_FOR_PAGE_MS = 400;
 
-export type PublicLiveDeps = Pick<AppDeps, 'events' | 'orm' | 'log' | 'draftStatus' | 'leaderboards' | 'benchmarks' | 'config'>;
+export type PublicLiveDeps = Pick<AppDeps, 'events' | 'orm' | 'log' | 'draftStatus' | 'leaderboards' | 'benchmarks' | 'config' | 'liveFanOut'>;
 
 export interface PublicStreamLimits {
   perIp: number;
@@ -209,6 +209,7 @@ export class PublicLiveStream {
   private broadcast(change: DraftChange) {
     // Nobody watching: no page to build (a reconnecting spectator's replay reads the log and ranks its own).
     if (this.spectators.size === 0) return;
+    const done = this.deps.liveFanOut.begin();
     const page = this.pageMessage(change.event_id);
     const publish = async () => {
       let timer: NodeJS.Timeout | undefined;
@@ -224,7 +225,10 @@ export class PublicLiveStream {
       });
     };
     // A failure is logged and the chain goes on: a rejected chain would silence every later change.
-    this.chain = this.chain.then(publish).catch((error: unknown) => this.deps.log.warn({ err: error }, 'public live change not sent'));
+    this.chain = this.chain
+      .then(publish)
+      .catch((error: unknown) => this.deps.log.warn({ err: error }, 'public live change not sent'))
+      .finally(done);
   }
 
   /** The top 100 as of change `eventId` (a `standings` message); null when a newer change overtook the ranking. */

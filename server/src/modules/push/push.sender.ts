@@ -4,8 +4,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DraftChange } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
 import type { TopicBus } from '../../events/topic-bus.js';
+import type { LiveFanOut } from '../../events/live-fan-out.js';
 import { draftChangesByIds } from '../draft/draft.repository.js';
 import type { VapidKeys } from './vapid-keys.js';
+import { PushTransport } from './push.transport.js';
 import { fanOut } from './push.fanout.js';
 import {
   deleteDeliveries,
@@ -25,6 +27,8 @@ export interface PushSenderOptions {
   log: FastifyBaseLogger;
   events: TopicBus;
   vapid: VapidKeys;
+  /** The open pages' fan-outs on this instance: a change's pushes are written, and new pushes started, after them. */
+  liveFanOut?: Pick<LiveFanOut, 'busy' | 'idle'>;
   /** Round-one slots (the draft's settings): when a pick fills round one, the final result is told. */
   roundOnePicks: number;
   /** VAPID `sub`: a mailto: or https: address the push services can reach the operator at. */
@@ -70,10 +74,13 @@ export class PushSender {
   private leaderTimer: NodeJS.Timeout | undefined;
   private unlisten: (() => void) | undefined;
   private stopped = false;
+  /** The pump waits for a live fan-out to end (LiveFanOut). */
+  private yielding = false;
   private readonly maxQueue: number;
   private readonly concurrency: number;
   private readonly attempts: number;
   private readonly retryBaseMs: number;
+  private readonly transport: PushTransport;
   /** Pushes the push services accepted, and gave up on (tests, the bench). */
   readonly counts = { sent: 0, gone: 0, failed: 0, dropped: 0 };
 
@@ -82,6 +89,7 @@ export class PushSender {
     this.concurrency = options.concurrency ?? 64;
     this.attempts = options.attempts ?? 4;
     this.retryBaseMs = options.retryBaseMs ?? 1000;
+    this.transport = new PushTransport(this.concurrency);
   }
 
   get publicKey(): string {
@@ -122,6 +130,7 @@ export class PushSender {
     if (this.inFlight > 0) await new Promise<void>((resolve) => (this.idle = resolve));
     await this.flush();
     this.forgetQueue();
+    this.transport.close();
     const client = this.lockClient;
     this.lockClient = undefined;
     await client?.end().catch(() => {});
@@ -197,6 +206,9 @@ export class PushSender {
   private async heard(change: DraftChange): Promise<void> {
     if (!this.isLeader) return;
     try {
+      // The open pages first: this change's fan-out to them starts on the same notification.
+      await new Promise((resolve) => setImmediate(resolve));
+      await this.options.liveFanOut?.idle();
       const em = this.options.orm.em.fork();
       if (change.kind === 'undo' || change.kind === 'reset') {
         const dropped = new Set(await dropDeliveriesOf(em, change.event_id, change.kind === 'undo' ? (change.slot ?? -1) : null));
@@ -259,7 +271,17 @@ export class PushSender {
 
   /** Starts what is due, up to the concurrency limit, and sets the one timer for the next due job. */
   private pump(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.yielding) return;
+    const live = this.options.liveFanOut;
+    if (live?.busy) {
+      // Pushes in flight finish; new ones start once the pages have their change.
+      this.yielding = true;
+      void live.idle().then(() => {
+        this.yielding = false;
+        this.pump();
+      });
+      return;
+    }
     const now = Date.now();
     while (this.inFlight < this.concurrency && this.queue.length > 0 && this.queue[0]!.dueAt <= now) {
       const job = this.queue.shift()!;
@@ -302,8 +324,8 @@ export class PushSender {
   private async send(job: Job): Promise<void> {
     const { device } = job;
     try {
-      // web-push encrypts and signs; the request itself goes by fetch (web-push's own sender speaks https only,
-      // and the tests' push service stand-in is plain http on loopback).
+      // web-push encrypts; the VAPID header is signed once per service (vapidHeaders); the request goes by
+      // push.transport.ts (web-push's own sender speaks https only, and the tests' stand-in is plain http).
       const request = webPush.generateRequestDetails({ endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } }, JSON.stringify(job.payload), {
         headers: this.vapidHeaders(device.endpoint),
         // Worth nothing an hour later; collapsed at the push service by topic while the device is offline.
@@ -311,14 +333,8 @@ export class PushSender {
         topic: job.payload.tag.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 32),
         urgency: 'high',
       });
-      const response = await fetch(request.endpoint, {
-        method: request.method,
-        headers: request.headers as Record<string, string>,
-        body: request.body ?? undefined,
-        signal: AbortSignal.timeout(10_000),
-      });
-      await response.body?.cancel();
-      if (response.status < 200 || response.status > 299) throw Object.assign(new Error(`push service answered ${response.status}`), { statusCode: response.status });
+      const status = await this.transport.post(request.endpoint, request.headers as Record<string, string | number>, request.body as Buffer, 10_000);
+      if (status < 200 || status > 299) throw Object.assign(new Error(`push service answered ${status}`), { statusCode: status });
       this.counts.sent++;
       this.finished(job.id);
     } catch (error) {
