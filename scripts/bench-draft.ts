@@ -541,7 +541,7 @@ async function main() {
     await db.query(`insert into idp_user (id, email, username) values ($1, $2, 'BenchOperator')`, [OPERATOR, OPERATOR_EMAIL]);
     await db.query(`insert into idp_session (id, user_id, secret_hash) select 'sess_' || v, v, md5(v) from unnest($1::text[]) v`, [[...users, OPERATOR]]);
     // Push: the devices and their players' picks go in before the server starts (it reads the standings then).
-    const pushService = PUSH_SUBSCRIPTIONS > 0 ? await startPushService() : undefined;
+    const pushService = PUSH_SUBSCRIPTIONS > 0 ? await startPushService({ acceptFirst: true }) : undefined;
     if (pushService) cleanups.unshift(() => pushService.close());
     const pushBench = pushService ? await startPushBench(db, url, pushService, PUSH_SUBSCRIPTIONS) : undefined;
     if (pushBench) log(`Push: ${PUSH_SUBSCRIPTIONS} devices at the stand-in (${pushService!.origin}), their players all holding ${pushBench.player.player_name}, the first live pick`);

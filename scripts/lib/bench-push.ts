@@ -43,7 +43,10 @@ export async function measurePushBench(
   counts: (push: ReceivedPush) => boolean = () => true,
 ): Promise<PushBenchResult> {
   const start = Date.now();
-  const ours = () => service.received.filter(counts);
+  const ours = () => {
+    service.settle();
+    return service.received.filter(counts);
+  };
   while (ours().length < count) {
     if (Date.now() - start > timeoutMs) throw new Error(`only ${ours().length} of ${count} pushes within ${timeoutMs} ms (refused: ${service.refused.length})`);
     await new Promise((r) => setTimeout(r, 20));
