@@ -7,6 +7,7 @@ import { changeFrame, PING, trackedFrame } from '../../trpc/sse.js';
 import { toTrpcError } from '../../trpc/trpc.js';
 import { mayReadStandings, ownStandingJson, standingsMineJson, standingsPageJson, standingsView, type StandingsView } from '../leaderboard/leaderboard.service.js';
 import { draftChangesAfter } from './draft.repository.js';
+import { holdPlace, TrackedQueue } from './stream-parts.js';
 
 /** At most this many live streams per player on one instance: several tabs and devices, with room for reconnects. */
 export const MAX_STREAMS_PER_USER = 20;
@@ -160,23 +161,10 @@ export class LiveStream {
   }
 
   private takePlace(participantId: string, signal?: AbortSignal): () => void {
-    const open = this.places.get(participantId) ?? 0;
-    if (open >= MAX_STREAMS_PER_USER) {
+    if ((this.places.get(participantId) ?? 0) >= MAX_STREAMS_PER_USER) {
       throw tooManyRequests(`Too many live connections for this account (${MAX_STREAMS_PER_USER}). Close some tabs and try again.`);
     }
-    this.places.set(participantId, open + 1);
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      signal?.removeEventListener('abort', release);
-      const left = (this.places.get(participantId) ?? 1) - 1;
-      if (left > 0) this.places.set(participantId, left);
-      else this.places.delete(participantId);
-    };
-    if (signal?.aborted) release();
-    else signal?.addEventListener('abort', release, { once: true });
-    return release;
+    return holdPlace(this.places, participantId, signal);
   }
 
   /** @internal Starts a subscription's stream on its outlet (LiveSubscription does). */
@@ -412,15 +400,7 @@ class SseOutlet implements Outlet {
  * Messages as tRPC's tracked values, for tRPC to serialise: a standings page is parsed back from its
  * JSON once for all such streams (a rare path: the web app reads the SSE route). Pings are tRPC's own business there.
  */
-class IteratorOutlet implements Outlet, AsyncIterator<TrackedEnvelope<LiveMessage>> {
-  private readonly queue: TrackedEnvelope<LiveMessage>[] = [];
-  /** Reads waiting for a message, oldest first (a reader may ask for several before any has come). */
-  private readonly waiting: Array<{ resolve: (result: IteratorResult<TrackedEnvelope<LiveMessage>>) => void; reject: (error: unknown) => void }> = [];
-  private ended = false;
-  /** Why the stream ended, until a read has been told. */
-  private failure: { error: unknown } | undefined;
-  onReturn: () => void = () => {};
-
+class IteratorOutlet extends TrackedQueue implements Outlet {
   change(change: DraftChange) {
     this.push(tracked(String(change.event_id), change));
   }
@@ -431,48 +411,7 @@ class IteratorOutlet implements Outlet, AsyncIterator<TrackedEnvelope<LiveMessag
     this.push(tracked(id, (page.value ??= Object.freeze(JSON.parse(page.json) as StandingsPage))));
   }
 
-  ping() {}
-
-  end(error?: unknown) {
-    if (this.ended) return;
-    this.ended = true;
-    if (error !== undefined) this.failure = { error };
-    this.settle();
-  }
-
   cork() {}
 
   uncork() {}
-
-  next(): Promise<IteratorResult<TrackedEnvelope<LiveMessage>>> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ resolve, reject });
-      this.settle();
-    });
-  }
-
-  return(): Promise<IteratorResult<TrackedEnvelope<LiveMessage>>> {
-    this.onReturn();
-    this.queue.length = 0;
-    this.end();
-    return Promise.resolve({ done: true, value: undefined });
-  }
-
-  private push(value: TrackedEnvelope<LiveMessage>) {
-    if (this.ended) return;
-    this.queue.push(value);
-    this.settle();
-  }
-
-  /** Answers waiting reads: the next messages, then the end (a failure, once, after what came before it). */
-  private settle() {
-    while (this.waiting.length > 0 && this.queue.length > 0) this.waiting.shift()!.resolve({ done: false, value: this.queue.shift()! });
-    if (!this.ended || this.waiting.length === 0) return;
-    for (const waiting of this.waiting.splice(0)) {
-      const failure = this.failure;
-      this.failure = undefined;
-      if (failure) waiting.reject(failure.error);
-      else waiting.resolve({ done: true, value: undefined });
-    }
-  }
 }

@@ -11,6 +11,7 @@ import { toTrpcError } from '../../trpc/trpc.js';
 import { publicStandingsUpdate } from '../leaderboard/leaderboard.service.js';
 import { draftChangesAfter } from './draft.repository.js';
 import { REPLAY_MAX } from './live-stream.js';
+import { holdPlace, TrackedQueue } from './stream-parts.js';
 
 /** How long a change waits for the top 100 re-ranked after it, to go out with it in one write (as live-stream.ts). */
 const HOLD_FOR_PAGE_MS = 400;
@@ -121,24 +122,10 @@ export class PublicLiveStream {
   }
 
   private takePlace(ip: string, signal?: AbortSignal): () => void {
-    const open = this.places.get(ip) ?? 0;
-    if (open >= this.limits.perIp) throw tooManyRequests(MESSAGES.publicStreamsPerIp(this.limits.perIp));
+    if ((this.places.get(ip) ?? 0) >= this.limits.perIp) throw tooManyRequests(MESSAGES.publicStreamsPerIp(this.limits.perIp));
     if (this.taken >= this.limits.total) throw tooManyRequests(MESSAGES.publicStreamsFull(this.limits.total));
-    this.places.set(ip, open + 1);
     this.taken += 1;
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      signal?.removeEventListener('abort', release);
-      this.taken -= 1;
-      const left = (this.places.get(ip) ?? 1) - 1;
-      if (left > 0) this.places.set(ip, left);
-      else this.places.delete(ip);
-    };
-    if (signal?.aborted) release();
-    else signal?.addEventListener('abort', release, { once: true });
-    return release;
+    return holdPlace(this.places, ip, signal, () => (this.taken -= 1));
   }
 
   /** @internal Starts a subscription's stream on its outlet. */
@@ -283,52 +270,9 @@ export class PublicLiveSubscription implements AsyncIterable<TrackedEnvelope<Liv
   }
 }
 
-/** Messages as tRPC's tracked values (its own SSE adapter, a server-side caller). Pings are tRPC's business there. */
-class ValuesOutlet implements Outlet, AsyncIterator<TrackedEnvelope<LiveMessage>> {
-  private readonly queue: TrackedEnvelope<LiveMessage>[] = [];
-  private readonly waiting: Array<{ resolve: (r: IteratorResult<TrackedEnvelope<LiveMessage>>) => void; reject: (e: unknown) => void }> = [];
-  private ended = false;
-  private failure: { error: unknown } | undefined;
-  onReturn: () => void = () => {};
-
+/** Messages as tRPC's tracked values (its own SSE adapter, a server-side caller). */
+class ValuesOutlet extends TrackedQueue implements Outlet {
   send(delivery: Delivery) {
-    if (this.ended) return;
-    for (const m of delivery.messages) this.queue.push(tracked(String(m.id), JSON.parse(m.json) as LiveMessage));
-    this.settle();
-  }
-
-  ping() {}
-
-  end(error?: unknown) {
-    if (this.ended) return;
-    this.ended = true;
-    if (error !== undefined) this.failure = { error };
-    this.settle();
-  }
-
-  next(): Promise<IteratorResult<TrackedEnvelope<LiveMessage>>> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ resolve, reject });
-      this.settle();
-    });
-  }
-
-  return(): Promise<IteratorResult<TrackedEnvelope<LiveMessage>>> {
-    this.onReturn();
-    this.queue.length = 0;
-    this.end();
-    return Promise.resolve({ done: true, value: undefined });
-  }
-
-  /** Answers waiting reads: the next messages, then the end (a failure once, after what came before it). */
-  private settle() {
-    while (this.waiting.length > 0 && this.queue.length > 0) this.waiting.shift()!.resolve({ done: false, value: this.queue.shift()! });
-    if (!this.ended || this.waiting.length === 0) return;
-    for (const waiting of this.waiting.splice(0)) {
-      const failure = this.failure;
-      this.failure = undefined;
-      if (failure) waiting.reject(failure.error);
-      else waiting.resolve({ done: true, value: undefined });
-    }
+    for (const m of delivery.messages) this.push(tracked(String(m.id), JSON.parse(m.json) as LiveMessage));
   }
 }
