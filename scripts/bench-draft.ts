@@ -401,6 +401,17 @@ function gcPauses(text: string): GcPause[] {
   return pauses;
 }
 
+/** The server's 'live fan-out written' log lines (live-stream.ts): per change, its streams and milliseconds. */
+function fanOutTimes(text: string): { eventId: number; streams: number; ms: number }[] {
+  const times: { eventId: number; streams: number; ms: number }[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{') || !line.includes('"live fan-out written"')) continue;
+    const entry = JSON.parse(line) as { eventId: number; streams: number; ms: number };
+    times.push({ eventId: entry.eventId, streams: entry.streams, ms: entry.ms });
+  }
+  return times;
+}
+
 /** Per kind: how many, their total and the longest pause. */
 function gcSummary(pauses: GcPause[]): string {
   if (pauses.length === 0) return 'none';
@@ -629,13 +640,16 @@ async function main() {
       push = await pushBench.result();
       log(`  push: the first live pick → ${push.devices} devices' pushes accepted: first ${ms(push.first)}, half ${ms(push.p50)}, all ${ms(push.all)} (refused ${pushService!.refused.length})`);
     }
-    const liveGc = INSTANCES === 1 ? gcPauses(fsSync.readFileSync(serverLog).subarray(serverLogFrom).toString('utf8')) : [];
+    const liveLog = INSTANCES === 1 ? fsSync.readFileSync(serverLog).subarray(serverLogFrom).toString('utf8') : '';
+    const liveGc = gcPauses(liveLog);
+    const fanOuts = fanOutTimes(liveLog);
     const longestGc = Math.max(0, ...liveGc.map((p) => p.ms));
     const rssMax = Math.max(0, ...live.rounds.map((r) => r.serverRssMb ?? 0));
     const etagAfter = (name: string) => live.rounds.map((r) => r.etagMoved?.[name]);
     const etagMax = (name: string) => Math.max(...etagAfter(name).map((v) => v ?? Infinity));
     const perPick = live.rounds.map((r) => summary(r.toShown));
     log(`  per pick, p50 / max to the new standings shown: ${perPick.map((s) => `${ms(s.p50)} / ${ms(s.max)}`).join(', ')}`);
+    log(`  the server's own fan-out per pick (heard → last page written, its log): ${fanOuts.map((f) => `${ms(f.ms)} to ${f.streams}`).join(', ') || '–'}`);
     log(`  the server's garbage collections during the live part: ${gcSummary(liveGc)}; RSS at each pick's end ${live.rounds.map((r) => r.serverRssMb ?? '–').join(', ')} MB`);
     const rounds = live.rounds;
     const total = rounds.reduce((n, r) => n + r.clients, 0);
@@ -687,6 +701,7 @@ Data: ${globalEntries.toLocaleString('en-US')} global entries and ${(counts.entr
 | … pages read instead (no page on the stream within ${STANDINGS_PUSH_WAIT_MS / 1000} s), sent → answered | | ${refetch.n === 0 ? 'none' : `${refetch.n} read; p50 ${ms(refetch.p50)}, p99 ${ms(refetch.p99)}; ${notModified} × 304`} |
 | … the operator's recordPick call under that load | | p50 ${ms(call.p50)}, max ${ms(call.max)} |
 | … the server process's CPU time per pick (user + system, from the call to the round's end; PostgreSQL's not included) | | ${cpuOf(rounds.map((r) => r.serverCpuMs))} ms |
+| … the server's own fan-out per pick: from hearing the change to the last open page written, ranking included (its log's 'live fan-out written') | | ${fanOuts.map((f) => ms(f.ms)).join(', ') || '–'} |
 ${push ? `| First live pick → all ${push.devices.toLocaleString('en-US')} subscribed devices' pushes accepted by the push service stand-in (\`--push-subscriptions\`; from the pick's NOTIFY) | ≤ 10 s, the live pages unaffected | first ${ms(push.first)}, half ${ms(push.p50)}, all ${ms(push.all)} (${verdict(push.all <= 10_000)}); that pick's pages p50 / max ${perPick[0] ? `${ms(perPick[0].p50)} / ${ms(perPick[0].max)}` : '–'}, the other picks' above |
 ` : ''}
 How it is measured:

@@ -245,11 +245,15 @@ export class LiveStream {
     }
     if (watchers.length === 0) return;
     const done = this.deps.liveFanOut.begin();
+    const heardAt = performance.now();
     const late = setTimeout(() => watchers.forEach((sub) => this.releaseHeld(sub)), HOLD_FOR_PAGE_MS);
     void this.sendStandings(watchers, change.event_id).finally(() => {
       done();
       clearTimeout(late);
       for (const sub of watchers) this.releaseHeld(sub);
+      // One line per change: on draft night, how long this instance took from hearing a pick to the last
+      // open page written (ranking included); `npm run bench:draft` reads it from the log.
+      this.deps.log.info({ eventId: change.event_id, streams: watchers.length, ms: Math.round(performance.now() - heardAt) }, 'live fan-out written');
     });
   }
 
