@@ -46,7 +46,9 @@ const LINE_THEN_END = Buffer.from('\n\\.\n');
 
 /** Whether `file` starts as a built-in backup does (gzip, then the magic). False for anything unreadable. */
 export async function isBuiltinBackup(file: string): Promise<boolean> {
-  const input = fs.createReadStream(file, { end: 64 * 1024 });
+  // Read in small pieces: gunzip gives out what it decoded after each, so the magic is out before any damage
+  // further on stops it (one 64 KB piece let damage in a small backup's middle refuse it as "not a backup").
+  const input = fs.createReadStream(file, { end: 64 * 1024, highWaterMark: 256 });
   const gunzip = zlib.createGunzip();
   input.pipe(gunzip);
   const head: Buffer[] = [];
