@@ -553,6 +553,13 @@ try {
 
 // ------------------------------------------------------------------------------------ the end
 
+if (proxy && fs.existsSync(proxy.accessLog)) {
+  // The live streams' URLs carry session tokens; the site's log format writes paths without their query.
+  const lines = fs.readFileSync(proxy.accessLog, 'utf8').split('\n');
+  const streams = lines.filter((l) => l.includes('"GET /trpc/draft.changes"'));
+  const secrets = lines.filter((l) => /connectionParams|eyJ[\w-]{10,}/.test(l));
+  check(`nginx's access log names the live streams (${streams.length}) and holds no token`, streams.length > 0 && secrets.length === 0, secrets.slice(0, 3).join('\n'));
+}
 const nginxErrors = proxy && fs.existsSync(proxy.errorLog) ? fs.readFileSync(proxy.errorLog, 'utf8').split('\n').filter((l) => /\[(error|crit|alert|emerg)\]/.test(l)) : [];
 const cleanStarted = Date.now();
 await cleanup();
@@ -564,7 +571,10 @@ if (nginxErrors.length > 0) {
   const refused = nginxErrors.filter((l) => /connect\(\) failed \(111/.test(l));
   const cut = nginxErrors.filter((l) => /prematurely closed|reset by peer|broken pipe/i.test(l));
   console.log(`\nnginx's error log: ${refused.length} connection(s) refused by a stopped instance (passed to the other), ${cut.length} request(s) cut by an instance after nginx sent them, ${nginxErrors.length - refused.length - cut.length} other`);
-  for (const line of [...cut, ...nginxErrors.filter((l) => !refused.includes(l) && !cut.includes(l))].slice(0, 8)) console.log(`  ${line.replace(/^\S+ \S+ \[\w+\] \d+#\d+: /, '')}`);
+  // nginx's error log quotes a live stream's request whole, session token and all (deploy/nginx.conf): not printed.
+  for (const line of [...cut, ...nginxErrors.filter((l) => !refused.includes(l) && !cut.includes(l))].slice(0, 8)) {
+    console.log(`  ${line.replace(/^\S+ \S+ \[\w+\] \d+#\d+: /, '').replace(/([?&]connectionParams=)[^&\s"]*/g, '$1[redacted]')}`);
+  }
 }
 const failed = checks.filter((c) => !c.ok);
 console.log('\nnpm run test:deploy, stage by stage:');

@@ -252,6 +252,8 @@ export const NGINX_TEMPLATE = path.join(ROOT, 'deploy', 'nginx.conf');
 export interface Proxy {
   child: ChildProcess;
   errorLog: string;
+  /** The site's access log (deploy/nginx.conf's {{ACCESS_LOG}}). */
+  accessLog: string;
   output: string[];
   /**
    * Resolves once nginx has had a 200 from `address` (HOST:PORT) for a request that ended after this call:
@@ -339,8 +341,9 @@ export function siteValues(site: { name: string; publicUrl: string; httpsPort: n
  */
 export async function startNginx(dir: string, values: Record<string, string>, options: NginxOptions = {}): Promise<Proxy> {
   if (!fs.existsSync(NGINX)) throw new Error(`The deployment test needs nginx at ${NGINX}: apt-get install -y nginx-light`);
+  const accessLog = path.join(dir, 'access.log');
   let site = fs.readFileSync(NGINX_TEMPLATE, 'utf8');
-  for (const [key, value] of Object.entries(values)) site = site.replaceAll(`{{${key}}}`, value);
+  for (const [key, value] of Object.entries({ ACCESS_LOG: accessLog, ...values })) site = site.replaceAll(`{{${key}}}`, value);
   const directives = site.replace(/#.*$/gm, '');
   const left = [...new Set(directives.match(/\{\{[A-Z_0-9]+\}\}/g) ?? [])];
   if (left.length > 0) throw new Error(`deploy/nginx.conf has placeholders the test did not fill: ${left.join(', ')}`);
@@ -350,7 +353,6 @@ export async function startNginx(dir: string, values: Record<string, string>, op
   if (plain) fs.writeFileSync(path.join(dir, 'first-round-plain.conf'), `# The bench's plain-HTTP copy of the site's TLS server (startNginx's plainPort).\n${plain}\n`);
   for (const temp of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(dir, temp), { recursive: true });
   const errorLog = path.join(dir, 'error.log');
-  const accessLog = path.join(dir, 'access.log');
   fs.writeFileSync(
     path.join(dir, 'nginx.conf'),
     `# The deployment test's main configuration: the part /etc/nginx/nginx.conf plays on a server.
@@ -361,6 +363,7 @@ error_log ${errorLog} warn;
 ${options.rlimitNofile === undefined ? '' : `worker_rlimit_nofile ${options.rlimitNofile};\n`}events { worker_connections ${options.workerConnections ?? 1024}; }
 http {
     # Which instance answered each request, so the test knows when a restarted one is back in rotation.
+    # (The site's own access log, {{ACCESS_LOG}} filled with this file, starts with the same two fields.)
     log_format upstreams '$upstream_addr|$upstream_status';
     access_log ${accessLog} upstreams;
     # And in a header, so the test can tell which instance holds the page's live stream (the site file sets
@@ -381,6 +384,7 @@ ${plain ? `    include ${dir}/first-round-plain.conf;\n` : ''}}
   const proxy: Proxy = {
     child,
     errorLog,
+    accessLog,
     output,
     async servedBy(address, timeoutMs = 15_000) {
       let offset = fs.existsSync(accessLog) ? fs.statSync(accessLog).size : 0;
