@@ -305,6 +305,8 @@ port.on('message', async (message: ToWorker) => {
     waiting = clients.filter((c) => c.connected).length;
     roundOpen = true;
     send({ type: 'roundOpen' });
+    // No pages here (`--clients 0`): nothing to wait for; the round was otherwise cut off at --round-timeout.
+    if (waiting === 0) report();
   } else if (message.type === 'drain') {
     // Before the next round: no refetch of this one still queued at the server.
     drained = () => {
