@@ -3,8 +3,8 @@ export const MAX_YIELD_MS = 3000;
 
 /**
  * Whether a live fan-out (a change re-ranked and written to every open page) is under way on this instance,
- * so that work nobody watches happen, the push notifications, waits for it instead of sharing the event loop
- * with it. At a pick with 5,000 subscribed devices, encrypting and posting their pushes beside the pages'
+ * so that work nobody is looking at as it happens (the push notifications) waits for it instead of sharing
+ * the event loop with it. At a pick with 5,000 subscribed devices, encrypting and posting their pushes beside the pages'
  * fan-out made that pick's pages twice as slow (docs/benchmarks.md, "Push notifications at a pick"). The
  * yield is bounded (MAX_YIELD_MS from the start of a busy spell), so pushes are never starved.
  */
