@@ -125,12 +125,13 @@ export class GlobalStandings {
       throw error;
     });
     this.applyNames(read);
-    // Entries were removed since the copy was read: only a whole read can tell which.
-    if (read.partial && read.total !== this.entryCountAfter(read.rows)) {
+    // Entries were removed since the copy was read (it would hold more than there are): only a whole read
+    // can tell which, and it replaces the copy the partial one was applied to.
+    if (!this.applyEntries(read)) {
       read = await this.read(undefined);
       this.applyNames(read);
+      this.applyEntries(read);
     }
-    this.applyEntries(read);
     this.lastRead = { partial: read.partial, entryRows: read.rows.length, allNames: read.allNames, nameRows: read.names.length, snapshot: read.snapshot };
     return this.rank(read.draft);
   }
@@ -171,7 +172,11 @@ export class GlobalStandings {
             names = await q(`select id, coalesce(screen_name, id) from participant where ${renamedSince}`, renamedBindings);
             const known = this.names!.byId;
             const wanted = new Set(renamed);
-            for (const r of rows) if (!known.has(r[0] as string)) wanted.add(r[0] as string);
+            // Rows of entries not named yet: only new entries are, and with as many entries as the copy
+            // holds there are none (or some were removed too, and the whole read that follows names them).
+            // Not looked up row by row at every pick: at a million entries a pick changes ~250,000.
+            const entries = this.entries;
+            if (!since || !entries || total !== entries.ids.length) for (const r of rows) if (!known.has(r[0] as string)) wanted.add(r[0] as string);
             if (wanted.size > 0) names = names.concat(await q(`select id, coalesce(screen_name, id) from participant where id = any(?::text[])`, [[...wanted]]));
           }
           const draft: DraftSnapshot = { roundOnePicks: this.draft.roundOnePicks, filledSlots: filled, roundOneCompleteMarked: marked };
@@ -185,14 +190,6 @@ export class GlobalStandings {
       for (const id of renamed) this.renamedIds.add(id);
       throw error;
     }
-  }
-
-  /** How many entries the copy would hold with these rows applied. */
-  private entryCountAfter(rows: Row[]): number {
-    const entries = this.entries!;
-    let added = 0;
-    for (const r of rows) if (!entries.index.has(r[0] as string)) added++;
-    return entries.ids.length + added;
   }
 
   private applyNames(read: Read) {
@@ -212,7 +209,11 @@ export class GlobalStandings {
     this.names = { byId, snapshot: read.snapshot, readAt: read.readAt };
   }
 
-  private applyEntries(read: Read) {
+  /**
+   * Applies the rows read to the copy (a whole read makes a new copy). False when a partial read leaves the
+   * copy holding other than the `total` entries there are: some were removed, and the copy must be read again whole.
+   */
+  private applyEntries(read: Read): boolean {
     let entries = this.entries;
     if (!read.partial || !entries) {
       entries = newEntries(read);
@@ -249,6 +250,7 @@ export class GlobalStandings {
     entries.snapshot = read.snapshot;
     entries.readAt = read.readAt;
     this.entries = entries;
+    return !read.partial || entries.ids.length === read.total;
   }
 
   /** Ranks the copy: only the entries whose score changed since the previous ranking move (standings-order.ts). */
