@@ -298,7 +298,7 @@ export class LiveStream {
         }
         if (overtaken()) return;
         if (!this.subscribers.has(sub)) continue;
-        const own = ownStandingJson(this.deps, shared.view, sub.participantId);
+        const own = ownStandingJson(shared.view, sub.participantId);
         const mine = own === sub.lastMine ? undefined : standingsMineJson(watch.group_id, eventId, own);
         sub.lastMine = own;
         sub.outlet.cork();
