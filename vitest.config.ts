@@ -10,9 +10,8 @@ export default defineConfig({
     maxWorkers: 2,
     // Files share their worker's module cache instead of importing the server's module graph again for each
     // of ~120 files: 203 s instead of 323 s for the whole set alone on this machine, and 316 instead of 552
-    // CPU-seconds. Each file still has its own database and
-    // builds its own app; nothing a file changes at module level may be left for the next (docs/decisions.md,
-    // "Test speed").
+    // CPU-seconds. Each file still has its own database and builds its own app; nothing a file changes at
+    // module level may be left for the next (docs/decisions.md, "Test speed").
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -20,6 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { buildServer, isStale } from './lib/builds.mjs';
 import { freePort } from '../server/src/free-port.js';
+import { redactUrl } from '../server/src/redact-url.js';
 import {
   codeIn,
   httpsClient,
@@ -573,7 +574,7 @@ if (nginxErrors.length > 0) {
   console.log(`\nnginx's error log: ${refused.length} connection(s) refused by a stopped instance (passed to the other), ${cut.length} request(s) cut by an instance after nginx sent them, ${nginxErrors.length - refused.length - cut.length} other`);
   // nginx's error log quotes a live stream's request whole, session token and all (deploy/nginx.conf): not printed.
   for (const line of [...cut, ...nginxErrors.filter((l) => !refused.includes(l) && !cut.includes(l))].slice(0, 8)) {
-    console.log(`  ${line.replace(/^\S+ \S+ \[\w+\] \d+#\d+: /, '').replace(/([?&]connectionParams=)[^&\s"]*/g, '$1[redacted]')}`);
+    console.log(`  ${redactUrl(line.replace(/^\S+ \S+ \[\w+\] \d+#\d+: /, ''))}`);
   }
 }
 const failed = checks.filter((c) => !c.ok);

@@ -20,23 +20,11 @@ import { registerSharePages } from './modules/share/share-page.js';
 import { registerReminderRoutes } from './modules/reminders/reminders.routes.js';
 import { closeConnectionsWhileDraining, isDraining, trackConnections } from './draining.js';
 import { fromRoot } from './paths.js';
+import { redactUrl } from './redact-url.js';
 
 export const CLIENT_DIST = fromRoot('client/dist');
 const PLACEHOLDER_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>First Round</title></head>
 <body><h1>First Round</h1><p>The web app has not been built yet: run <code>npm run build</code>.</p></body></html>`;
-
-/**
- * Keeps secrets out of logged URLs: invite and share tokens keep their first 4 characters
- * (`/join-links/abcd…`, `/s/abcd…`); SSE `connectionParams` (which carry the session token) are dropped whole.
- */
-export function redactUrl(url: string): string {
-  return url
-    .replace(/(join-links\/|join-with-link\/|groups\/join\/)([^/?#]{4})[^/?#]*/g, '$1$2…')
-    .replace(/^(\/s\/|\/api\/share\/)([^/?#.]{4})[^/?#.]*/, '$1$2…')
-    .replace(/([?&]connectionParams=)[^&#]*/g, '$1[redacted]')
-    // A reminder's unsubscribe link: the signature is what lets it switch that player's reminders off.
-    .replace(/([?&]sig=)[^&#]*/g, '$1[redacted]');
-}
 
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {

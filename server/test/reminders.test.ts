@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupDto } from '@first-round/shared/schemas';
 import { loadConfig } from '../src/config.js';
-import { redactUrl } from '../src/app.js';
+import { redactUrl } from '../src/redact-url.js';
 import { dueReminder, runReminders, unsubscribeUrl } from '../src/modules/reminders/reminders.service.js';
 import { createTestApp, type TestApp, type TestUser } from './support/test-app.js';
 import { boardIds, createGroup, joinGroup, operatorReset, operatorStart, savePicks, uniqueName } from './game/helpers.js';

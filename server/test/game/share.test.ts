@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupDto, ShareLink } from '@first-round/shared/schemas';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
-import { redactUrl } from '../../src/app.js';
+import { redactUrl } from '../../src/redact-url.js';
 import { recordPick } from '../../src/modules/draft/draft.service.js';
 import { BRAND, cardElement, cardText, ordinal, type ShareCard } from '../../src/modules/share/share-card.js';
 import { ShareImageCache } from '../../src/modules/share/share-render.js';

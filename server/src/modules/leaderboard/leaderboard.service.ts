@@ -56,16 +56,22 @@ export function leaderboardFor(deps: Pick<AppDeps, 'leaderboards'>, view: Standi
   };
 }
 
-/** The caller's own part of a standings page: their row wherever it ranks, and its place among the page's rows. */
+/** The caller's row wherever it ranks, and its place among the page's rows (null off the page); none before the start or without an entry. */
+function ownPlace(view: StandingsView, participantId: string | null): { row: LeaderboardRow; position: number | null } | undefined {
+  const row = view.started && participantId !== null ? view.standings.byParticipant.get(participantId) : undefined;
+  if (!view.started || !row) return undefined;
+  const position = positionIn(view.rows, row);
+  return { row, position: position < 0 ? null : position };
+}
+
+/** The caller's own part of a standings page (a read's: the row validated and serialised once per ranking). */
 export function ownStanding(
   deps: Pick<AppDeps, 'leaderboards'>,
   view: StandingsView,
   participantId: string | null,
 ): Pick<Leaderboard, 'me' | 'me_position'> {
-  const mine = view.started && participantId !== null ? view.standings.byParticipant.get(participantId) : undefined;
-  if (!view.started || !mine) return { me: null, me_position: null };
-  const position = positionIn(view.rows, mine);
-  return { me: deps.leaderboards.ownRow(mine), me_position: position < 0 ? null : position };
+  const own = ownPlace(view, participantId);
+  return own ? { me: deps.leaderboards.ownRow(own.row), me_position: own.position } : { me: null, me_position: null };
 }
 
 export function getLeaderboard(deps: StandingsDeps, input: LeaderboardInput, participantId: string): MaybePromise<Leaderboard> {
@@ -124,10 +130,8 @@ export function standingsPageJson(view: StandingsView, watch: LeaderboardInput, 
  * stream, so an unchanged one is not sent again; `standingsMineJson` makes it a message.
  */
 export function ownStandingJson(view: StandingsView, participantId: string): string {
-  const mine = view.started ? view.standings.byParticipant.get(participantId) : undefined;
-  if (!view.started || !mine) return '"me":null,"me_position":null';
-  const position = positionIn(view.rows, mine);
-  return `"me":${leaderboardRowJson(mine)},"me_position":${position < 0 ? null : position}`;
+  const own = ownPlace(view, participantId);
+  return own ? `"me":${leaderboardRowJson(own.row)},"me_position":${own.position}` : '"me":null,"me_position":null';
 }
 
 /**
