@@ -20,7 +20,9 @@
 //          writes the "Two instances behind nginx" section instead of "Draft night"; default 1: no nginx),
 //          --nginx-workers N (2: nginx's worker processes with --instances 2, each with its own open-file limit),
 //          --push-subscriptions N (0: N players hold the first live pick's player, each with a device at the push
-//          service stand-in in this process; the figure: that pick → every device's push accepted, beside the live pages)
+//          service stand-in in this process; the figure: that pick → every device's push accepted, beside the live pages),
+//          --push-control (with --push-subscriptions N: the same N players hold that player, no device is subscribed: the
+//          run to set a push run's pages beside, the standings alike and no pushes)
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fsSync from 'node:fs';
@@ -43,7 +45,7 @@ import { makeCertificate, NGINX, siteValues, startInstance, startNginx, type Ins
 import type { LoadOptions, LoadResult } from './bench-draft-load.js';
 import { freePort } from '../server/src/free-port.js';
 import { startPushService } from '../server/src/testing/push-service.js';
-import { startPushBench, type PushBenchResult } from './lib/bench-push.js';
+import { preparePushControl, startPushBench, type PushBenchResult } from './lib/bench-push.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -78,6 +80,8 @@ const INSTANCES = opt('instances', 1);
 const NGINX_WORKERS = opt('nginx-workers', 2);
 /** Devices told of the first live pick (issue 26 §2: target all within 10 s, the live pages unaffected); 0: none. */
 const PUSH_SUBSCRIPTIONS = opt('push-subscriptions', 0);
+/** The same standings as a --push-subscriptions run, without the devices: what its pages are compared with. */
+const PUSH_CONTROL = args.includes('--push-control');
 if (INSTANCES !== 1 && INSTANCES !== 2) throw new Error('--instances takes 1 or 2');
 const ROUND_ONE_PICKS = 32;
 const OPERATOR = 'user_benchoperator';
@@ -552,7 +556,11 @@ async function main() {
     await db.query(`insert into idp_user (id, email, username) values ($1, $2, 'BenchOperator')`, [OPERATOR, OPERATOR_EMAIL]);
     await db.query(`insert into idp_session (id, user_id, secret_hash) select 'sess_' || v, v, md5(v) from unnest($1::text[]) v`, [[...users, OPERATOR]]);
     // Push: the devices and their players' picks go in before the server starts (it reads the standings then).
-    const pushService = PUSH_SUBSCRIPTIONS > 0 ? await startPushService({ acceptFirst: true }) : undefined;
+    if (PUSH_CONTROL && PUSH_SUBSCRIPTIONS > 0) {
+      const player = await preparePushControl(db, PUSH_SUBSCRIPTIONS);
+      log(`Push control: ${PUSH_SUBSCRIPTIONS} players holding ${player.player_name}, the first live pick, and no device subscribed`);
+    }
+    const pushService = PUSH_SUBSCRIPTIONS > 0 && !PUSH_CONTROL ? await startPushService({ acceptFirst: true }) : undefined;
     if (pushService) cleanups.unshift(() => pushService.close());
     const pushBench = pushService ? await startPushBench(db, url, pushService, PUSH_SUBSCRIPTIONS) : undefined;
     if (pushBench) log(`Push: ${PUSH_SUBSCRIPTIONS} devices at the stand-in (${pushService!.origin}), their players all holding ${pushBench.player.player_name}, the first live pick`);
@@ -682,7 +690,9 @@ share those cores, with whatever else runs there: the 1-minute load average was 
 part began and ${loadBefore.live.toFixed(1)} when the live part began (${m.cores} = the cores fully busy).
 
 Data: ${globalEntries.toLocaleString('en-US')} global entries and ${(counts.entries - globalEntries).toLocaleString('en-US')} group entries
-(${counts.groups.toLocaleString('en-US')} groups of ${MEMBERS}, half reusing their global picks), ${counts.picks.toLocaleString('en-US')} picks.
+(${counts.groups.toLocaleString('en-US')} groups of ${MEMBERS}, half reusing their global picks), ${counts.picks.toLocaleString('en-US')} picks.${
+  PUSH_CONTROL && PUSH_SUBSCRIPTIONS > 0 ? ` A push control run: ${PUSH_SUBSCRIPTIONS.toLocaleString('en-US')} players hold the first live pick's player, no device subscribed.` : ''
+}
 
 | Measure | Target | Result |
 |---|---|---|

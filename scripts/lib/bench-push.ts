@@ -10,11 +10,15 @@ import type { PushServiceStandIn, ReceivedPush } from '../../server/src/testing/
  * arrived.
  */
 
-/** Gives `count` players (existing ones, first by id) `playerId` in their global entry and one subscribed device each. */
-export async function preparePushBench(db: pg.Client, service: PushServiceStandIn, count: number, playerId: number): Promise<void> {
+/**
+ * Gives `count` players (existing ones, first by id) `playerId` in their global entry and, unless `service` is
+ * undefined (the control run: the same standings, no pushes), one subscribed device each.
+ */
+export async function preparePushBench(db: pg.Client, service: PushServiceStandIn | undefined, count: number, playerId: number): Promise<void> {
   const ids = (await db.query<{ id: string }>(`select id from participant order by id limit $1`, [count])).rows.map((r) => r.id);
   if (ids.length < count) throw new Error(`--push-subscriptions ${count}: only ${ids.length} players`);
   await db.query(`insert into pick (participant_id, group_id, player_id) select unnest($1::text[]), $2, $3 on conflict do nothing`, [ids, GLOBAL_GROUP_ID, playerId]);
+  if (!service) return;
   const devices = ids.map(() => service.device().subscription);
   await db.query(
     `insert into push_subscription (participant_id, endpoint, p256dh, auth)
@@ -57,6 +61,25 @@ export async function measurePushBench(
   return { devices: count, first: times[0]!, p50: times[Math.floor(times.length / 2)]!, all: times.at(-1)! };
 }
 
+/** The next pick's player: the best-ranked still on the board, the one the load generator records first. */
+async function firstLivePick(db: pg.Client) {
+  const [player] = (await db.query<{ id: number; player_name: string }>(`select id, player_name from player where draft_round is null order by rank limit 1`)).rows;
+  if (!player) throw new Error('--push-subscriptions: no player left on the board');
+  return player;
+}
+
+/**
+ * `--push-control`: the standings of a `--push-subscriptions N` run (the same N players hold the first live
+ * pick's player) with no device subscribed. A push run's pages differ from a plain run's in what they show
+ * (those N readers' own rows move at every pick they hold), so the pushes' effect on the pages is measured
+ * against this run, not against a plain one.
+ */
+export async function preparePushControl(db: pg.Client, count: number) {
+  const player = await firstLivePick(db);
+  await preparePushBench(db, undefined, count, player.id);
+  return player;
+}
+
 /**
  * The bench's push part around a server in another process (`npm run bench:draft -- --push-subscriptions N`):
  * the next pick's player (the best-ranked still on the board: the one the load generator records first)
@@ -65,8 +88,7 @@ export async function measurePushBench(
  * waits for that pick's N pushes ('✓ <player>') and times them from then.
  */
 export async function startPushBench(db: pg.Client, databaseUrl: string, service: PushServiceStandIn, count: number) {
-  const [player] = (await db.query<{ id: number; player_name: string }>(`select id, player_name from player where draft_round is null order by rank limit 1`)).rows;
-  if (!player) throw new Error('--push-subscriptions: no player left on the board');
+  const player = await firstLivePick(db);
   await preparePushBench(db, service, count, player.id);
   // The picks recorded before the server started are history here: claimed, so its sender does not catch up
   // on them at start (it would, after a real restart) and load the machine while the pages connect.
