@@ -14,7 +14,7 @@ import { groupLeaderboardSql } from '../server/src/modules/leaderboard/leaderboa
 import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
 import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
 import { leaderboardPath, now, ownRow, PAGE_INPUT, showing, summary } from './lib/bench-live.js';
-import { cpuMsOf, rssMbOf } from './lib/process-cpu.js';
+import { cpuMsOf, machineCpuMs, rssMbOf } from './lib/process-cpu.js';
 import type { ClientsInit, FromWorker, RoundRecord, ToWorker } from './bench-draft-clients.js';
 
 export interface LoadOptions {
@@ -62,6 +62,12 @@ export interface RoundResult {
   serverCpuMs?: number;
   /** The server process's resident memory (MB) at the round's end. */
   serverRssMb?: number;
+  /**
+   * The same window's CPU: this load generator's (its clients' threads and the operator), and the whole
+   * machine's, busy of all (the cores × the window): whether the two cores, not the server, set the pace.
+   */
+  loadCpuMs?: number;
+  machineCpu?: { busyMs: number; totalMs: number };
   /** The same for each of `processes`, and their resident memory (MB) at the round's end. */
   cpuMs?: Record<string, number | undefined>;
   rssMb?: Record<string, number | undefined>;
@@ -239,6 +245,8 @@ async function main() {
           ? await Promise.all(Object.entries(POLLED).map(async ([name, path]) => [name, pollUntilMoved(path, readerToken, await etagOf(path, readerToken), options.pollMs)] as const))
           : [];
       const serverCpu0 = cpuMsOf(options.serverPid);
+      const loadCpu0 = cpuMsOf(process.pid);
+      const machine0 = machineCpuMs();
       const processes = Object.entries(options.processes ?? {});
       const cpu0 = processes.map(([, pid]) => cpuMsOf(pid));
       const sent = now();
@@ -258,6 +266,8 @@ async function main() {
         }),
       );
       const serverCpu1 = cpuMsOf(options.serverPid);
+      const loadCpu1 = cpuMsOf(process.pid);
+      const machine1 = machineCpuMs();
       const cpu1 = processes.map(([, pid]) => cpuMsOf(pid));
       const records: RoundRecord[] = reports.flatMap((r) => r.records);
       // Refetches past the round's time still run: the next pick waits for them (rounds never overlap).
@@ -275,6 +285,8 @@ async function main() {
         callMs: answered - sent,
         serverCpuMs: serverCpu0 !== undefined && serverCpu1 !== undefined ? serverCpu1 - serverCpu0 : undefined,
         serverRssMb: rssMbOf(options.serverPid),
+        loadCpuMs: loadCpu0 !== undefined && loadCpu1 !== undefined ? loadCpu1 - loadCpu0 : undefined,
+        machineCpu: machine0 && machine1 ? { busyMs: machine1.busy - machine0.busy, totalMs: machine1.total - machine0.total } : undefined,
         ...(processes.length > 0
           ? {
               cpuMs: Object.fromEntries(processes.map(([name], i) => [name, cpu0[i] !== undefined && cpu1[i] !== undefined ? cpu1[i]! - cpu0[i]! : undefined])),
@@ -318,7 +330,8 @@ async function main() {
       log(
         `  pick ${slot} (${player.player_name}): call ${result.callMs.toFixed(0)} ms; events ${result.events}/${result.clients} (p50 ${e.p50.toFixed(0)}, max ${e.max.toFixed(0)} ms); ` +
           `new standings shown ${result.shown}/${result.clients} (p50 ${s.p50.toFixed(0)}, max ${s.max.toFixed(0)} ms; ${result.pushed} pushed); ${result.notModified} × 304, ${result.stale} stale, ${result.errors.length} errors; ` +
-          `the server's CPU ${result.serverCpuMs ?? '–'} ms, RSS ${result.serverRssMb ?? '–'} MB` +
+          `the server's CPU ${result.serverCpuMs ?? '–'} ms, RSS ${result.serverRssMb ?? '–'} MB; the load generator's CPU ${result.loadCpuMs ?? '–'} ms; ` +
+          `the machine ${result.machineCpu ? `${Math.round(result.machineCpu.busyMs)} of ${Math.round(result.machineCpu.totalMs)} ms busy` : '–'}` +
           (result.etagMoved ? `; ETag moved after ${Object.entries(result.etagMoved).map(([name, v]) => `${name} ${v === undefined ? '–' : v.toFixed(0)}`).join(', ')} ms` : '') +
           (result.cpuMs
             ? `; CPU ${Object.entries(result.cpuMs).map(([name, v]) => `${name} ${v ?? '–'}`).join(', ')} ms; RSS ${Object.entries(result.rssMb ?? {}).map(([name, v]) => `${name} ${v ?? '–'}`).join(', ')} MB` +

@@ -711,6 +711,8 @@ Data: ${globalEntries.toLocaleString('en-US')} global entries and ${(counts.entr
 | … pages read instead (no page on the stream within ${STANDINGS_PUSH_WAIT_MS / 1000} s), sent → answered | | ${refetch.n === 0 ? 'none' : `${refetch.n} read; p50 ${ms(refetch.p50)}, p99 ${ms(refetch.p99)}; ${notModified} × 304`} |
 | … the operator's recordPick call under that load | | p50 ${ms(call.p50)}, max ${ms(call.max)} |
 | … the server process's CPU time per pick (user + system, from the call to the round's end; PostgreSQL's not included) | | ${cpuOf(rounds.map((r) => r.serverCpuMs))} ms |
+| … in the same window, the load generator's CPU time (its 5,000 clients' threads; they share the machine's cores with the server) | | ${cpuOf(rounds.map((r) => r.loadCpuMs))} ms |
+| … and the whole machine's, busy of all (every process and the kernel, summed over ${m.cores} cores) | | ${rounds.map((r) => (r.machineCpu ? `${Math.round(r.machineCpu.busyMs)} / ${Math.round(r.machineCpu.totalMs)}` : '–')).join(', ')} ms |
 | … the server's own fan-out per pick: from hearing the change to the last open page written, ranking included (its log's 'live fan-out written') | | ${fanOuts.map((f) => ms(f.ms)).join(', ') || '–'} |
 ${push ? `| First live pick → all ${push.devices.toLocaleString('en-US')} subscribed devices' pushes accepted by the push service stand-in (\`--push-subscriptions\`; from the pick's NOTIFY) | ≤ 10 s, the live pages unaffected | first ${ms(push.first)}, half ${ms(push.p50)}, all ${ms(push.all)} (${verdict(push.all <= 10_000)}); that pick's pages p50 / max ${perPick[0] ? `${ms(perPick[0].p50)} / ${ms(perPick[0].max)}` : '–'}, the other picks' above |
 ` : ''}

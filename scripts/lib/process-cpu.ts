@@ -29,3 +29,25 @@ export function rssMbOf(pid: number | undefined): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * The whole machine's CPU time so far, busy (every process and the kernel's own work: user, nice, system,
+ * irq, softirq, steal) and in all (busy + idle + iowait), ms summed over the cores, from /proc/stat's first
+ * line; undefined where there is no /proc. Beside a process's own CPU it says whether the cores were the
+ * limit: a load generator shares them with the server it measures.
+ */
+export function machineCpuMs(): { busy: number; total: number } | undefined {
+  try {
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = fs
+      .readFileSync('/proc/stat', 'utf8')
+      .split('\n', 1)[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1, 9)
+      .map(Number) as [number, number, number, number, number, number, number, number];
+    const busy = user + nice + system + irq + softirq + steal;
+    return { busy: (busy * 1000) / CLOCK_TICKS, total: ((busy + idle + iowait) * 1000) / CLOCK_TICKS };
+  } catch {
+    return undefined;
+  }
+}
