@@ -61,6 +61,7 @@ export type FromWorker =
   | { type: 'ready'; connected: number; failed: string[]; upstreams: Record<string, number> }
   | { type: 'prepared' }
   | { type: 'roundOpen' }
+  | { type: 'allIn' }
   | { type: 'drained' }
   | { type: 'roundDone'; records: RoundRecord[] }
   | { type: 'log'; line: string };
@@ -119,6 +120,8 @@ let waiting = 0;
 function report() {
   if (!roundOpen) return;
   roundOpen = false;
+  // Every page of this worker is in: the round's CPU readings stop here, before the comparison below.
+  send({ type: 'allIn' });
   const records = clients.map(({ user, record, upstream }): RoundRecord => {
     if (!record) return { user, upstream };
     const { page, mine, ...rest } = record;

@@ -58,7 +58,10 @@ export interface RoundResult {
   player: string;
   /** The operator's recordPick call, sent to answered. */
   callMs: number;
-  /** The server process's CPU time (user + system) from the call to the round's end (PostgreSQL's not included). */
+  /**
+   * The server process's CPU time (user + system) from the call until every page is in (the round's end if
+   * some never is; PostgreSQL's not included).
+   */
   serverCpuMs?: number;
   /** The server process's resident memory (MB) at the round's end. */
   serverRssMb?: number;
@@ -68,7 +71,7 @@ export interface RoundResult {
    */
   loadCpuMs?: number;
   machineCpu?: { busyMs: number; totalMs: number };
-  /** The same for each of `processes`, and their resident memory (MB) at the round's end. */
+  /** The same CPU for each of `processes`, and their resident memory (MB) at the round's end. */
   cpuMs?: Record<string, number | undefined>;
   rssMb?: Record<string, number | undefined>;
   /** The slowest page per instance (by the X-Upstream header of its stream's answer, when nginx adds one). */
@@ -150,6 +153,20 @@ function pollUntilMoved(path: string, token: string, before: string | undefined,
   return { moved, stop: () => (stopped = true) };
 }
 
+interface CpuReadings {
+  server?: number;
+  load?: number;
+  machine?: { busy: number; total: number };
+  processes: (number | undefined)[];
+}
+
+const processes = Object.entries(options.processes ?? {});
+
+/** CPU time so far: the server's, this load generator's (all its threads), the machine's, and `processes`'. */
+function cpuReadings(): CpuReadings {
+  return { server: cpuMsOf(options.serverPid), load: cpuMsOf(process.pid), machine: machineCpuMs(), processes: processes.map(([, pid]) => cpuMsOf(pid)) };
+}
+
 async function main() {
   const workerCount = Math.max(1, Math.min(options.workers, options.users.length));
   const workers: Worker[] = [];
@@ -181,6 +198,12 @@ async function main() {
     }
   };
   const tell = (message: ToWorker) => workers.forEach((w) => w.postMessage(message));
+  /** The round's CPU readings, taken when every worker's pages are in (or, failing that, at the round's end). */
+  let allIn = 0;
+  let cpuAtAllIn: CpuReadings | undefined;
+  const onAllIn = () => {
+    if (++allIn === workers.length) cpuAtAllIn = cpuReadings();
+  };
 
   log(`  ${options.users.length} clients in ${workerCount} worker threads: opening their live streams and pages…`);
   const openedAt = now();
@@ -199,6 +222,7 @@ async function main() {
     inbox.set(worker, []);
     worker.on('message', (m: FromWorker) => {
       if (m.type === 'log') log(`  ${m.line}`);
+      else if (m.type === 'allIn') onAllIn();
       else inbox.get(worker)!.push(m);
       wake();
     });
@@ -244,11 +268,9 @@ async function main() {
         options.pollMs > 0
           ? await Promise.all(Object.entries(POLLED).map(async ([name, path]) => [name, pollUntilMoved(path, readerToken, await etagOf(path, readerToken), options.pollMs)] as const))
           : [];
-      const serverCpu0 = cpuMsOf(options.serverPid);
-      const loadCpu0 = cpuMsOf(process.pid);
-      const machine0 = machineCpuMs();
-      const processes = Object.entries(options.processes ?? {});
-      const cpu0 = processes.map(([, pid]) => cpuMsOf(pid));
+      allIn = 0;
+      cpuAtAllIn = undefined;
+      const cpu0 = cpuReadings();
       const sent = now();
       const answer = await call('POST', '/trpc/draft.recordPick', token, { slot, player_id: player.id });
       const answered = now();
@@ -265,10 +287,8 @@ async function main() {
           return [name, at === undefined ? undefined : at - answered] as const;
         }),
       );
-      const serverCpu1 = cpuMsOf(options.serverPid);
-      const loadCpu1 = cpuMsOf(process.pid);
-      const machine1 = machineCpuMs();
-      const cpu1 = processes.map(([, pid]) => cpuMsOf(pid));
+      const cpu1 = cpuAtAllIn ?? cpuReadings();
+      const spent = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined ? b - a : undefined);
       const records: RoundRecord[] = reports.flatMap((r) => r.records);
       // Refetches past the round's time still run: the next pick waits for them (rounds never overlap).
       tell({ type: 'drain' });
@@ -283,13 +303,13 @@ async function main() {
         slot,
         player: player.player_name,
         callMs: answered - sent,
-        serverCpuMs: serverCpu0 !== undefined && serverCpu1 !== undefined ? serverCpu1 - serverCpu0 : undefined,
+        serverCpuMs: spent(cpu0.server, cpu1.server),
         serverRssMb: rssMbOf(options.serverPid),
-        loadCpuMs: loadCpu0 !== undefined && loadCpu1 !== undefined ? loadCpu1 - loadCpu0 : undefined,
-        machineCpu: machine0 && machine1 ? { busyMs: machine1.busy - machine0.busy, totalMs: machine1.total - machine0.total } : undefined,
+        loadCpuMs: spent(cpu0.load, cpu1.load),
+        machineCpu: cpu0.machine && cpu1.machine ? { busyMs: cpu1.machine.busy - cpu0.machine.busy, totalMs: cpu1.machine.total - cpu0.machine.total } : undefined,
         ...(processes.length > 0
           ? {
-              cpuMs: Object.fromEntries(processes.map(([name], i) => [name, cpu0[i] !== undefined && cpu1[i] !== undefined ? cpu1[i]! - cpu0[i]! : undefined])),
+              cpuMs: Object.fromEntries(processes.map(([name], i) => [name, spent(cpu0.processes[i], cpu1.processes[i])])),
               rssMb: Object.fromEntries(processes.map(([name, pid]) => [name, rssMbOf(pid)])),
               maxShownBy: {},
             }

@@ -364,7 +364,7 @@ Data: ${run.globalEntries.toLocaleString('en-US')} global entries and ${(run.cou
 | … pages brought by the stream (no request) | | ${rounds.reduce((n, r) => n + r.pushed, 0)}/${total}; ${rounds.reduce((n, r) => n + r.stale, 0)} stale, ${rounds.reduce((n, r) => n + r.errors.length, 0)} errors |
 | … pages read instead (no page on the stream within ${STANDINGS_PUSH_WAIT_MS / 1000} s) | | ${refetch.n === 0 ? 'none' : `${refetch.n}; p50 ${ms(refetch.p50)}, p99 ${ms(refetch.p99)}`} |
 | … the operator's recordPick call, on instance A directly | | p50 ${ms(call.p50)}, max ${ms(call.max)} |
-| … CPU time per pick (user + system, from the call to the round's end; PostgreSQL's not included) | | ${perProcess((r) => r.cpuMs, 'ms')} |
+| … CPU time per pick (user + system, from the call until every page has the new standings; PostgreSQL's not included) | | ${perProcess((r) => r.cpuMs, 'ms')} |
 | … resident memory at each pick's end | | ${perProcess((r) => r.rssMb, 'MB')} |
 | Recorded pick → global standings re-ranked (in the bench's process, before the live part; as "Draft night") | ≤ 300 ms | p50 ${ms(run.rerank.p50)}, max ${ms(run.rerank.max)} |
 
@@ -710,7 +710,7 @@ Data: ${globalEntries.toLocaleString('en-US')} global entries and ${(counts.entr
 | … pages brought by the stream (no request) | | ${pushed}/${total}; ${staleCount} stale, ${errorCount} errors |
 | … pages read instead (no page on the stream within ${STANDINGS_PUSH_WAIT_MS / 1000} s), sent → answered | | ${refetch.n === 0 ? 'none' : `${refetch.n} read; p50 ${ms(refetch.p50)}, p99 ${ms(refetch.p99)}; ${notModified} × 304`} |
 | … the operator's recordPick call under that load | | p50 ${ms(call.p50)}, max ${ms(call.max)} |
-| … the server process's CPU time per pick (user + system, from the call to the round's end; PostgreSQL's not included) | | ${cpuOf(rounds.map((r) => r.serverCpuMs))} ms |
+| … the server process's CPU time per pick (user + system, from the call until every page has the new standings; PostgreSQL's not included) | | ${cpuOf(rounds.map((r) => r.serverCpuMs))} ms |
 | … in the same window, the load generator's CPU time (its 5,000 clients' threads; they share the machine's cores with the server) | | ${cpuOf(rounds.map((r) => r.loadCpuMs))} ms |
 | … and the whole machine's, busy of all (every process and the kernel, summed over ${m.cores} cores) | | ${rounds.map((r) => (r.machineCpu ? `${Math.round(r.machineCpu.busyMs)} / ${Math.round(r.machineCpu.totalMs)}` : '–')).join(', ')} ms |
 | … the server's own fan-out per pick: from hearing the change to the last open page written, ranking included (its log's 'live fan-out written') | | ${fanOuts.map((f) => ms(f.ms)).join(', ') || '–'} |
