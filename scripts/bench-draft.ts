@@ -61,6 +61,8 @@ const CLIENTS = Math.min(opt('clients', 5_000), PARTICIPANTS);
 const LIVE_PICKS = opt('live-picks', 5);
 /** The issue's memory bound: 1 GB with 100,000 entries and 5,000 pages, 2 GB with a million entries. */
 const RSS_BOUND_MB = PARTICIPANTS >= 1_000_000 ? 2048 : 1024;
+/** The re-rank's bound: 300 ms, and 1 s with a million entries (issue 27). */
+const RERANK_BOUND_MS = PARTICIPANTS >= 1_000_000 ? 1000 : 300;
 /** A reader polls the REST and tRPC standings' ETag this often (ms) during each live pick; 0: no reader. */
 const POLL_MS = opt('poll-ms', 10);
 const WORKERS = opt('workers', 2);
@@ -696,7 +698,7 @@ Data: ${globalEntries.toLocaleString('en-US')} global entries and ${(counts.entr
 
 | Measure | Target | Result |
 |---|---|---|
-| Recorded pick → global standings re-ranked, ${globalEntries.toLocaleString('en-US')} entries (${RECORDED} picks; from the pick's commit) | ≤ 300 ms | p50 ${ms(rerank.p50)}, max ${ms(rerank.max)} (${verdict(rerank.max <= 300)}) |
+| Recorded pick → global standings re-ranked, ${globalEntries.toLocaleString('en-US')} entries (${RECORDED} picks; from the pick's commit) | ≤ ${ms(RERANK_BOUND_MS)} | p50 ${ms(rerank.p50)}, max ${ms(rerank.max)} (${verdict(rerank.max <= RERANK_BOUND_MS)}) |
 | … the same from the operator's call (its transaction included: p50 ${ms(summary(transaction).p50)}) | | p50 ${ms(rerankCall.p50)}, max ${ms(rerankCall.max)} |
 | … the previous implementation (the leaderboard SQL ranks all entries), timed right after each re-rank | | p50 ${ms(sqlRank.p50)}, max ${ms(sqlRank.max)} |
 | Group standings, first read after a change (4 groups) | | max ${ms(Math.max(...groupTimes))} |
