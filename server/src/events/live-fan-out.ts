@@ -5,7 +5,7 @@ export const MAX_YIELD_MS = 3000;
  * How long background work waits on after the last page is written. A page written is in the kernel, not
  * yet on a screen: the proxy in front (nginx on the same host, deploy/) still encrypts and relays some 90 MB
  * to 5,000 phones, and in `npm run bench:draft` the load generator still reads them, on the same cores.
- * Measured: with pushes going out at once the slowest page per pick was ~0.16 s later than in a run without
+ * Measured: with pushes going out at once the slowest page per pick was ~0.17 s later than in a run without
  * them; 300 ms later, as late as without (docs/benchmarks.md, "Push notifications at a pick").
  */
 export const SETTLE_MS = 300;
@@ -48,17 +48,14 @@ export class LiveFanOut {
 
   /** Whether background work should wait: a fan-out is under way or settling, and it has not waited MAX_YIELD_MS already. */
   get busy(): boolean {
-    return (this.active > 0 || this.settling) && Date.now() - this.busySince < MAX_YIELD_MS;
+    const now = Date.now();
+    return (this.active > 0 || now < this.settledAt) && now - this.busySince < MAX_YIELD_MS;
   }
 
   /** Resolves once not busy (at once when it is not). */
   idle(): Promise<void> {
     if (!this.busy) return Promise.resolve();
     return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  private get settling(): boolean {
-    return this.active === 0 && Date.now() < this.settledAt;
   }
 
   /** The one timer: at `at`, whoever waits is let go if the instance is no longer busy (or waited long enough). */
@@ -68,7 +65,8 @@ export class LiveFanOut {
   }
 
   private release() {
-    if (this.busy) return this.wakeAt(Math.min(this.active > 0 ? Infinity : this.settledAt, this.busySince + MAX_YIELD_MS));
+    const bound = this.busySince + MAX_YIELD_MS;
+    if (this.busy) return this.wakeAt(this.active > 0 ? bound : Math.min(this.settledAt, bound));
     clearTimeout(this.timer);
     this.timer = undefined;
     const waiting = this.waiting;
