@@ -5,6 +5,8 @@ export interface TextSighting {
   path: string;
   /** performance.now() in the page when the text was added to the DOM. */
   at: number;
+  /** Date.now() in the page then: the test's own clock (one machine), to tell a sighting's time from when it is checked. */
+  wallAt: number;
 }
 
 /**
@@ -27,7 +29,7 @@ export async function watchForText(context: BrowserContext, texts: string[]) {
       if (!content) return;
       for (const text of needles) {
         if (!content.includes(text)) continue;
-        const s = { text, path: location.pathname, at: performance.now() };
+        const s = { text, path: location.pathname, at: performance.now(), wallAt: Date.now() };
         window.__textSightings.push(s);
         window.__reportTextSighting?.(s)?.catch?.(() => undefined);
       }
