@@ -34,6 +34,8 @@ export interface LoadOptions {
   jitterMs: number;
   /** The clients ask for gzip-compressed streams, as browsers do. */
   gzip: boolean;
+  /** The clients parse every stream message as it comes, on the clock (bench-draft-clients.ts). */
+  parseOnReceipt: boolean;
   /** Readers that poll the standings' ETag (REST and tRPC) every this many ms during each pick; 0: none. */
   pollMs: number;
   /** The server's process, whose CPU time each round reads from /proc (Linux). */
@@ -215,6 +217,7 @@ async function main() {
       users: options.users.filter((_, j) => j % workerCount === i),
       jitterMs: options.jitterMs,
       gzip: options.gzip,
+      parseOnReceipt: options.parseOnReceipt,
     };
     const worker = new Worker(new URL('./lib/tsx-worker.mjs', import.meta.url), {
       workerData: { ...init, module: new URL('./bench-draft-clients.ts', import.meta.url).href },

@@ -12,6 +12,8 @@
 //          --workers N (2 load-generator threads), --round-timeout S (120), --log-level L (the server's LOG_LEVEL; default as
 //          `npm start`: info), --no-write, --keep (keep the throwaway directory: database, server log),
 //          --gzip (the live clients ask for gzip-compressed streams, as browsers do, and decode them),
+//          --parse-on-receipt (the live clients parse each stream message's JSON as it comes, on the clock, on the
+//          server's cores; by default a pushed page is in on arrival plus its own parse, timed after the round),
 //          --profile DIR (the server and the load generator run with --cpu-prof and leave their profiles in DIR),
 //          --server-flags "…" (Node/V8 flags for the server process alone, e.g. "--max-semi-space-size=4"),
 //          --instances 2 (two instances on the one database, one signing key, TRUST_PROXY=1, behind nginx from
@@ -73,6 +75,7 @@ const WRITE = !args.includes('--no-write');
 /** Keep the throwaway directory (database, server log) for a look afterwards. */
 const KEEP = args.includes('--keep');
 const GZIP = args.includes('--gzip');
+const PARSE_ON_RECEIPT = args.includes('--parse-on-receipt');
 /** Node/V8 flags for the server alone (space-separated, e.g. "--max-semi-space-size=4"): to measure one before adopting it. */
 const SERVER_FLAGS = args.includes('--server-flags') ? args[args.indexOf('--server-flags') + 1]!.split(' ').filter(Boolean) : [];
 const PROFILE_DIR = args.includes('--profile') ? path.resolve(args[args.indexOf('--profile') + 1]!) : undefined;
@@ -630,6 +633,7 @@ async function main() {
       workers: WORKERS,
       jitterMs: 1000,
       gzip: GZIP,
+      parseOnReceipt: PARSE_ON_RECEIPT,
       pollMs: POLL_MS,
       serverPid,
       processes: two ? { ...Object.fromEntries(two.instances.map((i) => [i.name, i.child.pid!])), ...two.nginxPids } : undefined,
@@ -726,8 +730,11 @@ How it is measured:
   (client/src/lib/live-refresh.ts): the stream brings the page re-ranked after each change; only when it has not come within
   ${STANDINGS_PUSH_WAIT_MS / 1000} s does the client wait a random delay in [0, 1000 ms) and GET the page (If-None-Match of its last ETag). A page
   counts as showing the new standings when its content (counts, rows and the caller's own row, not bytes) equals the
-  leaderboard SQL's answer read from the database after the round; a 304 keeps the page as it was. A page is shown when
-  its JSON is parsed; the comparison runs after the round, off the clock. The pick is recorded through the server's tRPC
+  leaderboard SQL's answer read from the database after the round; a 304 keeps the page as it was. ${
+    PARSE_ON_RECEIPT
+      ? 'A page is shown when\n  its JSON is parsed, every message parsed as it comes (`--parse-on-receipt`)'
+      : "A page brought by the\n  stream is shown when its message has arrived plus the time its JSON then takes to parse (timed after the round: a\n  browser parses its page on its own device; `--parse-on-receipt` parses all 5,000 on the clock, on the server's cores)"
+  }; the comparison runs after the round, off the clock. The pick is recorded through the server's tRPC
   API by an admin.
 - The clients ${gzipNote}.
 - Leaderboard read throughput (REST, tRPC, plain Fastify) is \`npm run bench:reads\`.

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { SseParser } from './bench-live.js';
+import { describe, expect, it, vi } from 'vitest';
+import { standingsMineJson, standingsPageJson } from '../../server/src/modules/leaderboard/leaderboard.service.js';
+import { messageHead, SseParser } from './bench-live.js';
 
 describe("the load generator's event-stream parser", () => {
   // tRPC's framing (LF, an extra blank line after a tracked item), a comment, CR LF line breaks and a
@@ -19,5 +20,35 @@ describe("the load generator's event-stream parser", () => {
     expect(parser.push('data: {"kind":"standings"')).toEqual([]);
     expect(parser.push('}\nid: 9\n')).toEqual([]);
     expect(parser.push('\n')).toEqual([{ data: '{"kind":"standings"}', id: '9' }]);
+  });
+});
+
+describe("a live client's reading of a message's head", () => {
+  // The page as the server writes it for every watcher (before the start: the same head as after it, and
+  // no ranking to build for the test).
+  const page = standingsPageJson({ started: false }, { group_id: 7, limit: 100 }, 42);
+
+  it("reads a standings page's kind, change and group off its first bytes, without parsing it", () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(messageHead(page)).toEqual({ kind: 'standings_page', event_id: 42, group_id: 7 });
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('parses a page in another key order, every other message, and every message when asked to', () => {
+    const reordered = JSON.stringify({ event_id: 43, leaderboard: { draft_started: false, group_id: 8 }, kind: 'standings_page' });
+    expect(messageHead(reordered)).toEqual({ kind: 'standings_page', event_id: 43, group_id: 8 });
+    expect(messageHead(standingsMineJson(7, 44, '"me":null,"me_position":null'))).toEqual({ kind: 'standings_me', event_id: 44, group_id: 7 });
+    expect(messageHead('{"kind":"pick","event_id":45}')).toEqual({ kind: 'pick', event_id: 45, group_id: undefined });
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(messageHead(page, true)).toEqual({ kind: 'standings_page', event_id: 42, group_id: 7 });
+      expect(parse).toHaveBeenCalledOnce();
+    } finally {
+      parse.mockRestore();
+    }
   });
 });

@@ -1,7 +1,7 @@
 // What the draft-night benchmark's processes share: how a live client talks to the server (the same URLs
 // and wire format as the browser's tRPC links), how "showing the new standings" is decided, and figures.
 import crypto from 'node:crypto';
-import type { Leaderboard, LeaderboardRow } from '@first-round/shared/schemas';
+import type { Leaderboard, LeaderboardRow, LiveMessage } from '@first-round/shared/schemas';
 
 /** The leaderboard page the web app opens (client/src/pages/leaderboard-page.tsx: group 1, 100 rows). */
 export const PAGE_INPUT = { group_id: 1, limit: 100 } as const;
@@ -83,6 +83,29 @@ export class SseParser {
     event.data = data.join('\n');
     return data.length > 0 || event.event ? event : undefined;
   }
+}
+
+/** What a live client acts on in a stream's message: its kind, the change it is as of, and its group. */
+export interface MessageHead {
+  kind: LiveMessage['kind'];
+  event_id: number;
+  group_id?: number;
+}
+
+/** A standings page's head as the server writes it (standingsPageJson), ahead of its 18 KB of rows. */
+const PAGE_HEAD = /^\{"kind":"standings_page","event_id":(\d+),"leaderboard":\{"group_id":(\d+),/;
+
+/**
+ * A message's head: off a standings page's first bytes when they come in the server's order, without
+ * parsing the page (the load generator's clients parse it after the round: bench-draft-clients.ts); any
+ * other message, or a page in another order, or every message with `parseAll`, is parsed.
+ */
+export function messageHead(data: string, parseAll = false): MessageHead {
+  const page = parseAll ? null : PAGE_HEAD.exec(data);
+  if (page) return { kind: 'standings_page', event_id: Number(page[1]), group_id: Number(page[2]) };
+  const message = JSON.parse(data) as LiveMessage;
+  const group_id = message.kind === 'standings_me' ? message.group_id : message.kind === 'standings_page' ? message.leaderboard.group_id : undefined;
+  return { kind: message.kind, event_id: message.event_id, group_id };
 }
 
 const rowKey = (r: LeaderboardRow | null) => (r ? [r.rank, r.participant_id, r.participant_name, r.correct_picks, r.busted, r.tiebreak_rank] : null);
