@@ -286,7 +286,10 @@ export class LiveStream {
         if (overtaken()) return;
         if (!this.subscribers.has(sub) || sub.lastSent > eventId) continue;
         const watch = sub.watch!;
-        sub.allowed ??= await mayReadStandings(em, watch.group_id, sub.participantId);
+        if (sub.allowed === undefined) {
+          const allowed = mayReadStandings(em, watch.group_id, sub.participantId);
+          sub.allowed = typeof allowed === 'boolean' ? allowed : await allowed;
+        }
         if (!sub.allowed) {
           this.releaseHeld(sub);
           continue;
