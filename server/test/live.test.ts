@@ -192,24 +192,32 @@ describe('the standings page on the live stream', () => {
     group = (await t.request('POST', '/api/groups/create-simple', { user: alice, body: { name: 'Stream group' } })).json() as { id: number };
     await startDraft(t.orm().em.fork(), t.deps.draft, 'test');
 
+    const newestEvent = async () => Number((await t.db.query<{ id: string }>(`select id from draft_event order by id desc limit 1`))[0]!.id);
+    const startId = await newestEvent();
     const global = watching(alice.token, { group_id: 1, limit: 100 });
     const own = watching(alice.token, { group_id: group.id });
     const outsider = watching(carol.token, { group_id: group.id });
     await Promise.all([global.ready, own.ready, outsider.ready]);
+    const standingsIn = (stream: { received: LiveMessage[] }) => shown(stream.received).filter(isStandingsUpdate);
+    const client = clientFor(url, alice.token);
+
+    // A page's first stream brings its page at once, as of the newest change (the start): what a read gives now.
+    await until(() => standingsIn(global).length === 1 && standingsIn(own).length === 1, 5000);
+    expect(global.received.map((m) => [m.kind, m.event_id])).toEqual([['standings_me', startId], ['standings_page', startId]]);
+    expect(standingsIn(global)[0]!.leaderboard).toEqual(await client.leaderboard.group.query({ group_id: 1, limit: 100 }));
+    expect(standingsIn(global)[0]!.leaderboard.me).toMatchObject({ participant_id: alice.id, correct_picks: 0 });
+    expect(standingsIn(own)[0]!.leaderboard).toEqual(await client.leaderboard.group.query({ group_id: group.id, limit: 500 }));
 
     await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 1, players[0]!.id);
-    const [event] = await t.db.query<{ id: string }>(`select id from draft_event order by id desc limit 1`);
-    const eventId = Number(event!.id);
-    const standingsIn = (stream: { received: LiveMessage[] }) => shown(stream.received).filter(isStandingsUpdate);
-    await until(() => standingsIn(global).length > 0 && standingsIn(own).length > 0, 5000);
+    const eventId = await newestEvent();
+    await until(() => standingsIn(global).length === 2 && standingsIn(own).length === 2, 5000);
 
     // Each change comes first, then the page as of that change (the caller's own part first, then the page
     // every watcher shares): what a read gives now, the caller's row included.
-    expect(global.received.map((m) => [m.kind, m.event_id])).toEqual([['pick', eventId], ['standings_me', eventId], ['standings_page', eventId]]);
-    const client = clientFor(url, alice.token);
-    expect(standingsIn(global)[0]!.leaderboard).toEqual(await client.leaderboard.group.query({ group_id: 1, limit: 100 }));
-    expect(standingsIn(global)[0]!.leaderboard.me).toMatchObject({ participant_id: alice.id, correct_picks: 1, rank: 1 });
-    expect(standingsIn(own)[0]!.leaderboard).toEqual(await client.leaderboard.group.query({ group_id: group.id, limit: 500 }));
+    expect(global.received.slice(2).map((m) => [m.kind, m.event_id])).toEqual([['pick', eventId], ['standings_me', eventId], ['standings_page', eventId]]);
+    expect(standingsIn(global)[1]!.leaderboard).toEqual(await client.leaderboard.group.query({ group_id: 1, limit: 100 }));
+    expect(standingsIn(global)[1]!.leaderboard.me).toMatchObject({ participant_id: alice.id, correct_picks: 1, rank: 1 });
+    expect(standingsIn(own)[1]!.leaderboard).toEqual(await client.leaderboard.group.query({ group_id: group.id, limit: 500 }));
 
     // Not a member: the change, never the group's standings.
     await until(() => outsider.received.length > 0);
@@ -306,9 +314,10 @@ describe('the standings page on the live stream', () => {
       };
     };
     const streams = [raw(alice.token), raw(bob.token)];
-    await until(() => streams.every((s) => s.connected()));
+    // Each stream's page comes at once (as of the newest change), with the reader's own part.
+    await until(() => streams.every((s) => s.connected() && s.lines('standings_page').length === 1), 5000);
     // Two picks of players nobody holds: nobody's row moves.
-    for (let i = 1; i <= 2; i++) {
+    for (let i = 2; i <= 3; i++) {
       const [player] = await t.db.query<{ id: number }>(
         `select id from player p where draft_pick is null and not exists (select 1 from pick k where k.player_id = p.id) order by rank limit 1`,
       );
@@ -319,7 +328,7 @@ describe('the standings page on the live stream', () => {
     const [alicePages, bobPages] = streams.map((s) => s.lines('standings_page'));
     // The same page, byte for byte, whoever watches it.
     expect(alicePages).toEqual(bobPages);
-    // Each stream's first page comes with the reader's own part, each their own; the second pick moved neither.
+    // Each stream's first page (its opening one) comes with the reader's own part, each their own; the two picks moved neither.
     const [aliceMine, bobMine] = streams.map((s) => s.lines('standings_me').map((l) => JSON.parse(l.slice(6)) as StandingsMine));
     expect(aliceMine!.map((m) => m.me?.participant_id)).toEqual([alice.id]);
     expect(bobMine!.map((m) => m.me)).toEqual([null]);

@@ -8,7 +8,7 @@ import { stripOnScreen, toastsChange } from '../lib/draft-live';
 import { LiveConnection } from '../lib/live-connection';
 import { LiveRefresh, type LiveKeys } from '../lib/live-refresh';
 import { HeldChanges, pageClockSkew } from '../lib/hold-back';
-import { holdChangesFrom, onCatchUp } from '../lib/hold-gate';
+import { holdChangesFrom, onCatchUp, whenReleased } from '../lib/hold-gate';
 import { getViewingDelay, subscribeViewingDelay } from '../lib/viewing-delay';
 import { GLOBAL_FIRST_PAGE } from '../lib/live-strip';
 import type { DraftChange, LiveMessage, LiveUpdate, StandingsUpdate } from '@first-round/shared/schemas';
@@ -55,6 +55,7 @@ export function DraftLive({ spectator = false }: { spectator?: boolean }) {
     const live = new LiveRefresh(queryClient, draftKeys(spectator));
     const held = new HeldChanges(getViewingDelay() * 1000, pageClockSkew);
     let releaseTimer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
 
     const applyChange = (change: DraftChange) => {
       // A replayed change the screen already shows (it was read since) is old news: no update, no toast.
@@ -96,7 +97,14 @@ export function DraftLive({ spectator = false }: { spectator?: boolean }) {
       },
       cachedStatus: () => utils.draft.status.getData(),
       onChange: (change) => apply(held.receive(change, Date.now())),
-      onStandings: (update) => apply(held.receive(update, Date.now())),
+      // A stream's opening page is as of the draft now, held picks included: it waits in the read gate as a
+      // read's answer does, then goes through the hold (a change held meanwhile keeps it back further).
+      onStandings: (update, opening) => {
+        if (!opening) return apply(held.receive(update, Date.now()));
+        void whenReleased().then(() => {
+          if (!stopped) apply(held.receive(update, Date.now()));
+        });
+      },
       onStale: (status) => live.applyStatus(status),
     });
 
@@ -125,6 +133,7 @@ export function DraftLive({ spectator = false }: { spectator?: boolean }) {
     document.addEventListener('visibilitychange', onVisible);
     connection.start();
     return () => {
+      stopped = true;
       document.removeEventListener('visibilitychange', onVisible);
       unwatch();
       if (watchTimer) clearTimeout(watchTimer);

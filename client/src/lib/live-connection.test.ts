@@ -200,6 +200,30 @@ describe('LiveConnection', () => {
     expect(server.last.input).toMatchObject({ lastEventId: '11' });
   });
 
+  it("marks a stream's opening page: a page before any change on that stream, on every new stream", async () => {
+    const shown: Array<[number, boolean]> = [];
+    connection.stop();
+    connection = new LiveConnection({ transport: server, cachedStatus: () => status(8), onChange: () => {}, onStandings: (u, opening) => shown.push([u.event_id, opening]), onStale: () => {} });
+    connection.watch({ group_id: 1, limit: 100, offset: 0 });
+    connection.start();
+    server.last.handlers.onStarted();
+    // The page a new stream brings at once (as of the draft now), then a change and the page after it.
+    server.send(standings(8));
+    server.send(pick(9));
+    server.send(standings(9));
+    expect(shown).toEqual([[8, true], [9, false]]);
+    // A new stream after a failure: its replayed change comes first, so its page is not an opening one;
+    // a stream with nothing to replay brings none until the next change.
+    server.last.handlers.onError();
+    await vi.advanceTimersByTimeAsync(1000);
+    server.send(pick(10));
+    server.send(standings(10));
+    server.last.handlers.onError();
+    await vi.advanceTimersByTimeAsync(2000);
+    server.send(standings(10));
+    expect(shown).toEqual([[8, true], [9, false], [10, false], [10, true]]);
+  });
+
   it('stop closes the stream and nothing runs afterwards', async () => {
     connection.start();
     const stream = server.last;

@@ -71,8 +71,12 @@ export interface LiveConnectionOptions {
   cachedStatus(): DraftStatus | undefined;
   /** A change pushed by the server (or replayed after a reconnect). */
   onChange(change: DraftChange): void;
-  /** The watched standings page, re-ranked after a change (put together from the stream's two parts). */
-  onStandings(update: StandingsUpdate): void;
+  /**
+   * The watched standings page, re-ranked after a change (put together from the stream's two parts);
+   * `opening` when no change came before it on this stream: the page a new stream brings at once, as of
+   * whatever the draft is now, which is as much news as a read's answer.
+   */
+  onStandings(update: StandingsUpdate, opening: boolean): void;
   /** A status read found the draft moved without a change event saying how (polling, a reconnect). */
   onStale(status: DraftStatus): void;
 }
@@ -100,6 +104,8 @@ export class LiveConnection {
   private known: string | null = null;
   /** The reader's own part of the watched page last sent on the current stream (it is not sent again unchanged). */
   private mine: StandingsMine | undefined;
+  /** Whether a change came on the current stream yet (a page before any is its opening page). */
+  private changeOnStream = false;
 
   constructor(private readonly options: LiveConnectionOptions) {}
 
@@ -192,6 +198,7 @@ export class LiveConnection {
     const current = () => this.running && mine === this.generation;
     // A new stream sends the reader's own part with its first page: nothing of an older stream's holds.
     this.mine = undefined;
+    this.changeOnStream = false;
     const input: DraftChangesInput = { lastEventId: this.lastEventId, ...(this.watched ? { standings: this.watched } : {}) };
     this.subscription = this.options.transport.subscribe(input, {
       onStarted: () => {
@@ -236,12 +243,13 @@ export class LiveConnection {
       const update = assembleStandings(message, this.mine);
       if (!update) return;
       this.lastEventId = id;
-      this.options.onStandings(update);
+      this.options.onStandings(update, !this.changeOnStream);
     } else if (message.kind === 'standings') {
       // An older server's whole page (a rolling deploy).
       this.lastEventId = id;
-      this.options.onStandings(message);
+      this.options.onStandings(message, !this.changeOnStream);
     } else if (isDraftChange(message)) {
+      this.changeOnStream = true;
       this.lastEventId = id;
       this.known = null;
       this.options.onChange(message);

@@ -23,6 +23,9 @@ const HOLD_FOR_PAGE_MS = 400;
 /** The most changes a reconnecting stream replays (a whole draft night is a few hundred). */
 export const REPLAY_MAX = 500;
 
+/** Watched pages whose newest frame is kept for the streams that open next (a page's key: group, size, filter). */
+const MAX_KEPT_PAGES = 1_000;
+
 export type LiveDeps = Pick<AppDeps, 'events' | 'orm' | 'log' | 'draftStatus' | 'leaderboards' | 'benchmarks' | 'liveFanOut'>;
 
 /**
@@ -58,9 +61,8 @@ export interface SharedPage {
   value?: StandingsPage;
 }
 
-/** The watched page as of change `eventId`, once for all its watchers. */
-export function sharedPage(view: StandingsView, watch: LeaderboardInput, eventId: number): SharedPage {
-  const json = standingsPageJson(view, watch, eventId);
+/** A watched page's message as of change `eventId`, once for all its watchers. */
+function sharedPage(json: string, eventId: number): SharedPage {
   return { eventId, json, frame: Buffer.from(trackedFrame(json, eventId)) };
 }
 
@@ -103,8 +105,8 @@ interface Subscriber {
  * Either way the rules are these. The caller is signed in (the procedure checks) and holds one of their
  * MAX_STREAMS_PER_USER places. A stream listens first, then replays what the client missed after its
  * last event id from the audit log, then sends live changes in order, each with its audit-log id, never
- * one twice. A stream that names the standings page on its screen also gets that page after every change
- * (and after a replay), once re-ranked: the answer leaderboard.group gives, in two messages. The page
+ * one twice. A stream that names the standings page on its screen also gets that page when it first
+ * opens, after every change (and after a replay), once re-ranked: the answer leaderboard.group gives, in two messages. The page
  * less the reader's own part (`standings_page`) is made once per change for all its watchers, the same
  * bytes to each (SharedPage); the reader's own row and place (`standings_me`) go before it on a stream's
  * first page and whenever they changed (the client keeps the last one: shared/src/live-standings.ts). The
@@ -115,6 +117,8 @@ interface Subscriber {
 export class LiveStream {
   private readonly subscribers = new Set<Subscriber>();
   private readonly places = new Map<string, number>();
+  /** Each watched page's newest SharedPage: streams opening between two changes share its frame. */
+  private readonly keptPages = new Map<string, SharedPage>();
   private pingTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -178,6 +182,21 @@ export class LiveStream {
     signal?.addEventListener('abort', () => this.remove(sub), { once: true });
     this.pingTimer ??= setInterval(() => this.pingAll(), this.pingMs).unref();
     if (sub.lastSent > 0) void this.replay(sub);
+    else if (sub.watch) void this.sendOpeningPage(sub);
+  }
+
+  /**
+   * A page's first stream (no last event id) gets its standings page at once, as of the newest change this
+   * instance heard, its reader's own part with it: the page is current from its first moment on the stream
+   * instead of only from the next change, and a first pick after thousands of pages connected costs what
+   * any other does (each stream's first page, its reader's first own part and its socket's first large
+   * write otherwise all fell on that pick: docs/benchmarks.md). The web app holds it as it holds a read's
+   * answer (client/src/lib/hold-gate.ts), so a viewer with a viewing delay sees nothing early. A reconnect
+   * gets the page after its replay, as before; a stream before any change gets the first change's.
+   */
+  private async sendOpeningPage(sub: Subscriber) {
+    const eventId = this.deps.events.lastHeardEventId;
+    if (eventId > 0) await this.sendStandings([sub], eventId);
   }
 
   /** @internal The stream ended on the subscriber's side: it hears nothing more, and its place is free. */
@@ -297,7 +316,7 @@ export class LiveStream {
         let shared = pages.get(sub.watchKey!);
         if (!shared) {
           const view = await standingsView(this.deps, watch);
-          pages.set(sub.watchKey!, (shared = { view, page: sharedPage(view, watch, eventId) }));
+          pages.set(sub.watchKey!, (shared = { view, page: this.pageOf(sub.watchKey!, view, watch, eventId) }));
         }
         if (overtaken()) return;
         if (!this.subscribers.has(sub)) continue;
@@ -313,6 +332,17 @@ export class LiveStream {
       // The pages fall back to reading the standings themselves (the web app waits only so long).
       this.deps.log.warn({ err: error }, 'live standings not sent');
     }
+  }
+
+  /** The watched page as of change `eventId`: the kept one when its JSON is the same (one frame for every opening stream). */
+  private pageOf(key: string, view: StandingsView, watch: LeaderboardInput, eventId: number): SharedPage {
+    const json = standingsPageJson(view, watch, eventId);
+    const kept = this.keptPages.get(key);
+    if (kept?.json === json) return kept;
+    if (this.keptPages.size >= MAX_KEPT_PAGES) this.keptPages.clear();
+    const page = sharedPage(json, eventId);
+    this.keptPages.set(key, page);
+    return page;
   }
 
   private pingAll() {
