@@ -84,4 +84,29 @@ describe('participant cache', () => {
     expect(await screenName(user)).toBe(second);
     await eventually(async () => expect(await screenName(user)).toBe(second));
   });
+
+  it("a player's first call on a freshly started instance leaves an unchanged row alone, and brings a changed e-mail up to date", async () => {
+    const user = await t.signUp('restarted');
+    expect(await screenName(user)).toBe('restarted');
+    const row = async () => (await t.db.query<{ xmin: string; email: string }>(`select xmin::text, email from participant where id = $1`, [user.id]))[0]!;
+    const before = await row();
+    // Another instance of the same deployment (same database, same sign-in key) sees the player for the first time.
+    const key = t.deps.keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const restarted = await createTestApp({ sameDatabaseAs: t, env: { LOCAL_IDP_PRIVATE_KEY: key } });
+    try {
+      expect((await restarted.request('GET', '/api/auth/me', { user })).statusCode).toBe(200);
+      expect(await row()).toEqual(before);
+      // An e-mail changed at the sign-in provider is still taken over at the first call on an instance.
+      await t.db.query(`update idp_user set email = 'moved@example.com' where id = $1`, [user.id]);
+      const again = await createTestApp({ sameDatabaseAs: t, env: { LOCAL_IDP_PRIVATE_KEY: key } });
+      try {
+        expect((await again.request('GET', '/api/auth/me', { user })).statusCode).toBe(200);
+        expect((await row()).email).toBe('moved@example.com');
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await restarted.close();
+    }
+  });
 });

@@ -80,6 +80,15 @@ export async function ensureParticipant(
         };
   }
 
+  // Nothing to bring up to date (the merge below only ever changes the e-mail): no write. A restarted
+  // instance meets every signed-in player's first call at once (5,000 pages reconnecting), and rewriting
+  // each unchanged row cost the database a write apiece and the next ranking a re-read of every name
+  // (global-standings.ts reads the rows written since its last read).
+  if (existing && (profile.email === null || profile.email === existing.email)) {
+    cache.remember(existing, mark);
+    return existing;
+  }
+
   const upsert = async (screenName: string | null) => toParticipantRow(await repo.upsertParticipant(em, { id: identity.userId, email: profile.email, screenName }));
   // A name the provider hands over is not checked by our forms (Clerk's dashboard, a username set there):
   // one a reference entry has, or one that is no valid name here, is not taken as the screen name.
