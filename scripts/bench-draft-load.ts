@@ -13,7 +13,7 @@ import type { LeaderboardRow } from '@first-round/shared/schemas';
 import { groupLeaderboardSql } from '../server/src/modules/leaderboard/leaderboard.sql.js';
 import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
 import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
-import { leaderboardPath, now, ownRow, PAGE_INPUT, showing, summary } from './lib/bench-live.js';
+import { leaderboardPath, nextPickPlayer, now, ownRow, PAGE_INPUT, showing, summary } from './lib/bench-live.js';
 import { cpuMsOf, machineCpuMs, rssMbOf } from './lib/process-cpu.js';
 import type { ClientsInit, FromWorker, RoundRecord, ToWorker } from './bench-draft-clients.js';
 
@@ -256,8 +256,7 @@ async function main() {
   try {
     for (let round = 1; round <= options.picks; round++) {
       const [{ slot }] = (await db.query<{ slot: number }>(`select count(*)::int + 1 as slot from player where draft_round = 1`)).rows as [{ slot: number }];
-      // The best-ranked player still on the board: held by many entries, so the standings move.
-      const [player] = (await db.query<{ id: number; player_name: string }>(`select id, player_name from player where draft_round is null order by rank limit 1`)).rows;
+      const player = await nextPickPlayer(db);
       if (!player || slot > options.roundOnePicks) throw new Error('no slot or player left for another pick');
       tell({ type: 'prepare' });
       await fromAll('prepared');

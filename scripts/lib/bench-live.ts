@@ -1,6 +1,7 @@
 // What the draft-night benchmark's processes share: how a live client talks to the server (the same URLs
 // and wire format as the browser's tRPC links), how "showing the new standings" is decided, and figures.
 import crypto from 'node:crypto';
+import type pg from 'pg';
 import type { Leaderboard, LeaderboardRow, LiveMessage } from '@first-round/shared/schemas';
 
 /** The leaderboard page the web app opens (client/src/pages/leaderboard-page.tsx: group 1, 100 rows). */
@@ -83,6 +84,14 @@ export class SseParser {
     event.data = data.join('\n');
     return data.length > 0 || event.event ? event : undefined;
   }
+}
+
+/**
+ * The player each live pick takes: the best-ranked still on the board, held by many entries, so the
+ * standings move. The load generator records it; the push part of the bench prepares for the first one.
+ */
+export async function nextPickPlayer(db: pg.Client): Promise<{ id: number; player_name: string } | undefined> {
+  return (await db.query<{ id: number; player_name: string }>(`select id, player_name from player where draft_round is null order by rank limit 1`)).rows[0];
 }
 
 /** What a live client acts on in a stream's message: its kind, the change it is as of, and its group. */

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { DRAFT_CHANNEL } from '../../server/src/modules/draft/draft.repository.js';
 import type { PushServiceStandIn, ReceivedPush } from '../../server/src/testing/push-service.js';
+import { nextPickPlayer } from './bench-live.js';
 
 /*
  * The push part of the draft bench (`--push-subscriptions N`): N devices, each a subscription at the push
@@ -61,9 +62,9 @@ export async function measurePushBench(
   return { devices: count, first: times[0]!, p50: times[Math.floor(times.length / 2)]!, all: times.at(-1)! };
 }
 
-/** The next pick's player: the best-ranked still on the board, the one the load generator records first. */
+/** The first live pick's player (the load generator records it first). */
 async function firstLivePick(db: pg.Client) {
-  const [player] = (await db.query<{ id: number; player_name: string }>(`select id, player_name from player where draft_round is null order by rank limit 1`)).rows;
+  const player = await nextPickPlayer(db);
   if (!player) throw new Error('--push-subscriptions: no player left on the board');
   return player;
 }

@@ -31,18 +31,16 @@ export class LiveFanOut {
   /** A fan-out starts; the answer ends it (once, whatever happens). */
   begin(): () => void {
     // A new busy spell, unless this one follows another still settling (one spell, bounded as one).
-    if (this.active === 0 && !this.busy) {
-      this.busySince = Date.now();
-      this.wakeAt(this.busySince + MAX_YIELD_MS);
-    }
+    if (this.active === 0 && !this.busy) this.busySince = Date.now();
     this.active++;
+    this.wakeWhenDue();
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
       if (--this.active > 0) return;
       this.settledAt = Date.now() + this.settleMs;
-      this.wakeAt(Math.min(this.settledAt, this.busySince + MAX_YIELD_MS));
+      this.wakeWhenDue();
     };
   }
 
@@ -58,15 +56,19 @@ export class LiveFanOut {
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
-  /** The one timer: at `at`, whoever waits is let go if the instance is no longer busy (or waited long enough). */
-  private wakeAt(at: number) {
+  /**
+   * The one timer, set for when the busy spell can next end: its bound while a fan-out runs, else the end of
+   * the settling (or the bound, if sooner). Then whoever waits is let go, unless still busy.
+   */
+  private wakeWhenDue() {
+    const bound = this.busySince + MAX_YIELD_MS;
+    const at = this.active > 0 ? bound : Math.min(this.settledAt, bound);
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.release(), Math.max(0, at - Date.now())).unref();
   }
 
   private release() {
-    const bound = this.busySince + MAX_YIELD_MS;
-    if (this.busy) return this.wakeAt(this.active > 0 ? bound : Math.min(this.settledAt, bound));
+    if (this.busy) return this.wakeWhenDue();
     clearTimeout(this.timer);
     this.timer = undefined;
     const waiting = this.waiting;

@@ -66,6 +66,12 @@ function sharedPage(json: string, eventId: number): SharedPage {
   return { eventId, json, frame: Buffer.from(trackedFrame(json, eventId)) };
 }
 
+/** Whether two views of a page are made of the very same cached pieces (so their pages are the same bytes). */
+function sameView(a: StandingsView, b: StandingsView): boolean {
+  if (!a.started || !b.started) return a.started === b.started;
+  return a.standings === b.standings && a.rows === b.rows && a.page === b.page && a.benchmarks === b.benchmarks;
+}
+
 /** A change and its frame, made once per change for every stream. */
 interface Delivery {
   change: DraftChange;
@@ -117,8 +123,8 @@ interface Subscriber {
 export class LiveStream {
   private readonly subscribers = new Set<Subscriber>();
   private readonly places = new Map<string, number>();
-  /** Each watched page's newest SharedPage: streams opening between two changes share its frame. */
-  private readonly keptPages = new Map<string, SharedPage>();
+  /** Each watched page's newest SharedPage and the view it was made from: streams opening between two changes share its frame. */
+  private readonly keptPages = new Map<string, { view: StandingsView; page: SharedPage }>();
   private pingTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -334,14 +340,17 @@ export class LiveStream {
     }
   }
 
-  /** The watched page as of change `eventId`: the kept one when its JSON is the same (one frame for every opening stream). */
+  /**
+   * The watched page as of change `eventId`: the kept one when it is of the same change and made from the
+   * same cached pieces (one frame for every stream opening between two changes, and no 18 KB of JSON put
+   * together for each of them).
+   */
   private pageOf(key: string, view: StandingsView, watch: LeaderboardInput, eventId: number): SharedPage {
-    const json = standingsPageJson(view, watch, eventId);
     const kept = this.keptPages.get(key);
-    if (kept?.json === json) return kept;
+    if (kept && kept.page.eventId === eventId && sameView(kept.view, view)) return kept.page;
     if (this.keptPages.size >= MAX_KEPT_PAGES) this.keptPages.clear();
-    const page = sharedPage(json, eventId);
-    this.keptPages.set(key, page);
+    const page = sharedPage(standingsPageJson(view, watch, eventId), eventId);
+    this.keptPages.set(key, { view, page });
     return page;
   }
 
