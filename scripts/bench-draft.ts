@@ -410,16 +410,26 @@ function gcPauses(text: string): GcPause[] {
   return pauses;
 }
 
-/** The server's 'live fan-out written' log lines (live-stream.ts): per change, its streams and milliseconds. */
-function fanOutTimes(text: string): { eventId: number; streams: number; ms: number }[] {
-  const times: { eventId: number; streams: number; ms: number }[] = [];
+/** One change's 'live fan-out written' log line (live-stream.ts): its streams, and ms from hearing it to ranked and to written. */
+interface FanOut {
+  eventId: number;
+  streams: number;
+  rankedMs?: number;
+  ms: number;
+}
+
+function fanOutTimes(text: string): FanOut[] {
+  const times: FanOut[] = [];
   for (const line of text.split('\n')) {
     if (!line.startsWith('{') || !line.includes('"live fan-out written"')) continue;
-    const entry = JSON.parse(line) as { eventId: number; streams: number; ms: number };
-    times.push({ eventId: entry.eventId, streams: entry.streams, ms: entry.ms });
+    const entry = JSON.parse(line) as FanOut;
+    times.push({ eventId: entry.eventId, streams: entry.streams, rankedMs: entry.rankedMs, ms: entry.ms });
   }
   return times;
 }
+
+/** "412 ms to 5000 (ranked at 130 ms)". */
+const fanOutText = (f: FanOut) => `${ms(f.ms)} to ${f.streams}${f.rankedMs === undefined ? '' : ` (ranked at ${ms(f.rankedMs)})`}`;
 
 /** Per kind: how many, their total and the longest pause. */
 function gcSummary(pauses: GcPause[]): string {
@@ -663,7 +673,7 @@ async function main() {
     const etagMax = (name: string) => Math.max(...etagAfter(name).map((v) => v ?? Infinity));
     const perPick = live.rounds.map((r) => summary(r.toShown));
     log(`  per pick, p50 / max to the new standings shown: ${perPick.map((s) => `${ms(s.p50)} / ${ms(s.max)}`).join(', ')}`);
-    log(`  the server's own fan-out per pick (heard → last page written, its log): ${fanOuts.map((f) => `${ms(f.ms)} to ${f.streams}`).join(', ') || '–'}`);
+    log(`  the server's own fan-out per pick (heard → last page written, its log): ${fanOuts.map(fanOutText).join(', ') || '–'}`);
     log(`  the server's garbage collections during the live part: ${gcSummary(liveGc)}; RSS at each pick's end ${live.rounds.map((r) => r.serverRssMb ?? '–').join(', ')} MB`);
     const rounds = live.rounds;
     const total = rounds.reduce((n, r) => n + r.clients, 0);
@@ -719,7 +729,7 @@ Data: ${globalEntries.toLocaleString('en-US')} global entries and ${(counts.entr
 | … the server process's CPU time per pick (user + system, from the call until every page has the new standings; PostgreSQL's not included) | | ${cpuOf(rounds.map((r) => r.serverCpuMs))} ms |
 | … in the same window, the load generator's CPU time (its 5,000 clients' threads; they share the machine's cores with the server) | | ${cpuOf(rounds.map((r) => r.loadCpuMs))} ms |
 | … and the whole machine's, busy of all (every process and the kernel, summed over ${m.cores} cores) | | ${rounds.map((r) => (r.machineCpu ? `${Math.round(r.machineCpu.busyMs)} / ${Math.round(r.machineCpu.totalMs)}` : '–')).join(', ')} ms |
-| … the server's own fan-out per pick: from hearing the change to the last open page written, ranking included (its log's 'live fan-out written') | | ${fanOuts.map((f) => ms(f.ms)).join(', ') || '–'} |
+| … the server's own fan-out per pick: from hearing the change to the last open page written, ranking included (its log's 'live fan-out written') | | ${fanOuts.map(fanOutText).join(', ') || '–'} |
 ${push ? `| First live pick → all ${push.devices.toLocaleString('en-US')} subscribed devices' pushes accepted by the push service stand-in (\`--push-subscriptions\`; from the pick's NOTIFY) | ≤ 10 s, the live pages unaffected | first ${ms(push.first)}, half ${ms(push.p50)}, all ${ms(push.all)} (${verdict(push.all <= 10_000)}); that pick's pages p50 / max ${perPick[0] ? `${ms(perPick[0].p50)} / ${ms(perPick[0].max)}` : '–'}, the other picks' above |
 ` : ''}
 How it is measured:

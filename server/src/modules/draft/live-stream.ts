@@ -3,11 +3,11 @@ import type { DraftChange, DraftChangesInput, LeaderboardInput, LiveMessage, Sta
 import type { AppDeps } from '../../deps.js';
 import { tooManyRequests } from '../../errors.js';
 import type { ByteSink } from '../../responses/gzip-stream.js';
-import { changeFrame, PING, trackedFrame } from '../../trpc/sse.js';
+import { changeFrame, trackedFrame } from '../../trpc/sse.js';
 import { toTrpcError } from '../../trpc/trpc.js';
 import { mayReadStandings, ownStandingJson, standingsMineJson, standingsPageJson, standingsView, type StandingsView } from '../leaderboard/leaderboard.service.js';
 import { draftChangesAfter } from './draft.repository.js';
-import { holdPlace, TrackedQueue } from './stream-parts.js';
+import { holdPlace, QuietPings, SseWriter, TrackedQueue } from './stream-parts.js';
 
 /** At most this many live streams per player on one instance: several tabs and devices, with room for reconnects. */
 export const MAX_STREAMS_PER_USER = 20;
@@ -41,6 +41,8 @@ interface Outlet {
    * `standings_me` message's JSON), then the page shared by all its watchers.
    */
   standings(page: SharedPage, mine: string | undefined): void;
+  /** When bytes last went out (QuietPings pings a stream only after a quiet spell). */
+  readonly lastWriteAt: number;
   ping(): void;
   /** No more messages: the server is shutting down (no error), or the stream failed. */
   end(error?: unknown): void;
@@ -97,6 +99,8 @@ interface Subscriber {
   pending?: Delivery[];
   /** Gives the player's stream place back (any number of calls). */
   release: () => void;
+  /** Its turn for a ping when quiet (QuietPings), given when it opens. */
+  pingTurn: number;
 }
 
 /**
@@ -117,21 +121,22 @@ interface Subscriber {
  * bytes to each (SharedPage); the reader's own row and place (`standings_me`) go before it on a stream's
  * first page and whenever they changed (the client keeps the last one: shared/src/live-standings.ts). The
  * change waits for them (HOLD_FOR_PAGE_MS at most) and all go out in one write. A group's standings go
- * only to its members (checked on the first page, and again after the group announces a join or leave). SSE streams get a
- * ping every SSE_OPTIONS interval (trpc/sse.ts); tRPC pings its own. On shutdown every stream ends.
+ * only to its members (checked on the first page, and again after the group announces a join or leave). An SSE stream
+ * quiet for a while gets a ping, in turns (QuietPings, SSE_OPTIONS' interval); tRPC pings its own. On shutdown every stream ends.
  */
 export class LiveStream {
   private readonly subscribers = new Set<Subscriber>();
   private readonly places = new Map<string, number>();
   /** Each watched page's newest SharedPage and the view it was made from: streams opening between two changes share its frame. */
   private readonly keptPages = new Map<string, { view: StandingsView; page: SharedPage }>();
-  private pingTimer: NodeJS.Timeout | undefined;
+  private readonly pings: QuietPings;
   private closed = false;
 
   constructor(
     private readonly deps: LiveDeps,
-    private readonly pingMs: number,
+    pingMs: number,
   ) {
+    this.pings = new QuietPings(pingMs, this.subscribers);
     deps.events.onChange((change) => this.broadcast(change));
     deps.events.onInvalidate((message) => {
       // A member joined or left: whether each watcher of that group may read it is checked again.
@@ -162,7 +167,7 @@ export class LiveStream {
   /** Server shutdown: every stream ends (SSE ones without a `return` event, so clients reconnect elsewhere). */
   close() {
     this.closed = true;
-    clearInterval(this.pingTimer);
+    this.pings.stop();
     for (const sub of this.subscribers) {
       sub.outlet.end();
       sub.release();
@@ -184,9 +189,10 @@ export class LiveStream {
       sub.release();
       return sub.outlet.end();
     }
+    sub.pingTurn = this.pings.nextTurn();
     this.subscribers.add(sub);
     signal?.addEventListener('abort', () => this.remove(sub), { once: true });
-    this.pingTimer ??= setInterval(() => this.pingAll(), this.pingMs).unref();
+    this.pings.start();
     if (sub.lastSent > 0) void this.replay(sub);
     else if (sub.watch) void this.sendOpeningPage(sub);
   }
@@ -272,14 +278,16 @@ export class LiveStream {
     const done = this.deps.liveFanOut.begin();
     const heardAt = performance.now();
     const late = setTimeout(() => watchers.forEach((sub) => this.releaseHeld(sub)), HOLD_FOR_PAGE_MS);
-    void this.sendStandings(watchers, change.event_id).finally(() => {
+    const written = (rankedAt?: number) => {
       done();
       clearTimeout(late);
       for (const sub of watchers) this.releaseHeld(sub);
-      // One line per change: on draft night, how long this instance took from hearing a pick to the last
-      // open page written (ranking included); `npm run bench:draft` reads it from the log.
-      this.deps.log.info({ eventId: change.event_id, streams: watchers.length, ms: Math.round(performance.now() - heardAt) }, 'live fan-out written');
-    });
+      // One line per change: on draft night, how long this instance took from hearing a pick to its
+      // standings ranked and to the last open page written; `npm run bench:draft` reads it from the log.
+      const since = (at: number | undefined) => (at === undefined ? undefined : Math.round(at - heardAt));
+      this.deps.log.info({ eventId: change.event_id, streams: watchers.length, rankedMs: since(rankedAt), ms: since(performance.now()) }, 'live fan-out written');
+    };
+    void this.sendStandings(watchers, change.event_id).then(written, () => written());
   }
 
   /** Sends the changes a stream holds for its page (with the page when the caller corked it). */
@@ -293,14 +301,17 @@ export class LiveStream {
    * The watched standings as of change `eventId`, once ranked (the global ranking started with the
    * change): each page once for all its watchers, and to each watcher its own part when it changed. Given up when a newer change
    * arrives meanwhile: it sends its own, newer standings, and a page never goes back to older ones.
+   * Answers when the standings were ranked (performance.now()), if they were.
    */
-  private async sendStandings(watchers: Subscriber[], eventId: number) {
+  private async sendStandings(watchers: Subscriber[], eventId: number): Promise<number | undefined> {
     // Not the cache version: that also moves when this instance marks its own change (touch) before or after
     // hearing it, and the standings read below are the newest whatever the version.
     const overtaken = () => this.deps.events.lastHeardEventId > eventId;
     const em = this.deps.orm.em.fork();
+    let rankedAt: number | undefined;
     try {
       await Promise.all([...new Set(watchers.map((s) => s.watch!.group_id))].map((groupId) => this.deps.leaderboards.get(groupId)));
+      rankedAt = performance.now();
       // Reads that came while the ranking was made are answered first, from it: resumed on the ranking
       // before them, the 5,000 writes below kept them waiting (docs/decisions.md, "National scale: the
       // fan-out"). One turn of the event loop; the writes then go in one go (yielding between slices of
@@ -308,7 +319,7 @@ export class LiveStream {
       await new Promise((resolve) => setImmediate(resolve));
       const pages = new Map<string, { view: StandingsView; page: SharedPage }>();
       for (const sub of watchers) {
-        if (overtaken()) return;
+        if (overtaken()) return rankedAt;
         if (!this.subscribers.has(sub) || sub.lastSent > eventId) continue;
         const watch = sub.watch!;
         if (sub.allowed === undefined) {
@@ -324,7 +335,7 @@ export class LiveStream {
           const view = await standingsView(this.deps, watch);
           pages.set(sub.watchKey!, (shared = { view, page: this.pageOf(sub.watchKey!, view, watch, eventId) }));
         }
-        if (overtaken()) return;
+        if (overtaken()) return rankedAt;
         if (!this.subscribers.has(sub)) continue;
         const own = ownStandingJson(shared.view, sub.participantId);
         const mine = own === sub.lastMine ? undefined : standingsMineJson(watch.group_id, eventId, own);
@@ -338,6 +349,7 @@ export class LiveStream {
       // The pages fall back to reading the standings themselves (the web app waits only so long).
       this.deps.log.warn({ err: error }, 'live standings not sent');
     }
+    return rankedAt;
   }
 
   /**
@@ -352,10 +364,6 @@ export class LiveStream {
     const page = sharedPage(standingsPageJson(view, watch, eventId), eventId);
     this.keptPages.set(key, { view, page });
     return page;
-  }
-
-  private pingAll() {
-    for (const sub of this.subscribers) sub.outlet.ping();
   }
 }
 
@@ -401,6 +409,7 @@ export class LiveSubscription implements AsyncIterable<TrackedEnvelope<LiveMessa
       watchKey: watch && JSON.stringify(watch),
       lastSent: Number(this.input?.lastEventId ?? 0),
       release: this.release,
+      pingTurn: 0,
     };
     this.live.open(sub, this.signal);
     return sub;
@@ -408,23 +417,21 @@ export class LiveSubscription implements AsyncIterable<TrackedEnvelope<LiveMessa
 }
 
 /** Frames written straight to the response: a live change as its shared buffer, everything else as text. */
-class SseOutlet implements Outlet {
+class SseOutlet extends SseWriter implements Outlet {
   constructor(
-    private readonly out: ByteSink,
+    out: ByteSink,
     private readonly failed: (error: unknown) => string,
-  ) {}
+  ) {
+    super(out);
+  }
 
   change(change: DraftChange, shared?: Buffer) {
-    this.out.write(shared ?? changeFrame(change));
+    this.write(shared ?? changeFrame(change));
   }
 
   standings(page: SharedPage, mine: string | undefined) {
-    if (mine !== undefined) this.out.write(trackedFrame(mine, page.eventId));
-    this.out.write(page.frame);
-  }
-
-  ping() {
-    this.out.write(PING);
+    if (mine !== undefined) this.write(trackedFrame(mine, page.eventId));
+    this.write(page.frame);
   }
 
   end(error?: unknown) {

@@ -6,12 +6,12 @@ import type { AppDeps } from '../../deps.js';
 import { notFound, tooManyRequests } from '../../errors.js';
 import { jsonText } from '../../responses/json-body.js';
 import type { ByteSink } from '../../responses/gzip-stream.js';
-import { PING, sseFrame } from '../../trpc/sse.js';
+import { sseFrame } from '../../trpc/sse.js';
 import { toTrpcError } from '../../trpc/trpc.js';
 import { publicStandingsUpdate } from '../leaderboard/leaderboard.service.js';
 import { draftChangesAfter } from './draft.repository.js';
 import { REPLAY_MAX } from './live-stream.js';
-import { holdPlace, TrackedQueue } from './stream-parts.js';
+import { holdPlace, QuietPings, SseWriter, TrackedQueue } from './stream-parts.js';
 
 /** How long a change waits for the top 100 re-ranked after it, to go out with it in one write (as live-stream.ts). */
 const HOLD_FOR_PAGE_MS = 400;
@@ -42,6 +42,8 @@ interface Delivery {
 /** Where one spectator's messages go: the SSE response (frames) or tRPC's machinery (values). */
 interface Outlet {
   send(delivery: Delivery): void;
+  /** When bytes last went out (QuietPings pings a stream only after a quiet spell). */
+  readonly lastWriteAt: number;
   ping(): void;
   end(error?: unknown): void;
 }
@@ -53,6 +55,8 @@ interface Spectator {
   /** While the replay after a reconnect is read: live deliveries, sent once it has been. */
   pending?: Delivery[];
   release: () => void;
+  /** Its turn for a ping when quiet (QuietPings), given when it opens. */
+  pingTurn: number;
 }
 
 const changeMessage = (change: DraftChange): Message => ({ id: change.event_id, json: JSON.stringify(change) });
@@ -73,7 +77,7 @@ const deliveryOf = (eventId: number, hasChange: boolean, messages: Message[]): D
  *
  * Like the players' stream (live-stream.ts, which it shares the events bus with but nothing else): listen
  * first, replay what the client missed after its last event id from the audit log (then the current top
- * 100), live changes in order, never one twice, a ping every interval, every stream ended on shutdown.
+ * 100), live changes in order, never one twice, quiet streams pinged in turns, every stream ended on shutdown.
  * Bounded for callers nobody can name: `limits.perIp` streams per address and `limits.total` per instance
  * (429 past either). Off with PUBLIC_STANDINGS=false: 404, as leaderboard.public.
  */
@@ -81,7 +85,7 @@ export class PublicLiveStream {
   private readonly spectators = new Set<Spectator>();
   private readonly places = new Map<string, number>();
   private taken = 0;
-  private pingTimer: NodeJS.Timeout | undefined;
+  private readonly pings: QuietPings;
   private closed = false;
   /** Deliveries go out in the order of their changes. */
   private chain: Promise<void> = Promise.resolve();
@@ -90,9 +94,10 @@ export class PublicLiveStream {
 
   constructor(
     private readonly deps: PublicLiveDeps,
-    private readonly pingMs: number,
+    pingMs: number,
     private readonly limits: PublicStreamLimits = { perIp: MAX_PUBLIC_STREAMS_PER_IP, total: MAX_PUBLIC_STREAMS },
   ) {
+    this.pings = new QuietPings(pingMs, this.spectators);
     if (deps.config.PUBLIC_STANDINGS) deps.events.onChange((change) => this.broadcast(change));
   }
 
@@ -113,7 +118,7 @@ export class PublicLiveStream {
   /** Server shutdown: every stream ends without a `return` event, so clients reconnect elsewhere. */
   close() {
     this.closed = true;
-    clearInterval(this.pingTimer);
+    this.pings.stop();
     for (const sub of this.spectators) {
       sub.outlet.end();
       sub.release();
@@ -135,9 +140,10 @@ export class PublicLiveStream {
       sub.release();
       return sub.outlet.end();
     }
+    sub.pingTurn = this.pings.nextTurn();
     this.spectators.add(sub);
     signal?.addEventListener('abort', () => this.remove(sub), { once: true });
-    this.pingTimer ??= setInterval(() => this.spectators.forEach((s) => s.outlet.ping()), this.pingMs).unref();
+    this.pings.start();
     if (sub.lastSent > 0) void this.replay(sub);
   }
 
@@ -254,19 +260,34 @@ export class PublicLiveSubscription implements AsyncIterable<TrackedEnvelope<Liv
 
   /** Writes the stream to `out` (the response, or its gzip stream) as SSE frames; `failed` frames an error. */
   sendTo(out: ByteSink, failed: (error: unknown) => string) {
-    this.start({
-      send: (delivery) => out.write(delivery.frame),
-      ping: () => out.write(PING),
-      end: (error) => (error === undefined ? out.end() : out.end(failed(error))),
-    });
+    this.start(new SpectatorSseOutlet(out, failed));
   }
 
   private start(outlet: Outlet): Spectator {
     if (this.started) throw new Error('a live subscription is read once');
     this.started = true;
-    const sub: Spectator = { outlet, lastSent: this.lastEventId, release: this.release };
+    const sub: Spectator = { outlet, lastSent: this.lastEventId, release: this.release, pingTurn: 0 };
     this.live.open(sub, this.signal);
     return sub;
+  }
+}
+
+/** Frames written to the response: each delivery as the buffer every spectator gets. */
+class SpectatorSseOutlet extends SseWriter implements Outlet {
+  constructor(
+    out: ByteSink,
+    private readonly failed: (error: unknown) => string,
+  ) {
+    super(out);
+  }
+
+  send(delivery: Delivery) {
+    this.write(delivery.frame);
+  }
+
+  end(error?: unknown) {
+    if (error === undefined) this.out.end();
+    else this.out.end(this.failed(error));
   }
 }
 
