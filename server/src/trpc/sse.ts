@@ -9,7 +9,8 @@ import type { DraftChange } from '@first-round/shared/schemas';
 
 /** The live stream's SSE settings, for tRPC (trpc.ts) and the hand-written stream alike. */
 export const SSE_OPTIONS = {
-  // A ping keeps proxies from closing idle streams; clients reconnect after this much silence.
+  // A ping keeps proxies from closing idle streams (the live streams ping a quiet one in its turn, once an
+  // interval: modules/draft/stream-parts.ts); clients reconnect after this much silence.
   ping: { enabled: true, intervalMs: 15_000 },
   client: { reconnectAfterInactivityMs: 40_000 },
 } as const;
