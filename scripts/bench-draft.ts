@@ -410,10 +410,11 @@ function gcPauses(text: string): GcPause[] {
   return pauses;
 }
 
-/** One change's 'live fan-out written' log line (live-stream.ts): its streams, and ms from hearing it to ranked and to written. */
+/** One change's 'live fan-out written' log line (live-stream.ts): its streams, own parts sent, and ms from hearing it to ranked and to written. */
 interface FanOut {
   eventId: number;
   streams: number;
+  ownParts?: number;
   rankedMs?: number;
   ms: number;
 }
@@ -423,13 +424,16 @@ function fanOutTimes(text: string): FanOut[] {
   for (const line of text.split('\n')) {
     if (!line.startsWith('{') || !line.includes('"live fan-out written"')) continue;
     const entry = JSON.parse(line) as FanOut;
-    times.push({ eventId: entry.eventId, streams: entry.streams, rankedMs: entry.rankedMs, ms: entry.ms });
+    times.push({ eventId: entry.eventId, streams: entry.streams, ownParts: entry.ownParts, rankedMs: entry.rankedMs, ms: entry.ms });
   }
   return times;
 }
 
-/** "412 ms to 5000 (ranked at 130 ms)". */
-const fanOutText = (f: FanOut) => `${ms(f.ms)} to ${f.streams}${f.rankedMs === undefined ? '' : ` (ranked at ${ms(f.rankedMs)})`}`;
+/** "412 ms to 5000 (ranked at 130 ms, 4870 own parts)". */
+function fanOutText(f: FanOut): string {
+  const details = [f.rankedMs === undefined ? undefined : `ranked at ${ms(f.rankedMs)}`, f.ownParts === undefined ? undefined : `${f.ownParts} own parts`].filter(Boolean);
+  return `${ms(f.ms)} to ${f.streams}${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
+}
 
 /** Per kind: how many, their total and the longest pause. */
 function gcSummary(pauses: GcPause[]): string {
@@ -461,8 +465,10 @@ async function main() {
     cleanups.unshift(async () => db.end());
 
     log('Building entries…');
+    // Each with the e-mail they signed up with (idp_user below), as a player who has made picks has: their
+    // first call on the server then finds nothing to bring up to date and writes nothing.
     await timed('participants', () =>
-      db.query(`insert into participant (id, screen_name) select 'user_bench' || n, 'Bench ' || n from generate_series(1, $1) n`, [PARTICIPANTS]),
+      db.query(`insert into participant (id, email, screen_name) select 'user_bench' || n, 'user_bench' || n || '@bench.local', 'Bench ' || n from generate_series(1, $1) n`, [PARTICIPANTS]),
     );
     // Global entries: 8–32 picks each, drawn from the top 90 of the board as real players would (each held
     // by about one entry in four). Loaded in bulk (`bulkPicks`): a million entries in minutes, not hours.

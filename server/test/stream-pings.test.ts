@@ -16,7 +16,7 @@ const INTERVAL_MS = 900;
 const TURN_MS = INTERVAL_MS / PING_TURNS;
 const STREAMS = 45;
 /** Timers fire late on a busy machine: this much slack on every bound. */
-const SLACK_MS = 150;
+const SLACK_MS = 400;
 
 let t: TestApp;
 beforeAll(async () => {

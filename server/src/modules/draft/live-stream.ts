@@ -74,6 +74,12 @@ function sameView(a: StandingsView, b: StandingsView): boolean {
   return a.standings === b.standings && a.rows === b.rows && a.page === b.page && a.benchmarks === b.benchmarks;
 }
 
+/** What sendStandings did: when the standings it sent were ranked (performance.now()), if they were, and how many own parts went. */
+interface Sent {
+  rankedAt?: number;
+  ownParts: number;
+}
+
 /** A change and its frame, made once per change for every stream. */
 interface Delivery {
   change: DraftChange;
@@ -278,14 +284,15 @@ export class LiveStream {
     const done = this.deps.liveFanOut.begin();
     const heardAt = performance.now();
     const late = setTimeout(() => watchers.forEach((sub) => this.releaseHeld(sub)), HOLD_FOR_PAGE_MS);
-    const written = (rankedAt?: number) => {
+    const written = ({ rankedAt, ownParts }: Sent = { ownParts: 0 }) => {
       done();
       clearTimeout(late);
       for (const sub of watchers) this.releaseHeld(sub);
       // One line per change: on draft night, how long this instance took from hearing a pick to its
-      // standings ranked and to the last open page written; `npm run bench:draft` reads it from the log.
+      // standings ranked and to the last open page written, and how many readers' own parts went with the
+      // pages; `npm run bench:draft` reads it from the log.
       const since = (at: number | undefined) => (at === undefined ? undefined : Math.round(at - heardAt));
-      this.deps.log.info({ eventId: change.event_id, streams: watchers.length, rankedMs: since(rankedAt), ms: since(performance.now()) }, 'live fan-out written');
+      this.deps.log.info({ eventId: change.event_id, streams: watchers.length, ownParts, rankedMs: since(rankedAt), ms: since(performance.now()) }, 'live fan-out written');
     };
     void this.sendStandings(watchers, change.event_id).then(written, () => written());
   }
@@ -301,17 +308,16 @@ export class LiveStream {
    * The watched standings as of change `eventId`, once ranked (the global ranking started with the
    * change): each page once for all its watchers, and to each watcher its own part when it changed. Given up when a newer change
    * arrives meanwhile: it sends its own, newer standings, and a page never goes back to older ones.
-   * Answers when the standings were ranked (performance.now()), if they were.
    */
-  private async sendStandings(watchers: Subscriber[], eventId: number): Promise<number | undefined> {
+  private async sendStandings(watchers: Subscriber[], eventId: number): Promise<Sent> {
     // Not the cache version: that also moves when this instance marks its own change (touch) before or after
     // hearing it, and the standings read below are the newest whatever the version.
     const overtaken = () => this.deps.events.lastHeardEventId > eventId;
     const em = this.deps.orm.em.fork();
-    let rankedAt: number | undefined;
+    const sent: Sent = { ownParts: 0 };
     try {
       await Promise.all([...new Set(watchers.map((s) => s.watch!.group_id))].map((groupId) => this.deps.leaderboards.get(groupId)));
-      rankedAt = performance.now();
+      sent.rankedAt = performance.now();
       // Reads that came while the ranking was made are answered first, from it: resumed on the ranking
       // before them, the 5,000 writes below kept them waiting (docs/decisions.md, "National scale: the
       // fan-out"). One turn of the event loop; the writes then go in one go (yielding between slices of
@@ -319,7 +325,7 @@ export class LiveStream {
       await new Promise((resolve) => setImmediate(resolve));
       const pages = new Map<string, { view: StandingsView; page: SharedPage }>();
       for (const sub of watchers) {
-        if (overtaken()) return rankedAt;
+        if (overtaken()) return sent;
         if (!this.subscribers.has(sub) || sub.lastSent > eventId) continue;
         const watch = sub.watch!;
         if (sub.allowed === undefined) {
@@ -335,11 +341,12 @@ export class LiveStream {
           const view = await standingsView(this.deps, watch);
           pages.set(sub.watchKey!, (shared = { view, page: this.pageOf(sub.watchKey!, view, watch, eventId) }));
         }
-        if (overtaken()) return rankedAt;
+        if (overtaken()) return sent;
         if (!this.subscribers.has(sub)) continue;
         const own = ownStandingJson(shared.view, sub.participantId);
         const mine = own === sub.lastMine ? undefined : standingsMineJson(watch.group_id, eventId, own);
         sub.lastMine = own;
+        if (mine !== undefined) sent.ownParts += 1;
         sub.outlet.cork();
         this.releaseHeld(sub);
         sub.outlet.standings(shared.page, mine);
@@ -349,7 +356,7 @@ export class LiveStream {
       // The pages fall back to reading the standings themselves (the web app waits only so long).
       this.deps.log.warn({ err: error }, 'live standings not sent');
     }
-    return rankedAt;
+    return sent;
   }
 
   /**
