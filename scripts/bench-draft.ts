@@ -14,6 +14,8 @@
 //          --gzip (the live clients ask for gzip-compressed streams, as browsers do, and decode them),
 //          --parse-on-receipt (the live clients parse each stream message's JSON as it comes, on the clock, on the
 //          server's cores; by default a pushed page is in on arrival plus its own parse, timed after the round),
+//          --load-nice N (0: the load generator runs at the server's CPU priority; N > 0: at a lower one, `nice -n N`,
+//          so the clients' work waits while the server's is under way instead of preempting it: how much sharing costs),
 //          --profile DIR (the server and the load generator run with --cpu-prof and leave their profiles in DIR),
 //          --server-flags "…" (Node/V8 flags for the server process alone, e.g. "--max-semi-space-size=4"),
 //          --instances 2 (two instances on the one database, one signing key, TRUST_PROXY=1, behind nginx from
@@ -76,6 +78,15 @@ const WRITE = !args.includes('--no-write');
 const KEEP = args.includes('--keep');
 const GZIP = args.includes('--gzip');
 const PARSE_ON_RECEIPT = args.includes('--parse-on-receipt');
+/**
+ * The load generator's niceness. Its 5,000 clients stand for 5,000 devices, none of whose work competes with
+ * the server's on the night; here they share its two cores, and at the same priority a page written can wake
+ * a client thread that takes the core from the server mid-fan-out. At a lower priority the clients still do
+ * all their work on the same cores, and a page counts only once its client has taken it in. The default
+ * keeps the same priority (the method of every figure in docs/benchmarks.md); a lower one measures what the
+ * sharing costs.
+ */
+const LOAD_NICE = args.includes('--load-nice') ? Number(args[args.indexOf('--load-nice') + 1]) : 0;
 /** Node/V8 flags for the server alone (space-separated, e.g. "--max-semi-space-size=4"): to measure one before adopting it. */
 const SERVER_FLAGS = args.includes('--server-flags') ? args[args.indexOf('--server-flags') + 1]!.split(' ').filter(Boolean) : [];
 const PROFILE_DIR = args.includes('--profile') ? path.resolve(args[args.indexOf('--profile') + 1]!) : undefined;
@@ -635,7 +646,7 @@ async function main() {
     loadBefore.live = os.loadavg()[0]!;
     // Where the server's output stood when the live part began: its collections from here on are the live part's.
     const serverLogFrom = INSTANCES === 1 ? fsSync.statSync(serverLog).size : 0;
-    log(`Load generator: ${CLIENTS} live clients, then ${LIVE_PICKS} recorded picks (load average ${loadBefore.live.toFixed(1)})…`);
+    log(`Load generator: ${CLIENTS} live clients, then ${LIVE_PICKS} recorded picks (nice ${LOAD_NICE}; load average ${loadBefore.live.toFixed(1)})…`);
     const loadOptions: LoadOptions = {
       base,
       operatorBase: two?.instances[0]!.url,
@@ -658,7 +669,10 @@ async function main() {
     };
     const optionsFile = path.join(dir, 'load-options.json');
     await fs.writeFile(optionsFile, JSON.stringify(loadOptions));
-    const load = spawn(process.execPath, [...profile, '--import', 'tsx', path.resolve('scripts/bench-draft-load.ts'), optionsFile], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const loadCommand = [process.execPath, ...profile, '--import', 'tsx', path.resolve('scripts/bench-draft-load.ts'), optionsFile];
+    // Through `nice`, so that every thread of it (its workers, V8's and libuv's) runs at that priority.
+    const [command, ...loadArgs] = LOAD_NICE > 0 ? ['nice', '-n', String(LOAD_NICE), ...loadCommand] : loadCommand;
+    const load = spawn(command!, loadArgs, { stdio: ['ignore', 'inherit', 'inherit'] });
     cleanups.unshift(async () => {
       if (load.exitCode === null) load.kill('SIGKILL');
     });
@@ -753,6 +767,11 @@ How it is measured:
   }; the comparison runs after the round, off the clock. The pick is recorded through the server's tRPC
   API by an admin.
 - The clients ${gzipNote}.
+- ${
+    LOAD_NICE > 0
+      ? `The load generator runs at a lower CPU priority (\`--load-nice ${LOAD_NICE}\`: \`nice -n ${LOAD_NICE}\`, every thread of it): its clients\n  stand for devices whose work never competes with the server's. They still do all their work on these cores, and a\n  page counts only once its client has taken it in.`
+      : 'The load generator runs at the same CPU priority as the server (`--load-nice N` lowers it: what the sharing costs).'
+  }
 - Leaderboard read throughput (REST, tRPC, plain Fastify) is \`npm run bench:reads\`.
 `;
     if (two) {
