@@ -86,7 +86,7 @@ const PARSE_ON_RECEIPT = args.includes('--parse-on-receipt');
  * keeps the same priority (the method of every figure in docs/benchmarks.md); a lower one measures what the
  * sharing costs.
  */
-const LOAD_NICE = args.includes('--load-nice') ? Number(args[args.indexOf('--load-nice') + 1]) : 0;
+const LOAD_NICE = opt('load-nice', 0);
 /** Node/V8 flags for the server alone (space-separated, e.g. "--max-semi-space-size=4"): to measure one before adopting it. */
 const SERVER_FLAGS = args.includes('--server-flags') ? args[args.indexOf('--server-flags') + 1]!.split(' ').filter(Boolean) : [];
 const PROFILE_DIR = args.includes('--profile') ? path.resolve(args[args.indexOf('--profile') + 1]!) : undefined;

@@ -425,13 +425,6 @@ export class LiveSubscription implements AsyncIterable<TrackedEnvelope<LiveMessa
 
 /** Frames written straight to the response: a live change as its shared buffer, everything else as text. */
 class SseOutlet extends SseWriter implements Outlet {
-  constructor(
-    out: ByteSink,
-    private readonly failed: (error: unknown) => string,
-  ) {
-    super(out);
-  }
-
   change(change: DraftChange, shared?: Buffer) {
     this.write(shared ?? changeFrame(change));
   }
@@ -439,12 +432,6 @@ class SseOutlet extends SseWriter implements Outlet {
   standings(page: SharedPage, mine: string | undefined) {
     if (mine !== undefined) this.write(trackedFrame(mine, page.eventId));
     this.write(page.frame);
-  }
-
-  end(error?: unknown) {
-    // Without a `return` event: the client reconnects (to another instance, on shutdown).
-    if (error === undefined) this.out.end();
-    else this.out.end(this.failed(error));
   }
 
   cork() {

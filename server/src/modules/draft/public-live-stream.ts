@@ -274,20 +274,8 @@ export class PublicLiveSubscription implements AsyncIterable<TrackedEnvelope<Liv
 
 /** Frames written to the response: each delivery as the buffer every spectator gets. */
 class SpectatorSseOutlet extends SseWriter implements Outlet {
-  constructor(
-    out: ByteSink,
-    private readonly failed: (error: unknown) => string,
-  ) {
-    super(out);
-  }
-
   send(delivery: Delivery) {
     this.write(delivery.frame);
-  }
-
-  end(error?: unknown) {
-    if (error === undefined) this.out.end();
-    else this.out.end(this.failed(error));
   }
 }
 

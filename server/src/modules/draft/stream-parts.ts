@@ -89,12 +89,18 @@ export class QuietPings {
   }
 }
 
-/** Writes to an SSE response (or its gzip stream), noting when the last went out: QuietPings pings quiet ones. */
+/**
+ * An SSE response (or its gzip stream) as both streams write it: noting when the last bytes went out
+ * (QuietPings pings quiet ones), and ended with `failed`'s frame on a failure.
+ */
 export class SseWriter {
   /** Opened just now, after the stream's `connected` frame. */
   lastWriteAt = performance.now();
 
-  constructor(protected readonly out: ByteSink) {}
+  constructor(
+    protected readonly out: ByteSink,
+    private readonly failed: (error: unknown) => string,
+  ) {}
 
   protected write(chunk: string | Buffer) {
     this.lastWriteAt = performance.now();
@@ -103,6 +109,12 @@ export class SseWriter {
 
   ping() {
     this.write(PING);
+  }
+
+  /** Without a `return` event: the client reconnects (to another instance, on shutdown). */
+  end(error?: unknown) {
+    if (error === undefined) this.out.end();
+    else this.out.end(this.failed(error));
   }
 }
 
