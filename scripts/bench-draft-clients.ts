@@ -5,14 +5,15 @@
 // wait its random jitter in [0, 1000 ms) and GET the page with If-None-Match of the last ETag. Records
 // when the event came, when the new page was in (and how), and what the page then shows.
 //
-// A pushed page is in when its message has arrived, plus the time parsing its JSON takes: a browser parses
-// its own page on its own device (~0.1 ms), whereas 5,000 parses here would queue on the two cores the
-// server needs (a third of a second of CPU per pick). So on receipt only the message's head is read (its
-// kind, change and group, as the server writes them first); the page is parsed after the round, timed, and
-// that time added. `--parse-on-receipt` parses every message as it comes, as this generator once did.
+// A pushed page is in when its message has arrived, plus the time decoding and parsing its JSON takes: a
+// browser does that on its own device (~0.1 ms), whereas 5,000 here would queue on the two cores the server
+// needs (a third of a second of CPU per pick). So on receipt the stream is read as bytes and only the
+// message's head is read (its kind, change and group, as the server writes them first); the page is decoded
+// and parsed after the round, timed, and that time added. `--parse-on-receipt` parses every message as it comes, as this generator once did.
 // Comparing the page with the reference (hashing its rows) is the benchmark's own check and also waits
 // until the round is over, off the clock and off the server's cores.
 import http from 'node:http';
+import type net from 'node:net';
 import zlib from 'node:zlib';
 import { parentPort, workerData } from 'node:worker_threads';
 import { STANDINGS_PUSH_WAIT_MS } from '@first-round/shared/constants';
@@ -21,15 +22,16 @@ import { assembleStandings } from '@first-round/shared/live-standings';
 import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
 import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
 import { changesPath, leaderboardPath, messageHead, now, SseParser, showing, type MessageHead, type Showing } from './lib/bench-live.js';
+import { openEventStream } from './lib/event-stream-client.js';
 
 /**
- * What a page received as text shows, once the round is over: a tRPC answer, or the stream's page put
+ * What a page received shows, once the round is over: a tRPC answer, or the stream's page put
  * together with the reader's own part last sent on that stream, as the web app does
  * (shared/src/live-standings.ts); and how long parsing its JSON took.
  */
-const showingOf = (text: string, mine: string | undefined): { showing: Showing; parseMs: number } => {
+const showingOf = (page: Buffer, mine: string | undefined): { showing: Showing; parseMs: number } => {
   const start = now();
-  const parsed = JSON.parse(text) as StandingsPage | { result: { data: Leaderboard } };
+  const parsed = JSON.parse(page.toString('utf8')) as StandingsPage | { result: { data: Leaderboard } };
   if ('result' in parsed) return { showing: showing(parsed.result.data), parseMs: now() - start };
   const own = JSON.parse(mine!) as StandingsMine;
   const parseMs = now() - start;
@@ -63,7 +65,7 @@ export interface RoundRecord {
   /** The instance holding the client's stream (nginx's X-Upstream header), when there is a proxy that says. */
   upstream?: string;
   /** The page behind `showing`, as received, until the round is reported. */
-  page?: string;
+  page?: Buffer;
   /** With a page from the stream: the reader's own part it was shown with. */
   mine?: string;
 }
@@ -83,13 +85,13 @@ interface Client {
   token: string;
   tokenAt: number;
   agent: http.Agent;
-  sse?: http.ClientRequest;
+  sse?: net.Socket;
   connected: boolean;
   /** nginx's X-Upstream header on the stream's answer: the instance holding it. */
   upstream?: string;
   etag?: string;
   /** The page on screen, as received, and the own part shown with it when it came on the stream. */
-  page?: string;
+  page?: Buffer;
   pageMine?: string;
   /** The reader's own part last sent on the stream (`standings_me`): it holds until a changed one comes. */
   mine?: { groupId: number; text: string };
@@ -128,14 +130,13 @@ const clients: Client[] = init.users.map((user) => ({
 let roundOpen = false;
 
 /**
- * The stream pages this worker's clients received this round, one string per distinct page: every watcher
- * of a page gets the same bytes, and 5,000 copies kept as strings until the round is over were copied by
- * every young-generation collection in between (18 KB each, about 0.2 s of CPU a pick on the server's
- * cores). A page is kept as the first identical one (comparing 18 KB is a microsecond); the copy just
- * received is dropped young.
+ * The stream pages this worker's clients received this round, one copy per distinct page: every watcher of
+ * a page gets the same bytes, and 5,000 copies kept until the round is over cost memory and collections on
+ * the server's cores. A page is kept as the first identical one (comparing 18 KB is a microsecond); a new
+ * one is copied out of the chunk it came in.
  */
-let roundPages: string[] = [];
-const kept = (text: string) => roundPages.find((page) => page === text) ?? (roundPages.push(text), text);
+let roundPages: Buffer[] = [];
+const kept = (bytes: Buffer) => roundPages.find((page) => page.equals(bytes)) ?? (roundPages.push(Buffer.from(bytes)), roundPages.at(-1)!);
 /** Connected clients whose refetch of this round is not in yet. */
 let waiting = 0;
 
@@ -171,9 +172,9 @@ function fetchPage(client: Client, retry = true): Promise<{ status: number; erro
         const status = res.statusCode ?? 0;
         if (status === 200) {
           try {
-            const text = Buffer.concat(chunks).toString('utf8');
-            JSON.parse(text); // parsed as the page would be (and refused if it cannot be); checked after the round
-            client.page = text;
+            const body = Buffer.concat(chunks);
+            JSON.parse(body.toString('utf8')); // parsed as the page would be (and refused if it cannot be); checked after the round
+            client.page = body;
             client.pageMine = undefined;
             const etag = res.headers.etag;
             client.etag = typeof etag === 'string' ? etag : undefined;
@@ -229,9 +230,9 @@ function onChange(client: Client, eventId: number) {
 }
 
 /** The stream's page: shown with the own part last sent on this stream, never without one (as the web app). */
-function onStandings(client: Client, message: MessageHead, text: string) {
+function onStandings(client: Client, message: MessageHead, page: Buffer) {
   if (message.event_id < client.lastChange || !client.mine || client.mine.groupId !== message.group_id) return;
-  client.page = kept(text);
+  client.page = kept(page);
   client.pageMine = client.mine.text;
   const record = client.record;
   if (!record || record.eventAt === undefined || record.doneAt !== undefined) return;
@@ -253,50 +254,50 @@ function subscribe(client: Client): Promise<string | undefined> {
       settled = true;
       resolve(error);
     };
-    const req = http.get(
+    // Bytes, not text: a page is decoded and parsed after the round (the head of this file).
+    const read = (bytes: Buffer) => {
+      for (const event of parser.push(bytes)) {
+        if (event.event === 'connected') {
+          client.connected = true;
+          settle();
+        } else if (event.event === 'serialized-error') {
+          settle(`stream error: ${event.data.toString('utf8')}`);
+        } else if (!event.event && event.data.length > 0) {
+          const message = messageHead(event.data, init.parseOnReceipt);
+          if (message.kind === 'standings_me') client.mine = { groupId: message.group_id!, text: event.data.toString('utf8') };
+          else if (message.kind === 'standings_page') onStandings(client, message, event.data);
+          else onChange(client, message.event_id);
+        }
+      }
+    };
+    client.sse = openEventStream(
       {
         host: url.hostname,
-        port: url.port,
+        port: Number(url.port),
         path: changesPath(client.token),
-        agent: false,
         // With --gzip, as a browser's EventSource asks, and then each frame is decoded as it comes.
         headers: { accept: 'text/event-stream', 'cache-control': 'no-cache', ...(init.gzip ? { 'accept-encoding': 'gzip, deflate, br, zstd' } : {}) },
       },
-      (res) => {
-        if (res.statusCode !== 200) {
-          res.resume();
-          settle(`HTTP ${res.statusCode}`);
-          return;
-        }
-        const upstream = res.headers['x-upstream'];
-        if (typeof upstream === 'string' && upstream) client.upstream = upstream;
-        const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, chunkSize: 64 * 1024 })) : res;
-        body.setEncoding('utf8');
-        body.on('data', (chunk: string) => {
-          for (const event of parser.push(chunk)) {
-            if (event.event === 'connected') {
-              client.connected = true;
-              settle();
-            } else if (event.event === 'serialized-error') {
-              settle(`stream error: ${event.data}`);
-            } else if (!event.event && event.data) {
-              const message = messageHead(event.data, init.parseOnReceipt);
-              if (message.kind === 'standings_me') client.mine = { groupId: message.group_id!, text: event.data };
-              else if (message.kind === 'standings_page') onStandings(client, message, event.data);
-              else onChange(client, message.event_id);
-            }
+      {
+        head: (status, headers) => {
+          if (status !== 200) {
+            settle(`HTTP ${status}`);
+            return undefined;
           }
-        });
-        body.on('error', (error) => settle(`undecodable stream: ${error.message}`));
-        body.on('end', () => {
-          if (client.connected) send({ type: 'log', line: `stream of ${client.user} ended` });
+          if (headers['x-upstream']) client.upstream = headers['x-upstream'];
+          if (headers['content-encoding'] !== 'gzip') return read;
+          const gunzip = zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, chunkSize: 64 * 1024 });
+          gunzip.on('data', read);
+          gunzip.on('error', (error) => settle(`undecodable stream: ${error.message}`));
+          return (bytes) => gunzip.write(bytes);
+        },
+        end: (error) => {
+          if (client.connected) send({ type: 'log', line: `stream of ${client.user} ended${error ? `: ${error}` : ''}` });
           client.connected = false;
-          settle('stream ended');
-        });
+          settle(error ?? 'stream ended');
+        },
       },
     );
-    req.on('error', (error) => settle(error.message));
-    client.sse = req;
   });
 }
 
