@@ -6,6 +6,7 @@ import { createCallerFactory } from '../../trpc/trpc.js';
 import { lastEventIdOf, parseConnectionParams, parseQueryInput, queryParam, trpcErrorAnswer, withLastEventId } from '../../trpc/wire.js';
 import { CONNECTED, errorFrame, SSE_HEADERS } from '../../trpc/sse.js';
 import { acceptsGzip, GzipStream, type ByteSink } from '../../responses/gzip-stream.js';
+import { chunkedBody } from '../../responses/chunked-socket.js';
 import { draftRouter } from './draft.router.js';
 import { LiveSubscription } from './live-stream.js';
 import { PublicLiveSubscription } from './public-live-stream.js';
@@ -84,7 +85,10 @@ function registerStream(app: FastifyInstance, deps: AppDeps, path: string, call:
         // A stream opened while the server drains ends with the drain; its connection with it.
         ...(closesConnection(reply) ? { connection: 'close' } : {}),
       });
-      const out = cutAtShutdown(gzip ? new GzipStream(reply.raw) : reply.raw, reply);
+      // The head goes now; the body's chunks then straight to the socket (responses/chunked-socket.ts).
+      reply.raw.flushHeaders();
+      const body = chunkedBody(reply.raw);
+      const out = cutAtShutdown(gzip ? new GzipStream(body) : body, reply);
       out.write(CONNECTED);
       return out;
     };
