@@ -7,18 +7,10 @@ import { changeFrame, trackedFrame } from '../../trpc/sse.js';
 import { toTrpcError } from '../../trpc/trpc.js';
 import { mayReadStandings, ownStandingJson, standingsMineJson, standingsPageJson, standingsView, type StandingsView } from '../leaderboard/leaderboard.service.js';
 import { draftChangesAfter } from './draft.repository.js';
-import { holdPlace, QuietPings, SseWriter, TrackedQueue } from './stream-parts.js';
+import { HOLD_FOR_PAGE_MS, holdPlace, QuietPings, SseWriter, TrackedQueue } from './stream-parts.js';
 
 /** At most this many live streams per player on one instance: several tabs and devices, with room for reconnects. */
 export const MAX_STREAMS_PER_USER = 20;
-
-/**
- * How long a change waits for the page re-ranked after it, to go out with it in one write; past this it
- * goes alone. A write to a socket costs tens of µs on a busy machine however small it is, so one write per
- * stream and pick instead of two is a fifth of the fan-out; and the page never shows a pick before its
- * standings. Ranking 100,000 entries takes ~200 ms.
- */
-const HOLD_FOR_PAGE_MS = 400;
 
 /** The most changes a reconnecting stream replays (a whole draft night is a few hundred). */
 export const REPLAY_MAX = 500;

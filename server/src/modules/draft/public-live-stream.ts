@@ -11,10 +11,7 @@ import { toTrpcError } from '../../trpc/trpc.js';
 import { publicStandingsUpdate } from '../leaderboard/leaderboard.service.js';
 import { draftChangesAfter } from './draft.repository.js';
 import { REPLAY_MAX } from './live-stream.js';
-import { holdPlace, QuietPings, SseWriter, TrackedQueue } from './stream-parts.js';
-
-/** How long a change waits for the top 100 re-ranked after it, to go out with it in one write (as live-stream.ts). */
-const HOLD_FOR_PAGE_MS = 400;
+import { HOLD_FOR_PAGE_MS, holdPlace, QuietPings, SseWriter, TrackedQueue } from './stream-parts.js';
 
 export type PublicLiveDeps = Pick<AppDeps, 'events' | 'orm' | 'log' | 'draftStatus' | 'leaderboards' | 'benchmarks' | 'config' | 'liveFanOut'>;
 

@@ -30,6 +30,17 @@ export function holdPlace(places: Map<string, number>, key: string, signal: Abor
   return release;
 }
 
+/**
+ * How long a change waits for the page re-ranked after it (both streams: the players' watched page, the
+ * spectators' top 100), to go out with it in one write; past this it goes alone. A write to a socket costs
+ * tens of µs on a busy machine however small it is, so one write per stream and pick instead of two is a
+ * fifth of the fan-out; and the page never shows a pick before its standings. Ranking 100,000 entries
+ * takes 100–250 ms, the first pick after thousands of pages connect up to ~500 ms on a slow two-core
+ * machine, a million entries ~1 s: at 400 ms (as it was) such a pick wrote every change alone and then
+ * every page, 5,000 more writes while the pages waited (docs/benchmarks.md).
+ */
+export const HOLD_FOR_PAGE_MS = 1_000;
+
 /** How many turns a ping interval is cut into: each turn looks at one slice of the streams. */
 export const PING_TURNS = 15;
 
