@@ -70,7 +70,7 @@ export interface RoundRecord {
   mine?: string;
 }
 
-export type ToWorker = { type: 'prepare' } | { type: 'round' } | { type: 'collect' } | { type: 'drain' } | { type: 'close' };
+export type ToWorker = { type: 'prepare' } | { type: 'round' } | { type: 'report' } | { type: 'collect' } | { type: 'drain' } | { type: 'close' };
 export type FromWorker =
   | { type: 'ready'; connected: number; failed: string[]; upstreams: Record<string, number> }
   | { type: 'prepared' }
@@ -140,11 +140,24 @@ const kept = (bytes: Buffer) => roundPages.find((page) => page.equals(bytes)) ??
 /** Connected clients whose refetch of this round is not in yet. */
 let waiting = 0;
 
-function report() {
+/** This round's records went out. */
+let reported = false;
+
+/** Every page of this worker is in (or the round's time is up): the round's CPU readings stop when all workers' are. */
+function allIn() {
   if (!roundOpen) return;
   roundOpen = false;
-  // Every page of this worker is in: the round's CPU readings stop here, before the comparison below.
   send({ type: 'allIn' });
+}
+
+/**
+ * What each client's page shows, once every worker's pages are in (the load generator says `report`):
+ * decoding and parsing this worker's 2,500 pages as soon as its own were in took the cores while the other
+ * worker's clients were still receiving theirs.
+ */
+function report() {
+  if (reported) return;
+  reported = true;
   const records = clients.map(({ user, record, upstream }): RoundRecord => {
     if (!record) return { user, upstream };
     const { page, mine, ...rest } = record;
@@ -204,7 +217,7 @@ function finish(client: Client) {
   if (client.fallback) clearTimeout(client.fallback);
   client.fallback = undefined;
   if (--busy === 0) drained?.();
-  if (--waiting === 0) report();
+  if (--waiting === 0) allIn();
 }
 
 function onChange(client: Client, eventId: number) {
@@ -333,11 +346,12 @@ port.on('message', async (message: ToWorker) => {
   } else if (message.type === 'round') {
     for (const client of clients) client.record = { user: client.user };
     roundPages = [];
+    reported = false;
     waiting = clients.filter((c) => c.connected).length;
     roundOpen = true;
     send({ type: 'roundOpen' });
     // No pages here (`--clients 0`): nothing to wait for; the round was otherwise cut off at --round-timeout.
-    if (waiting === 0) report();
+    if (waiting === 0) allIn();
   } else if (message.type === 'drain') {
     // Before the next round: no refetch of this one still queued at the server.
     drained = () => {
@@ -345,8 +359,11 @@ port.on('message', async (message: ToWorker) => {
       send({ type: 'drained' });
     };
     if (busy === 0) drained();
+  } else if (message.type === 'report') {
+    report();
   } else if (message.type === 'collect') {
     // The round's time is up: report what each client has (a refetch still running counts as not shown).
+    allIn();
     report();
   } else if (message.type === 'close') {
     for (const client of clients) {

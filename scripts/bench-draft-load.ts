@@ -200,11 +200,16 @@ async function main() {
     }
   };
   const tell = (message: ToWorker) => workers.forEach((w) => w.postMessage(message));
-  /** The round's CPU readings, taken when every worker's pages are in (or, failing that, at the round's end). */
+  /**
+   * The round's CPU readings, taken when every worker's pages are in (or, failing that, at the round's end);
+   * then the workers report what their pages show (parsing them sooner would take cores other clients need).
+   */
   let allIn = 0;
   let cpuAtAllIn: CpuReadings | undefined;
   const onAllIn = () => {
-    if (++allIn === workers.length) cpuAtAllIn = cpuReadings();
+    if (++allIn !== workers.length) return;
+    cpuAtAllIn = cpuReadings();
+    tell({ type: 'report' });
   };
 
   log(`  ${options.users.length} clients in ${workerCount} worker threads: opening their live streams and pages…`);
