@@ -9,7 +9,8 @@
 // browser does that on its own device (~0.1 ms), whereas 5,000 here would queue on the two cores the server
 // needs (a third of a second of CPU per pick). So on receipt the stream is read as bytes and only the
 // message's head is read (its kind, change and group, as the server writes them first); the page is decoded
-// and parsed after the round, timed, and that time added. `--parse-on-receipt` parses every message as it comes, as this generator once did.
+// and parsed after the round, timed, and that time added. `--parse-on-receipt` parses every message as it
+// comes, as this generator once did. The streams are read on plain sockets (lib/event-stream-client.ts).
 // Comparing the page with the reference (hashing its rows) is the benchmark's own check and also waits
 // until the round is over, off the clock and off the server's cores.
 import http from 'node:http';

@@ -5,8 +5,8 @@ import { PING } from '../../trpc/sse.js';
 
 /*
  * What the players' live stream (live-stream.ts) and the spectators' (public-live-stream.ts) both need and
- * do alike: the places a caller holds while a stream is open, the pings of quiet streams, and the queue
- * tRPC reads a stream from.
+ * do alike: the places a caller holds while a stream is open, how long a change waits for its page, the
+ * pings of quiet streams, and the queue tRPC reads a stream from.
  */
 
 /**
