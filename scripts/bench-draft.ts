@@ -756,7 +756,7 @@ How it is measured:
 - Re-rank: the operator's change is recorded as the command line records it; the server's LeaderboardCache (in the benchmark's
   process) hears the NOTIFY and re-ranks; the time runs from the pick's commit to the ranked copy.
 - Live clients: each holds its own user's SSE stream to \`draft.changes\` exactly as the web app's \`httpSubscriptionLink\`
-  opens it, naming its standings page (\`leaderboard.group\`, group 1, 100 rows), and behaves as the web app does
+  opens it (read as bytes on a plain socket: scripts/lib/event-stream-client.ts), naming its standings page (\`leaderboard.group\`, group 1, 100 rows), and behaves as the web app does
   (client/src/lib/live-refresh.ts): the stream brings the page re-ranked after each change; only when it has not come within
   ${STANDINGS_PUSH_WAIT_MS / 1000} s does the client wait a random delay in [0, 1000 ms) and GET the page (If-None-Match of its last ETag). A page
   counts as showing the new standings when its content (counts, rows and the caller's own row, not bytes) equals the
