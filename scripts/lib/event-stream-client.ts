@@ -1,8 +1,9 @@
 // The load generator's HTTP/1.1 client for a live stream (bench-draft-clients.ts): one GET on its own
 // connection, as a browser's EventSource opens it, and the response body handed on as the bytes come.
 // Written on a plain socket rather than node:http because 5,000 such clients share the two cores the server
-// needs: node:http's parser and two layers of streams per read cost the generator ~0.15 ms per page and
-// client, which the server then waited for (docs/benchmarks.md). wrk and autocannon read responses their
+// needs: node:http's parser and two layers of streams per read cost the generator ~0.08 ms per page and
+// client (~190 ms of each client thread's CPU per pick), which the server then waited for
+// (docs/benchmarks.md). wrk and autocannon read responses their
 // own way for the same reason. Only what a stream's answer uses is read: a status line and headers, then a
 // chunked body (or one delimited by a length or by the connection's end).
 import net from 'node:net';
