@@ -10,6 +10,7 @@ import type { AppRouter } from '../src/trpc/root.js';
 import { recordPick, startDraft, undoLast } from '../src/modules/draft/draft.service.js';
 import { startDeadlineWatcher } from '../src/modules/draft/deadline.js';
 import { LISTENER_NAME } from '../src/events/topic-bus.js';
+import type { GlobalStandings } from '../src/modules/leaderboard/global-standings.js';
 import { createTestApp, listenOnLoopback, type TestApp, type TestUser } from './support/test-app.js';
 
 let a: TestApp;
@@ -333,6 +334,49 @@ describe('the standings page on the live stream', () => {
     expect(aliceMine!.map((m) => m.me?.participant_id)).toEqual([alice.id]);
     expect(bobMine!.map((m) => m.me)).toEqual([null]);
     for (const s of streams) s.stop();
+  });
+
+  it('holds a change for its page while the standings take most of a second to rank: the pick comes with them, not before', async () => {
+    // The first pick after thousands of pages connect can take ~500 ms to rank on a small machine: the pick
+    // must still go out with its page, in one write, not alone and then the page (5,000 more writes).
+    const arrivals: Array<{ message: LiveMessage; at: number }> = [];
+    let opened!: () => void;
+    const ready = new Promise<void>((r) => (opened = r));
+    const sub = clientFor(url, alice.token).draft.changes.subscribe(
+      { standings: { group_id: 1, limit: 100, offset: 0 } },
+      { onStarted: () => opened(), onData: (envelope) => arrivals.push({ message: envelope.data, at: Date.now() }) },
+    );
+    await ready;
+    await until(() => arrivals.some((a) => a.message.kind === 'standings_page'), 5000);
+    // The next global ranking (the one the fan-out waits for after the pick) takes 600 ms more.
+    const global = (t.deps.leaderboards as unknown as { global: GlobalStandings }).global;
+    const compute = global.compute.bind(global);
+    let slow = true;
+    global.compute = async () => {
+      const ranking = await compute();
+      if (slow) {
+        slow = false;
+        await new Promise((r) => setTimeout(r, 600));
+      }
+      return ranking;
+    };
+    try {
+      const [player] = await t.db.query<{ id: number }>(`select id from player where draft_pick is null order by rank limit 1`);
+      const [next] = await t.db.query<{ slot: number }>(`select count(*)::int + 1 as slot from player where draft_pick is not null`);
+      const recordedAt = Date.now();
+      await recordPick(t.orm().em.fork(), t.deps.draft, 'test', next!.slot, player!.id);
+      await until(() => arrivals.some((a) => a.message.kind === 'pick' && a.message.slot === next!.slot), 5000);
+      const pick = arrivals.find((a) => a.message.kind === 'pick' && a.message.slot === next!.slot)!;
+      await until(() => arrivals.some((a) => a.message.kind === 'standings_page' && a.message.event_id === pick.message.event_id), 5000);
+      const page = arrivals.find((a) => a.message.kind === 'standings_page' && a.message.event_id === pick.message.event_id)!;
+      expect(slow).toBe(false);
+      expect(page.at - recordedAt).toBeGreaterThanOrEqual(550);
+      // In one write: the pick, then the page, read together.
+      expect(page.at - pick.at).toBeLessThan(50);
+    } finally {
+      global.compute = compute;
+      sub.unsubscribe();
+    }
   });
 });
 
