@@ -111,20 +111,10 @@ export interface MessageHead {
   group_id?: number;
 }
 
-/** A standings page's head as the server writes it (standingsPageJson), ahead of its 18 KB of rows: `{"kind":"standings_page","event_id":N,"leaderboard":{"group_id":N,`. */
-const PAGE_HEAD = Buffer.from('{"kind":"standings_page","event_id":');
-const PAGE_GROUP = Buffer.from(',"leaderboard":{"group_id":');
-const COMMA = 44;
-
-const startsWithAt = (bytes: Buffer, prefix: Buffer, at: number) => bytes.length >= at + prefix.length && bytes.compare(prefix, 0, prefix.length, at, at + prefix.length) === 0;
-
-/** The decimal number at `at`, and where it ends. */
-function numberAt(bytes: Buffer, at: number): { value: number; end: number } | undefined {
-  let value = 0;
-  let i = at;
-  for (; i < bytes.length && bytes[i]! >= 48 && bytes[i]! <= 57; i++) value = value * 10 + bytes[i]! - 48;
-  return i > at ? { value, end: i } : undefined;
-}
+/** A standings page's head as the server writes it (standingsPageJson), ahead of its 18 KB of rows. */
+const PAGE_HEAD = /^\{"kind":"standings_page","event_id":(\d+),"leaderboard":\{"group_id":(\d+),/;
+/** Enough of a message's first bytes to hold PAGE_HEAD. */
+const HEAD_BYTES = 120;
 
 /**
  * A message's head: off a standings page's first bytes when they come in the server's order, without
@@ -133,11 +123,8 @@ function numberAt(bytes: Buffer, at: number): { value: number; end: number } | u
  * `parseAll`, is decoded and parsed.
  */
 export function messageHead(data: Buffer, parseAll = false): MessageHead {
-  if (!parseAll && startsWithAt(data, PAGE_HEAD, 0)) {
-    const event = numberAt(data, PAGE_HEAD.length);
-    const group = event && startsWithAt(data, PAGE_GROUP, event.end) ? numberAt(data, event.end + PAGE_GROUP.length) : undefined;
-    if (event && group && data[group.end] === COMMA) return { kind: 'standings_page', event_id: event.value, group_id: group.value };
-  }
+  const page = parseAll ? null : PAGE_HEAD.exec(data.toString('latin1', 0, Math.min(HEAD_BYTES, data.length)));
+  if (page) return { kind: 'standings_page', event_id: Number(page[1]), group_id: Number(page[2]) };
   const message = JSON.parse(data.toString('utf8')) as LiveMessage;
   const group_id = message.kind === 'standings_me' ? message.group_id : message.kind === 'standings_page' ? message.leaderboard.group_id : undefined;
   return { kind: message.kind, event_id: message.event_id, group_id };

@@ -5,7 +5,8 @@
 // client (~190 ms of each client thread's CPU per pick), which the server then waited for
 // (docs/benchmarks.md). wrk and autocannon read responses their
 // own way for the same reason. Only what a stream's answer uses is read: a status line and headers, then a
-// chunked body (or one delimited by a length or by the connection's end).
+// chunked body (the server's and nginx's for an event stream to an HTTP/1.1 client); a refusal's body is
+// not read.
 import net from 'node:net';
 
 export interface StreamRequest {
@@ -21,7 +22,7 @@ export interface StreamHandlers {
    * undefined to close the connection (a refusal).
    */
   head(status: number, headers: Record<string, string>): ((bytes: Buffer) => void) | undefined;
-  /** The response ended (its last chunk, its length, the connection closed) or failed; called once. */
+  /** The response ended (its last chunk) or failed (the connection closed first, a body not chunked); called once. */
   end(error?: string): void;
 }
 
@@ -43,7 +44,7 @@ export function openEventStream(request: StreamRequest, handlers: StreamHandlers
 
   let pending: Buffer | undefined;
   let body: ((bytes: Buffer) => void) | undefined;
-  let decoder: BodyDecoder | undefined;
+  let decoder: ChunkedDecoder | undefined;
   socket.on('data', (chunk: Buffer) => {
     if (ended) return;
     if (!decoder) {
@@ -58,7 +59,8 @@ export function openEventStream(request: StreamRequest, handlers: StreamHandlers
       if (!response) return end('unreadable response head');
       body = handlers.head(response.status, response.headers);
       if (!body) return end();
-      decoder = bodyDecoder(response.headers);
+      if (!/chunked/i.test(response.headers['transfer-encoding'] ?? '')) return end('a stream whose body is not chunked');
+      decoder = new ChunkedDecoder();
       chunk = bytes.subarray(at + CRLF_CRLF.length);
     }
     try {
@@ -69,7 +71,7 @@ export function openEventStream(request: StreamRequest, handlers: StreamHandlers
     if (decoder.finished) end();
   });
   socket.on('error', (error) => end(error.message));
-  socket.on('close', () => end(decoder?.finished === false && decoder.untilClose ? undefined : 'connection closed'));
+  socket.on('close', () => end('connection closed'));
   return socket;
 }
 
@@ -85,42 +87,12 @@ function parseHead(text: string): { status: number; headers: Record<string, stri
   return { status: Number(status[1]), headers };
 }
 
-/** How a response's body is delimited, as its headers say. */
-interface BodyDecoder {
-  /** The body's bytes in `bytes` (views of it). */
-  push(bytes: Buffer): Buffer[];
-  /** The body is complete. */
-  readonly finished: boolean;
-  /** The body ends only when the connection does. */
-  readonly untilClose?: boolean;
-}
-
-function bodyDecoder(headers: Record<string, string>): BodyDecoder {
-  if (/chunked/i.test(headers['transfer-encoding'] ?? '')) return new ChunkedDecoder();
-  const length = headers['content-length'];
-  if (length !== undefined) return new LengthDecoder(Number(length));
-  return { push: (bytes) => [bytes], finished: false, untilClose: true };
-}
-
-class LengthDecoder implements BodyDecoder {
-  constructor(private left: number) {}
-
-  get finished() {
-    return this.left === 0;
-  }
-
-  push(bytes: Buffer): Buffer[] {
-    const part = bytes.subarray(0, this.left);
-    this.left -= part.length;
-    return part.length > 0 ? [part] : [];
-  }
-}
-
 const CR = 13;
 const LF = 10;
 
 /** A body in HTTP/1.1's chunked transfer coding (RFC 9112, 7.1), decoded as it comes, whatever the reads' sizes. */
-export class ChunkedDecoder implements BodyDecoder {
+export class ChunkedDecoder {
+  /** The last chunk came: the body is complete. */
   finished = false;
   /** Where the decoder is: a size line, a chunk's data (`left` bytes of it to come), or the CR LF after it. */
   private state: 'size' | 'data' | 'crlf' = 'size';
@@ -128,6 +100,7 @@ export class ChunkedDecoder implements BodyDecoder {
   /** A size line split between reads. */
   private line = '';
 
+  /** The body's bytes in `bytes` (views of it). */
   push(bytes: Buffer): Buffer[] {
     const out: Buffer[] = [];
     let i = 0;

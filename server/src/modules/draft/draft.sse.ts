@@ -85,11 +85,14 @@ function registerStream(app: FastifyInstance, deps: AppDeps, path: string, call:
         // A stream opened while the server drains ends with the drain; its connection with it.
         ...(closesConnection(reply) ? { connection: 'close' } : {}),
       });
-      // The head goes now; the body's chunks then straight to the socket (responses/chunked-socket.ts).
+      // The head is flushed, so that the body's chunks can go straight to the socket
+      // (responses/chunked-socket.ts); corked, it leaves with the `connected` frame in one write, as before.
+      reply.raw.cork();
       reply.raw.flushHeaders();
       const body = chunkedBody(reply.raw);
       const out = cutAtShutdown(gzip ? new GzipStream(body) : body, reply);
       out.write(CONNECTED);
+      reply.raw.uncork();
       return out;
     };
     try {
