@@ -141,14 +141,14 @@ async function bulkPicks(db: pg.Client, sets: string) {
   for (const i of indexes) await db.query(i.def);
   await db.query('commit');
   await db.query(
-    `insert into entry_stat (participant_id, pick_group_id, picks, hits, later_round, max_hit_rank)
-     select k.participant_id, k.group_id, count(*)::int,
+    `insert into entry_stat (participant_id, participant_num, pick_group_id, picks, hits, later_round, max_hit_rank)
+     select k.participant_id, pa.num, k.group_id, count(*)::int,
             (count(*) filter (where p.draft_round = 1))::int,
             (count(*) filter (where p.draft_round > 1))::int,
             max(p.rank) filter (where p.draft_round = 1)
        from (${sets}) s join pick k on k.participant_id = s.participant_id and k.group_id = s.group_id
-       join player p on p.id = k.player_id
-      group by k.participant_id, k.group_id
+       join player p on p.id = k.player_id join participant pa on pa.id = k.participant_id
+      group by k.participant_id, pa.num, k.group_id
      on conflict (pick_group_id, participant_id) do update
        set picks = excluded.picks, hits = excluded.hits, later_round = excluded.later_round, max_hit_rank = excluded.max_hit_rank`,
   );

@@ -149,7 +149,7 @@ describe('global standings ranked in Node', () => {
     expect(ranked.byParticipant.get('user_global_new')?.participant_name).toBe('Newcomer');
     await t.db.query(`begin; set constraints player_rank_unique deferred; update player set rank = 1000 + rank where id = ${players[4]}; commit;`);
     await expectMatchesSql(true);
-    // A rank too large for the packed counts: those rows come as plain columns.
+    // A rank far beyond the board's: the entries' binary record holds it exactly.
     await t.db.query(`update player set rank = 20000000 where id = $1`, [players[6]]);
     const large = await expectMatchesSql(true);
     expect([...large.rankings].some((r) => r.tiebreak_rank === 20_000_000)).toBe(true);
@@ -167,6 +167,12 @@ describe('global standings ranked in Node', () => {
     const ranked = await expectMatchesSql(false);
     expect(ranked.byParticipant.has(participants[11]!)).toBe(false);
     expect(ranked.byParticipant.get('user_moved')?.participant_name).toBe('Moved');
+    // An id changed in place: the cascade rewrites the set under the new id with the same participant number
+    // (the copy's key), so the copy is read whole and the entry shows under its new id only.
+    await t.db.query(`update participant set id = 'user_renumbered' where id = $1`, [participants[12]]);
+    const renumbered = await expectMatchesSql(false);
+    expect(renumbered.byParticipant.has(participants[12]!)).toBe(false);
+    expect(renumbered.byParticipant.has('user_renumbered')).toBe(true);
   });
 
   it('see a change that was uncommitted when the previous ranking read', async () => {

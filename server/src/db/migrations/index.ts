@@ -16,6 +16,7 @@ import { Migration20270104000000_screen_name_key } from './Migration202701040000
 import { Migration20270105000000_group_join_failure_by_group } from './Migration20270105000000_group_join_failure_by_group.js';
 import { Migration20270110000000_push_subscriptions } from './Migration20270110000000_push_subscriptions.js';
 import { Migration20270111000000_push_deliveries } from './Migration20270111000000_push_deliveries.js';
+import { Migration20270112000000_entry_numbers } from './Migration20270112000000_entry_numbers.js';
 
 /** Listed explicitly (not discovered by glob) so migrations run the same under tsx, tests and bundles. */
 export const migrationsList: MigrationObject[] = [
@@ -36,4 +37,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20270105000000_group_join_failure_by_group', class: Migration20270105000000_group_join_failure_by_group },
   { name: 'Migration20270110000000_push_subscriptions', class: Migration20270110000000_push_subscriptions },
   { name: 'Migration20270111000000_push_deliveries', class: Migration20270111000000_push_deliveries },
+  { name: 'Migration20270112000000_entry_numbers', class: Migration20270112000000_entry_numbers },
 ];

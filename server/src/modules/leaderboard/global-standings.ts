@@ -23,6 +23,11 @@ interface Since {
 interface Entries extends Since, EntryNames {
   ids: string[];
   index: Map<string, number>;
+  /**
+   * Entry index + 1 by participant number (`participant.num`; 0: not in the copy), with room to grow: how a
+   * changed entry read as numbers finds its place (a map of a million ids cost ~0.2 s a pick in lookups).
+   */
+  byNum: Int32Array;
   /** The counts, one Int32Array each, with room to grow (`count` entries used). 0 = no hit. */
   counts: CountColumns;
   /** Each entry's place in participant-id order (COLLATE "C"); recomputed when entries are added. */
@@ -42,11 +47,13 @@ type Row = unknown[];
 interface Read extends Since {
   /** Only the entries written since the previous read. */
   partial: boolean;
-  /** Entry rows: `[participant_id, packed counts]` (see PACKED_COUNTS), else `[participant_id, picks, hits, later_round, max_hit_rank]`. */
-  rows: Row[];
-  packed: boolean;
+  /** The entries read, as `countsRecord` makes them: RECORD_BYTES each, one buffer for all. */
+  counts: Buffer;
+  /** `[participant_num, participant_id]` of the entries read that the copy does not hold (all of them on a whole read). */
+  newEntries: Row[];
   /** Every participant's name, not only changed ones. */
   allNames: boolean;
+  /** `[num, id, name]` of participants (all, or those written since and those of new entries). */
   names: Row[];
   /** Entries in the snapshot. */
   total: number;
@@ -61,8 +68,9 @@ interface Read extends Since {
  * PostgreSQL (a join with every participant and two sorts spilling to disk), then all rows crossed to Node
  * as objects. Now a ranking is one repeatable-read, read-only transaction that reads the draft state, the
  * entry count and only the `entry_stat` and `participant` rows written since the previous ranking's
- * snapshot (a recorded pick rewrites the sets holding that player, about one in four), in the driver's
- * array row mode, applied in place to the copy's typed arrays; then every entry is scored again with the
+ * snapshot (a recorded pick rewrites the sets holding that player, about one in four), the entries as one
+ * buffer of integers keyed by participant number (countsRecord), applied in place to the copy's typed
+ * arrays; then every entry is scored again with the
  * rules of shared/src/scoring.ts and only those whose score changed are placed again in the previous order
  * (shared/src/standings-order.ts); a row object is made only when someone reads it (global-ranking.ts).
  * server/test/leaderboard-sql.test.ts and global-standings.test.ts hold it equal to the SQL and the rules.
@@ -71,7 +79,8 @@ interface Read extends Since {
  * id of the transaction that wrote it (`xmin`), and the previous snapshot says which transactions it saw
  * (`unseenFrom`).
  * Removed entries leave no row: the entry count, read in the same snapshot, tells, and then that ranking
- * reads every entry. So pick edits, account moves, deletions, board changes and renames made anywhere
+ * reads every entry; so does a participant whose id changed (their number did not, and the copy keys on it).
+ * So pick edits, account moves, deletions, board changes and renames made anywhere
  * (another instance, the operator's command line, psql) show in the next ranking without a notification;
  * `renamed(id)`, `forgetNames()` and `reload()` exist for callers that want to be explicit.
  */
@@ -124,15 +133,13 @@ export class GlobalStandings {
       this.reloadWanted ||= reload;
       throw error;
     });
-    this.applyNames(read);
-    // Entries were removed since the copy was read (it would hold more than there are): only a whole read
-    // can tell which, and it replaces the copy the partial one was applied to.
-    if (!this.applyEntries(read)) {
+    // Entries were removed since the copy was read (it would hold more than there are), or a participant's
+    // id changed: only a whole read can tell which, and it replaces the copy the partial one was applied to.
+    if (!this.apply(read)) {
       read = await this.read(undefined);
-      this.applyNames(read);
-      this.applyEntries(read);
+      this.apply(read);
     }
-    this.lastRead = { partial: read.partial, entryRows: read.rows.length, allNames: read.allNames, nameRows: read.names.length, snapshot: read.snapshot };
+    this.lastRead = { partial: read.partial, entryRows: read.counts.length / RECORD_BYTES, allNames: read.allNames, nameRows: read.names.length, snapshot: read.snapshot };
     return this.rank(read.draft);
   }
 
@@ -150,37 +157,41 @@ export class GlobalStandings {
           const [state] = await q(
             `select pg_current_snapshot()::text,
                     (select count(*)::int from player where draft_round = 1),
-                    coalesce((select round_one_complete from draft_state where id = 1), false),
-                    (select count(*)::int from entry_stat where pick_group_id = 1)`,
+                    coalesce((select round_one_complete from draft_state where id = 1), false)`,
           );
-          const [snapshot, filled, marked, total] = state as [string, number, boolean, number];
+          const [snapshot, filled, marked] = state as [string, number, boolean];
           const writtenSince = (before: Since): [string, Knex.RawBinding[]] => ['age(xmin) <= age(?::xid)', [unseenFrom(before.snapshot, snapshot)]];
           const [changed, changedBindings] = since ? writtenSince(since) : ['true', []];
-          // The four counts travel packed in one number (one field to parse instead of four: ~25 % less
-          // time for the 22,000 rows a pick changes); a set too large to pack comes as separate columns.
-          let rows = await q(`select participant_id, ${PACKED_COUNTS} from entry_stat where pick_group_id = 1 and ${changed}`, changedBindings);
-          const packed = !rows.some((r) => r[1] === null);
-          if (!packed) {
-            rows = await q(`select participant_id, picks, hits, later_round, max_hit_rank from entry_stat where pick_group_id = 1 and ${changed}`, changedBindings);
+          // The counts come as one buffer of integers: no row object, no string, no id to look up per entry
+          // (at a million entries a pick changes ~250,000 of them; docs/decisions.md, "Entry numbers").
+          // The entry count comes from the same scan (a removed entry leaves no row to read).
+          const [[total, base64]] = (await q(`select count(*)::int, ${countsRecord(changed)} from entry_stat where pick_group_id = 1`, changedBindings)) as [
+            [number, string],
+          ];
+          const counts = Buffer.from(base64, 'base64');
+          // The ids of entries the copy does not hold yet: every one on a whole read, else those numbers
+          // read that the copy has no place for (new entries: none at all on most picks).
+          const entries = since ? this.entries : undefined;
+          let newEntries: Row[];
+          if (!entries) newEntries = await q(`select participant_num, participant_id from entry_stat where pick_group_id = 1`);
+          else {
+            const unknown = unknownNumbers(counts, entries.byNum);
+            newEntries = unknown.length === 0 ? [] : await q(`select num, id from participant where num = any(?::int[])`, [unknown]);
           }
-          // Names: all of them once; then those of participants written since (renames), of entries not
-          // named yet and of participants `renamed()` named.
+          // Names: all of them once; then those of participants written since (renames), of new entries and
+          // of participants `renamed()` named.
           let names: Row[];
-          if (!namesSince) names = await q(`select id, coalesce(screen_name, id) from participant`);
+          if (!namesSince) names = await q(`select num, id, coalesce(screen_name, id) from participant`);
           else {
             const [renamedSince, renamedBindings] = writtenSince(namesSince);
-            names = await q(`select id, coalesce(screen_name, id) from participant where ${renamedSince}`, renamedBindings);
+            names = await q(`select num, id, coalesce(screen_name, id) from participant where ${renamedSince}`, renamedBindings);
             const known = this.names!.byId;
             const wanted = new Set(renamed);
-            // Rows of entries not named yet: only new entries are, and with as many entries as the copy
-            // holds there are none (or some were removed too, and the whole read that follows names them).
-            // Not looked up row by row at every pick: at a million entries a pick changes ~250,000.
-            const entries = this.entries;
-            if (!since || !entries || total !== entries.ids.length) for (const r of rows) if (!known.has(r[0] as string)) wanted.add(r[0] as string);
-            if (wanted.size > 0) names = names.concat(await q(`select id, coalesce(screen_name, id) from participant where id = any(?::text[])`, [[...wanted]]));
+            for (const [, id] of newEntries) if (!known.has(id as string)) wanted.add(id as string);
+            if (wanted.size > 0) names = names.concat(await q(`select num, id, coalesce(screen_name, id) from participant where id = any(?::text[])`, [[...wanted]]));
           }
           const draft: DraftSnapshot = { roundOnePicks: this.draft.roundOnePicks, filledSlots: filled, roundOneCompleteMarked: marked };
-          return { partial: since !== undefined, rows, packed, allNames: !namesSince, names, total, snapshot, readAt: Date.now(), draft };
+          return { partial: since !== undefined, counts, newEntries, allNames: !namesSince, names, total, snapshot, readAt: Date.now(), draft };
         },
         { isolationLevel: 'repeatable read', readOnly: true },
       );
@@ -192,13 +203,23 @@ export class GlobalStandings {
     }
   }
 
-  private applyNames(read: Read) {
+  /** Applies a read to the copy (names first: a new entry's name is known); false when the copy must be read whole. */
+  private apply(read: Read): boolean {
+    const idsKept = this.applyNames(read);
+    return this.applyEntries(read) && idsKept;
+  }
+
+  /** Takes the names read; false when one of them says an entry's participant has another id than the copy's. */
+  private applyNames(read: Read): boolean {
     const byId = read.allNames ? new Map<string, string>() : this.names!.byId;
-    const entries = this.entries;
-    for (const [id, name] of read.names) {
+    // A whole read of the entries makes a new copy, named from `byId`.
+    const entries = read.partial ? this.entries : undefined;
+    let idsKept = true;
+    for (const [num, id, name] of read.names) {
       byId.set(id as string, name as string);
-      const at = entries?.index.get(id as string);
-      if (at === undefined) continue;
+      const at = entries ? entryAt(entries.byNum, num as number) : -1;
+      if (at < 0) continue;
+      if (entries!.ids[at] !== id) idsKept = false;
       entries!.nameAt[at] = name as string;
       if (entries!.lower) entries!.lower[at] = (name as string).toLowerCase();
     }
@@ -207,43 +228,46 @@ export class GlobalStandings {
       entries.lower = undefined;
     }
     this.names = { byId, snapshot: read.snapshot, readAt: read.readAt };
+    return idsKept;
   }
 
   /**
-   * Applies the rows read to the copy (a whole read makes a new copy). False when a partial read leaves the
+   * Applies the entries read to the copy (a whole read makes a new copy). False when a partial read leaves the
    * copy holding other than the `total` entries there are: some were removed, and the copy must be read again whole.
    */
   private applyEntries(read: Read): boolean {
     let entries = this.entries;
     if (!read.partial || !entries) {
-      entries = newEntries(read);
+      entries = emptyCopy(read);
       // A new copy numbers its entries anew: the next ranking places every entry.
       this.previous = undefined;
     }
     const { counts } = entries;
-    let added = false;
-    for (const r of read.rows) {
-      const id = r[0] as string;
-      const at = entries.index.get(id);
-      const [picks, hits, laterRound, maxHitRank] = read.packed
-        ? unpackCounts(r[1] as number)
-        : [r[1] as number, r[2] as number, r[3] as number, (r[4] as number | null) ?? 0];
-      const e = at ?? entries.ids.length;
+    for (const [num, id] of read.newEntries) {
+      if (entryAt(entries.byNum, num as number) >= 0) continue;
+      const e = entries.ids.length;
       if (e >= counts.picks.length) grow(counts);
-      counts.picks[e] = picks;
-      counts.hits[e] = hits;
-      counts.laterRound[e] = laterRound;
-      counts.maxHitRank[e] = maxHitRank;
-      if (at === undefined) {
-        entries.index.set(id, e);
-        entries.ids.push(id);
-        // Names were applied first: a new entry's name is known.
-        const name = this.names!.byId.get(id) ?? id;
-        entries.nameAt.push(name);
-        entries.lower?.push(name.toLowerCase());
-        added = true;
-      }
+      if ((num as number) >= entries.byNum.length) entries.byNum = grown(entries.byNum, (num as number) + 1);
+      entries.byNum[num as number] = e + 1;
+      entries.index.set(id as string, e);
+      entries.ids.push(id as string);
+      const name = this.names!.byId.get(id as string) ?? (id as string);
+      entries.nameAt.push(name);
+      entries.lower?.push(name.toLowerCase());
     }
+    // The counts, in place: RECORD_BYTES per entry (countsRecord).
+    const data = new DataView(read.counts.buffer, read.counts.byteOffset, read.counts.length);
+    const { byNum } = entries;
+    for (let o = 0; o < data.byteLength; o += RECORD_BYTES) {
+      const e = entryAt(byNum, data.getInt32(o));
+      // Its id was read in the same snapshot; a number without one would be a copy gone wrong: read it whole.
+      if (e < 0) return false;
+      counts.picks[e] = data.getInt32(o + 4);
+      counts.hits[e] = data.getInt32(o + 8);
+      counts.laterRound[e] = data.getInt32(o + 12);
+      counts.maxHitRank[e] = data.getInt32(o + 16);
+    }
+    const added = entries.ids.length > counts.count;
     counts.count = entries.ids.length;
     // Adding entries keeps the existing ones' relative id order, so a previous ranking stays usable.
     if (added) entries.idRank = idRanks(codePointOrder(entries.ids));
@@ -264,11 +288,12 @@ export class GlobalStandings {
 }
 
 /** An empty copy, to fill from a whole read. */
-function newEntries(read: Read): Entries {
-  const capacity = Math.max(1024, read.rows.length);
+function emptyCopy(read: Read): Entries {
+  const capacity = Math.max(1024, read.newEntries.length);
   const entries: Entries = {
     ids: [],
     index: new Map(),
+    byNum: new Int32Array(capacity),
     counts: { count: 0, picks: new Int32Array(capacity), hits: new Int32Array(capacity), laterRound: new Int32Array(capacity), maxHitRank: new Int32Array(capacity) },
     idRank: new Int32Array(0),
     nameAt: [],
@@ -293,18 +318,38 @@ function grow(counts: CountColumns) {
   counts.maxHitRank = more(counts.maxHitRank);
 }
 
-/** An entry's counts as one float8 (exact below 2^53): picks · 2^40 + hits · 2^32 + later · 2^24 + max hit rank; null if they do not fit. */
-const PACKED_COUNTS = `case when picks < 8192 and hits < 256 and later_round < 256 and coalesce(max_hit_rank, 0) between 0 and 16777215
-  then picks * 1099511627776::float8 + hits * 4294967296::float8 + later_round * 16777216::float8 + coalesce(max_hit_rank, 0) end`;
+/**
+ * Each entry read, in one value for all of them: participant number, picks, hits, later-round picks and the
+ * largest hit's big-board rank (0: none), each a big-endian int32 (RECORD_BYTES in all). One value to
+ * receive instead of a row per entry: no object, string or number per entry for the garbage collector.
+ * As base64 text: the driver hands binary results over as text, and Node decodes base64 two to three times
+ * faster than the `bytea` hex output, which is also half as long again (10 MB at 250,000 entries).
+ */
+const countsRecord = (filter: string) =>
+  `encode(coalesce(string_agg(int4send(participant_num) || int4send(picks) || int4send(hits) || int4send(later_round) || int4send(coalesce(max_hit_rank, 0)), ''::bytea) filter (where ${filter}), ''::bytea), 'base64')`;
+const RECORD_BYTES = 20;
 
-/** Picks, hits, later-round picks, max hit rank (0: none; big-board ranks start at 1), as small integers. */
-function unpackCounts(packed: number): [number, number, number, number] {
-  const picks = Math.floor(packed / 2 ** 40);
-  const rest = packed - picks * 2 ** 40;
-  const hits = Math.floor(rest / 2 ** 32);
-  const low = rest - hits * 2 ** 32;
-  const laterRound = Math.floor(low / 2 ** 24);
-  return [picks | 0, hits | 0, laterRound | 0, (low - laterRound * 2 ** 24) | 0];
+/** The entry index of participant number `num` in the copy, -1 if it has none. */
+function entryAt(byNum: Int32Array, num: number): number {
+  return num < byNum.length ? byNum[num]! - 1 : -1;
+}
+
+/** `byNum` with room for `size` numbers (doubled, at least). */
+function grown(byNum: Int32Array, size: number): Int32Array {
+  const bigger = new Int32Array(Math.max(size, byNum.length * 2));
+  bigger.set(byNum);
+  return bigger;
+}
+
+/** The participant numbers in `counts` (countsRecord) that the copy holds no entry for. */
+function unknownNumbers(counts: Buffer, byNum: Int32Array): number[] {
+  const data = new DataView(counts.buffer, counts.byteOffset, counts.length);
+  const unknown: number[] = [];
+  for (let o = 0; o < data.byteLength; o += RECORD_BYTES) {
+    const num = data.getInt32(o);
+    if (entryAt(byNum, num) < 0) unknown.push(num);
+  }
+  return unknown;
 }
 
 /**
