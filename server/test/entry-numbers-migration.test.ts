@@ -4,21 +4,16 @@
  * a changed id, a row claiming another participant's number) — the global standings key their copy on it.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openOrm, type Orm } from '../src/db/orm.js';
-import { createTestDb, type TestDb } from './support/test-db.js';
+import type { Orm } from '../src/db/orm.js';
+import { databaseBefore } from './support/migrations.js';
+import type { TestDb } from './support/test-db.js';
 
 const ENTRY_NUMBERS = 'Migration20270112000000_entry_numbers';
 
 let db: TestDb;
 let orm: Orm;
 beforeAll(async () => {
-  db = await createTestDb();
-  orm = await openOrm(db.url, 2);
-  const executed = (await orm.getMigrator().getExecutedMigrations()).map((m) => m.name);
-  const before = executed[executed.indexOf(ENTRY_NUMBERS) - 1]!;
-  // (Down to a migration reverts that one too.)
-  await orm.getMigrator().down({ to: ENTRY_NUMBERS });
-  expect((await orm.getMigrator().getExecutedMigrations()).map((m) => m.name).at(-1)).toBe(before);
+  ({ db, orm } = await databaseBefore(ENTRY_NUMBERS));
 });
 afterAll(async () => {
   await orm?.close(true);

@@ -4,22 +4,16 @@
  * keep them; members already linked stay linked and lose picks that were never their entry.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openOrm, type Orm } from '../src/db/orm.js';
-import { createTestDb, type TestDb } from './support/test-db.js';
+import type { Orm } from '../src/db/orm.js';
+import { databaseBefore } from './support/migrations.js';
+import type { TestDb } from './support/test-db.js';
 
 const LINKED_ENTRIES = 'Migration20270101000000_linked_entries';
 
 let db: TestDb;
 let orm: Orm;
 beforeAll(async () => {
-  db = await createTestDb();
-  orm = await openOrm(db.url, 2);
-  // Back to the schema before linked entries: that migration and any after it reverted.
-  const executed = (await orm.getMigrator().getExecutedMigrations()).map((m) => m.name);
-  const before = executed[executed.indexOf(LINKED_ENTRIES) - 1]!;
-  // (Down to a migration reverts that one too.)
-  await orm.getMigrator().down({ to: LINKED_ENTRIES });
-  expect((await orm.getMigrator().getExecutedMigrations()).map((m) => m.name).at(-1)).toBe(before);
+  ({ db, orm } = await databaseBefore(LINKED_ENTRIES));
 });
 afterAll(async () => {
   await orm?.close(true);

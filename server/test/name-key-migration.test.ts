@@ -4,19 +4,16 @@
  * can take it), and the unique index holds from then on.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openOrm, type Orm } from '../src/db/orm.js';
-import { createTestDb, type TestDb } from './support/test-db.js';
+import type { Orm } from '../src/db/orm.js';
+import { databaseBefore } from './support/migrations.js';
+import type { TestDb } from './support/test-db.js';
 
 const SCREEN_NAME_KEY = 'Migration20270104000000_screen_name_key';
 
 let db: TestDb;
 let orm: Orm;
 beforeAll(async () => {
-  db = await createTestDb();
-  orm = await openOrm(db.url, 2);
-  // (Down to a migration reverts that one too.)
-  await orm.getMigrator().down({ to: SCREEN_NAME_KEY });
-  expect((await orm.getMigrator().getExecutedMigrations()).map((m) => m.name)).not.toContain(SCREEN_NAME_KEY);
+  ({ db, orm } = await databaseBefore(SCREEN_NAME_KEY));
 });
 afterAll(async () => {
   await orm?.close(true);
