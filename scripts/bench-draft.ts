@@ -177,10 +177,7 @@ function timePreviousRanking(url: string): Promise<number> {
     { eval: true, workerData: { url, text: groupLeaderboardSql, roundOnePicks: ROUND_ONE_PICKS } },
   );
   return new Promise<number>((resolve, reject) => {
-    worker.once('message', (ms: number) => {
-      resolve(ms);
-      void worker.terminate();
-    });
+    worker.once('message', resolve);
     worker.once('error', reject);
   }).finally(() => worker.terminate());
 }

@@ -38,9 +38,6 @@ interface Entries extends Since, EntryNames {
   lower: string[] | undefined;
 }
 
-interface Names extends Since {
-  byId: Map<string, string>;
-}
 
 type Row = unknown[];
 
@@ -49,11 +46,11 @@ interface Read extends Since {
   partial: boolean;
   /** The entries read, as `countsRecord` makes them: RECORD_BYTES each, one buffer for all. */
   counts: Buffer;
-  /** `[participant_num, participant_id]` of the entries read that the copy does not hold (all of them on a whole read). */
+  /** `[num, id, name]` of the entries read that the copy does not hold (all of them on a whole read). */
   newEntries: Row[];
-  /** Every participant's name, not only changed ones. */
+  /** Every entry's name was read: on a whole read (with its entries), or all names again (`forgetNames()`, an old copy). */
   allNames: boolean;
-  /** `[num, id, name]` of participants (all, or those written since and those of new entries). */
+  /** `[num, id, name]` of participants for a partial read: all, or those written since and those `renamed()` named. */
   names: Row[];
   /** Entries in the snapshot. */
   total: number;
@@ -86,7 +83,8 @@ interface Read extends Since {
  */
 export class GlobalStandings {
   private entries: Entries | undefined;
-  private names: Names | undefined;
+  /** When names were last read: the next partial read asks for those written since. */
+  private names: Since | undefined;
   /** Set by `reload()`, `forgetNames()` and `renamed()`, taken by the next read (the copy itself only changes in `compute`). */
   private reloadWanted = false;
   private namesStale = false;
@@ -169,29 +167,30 @@ export class GlobalStandings {
             [number, string],
           ];
           const counts = Buffer.from(base64, 'base64');
-          // The ids of entries the copy does not hold yet: every one on a whole read, else those numbers
-          // read that the copy has no place for (new entries: none at all on most picks).
+          // The entries the copy does not hold yet, with their ids and names: every one on a whole read,
+          // else those numbers read that the copy has no place for (new entries: none at all on most picks).
           const entries = since ? this.entries : undefined;
           let newEntries: Row[];
-          if (!entries) newEntries = await q(`select participant_num, participant_id from entry_stat where pick_group_id = 1`);
-          else {
+          if (!entries) {
+            newEntries = await q(
+              `select s.participant_num, s.participant_id, coalesce(p.screen_name, p.id) from entry_stat s join participant p on p.id = s.participant_id where s.pick_group_id = 1`,
+            );
+          } else {
             const unknown = unknownNumbers(counts, entries.byNum);
-            newEntries = unknown.length === 0 ? [] : await q(`select num, id from participant where num = any(?::int[])`, [unknown]);
+            newEntries = unknown.length === 0 ? [] : await q(`select num, id, coalesce(screen_name, id) from participant where num = any(?::int[])`, [unknown]);
           }
-          // Names: all of them once; then those of participants written since (renames), of new entries and
-          // of participants `renamed()` named.
-          let names: Row[];
-          if (!namesSince) names = await q(`select num, id, coalesce(screen_name, id) from participant`);
-          else {
+          // Names of the entries already held (a whole read has them all): all of them again when asked or
+          // when the last were read long ago; else those of participants written since (renames) and of
+          // participants `renamed()` named.
+          let names: Row[] = [];
+          if (entries && !namesSince) names = await q(`select num, id, coalesce(screen_name, id) from participant`);
+          else if (entries && namesSince) {
             const [renamedSince, renamedBindings] = writtenSince(namesSince);
             names = await q(`select num, id, coalesce(screen_name, id) from participant where ${renamedSince}`, renamedBindings);
-            const known = this.names!.byId;
-            const wanted = new Set(renamed);
-            for (const [, id] of newEntries) if (!known.has(id as string)) wanted.add(id as string);
-            if (wanted.size > 0) names = names.concat(await q(`select num, id, coalesce(screen_name, id) from participant where id = any(?::text[])`, [[...wanted]]));
+            if (renamed.length > 0) names = names.concat(await q(`select num, id, coalesce(screen_name, id) from participant where id = any(?::text[])`, [renamed]));
           }
           const draft: DraftSnapshot = { roundOnePicks: this.draft.roundOnePicks, filledSlots: filled, roundOneCompleteMarked: marked };
-          return { partial: since !== undefined, counts, newEntries, allNames: !namesSince, names, total, snapshot, readAt: Date.now(), draft };
+          return { partial: since !== undefined, counts, newEntries, allNames: !entries || !namesSince, names, total, snapshot, readAt: Date.now(), draft };
         },
         { isolationLevel: 'repeatable read', readOnly: true },
       );
@@ -203,31 +202,25 @@ export class GlobalStandings {
     }
   }
 
-  /** Applies a read to the copy (names first: a new entry's name is known); false when the copy must be read whole. */
+  /** Applies a read to the copy; false when the copy must be read whole. */
   private apply(read: Read): boolean {
     const idsKept = this.applyNames(read);
     return this.applyEntries(read) && idsKept;
   }
 
-  /** Takes the names read; false when one of them says an entry's participant has another id than the copy's. */
+  /** Takes the names a partial read brought; false when one of them says an entry's participant has another id than the copy's. */
   private applyNames(read: Read): boolean {
-    const byId = read.allNames ? new Map<string, string>() : this.names!.byId;
-    // A whole read of the entries makes a new copy, named from `byId`.
+    this.names = { snapshot: read.snapshot, readAt: read.readAt };
     const entries = read.partial ? this.entries : undefined;
+    if (!entries) return true;
     let idsKept = true;
     for (const [num, id, name] of read.names) {
-      byId.set(id as string, name as string);
-      const at = entries ? entryAt(entries.byNum, num as number) : -1;
+      const at = entryAt(entries.byNum, num as number);
       if (at < 0) continue;
-      if (entries!.ids[at] !== id) idsKept = false;
-      entries!.nameAt[at] = name as string;
-      if (entries!.lower) entries!.lower[at] = (name as string).toLowerCase();
+      if (entries.ids[at] !== id) idsKept = false;
+      entries.nameAt[at] = name as string;
+      if (entries.lower) entries.lower[at] = (name as string).toLowerCase();
     }
-    if (entries && read.allNames) {
-      entries.nameAt = entries.ids.map((id) => byId.get(id) ?? id);
-      entries.lower = undefined;
-    }
-    this.names = { byId, snapshot: read.snapshot, readAt: read.readAt };
     return idsKept;
   }
 
@@ -243,7 +236,7 @@ export class GlobalStandings {
       this.previous = undefined;
     }
     const { counts } = entries;
-    for (const [num, id] of read.newEntries) {
+    for (const [num, id, name] of read.newEntries) {
       if (entryAt(entries.byNum, num as number) >= 0) continue;
       const e = entries.ids.length;
       if (e >= counts.picks.length) grow(counts);
@@ -251,9 +244,8 @@ export class GlobalStandings {
       entries.byNum[num as number] = e + 1;
       entries.index.set(id as string, e);
       entries.ids.push(id as string);
-      const name = this.names!.byId.get(id as string) ?? (id as string);
-      entries.nameAt.push(name);
-      entries.lower?.push(name.toLowerCase());
+      entries.nameAt.push(name as string);
+      entries.lower?.push((name as string).toLowerCase());
     }
     // The counts, in place: RECORD_BYTES per entry (countsRecord).
     const data = new DataView(read.counts.buffer, read.counts.byteOffset, read.counts.length);
