@@ -50,6 +50,8 @@ export interface ClientsInit {
   gzip: boolean;
   /** Parse every stream message as it comes, on the clock (see the head of this file). */
   parseOnReceipt: boolean;
+  /** Keep the bytes this worker's first client's stream brings during each round: the plain yardstick sends them. */
+  sample: boolean;
 }
 
 /** One client's part of a round: from the event to what its page shows after the refetch. */
@@ -78,7 +80,7 @@ export type FromWorker =
   | { type: 'roundOpen' }
   | { type: 'allIn' }
   | { type: 'drained' }
-  | { type: 'roundDone'; records: RoundRecord[] }
+  | { type: 'roundDone'; records: RoundRecord[]; sample?: string }
   | { type: 'log'; line: string };
 
 interface Client {
@@ -138,6 +140,8 @@ let roundOpen = false;
  */
 let roundPages: Buffer[] = [];
 const kept = (bytes: Buffer) => roundPages.find((page) => page.equals(bytes)) ?? (roundPages.push(Buffer.from(bytes)), roundPages.at(-1)!);
+/** With `sample`: the stream bytes the first client received this round, as they came. */
+let roundSample: Buffer[] = [];
 /** Connected clients whose refetch of this round is not in yet. */
 let waiting = 0;
 
@@ -168,7 +172,7 @@ function report() {
     const parsedLater = rest.via === 'push' && !init.parseOnReceipt && rest.doneAt !== undefined;
     return { ...rest, upstream, showing: shown.showing, ...(parsedLater ? { doneAt: rest.doneAt! + shown.parseMs } : {}) };
   });
-  send({ type: 'roundDone', records });
+  send({ type: 'roundDone', records, ...(init.sample ? { sample: Buffer.concat(roundSample).toString('base64') } : {}) });
 }
 
 /**
@@ -270,6 +274,7 @@ function subscribe(client: Client): Promise<string | undefined> {
     };
     // Bytes, not text: a page is decoded and parsed after the round (the head of this file).
     const read = (bytes: Buffer) => {
+      if (init.sample && roundOpen && client === clients[0]) roundSample.push(Buffer.from(bytes));
       for (const event of parser.push(bytes)) {
         if (event.event === 'connected') {
           client.connected = true;
@@ -347,6 +352,7 @@ port.on('message', async (message: ToWorker) => {
   } else if (message.type === 'round') {
     for (const client of clients) client.record = { user: client.user };
     roundPages = [];
+    roundSample = [];
     reported = false;
     waiting = clients.filter((c) => c.connected).length;
     roundOpen = true;

@@ -4,7 +4,8 @@
 // recorded pick it measures, from the operator's call returning, when every client got the event and when
 // its page showed the new standings; what a page should show comes from the leaderboard SQL run on the
 // database directly (the reference, independent of the server's caches). Writes the figures to
-// `resultFile`. Usage: node --import tsx scripts/bench-draft-load.ts <options.json>
+// `resultFile`. With `plain`, the same clients measure the plain fan-out yardstick (lib/plain-fanout.mjs) the
+// same way instead. Usage: node --import tsx scripts/bench-draft-load.ts <options.json>
 import fs from 'node:fs';
 import http from 'node:http';
 import { Worker } from 'node:worker_threads';
@@ -44,6 +45,11 @@ export interface LoadOptions {
   processes?: Record<string, number>;
   roundTimeoutMs: number;
   resultFile: string;
+  /**
+   * `base` is the plain fan-out yardstick (lib/plain-fanout.mjs), not the game: a pick is its `POST /pick`, and
+   * a page counts as shown when the pick's page came on its stream (fixed bytes: there is nothing to compare).
+   */
+  plain?: boolean;
 }
 
 export interface LoadResult {
@@ -53,6 +59,8 @@ export interface LoadResult {
   upstreams: Record<string, number>;
   failed: number;
   rounds: RoundResult[];
+  /** One client's stream bytes at the last pick, as they came (base64): what the plain yardstick sends. */
+  sample?: string;
 }
 
 export interface RoundResult {
@@ -223,6 +231,7 @@ async function main() {
       jitterMs: options.jitterMs,
       gzip: options.gzip,
       parseOnReceipt: options.parseOnReceipt,
+      sample: i === 0 && !options.plain,
     };
     const worker = new Worker(new URL('./lib/tsx-worker.mjs', import.meta.url), {
       workerData: { ...init, module: new URL('./bench-draft-clients.ts', import.meta.url).href },
@@ -252,17 +261,16 @@ async function main() {
   const keys = await loadSigningKeys({ dataDir: options.dataDir });
   const operatorToken = () => signSessionToken({ keys }, { userId: options.operator, sessionId: `sess_${options.operator}`, azp: options.azp });
   // The operator's first call sets up their participant row: not part of any measured pick.
-  const warm = await call('GET', '/trpc/auth.me', await operatorToken());
+  const warm = options.plain ? { status: 200, text: '' } : await call('GET', '/trpc/auth.me', await operatorToken());
   if (warm.status !== 200) throw new Error(`operator sign-in failed: ${warm.status} ${warm.text}`);
 
-  const db = new pg.Client({ connectionString: options.databaseUrl });
-  await db.connect();
+  const db = options.plain ? undefined : new pg.Client({ connectionString: options.databaseUrl });
+  await db?.connect();
   const rounds: RoundResult[] = [];
+  let sample: string | undefined;
   try {
     for (let round = 1; round <= options.picks; round++) {
-      const [{ slot }] = (await db.query<{ slot: number }>(`select count(*)::int + 1 as slot from player where draft_round = 1`)).rows as [{ slot: number }];
-      const player = await nextPickPlayer(db);
-      if (!player || slot > options.roundOnePicks) throw new Error('no slot or player left for another pick');
+      const { slot, player } = db ? await nextPick(db, options.roundOnePicks) : { slot: round, player: { id: 0, player_name: 'the same bytes' } };
       tell({ type: 'prepare' });
       await fromAll('prepared');
       tell({ type: 'round' });
@@ -279,7 +287,7 @@ async function main() {
       cpuAtAllIn = undefined;
       const cpu0 = cpuReadings();
       const sent = now();
-      const answer = await call('POST', '/trpc/draft.recordPick', token, { slot, player_id: player.id });
+      const answer = db ? await call('POST', '/trpc/draft.recordPick', token, { slot, player_id: player.id }) : await call('POST', '/pick', token);
       const answered = now();
       if (answer.status !== 200) throw new Error(`recordPick failed: ${answer.status} ${answer.text}`);
       const reports = await fromAll('roundDone', options.roundTimeoutMs);
@@ -297,15 +305,14 @@ async function main() {
       const cpu1 = cpuAtAllIn ?? cpuReadings();
       const spent = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined ? b - a : undefined);
       const records: RoundRecord[] = reports.flatMap((r) => r.records);
+      sample = reports.find((r) => r.sample)?.sample ?? sample;
       // Refetches past the round's time still run: the next pick waits for them (rounds never overlap).
       tell({ type: 'drain' });
       const drainedAll = (await fromAll('drained', 300_000)).length === workers.length;
       if (!drainedAll) log('  some refetches still unanswered after 5 minutes: the next round overlaps');
 
-      // What every page should show now, from the leaderboard SQL (the draft does not move meanwhile).
-      const all = (await db.query<LeaderboardRow>(groupLeaderboardSql, [1, options.roundOnePicks])).rows;
-      const byId = new Map(all.map((r) => [r.participant_id, r]));
-      const page = showing({ draft_started: true, entries: all.length, alive: all.filter((r) => !r.busted).length, rankings: all.slice(0, PAGE_INPUT.limit), me: null }).page;
+      // What every page should show now: the leaderboard SQL's answer, or on the yardstick the pick's page.
+      const fresh = db ? await freshness(db, options.roundOnePicks) : (r: RoundRecord) => r.via === 'push';
       const result: RoundResult = {
         slot,
         player: player.player_name,
@@ -345,8 +352,7 @@ async function main() {
           if (result.errors.length < 5) result.errors.push(`${r.user}: ${r.error}`);
           continue;
         }
-        const fresh = r.showing?.page === page && r.showing.me === ownRow(byId.get(r.user) ?? null);
-        if (fresh) {
+        if (fresh(r)) {
           result.shown++;
           result.toShown.push(r.doneAt - answered);
           if (result.maxShownBy && r.upstream) result.maxShownBy[r.upstream] = Math.max(result.maxShownBy[r.upstream] ?? 0, r.doneAt - answered);
@@ -370,11 +376,27 @@ async function main() {
       await new Promise((r) => setTimeout(r, 1000));
     }
   } finally {
-    await db.end();
+    await db?.end();
     tell({ type: 'close' });
   }
-  const result: LoadResult = { clients: options.users.length, connected, upstreams, failed: failed.length, rounds };
+  const result: LoadResult = { clients: options.users.length, connected, upstreams, failed: failed.length, rounds, sample };
   fs.writeFileSync(options.resultFile, JSON.stringify(result));
+}
+
+/** The next round-one slot and the player the operator records in it. */
+async function nextPick(db: pg.Client, roundOnePicks: number) {
+  const [{ slot }] = (await db.query<{ slot: number }>(`select count(*)::int + 1 as slot from player where draft_round = 1`)).rows as [{ slot: number }];
+  const player = await nextPickPlayer(db);
+  if (!player || slot > roundOnePicks) throw new Error('no slot or player left for another pick');
+  return { slot, player };
+}
+
+/** Whether a client's page shows what it should now, by the leaderboard SQL's answer (the draft does not move meanwhile). */
+async function freshness(db: pg.Client, roundOnePicks: number): Promise<(r: RoundRecord) => boolean> {
+  const all = (await db.query<LeaderboardRow>(groupLeaderboardSql, [1, roundOnePicks])).rows;
+  const byId = new Map(all.map((r) => [r.participant_id, r]));
+  const page = showing({ draft_started: true, entries: all.length, alive: all.filter((r) => !r.busted).length, rankings: all.slice(0, PAGE_INPUT.limit), me: null }).page;
+  return (r) => r.showing?.page === page && r.showing.me === ownRow(byId.get(r.user) ?? null);
 }
 
 main().then(

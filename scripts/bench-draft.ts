@@ -26,7 +26,9 @@
 //          --push-subscriptions N (0: N players hold the first live pick's player, each with a device at the push
 //          service stand-in in this process; the figure: that pick → every device's push accepted, beside the live pages),
 //          --push-control (with --push-subscriptions N: the same N players hold that player, no device is subscribed: the
-//          run to set a push run's pages beside, the standings alike and no pushes)
+//          run to set a push run's pages beside, the standings alike and no pushes),
+//          --no-yardstick (with one instance and live clients, the bench then stops the game and has the same clients
+//          measure a plain Fastify process writing them the same bytes per pick, lib/plain-fanout.mjs; this skips it)
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fsSync from 'node:fs';
@@ -46,6 +48,7 @@ import { STANDINGS_PUSH_WAIT_MS } from '@first-round/shared/constants';
 import { ms, summary } from './lib/bench-live.js';
 import { makeCertificate, NGINX, siteValues, startInstance, startNginx, type Instance, type Proxy } from './lib/deploy-stack.js';
 import type { LoadOptions, LoadResult } from './bench-draft-load.js';
+import { runLoad, startPlainFanOut } from './lib/bench-load.js';
 import { freePort } from '../server/src/free-port.js';
 import { startPushService } from '../server/src/testing/push-service.js';
 import { preparePushControl, startPushBench, type PushBenchResult } from './lib/bench-push.js';
@@ -97,6 +100,11 @@ const NGINX_WORKERS = opt('nginx-workers', 2);
 const PUSH_SUBSCRIPTIONS = opt('push-subscriptions', 0);
 /** The same standings as a --push-subscriptions run, without the devices: what its pages are compared with. */
 const PUSH_CONTROL = args.includes('--push-control');
+/**
+ * After the game's live part, the same clients measure a plain Fastify process sending the same bytes
+ * (lib/plain-fanout.mjs): the machine's own floor for the fan-out, beside the game's figure. `--no-yardstick` skips it.
+ */
+const YARDSTICK = !args.includes('--no-yardstick');
 if (INSTANCES !== 1 && INSTANCES !== 2) throw new Error('--instances takes 1 or 2');
 const ROUND_ONE_PICKS = 32;
 const OPERATOR = 'user_benchoperator';
@@ -626,6 +634,7 @@ async function main() {
     let azp: string;
     let serverLog: string;
     let serverPid: number | undefined;
+    let stopServer: (() => Promise<void>) | undefined;
     let two: TwoInstances | undefined;
     if (INSTANCES === 1) {
       const port = await freePort();
@@ -652,13 +661,14 @@ async function main() {
         stdio: ['ignore', serverOut, serverOut],
       });
       const serverExited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-      cleanups.unshift(async () => {
+      stopServer = async () => {
         if (server.exitCode === null) {
           server.kill('SIGTERM');
           await Promise.race([serverExited, new Promise((r) => setTimeout(r, 15_000))]);
           if (server.exitCode === null) server.kill('SIGKILL');
         }
-      });
+      };
+      cleanups.unshift(stopServer);
       await waitForHealth(base, server, 120_000);
       serverPid = server.pid;
     } else {
@@ -692,18 +702,19 @@ async function main() {
       roundTimeoutMs: ROUND_TIMEOUT_S * 1000,
       resultFile: path.join(dir, 'load-result.json'),
     };
-    const optionsFile = path.join(dir, 'load-options.json');
-    await fs.writeFile(optionsFile, JSON.stringify(loadOptions));
-    const loadCommand = [process.execPath, ...profile, '--import', 'tsx', path.resolve('scripts/bench-draft-load.ts'), optionsFile];
-    // Through `nice`, so that every thread of it (its workers, V8's and libuv's) runs at that priority.
-    const [command, ...loadArgs] = LOAD_NICE > 0 ? ['nice', '-n', String(LOAD_NICE), ...loadCommand] : loadCommand;
-    const load = spawn(command!, loadArgs, { stdio: ['ignore', 'inherit', 'inherit'] });
-    cleanups.unshift(async () => {
-      if (load.exitCode === null) load.kill('SIGKILL');
+    const live = await runLoad(loadOptions, cleanups, { nodeArgs: profile, nice: LOAD_NICE }).catch((error: Error) => {
+      throw new Error(`${error.message}; server output in ${serverLog}`);
     });
-    const loadCode = await new Promise<number | null>((resolve) => load.once('exit', resolve));
-    if (loadCode !== 0) throw new Error(`the load generator failed (exit ${loadCode}); server output in ${serverLog}`);
-    const live = JSON.parse(await fs.readFile(loadOptions.resultFile, 'utf8')) as LoadResult;
+    // The yardstick: the game stopped, the same clients and the same bytes from a plain Fastify process.
+    const sample = live.sample ? Buffer.from(live.sample, 'base64') : undefined;
+    let plain: LoadResult | undefined;
+    if (YARDSTICK && stopServer && sample && sample.length > 0) {
+      await stopServer();
+      const yardstick = await startPlainFanOut(dir, sample, cleanups);
+      log(`The yardstick: a plain Fastify process (scripts/lib/plain-fanout.mjs) writing the same ${CLIENTS} clients ${sample.length.toLocaleString('en-US')} bytes each per pick…`);
+      plain = await runLoad({ ...loadOptions, base: yardstick.base, plain: true, pollMs: 0, serverPid: yardstick.pid, resultFile: path.join(dir, 'plain-result.json') }, cleanups, { nice: LOAD_NICE });
+      await yardstick.stop();
+    }
     let push: PushBenchResult | undefined;
     if (pushBench) {
       push = await pushBench.result();
@@ -719,6 +730,10 @@ async function main() {
     const perPick = live.rounds.map((r) => summary(r.toShown));
     log(`  per pick, p50 / max to the new standings shown: ${perPick.map((s) => `${ms(s.p50)} / ${ms(s.max)}`).join(', ')}`);
     log(`  the server's own fan-out per pick (heard → last page written, its log): ${fanOuts.map(fanOutText).join(', ') || '–'}`);
+    const plainPerPick = plain?.rounds.map((r) => summary(r.toShown)) ?? [];
+    const plainText = plain ? `${plainPerPick.map((s) => `${ms(s.p50)} / ${ms(s.max)}`).join(', ')} (${plain.rounds.reduce((n, r) => n + r.shown, 0)}/${plain.rounds.reduce((n, r) => n + r.clients, 0)} in)` : 'not measured';
+    const againstPlain = plain ? perPick.map((s, i) => (plainPerPick[i] ? `${(s.max / plainPerPick[i]!.max).toFixed(2)}×` : '–')).join(', ') : '–';
+    log(`  the same bytes from a plain Fastify process, per pick p50 / max: ${plainText}; the game's slowest page against it: ${againstPlain}`);
     log(`  the server's garbage collections during the live part: ${gcSummary(liveGc)}; RSS at each pick's end ${live.rounds.map((r) => r.serverRssMb ?? '–').join(', ')} MB`);
     const rounds = live.rounds;
     const total = rounds.reduce((n, r) => n + r.clients, 0);
@@ -763,6 +778,8 @@ Data: ${globalEntries.toLocaleString('en-US')} global entries and ${(counts.entr
 | Group standings, first read after a change (4 groups) | | max ${ms(Math.max(...groupTimes))} |
 | Recorded pick → ${CLIENTS.toLocaleString('en-US')} live clients showing the new standings (${rounds.length} picks; from the operator's call returning) | slowest ≤ 0.5 s on every pick | ${total === 0 ? 'no live pages (`--clients 0`)' : `${shownCount}/${total} shown; p50 ${ms(toShown.p50)}, max ${ms(toShown.max)} (${verdict(allShown && toShown.max <= 500)})`} |
 | … per pick, p50 / max | | ${perPick.map((s) => `${ms(s.p50)} / ${ms(s.max)}`).join(', ')} |
+| … the yardstick: the same clients sent the same bytes per pick (${sample ? sample.length.toLocaleString('en-US') : '–'} a stream) by a plain Fastify process, per pick p50 / max | | ${plainText} |
+| … the game's slowest page per pick against the yardstick's | | ${againstPlain} |
 | … a reader polling the REST standings' ETag every ${POLL_MS} ms: new standings after the call's answer, per pick | ≤ 0.5 s | ${etagAfter('rest').map((v) => (v === undefined ? '–' : ms(v))).join(', ')} (${verdict(etagMax('rest') <= 500)}) |
 | … the same for tRPC's \`leaderboard.group\` | ≤ 0.5 s | ${etagAfter('trpc').map((v) => (v === undefined ? '–' : ms(v))).join(', ')} (${verdict(etagMax('trpc') <= 500)}) |
 | … the server's resident memory at each pick's end | ≤ ${RSS_BOUND_MB / 1024} GB | ${live.rounds.map((r) => r.serverRssMb ?? '–').join(', ')} MB (${verdict(rssMax > 0 && rssMax <= RSS_BOUND_MB)}) |
@@ -791,6 +808,12 @@ How it is measured:
       : "A page brought by the\n  stream is shown when its message has arrived plus the time its JSON then takes to parse (timed after the round: a\n  browser parses its page on its own device; `--parse-on-receipt` parses all 5,000 on the clock, on the server's cores)"
   }; the comparison runs after the round, off the clock. The pick is recorded through the server's tRPC
   API by an admin.
+- The yardstick (\`--no-yardstick\` skips it): once the game's picks are measured, the game is stopped and the same load
+  generator opens the same ${CLIENTS.toLocaleString('en-US')} streams on a plain Fastify process (scripts/lib/plain-fanout.mjs: no auth, database,
+  ranking or logging). At each pick, after answering the operator's call, it writes every stream, corked, in one loop,
+  the bytes one client's stream brought at the game's last pick (the change, that reader's own part and the page); a
+  page is in when it has come. What both take is the machine's (the sockets, the kernel's writes, the clients' share of
+  the cores, the first pick after the streams connect); what the game takes beyond it is its own work.
 - The clients ${gzipNote}.
 - ${
     LOAD_NICE > 0
