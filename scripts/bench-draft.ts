@@ -16,7 +16,8 @@
 //          server's cores; by default a pushed page is in on arrival plus its own parse, timed after the round),
 //          --load-nice N (0: the load generator runs at the server's CPU priority; N > 0: at a lower one, `nice -n N`,
 //          so the clients' work waits while the server's is under way instead of preempting it: how much sharing costs),
-//          --profile DIR (the server and the load generator run with --cpu-prof and leave their profiles in DIR),
+//          --profile DIR (the server, the load generator and the yardstick's processes run with --cpu-prof and leave their
+//          profiles in DIR),
 //          --server-flags "…" (Node/V8 flags for the server process alone, e.g. "--max-semi-space-size=4"),
 //          --instances 2 (two instances on the one database, one signing key, TRUST_PROXY=1, behind nginx from
 //          deploy/nginx.conf as the deployment test starts it: the live pages connect through nginx's plain-HTTP
@@ -710,9 +711,9 @@ async function main() {
     let plain: LoadResult | undefined;
     if (YARDSTICK && stopServer && sample && sample.length > 0) {
       await stopServer();
-      const yardstick = await startPlainFanOut(dir, sample, cleanups);
+      const yardstick = await startPlainFanOut(dir, sample, cleanups, profile);
       log(`The yardstick: a plain Fastify process (scripts/lib/plain-fanout.mjs) writing the same ${CLIENTS} clients ${sample.length.toLocaleString('en-US')} bytes each per pick…`);
-      plain = await runLoad({ ...loadOptions, base: yardstick.base, plain: true, pollMs: 0, serverPid: yardstick.pid, resultFile: path.join(dir, 'plain-result.json') }, cleanups, { nice: LOAD_NICE });
+      plain = await runLoad({ ...loadOptions, base: yardstick.base, plain: true, pollMs: 0, serverPid: yardstick.pid, resultFile: path.join(dir, 'plain-result.json') }, cleanups, { nodeArgs: profile, nice: LOAD_NICE });
       await yardstick.stop();
     }
     let push: PushBenchResult | undefined;
