@@ -41,17 +41,21 @@ interface Entries extends Since, EntryNames {
 
 type Row = unknown[];
 
+/** A participant as the reads select them (SELECT_PARTICIPANTS). */
+type Participant = [num: number, id: string, name: string];
+const SELECT_PARTICIPANTS = 'select num, id, coalesce(screen_name, id) from participant';
+
 interface Read extends Since {
   /** Only the entries written since the previous read. */
   partial: boolean;
   /** The entries read, as `countsRecord` makes them: RECORD_BYTES each, one buffer for all. */
   counts: Buffer;
   /** `[num, id, name]` of the entries read that the copy does not hold (all of them on a whole read). */
-  newEntries: Row[];
+  newEntries: Participant[];
   /** Every entry's name was read: on a whole read (with its entries), or all names again (`forgetNames()`, an old copy). */
   allNames: boolean;
   /** `[num, id, name]` of participants for a partial read: all, or those written since and those `renamed()` named. */
-  names: Row[];
+  names: Participant[];
   /** Entries in the snapshot. */
   total: number;
   draft: DraftSnapshot;
@@ -150,8 +154,8 @@ export class GlobalStandings {
     try {
       return await this.orm.em.getKnex().transaction(
         async (trx) => {
-          const q = async (text: string, bindings: Knex.RawBinding[] = []): Promise<Row[]> =>
-            ((await trx.raw(text, bindings).options({ rowMode: 'array' })) as { rows: Row[] }).rows;
+          const q = async <R extends Row = Row>(text: string, bindings: Knex.RawBinding[] = []): Promise<R[]> =>
+            ((await trx.raw(text, bindings).options({ rowMode: 'array' })) as { rows: R[] }).rows;
           const [state] = await q(
             `select pg_current_snapshot()::text,
                     (select count(*)::int from player where draft_round = 1),
@@ -170,24 +174,24 @@ export class GlobalStandings {
           // The entries the copy does not hold yet, with their ids and names: every one on a whole read,
           // else those numbers read that the copy has no place for (new entries: none at all on most picks).
           const entries = since ? this.entries : undefined;
-          let newEntries: Row[];
+          let newEntries: Participant[];
           if (!entries) {
-            newEntries = await q(
+            newEntries = await q<Participant>(
               `select s.participant_num, s.participant_id, coalesce(p.screen_name, p.id) from entry_stat s join participant p on p.id = s.participant_id where s.pick_group_id = 1`,
             );
           } else {
             const unknown = unknownNumbers(counts, entries.byNum);
-            newEntries = unknown.length === 0 ? [] : await q(`select num, id, coalesce(screen_name, id) from participant where num = any(?::int[])`, [unknown]);
+            newEntries = unknown.length === 0 ? [] : await q<Participant>(`${SELECT_PARTICIPANTS} where num = any(?::int[])`, [unknown]);
           }
           // Names of the entries already held (a whole read has them all): all of them again when asked or
           // when the last were read long ago; else those of participants written since (renames) and of
           // participants `renamed()` named.
-          let names: Row[] = [];
-          if (entries && !namesSince) names = await q(`select num, id, coalesce(screen_name, id) from participant`);
+          let names: Participant[] = [];
+          if (entries && !namesSince) names = await q<Participant>(SELECT_PARTICIPANTS);
           else if (entries && namesSince) {
             const [renamedSince, renamedBindings] = writtenSince(namesSince);
-            names = await q(`select num, id, coalesce(screen_name, id) from participant where ${renamedSince}`, renamedBindings);
-            if (renamed.length > 0) names = names.concat(await q(`select num, id, coalesce(screen_name, id) from participant where id = any(?::text[])`, [renamed]));
+            names = await q<Participant>(`${SELECT_PARTICIPANTS} where ${renamedSince}`, renamedBindings);
+            if (renamed.length > 0) names = names.concat(await q<Participant>(`${SELECT_PARTICIPANTS} where id = any(?::text[])`, [renamed]));
           }
           const draft: DraftSnapshot = { roundOnePicks: this.draft.roundOnePicks, filledSlots: filled, roundOneCompleteMarked: marked };
           return { partial: since !== undefined, counts, newEntries, allNames: !entries || !namesSince, names, total, snapshot, readAt: Date.now(), draft };
@@ -215,11 +219,11 @@ export class GlobalStandings {
     if (!entries) return true;
     let idsKept = true;
     for (const [num, id, name] of read.names) {
-      const at = entryAt(entries.byNum, num as number);
+      const at = entryAt(entries.byNum, num);
       if (at < 0) continue;
       if (entries.ids[at] !== id) idsKept = false;
-      entries.nameAt[at] = name as string;
-      if (entries.lower) entries.lower[at] = (name as string).toLowerCase();
+      entries.nameAt[at] = name;
+      if (entries.lower) entries.lower[at] = name.toLowerCase();
     }
     return idsKept;
   }
@@ -237,15 +241,15 @@ export class GlobalStandings {
     }
     const { counts } = entries;
     for (const [num, id, name] of read.newEntries) {
-      if (entryAt(entries.byNum, num as number) >= 0) continue;
+      if (entryAt(entries.byNum, num) >= 0) continue;
       const e = entries.ids.length;
       if (e >= counts.picks.length) grow(counts);
-      if ((num as number) >= entries.byNum.length) entries.byNum = grown(entries.byNum, (num as number) + 1);
-      entries.byNum[num as number] = e + 1;
-      entries.index.set(id as string, e);
-      entries.ids.push(id as string);
-      entries.nameAt.push(name as string);
-      entries.lower?.push((name as string).toLowerCase());
+      if (num >= entries.byNum.length) entries.byNum = grown(entries.byNum, num + 1);
+      entries.byNum[num] = e + 1;
+      entries.index.set(id, e);
+      entries.ids.push(id);
+      entries.nameAt.push(name);
+      entries.lower?.push(name.toLowerCase());
     }
     // The counts, in place: RECORD_BYTES per entry (countsRecord).
     const data = new DataView(read.counts.buffer, read.counts.byteOffset, read.counts.length);
