@@ -290,8 +290,13 @@ describe('the standings page on the live stream', () => {
     const [player] = await t.db.query<{ id: number }>(`select id from player where draft_pick is null order by rank limit 1`);
     const [next] = await t.db.query<{ slot: number }>(`select count(*)::int + 1 as slot from player where draft_pick is not null`);
     await recordPick(t.orm().em.fork(), t.deps.draft, 'test', next!.slot, player!.id);
-    // Each frame is readable as soon as it is sent (not held back until more comes): the page included.
-    await until(() => [zipped, plain].every((s) => s.text().includes('"kind":"standings_page"') && s.text().endsWith('\n\n\n')), 5000);
+    // Each frame is readable as soon as it is sent (not held back until more comes): the pick's page included.
+    // (Each stream opened with a page already: waiting for any page could compare them before the pick's came.)
+    const pickPageIn = (text: string) => {
+      const change = text.indexOf(`"kind":"pick","slot":${next!.slot},`);
+      return change >= 0 && text.indexOf('"kind":"standings_page"', change) >= 0 && text.endsWith('\n\n\n');
+    };
+    await until(() => [zipped, plain].every((s) => pickPageIn(s.text())), 5000);
     expect(zipped.text()).toBe(plain.text());
     const mine = JSON.parse(/^data: (\{"kind":"standings_me".*)$/m.exec(zipped.text())![1]!) as StandingsMine;
     expect(mine.me).toMatchObject({ participant_id: alice.id });
