@@ -78,6 +78,11 @@ export const MESSAGES = {
   remindersOn: 'You will get an e-mail before picks lock',
   remindersOff: 'No more e-mails before picks lock',
   remindersSaveFailed: 'Could not save the reminder setting',
+  /**
+   * push.subscribe: an endpoint outside the server's push services (an http address, an address on a private
+   * network, a host not on the list: modules/push/endpoint-policy.ts).
+   */
+  pushEndpointRefused: "Notifications can't go to this address: this server sends them only to the push services browsers use, over https",
   /** Taken by another player or an operator, in any spelling that reads the same (names.ts, `nameKey`). */
   usernameTaken: 'That username is already taken',
   /** The name of a reference entry shown beside every leaderboard, in any spelling. */

@@ -8,6 +8,7 @@ import type { LiveFanOut } from '../../events/live-fan-out.js';
 import { draftChangesByIds } from '../draft/draft.repository.js';
 import type { VapidKeys } from './vapid-keys.js';
 import { PushTransport } from './push.transport.js';
+import { checkEndpoint, PushEndpointRefused, type PushEndpointPolicy, type PushLookup } from './endpoint-policy.js';
 import { fanOut } from './push.fanout.js';
 import {
   deleteDeliveries,
@@ -33,6 +34,10 @@ export interface PushSenderOptions {
   roundOnePicks: number;
   /** VAPID `sub`: a mailto: or https: address the push services can reach the operator at. */
   subject: string;
+  /** Where pushes may go (endpoint-policy.ts): checked before each push and at each connection. */
+  policy: PushEndpointPolicy;
+  /** How push services' names are resolved (`dns.lookup` by default; tests answer for the DNS). */
+  lookup?: PushLookup;
   /** Pushes waiting or in flight at most; past it new ones are dropped (and logged), never the process. */
   maxQueue?: number;
   /** Requests to push services at once. */
@@ -81,15 +86,19 @@ export class PushSender {
   private readonly attempts: number;
   private readonly retryBaseMs: number;
   private readonly transport: PushTransport;
-  /** Pushes the push services accepted, and gave up on (tests, the bench). */
-  readonly counts = { sent: 0, gone: 0, failed: 0, dropped: 0 };
+  /** Hosts whose refused pushes were logged (once each, a bounded number): refusals come by the thousand. */
+  private readonly refusedHosts = new Set<string>();
+  /**
+   * Pushes the push services accepted, gave up on, and the policy refused (tests, the bench).
+   */
+  readonly counts = { sent: 0, gone: 0, failed: 0, dropped: 0, refused: 0 };
 
   constructor(private readonly options: PushSenderOptions) {
     this.maxQueue = options.maxQueue ?? 50_000;
     this.concurrency = options.concurrency ?? 64;
     this.attempts = options.attempts ?? 4;
     this.retryBaseMs = options.retryBaseMs ?? 1000;
-    this.transport = new PushTransport(this.concurrency);
+    this.transport = new PushTransport({ maxSocketsPerOrigin: this.concurrency, policy: options.policy, lookup: options.lookup });
   }
 
   get publicKey(): string {
@@ -324,6 +333,8 @@ export class PushSender {
   private async send(job: Job): Promise<void> {
     const { device } = job;
     try {
+      // Refused before any work (the transport checks again, and checks each address it connects to).
+      checkEndpoint(this.options.policy, device.endpoint);
       // web-push encrypts; the VAPID header is signed once per service (vapidHeaders); the request goes by
       // push.transport.ts (web-push's own sender speaks https only, and the tests' stand-in is plain http).
       const request = webPush.generateRequestDetails({ endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } }, JSON.stringify(job.payload), {
@@ -338,6 +349,17 @@ export class PushSender {
       this.counts.sent++;
       this.finished(job.id);
     } catch (error) {
+      if (error instanceof PushEndpointRefused) {
+        // Never tried again: the same endpoint is refused the same way. The row goes; the device stays (a
+        // setting may change), and each pick refuses it again at no more cost than this.
+        this.finished(job.id);
+        this.counts.refused++;
+        if (!this.refusedHosts.has(error.host) && this.refusedHosts.size < 1000) {
+          this.refusedHosts.add(error.host);
+          this.options.log.warn({ host: error.host, reason: error.reason }, 'a push notification was refused: its endpoint is not one the server sends to');
+        }
+        return;
+      }
       const status = (error as { statusCode?: number }).statusCode;
       if (status === 404 || status === 410) {
         // Its waiting pushes go with it (the table's cascade). Counted once removed: a reader of the count

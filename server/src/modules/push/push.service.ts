@@ -1,8 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
+import { MESSAGES } from '@first-round/shared/messages';
 import type { PushPayload, pushSetDelayInput, pushSubscribeInput } from '@first-round/shared/schemas';
 import type { Config } from '../../config.js';
-import { DomainError } from '../../errors.js';
+import { DomainError, invalidInput } from '../../errors.js';
+import { checkEndpoint, endpointPolicy, PushEndpointRefused } from './endpoint-policy.js';
 import type { TopicBus } from '../../events/topic-bus.js';
 import { insertPlayerDeliveries, ownSubscription, removeOwnSubscription, saveSubscription, setOwnDelay } from './push.repository.js';
 
@@ -11,9 +13,18 @@ export async function status(em: EntityManager, participantId: string, endpoint:
   return { subscribed: own !== undefined, delay_seconds: own?.delaySeconds ?? null };
 }
 
-/** This device opts in (again: the same endpoint is updated, never doubled). */
-export async function subscribe(em: EntityManager, config: Pick<Config, 'PUSH'>, participantId: string, input: z.output<typeof pushSubscribeInput>) {
+/**
+ * This device opts in (again: the same endpoint is updated, never doubled). An endpoint outside the push
+ * services the server sends to is refused (endpoint-policy.ts).
+ */
+export async function subscribe(em: EntityManager, config: Pick<Config, 'PUSH' | 'PUSH_SERVICE_HOSTS' | 'PUSH_ALLOW_LOOPBACK_HTTP'>, participantId: string, input: z.output<typeof pushSubscribeInput>) {
   if (!config.PUSH) throw new DomainError('UNAVAILABLE', 'Push notifications are switched off on this server');
+  try {
+    checkEndpoint(endpointPolicy(config), input.endpoint);
+  } catch (error) {
+    if (error instanceof PushEndpointRefused) throw invalidInput(MESSAGES.pushEndpointRefused);
+    throw error;
+  }
   await saveSubscription(em, participantId, { endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth, delaySeconds: input.delay_seconds });
   return { ok: true };
 }
