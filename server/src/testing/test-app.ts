@@ -90,10 +90,10 @@ export async function createTestApp(
     IDP_IP_RATE_LIMIT: '100000',
     // Tests ask for unknown groups from one address far more than a player would; the budget's own test sets it low.
     GROUP_PROBE_LIMIT: '1000000',
-    // Pushes go to the push service stand-in (startPushService), plain http on loopback; the tests of what
-    // production refuses set it to 'false'.
-    PUSH_ALLOW_LOOPBACK_HTTP: 'true',
     PORT: '3000',
+    // Pushes go to the push service stand-in (startPushService), plain http on loopback: allowed except in
+    // production, where the setting is refused (tests of what production refuses set it to 'false').
+    ...(options.env?.NODE_ENV === 'production' ? {} : { PUSH_ALLOW_LOOPBACK_HTTP: 'true' }),
     ...options.env,
   });
   const orm = await openOrm(db.url, 8);
