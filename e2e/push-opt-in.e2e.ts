@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startPushService, type PushServiceStandIn } from '../server/src/testing/push-service';
+import { pushDeviceKeys, startPushService, type PushServiceStandIn } from '../server/src/testing/push-service';
 import { launchBrowser, newPerson, type Person } from './support/browser';
+import { removeSeeded, seedEntries, serverDatabase } from './support/database';
 import { uniqueEmail } from './support/env';
 import { listPlayers, operator } from './support/operator';
 import { signInWithSession } from './support/session';
@@ -20,9 +21,14 @@ import { acceptRules, waitForPath } from './support/ui';
  * protocol (ServiceWorker.deliverPushMessage); the notification shows, and its click sends the page there.
  */
 
-/** Replaces PushManager's subscribe and getSubscription in this page: real P-256 keys, the stand-in's endpoint. */
-const FAKE_SUBSCRIBE = (endpoint: string) => `(() => {
+/**
+ * Replaces PushManager's subscribe and getSubscription in this page: real P-256 keys, the stand-in's endpoint
+ * (with several, each new subscription takes the next: a browser's new subscription has a new endpoint).
+ */
+const FAKE_SUBSCRIBE = (...endpoints: string[]) => `(() => {
   let current = null;
+  const endpoints = ${JSON.stringify(endpoints)};
+  let made = 0;
   const b64u = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
   PushManager.prototype.getSubscription = async function () { return current; };
   PushManager.prototype.subscribe = async function (options) {
@@ -31,11 +37,12 @@ const FAKE_SUBSCRIBE = (endpoint: string) => `(() => {
     const auth = b64u(crypto.getRandomValues(new Uint8Array(16)));
     const { d } = await crypto.subtle.exportKey('jwk', pair.privateKey);
     window.__pushDevice = { d, auth, applicationServerKeyBytes: new Uint8Array(options.applicationServerKey).length };
+    const endpoint = endpoints[Math.min(made++, endpoints.length - 1)];
     current = {
-      endpoint: ${JSON.stringify(endpoint)},
+      endpoint,
       expirationTime: null,
       options,
-      toJSON: () => ({ endpoint: ${JSON.stringify(endpoint)}, expirationTime: null, keys: { p256dh, auth } }),
+      toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh, auth } }),
       unsubscribe: async () => { current = null; return true; },
     };
     return current;
@@ -145,5 +152,39 @@ describe('push notifications: opting in and a pick arriving, in Chromium', () =>
     })()`);
     await waitForPath(page, '/my-picks');
     await page.getByRole('heading', { name: 'My Picks' }).waitFor();
+  });
+
+  it("a browser whose subscription another player left behind: the click makes a new one for this player, and the other's stays theirs", async () => {
+    const db = await serverDatabase();
+    const prefix = `user_e2epushprev${Date.now()}`;
+    try {
+      const [previous] = await seedEntries(db, prefix, [{ name: 'Left Behind', picks: [] }]);
+      const { page, context } = await newPerson(browser, { width: 375, height: 800 }, { serviceWorkers: 'allow' });
+      await signInWithSession(page, uniqueEmail('pushnext'));
+      await acceptRules(page);
+      await context.grantPermissions(['notifications'], { origin: new URL(page.url()).origin });
+      await page.goto('/settings');
+      const [left, mine] = [`${service.origin}/push/left-${Date.now()}`, `${service.origin}/push/mine-${Date.now()}`];
+      await page.evaluate(FAKE_SUBSCRIBE(left, mine));
+      // The browser holds a subscription already, and the server has it as the previous player's.
+      await page.evaluate(`(async () => (await navigator.serviceWorker.ready).pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: new Uint8Array(65) }))()`);
+      const keys = pushDeviceKeys();
+      await db.query(`insert into push_subscription (participant_id, endpoint, p256dh, auth) values ($1, $2, $3, $4)`, [previous, left, keys.p256dh, keys.auth]);
+
+      const box = page.getByRole('checkbox', { name: 'Tell me when my picks go' });
+      await expect.poll(() => box.isDisabled()).toBe(false);
+      expect(await box.isChecked()).toBe(false);
+      await box.click();
+      await page.getByText('On for this device: a notification when one of your picks is taken.').waitFor();
+      const owners = await db.query<{ endpoint: string; participant_id: string }>(`select endpoint, participant_id from push_subscription where endpoint = any($1::text[])`, [[left, mine]]);
+      expect(owners.rows.find((r) => r.endpoint === left)?.participant_id).toBe(previous);
+      expect(owners.rows.find((r) => r.endpoint === mine)?.participant_id).toMatch(/./);
+      expect(owners.rows.find((r) => r.endpoint === mine)?.participant_id).not.toBe(previous);
+      await context.close();
+    } finally {
+      await db.query(`delete from push_subscription where endpoint like $1`, [`${service.origin}/push/mine-%`]);
+      await removeSeeded(db, prefix);
+      await db.end();
+    }
   });
 });

@@ -102,6 +102,12 @@ const PUSH_SUBSCRIPTIONS = opt('push-subscriptions', 0);
 /** The same standings as a --push-subscriptions run, without the devices: what its pages are compared with. */
 const PUSH_CONTROL = args.includes('--push-control');
 /**
+ * The push service stand-in is plain http on this machine, which a production server refuses to send to
+ * (PUSH_ALLOW_LOOPBACK_HTTP is a configuration error there): a push run starts its servers in development
+ * with that setting, and its control run likewise, so the two differ in the devices alone.
+ */
+const PUSH_ENV: Record<string, string> = PUSH_SUBSCRIPTIONS > 0 ? { NODE_ENV: 'development', PUSH_ALLOW_LOOPBACK_HTTP: 'true' } : {};
+/**
  * After the game's live part, the same clients measure a plain Fastify process sending the same bytes
  * (lib/plain-fanout.mjs): the machine's own floor for the fan-out, beside the game's figure. `--no-yardstick` skips it.
  */
@@ -310,6 +316,7 @@ async function startTwoInstances(dir: string, databaseUrl: string, cleanups: (()
       LOCAL_IDP_PRIVATE_KEY: signingKey,
       PUBLIC_URL: base,
       TRUST_PROXY: '1',
+      ...PUSH_ENV,
       ...profile,
     };
   };
@@ -658,6 +665,7 @@ async function main() {
           LOG_LEVEL,
           ADMIN_EMAILS: OPERATOR_EMAIL,
           DRAFT_DEADLINE: '2099-04-23T20:00:00-04:00',
+          ...PUSH_ENV,
         },
         stdio: ['ignore', serverOut, serverOut],
       });
@@ -769,7 +777,7 @@ part began and ${loadBefore.live.toFixed(1)} when the live part began (${m.cores
 Data: ${globalEntries.toLocaleString('en-US')} global entries and ${(counts.entries - globalEntries).toLocaleString('en-US')} group entries
 (${counts.groups.toLocaleString('en-US')} groups of ${MEMBERS}, half reusing their global picks), ${counts.picks.toLocaleString('en-US')} picks.${
   PUSH_CONTROL && PUSH_SUBSCRIPTIONS > 0 ? ` A push control run: ${PUSH_SUBSCRIPTIONS.toLocaleString('en-US')} players hold the first live pick's player, no device subscribed.` : ''
-}
+}${PUSH_SUBSCRIPTIONS > 0 ? ' The server ran with NODE_ENV=development and PUSH_ALLOW_LOOPBACK_HTTP=true: the push service stand-in is plain http on this machine.' : ''}
 
 | Measure | Target | Result |
 |---|---|---|

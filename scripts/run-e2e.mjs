@@ -144,6 +144,8 @@ async function startServer() {
       READY_DRAIN_SECONDS: '0',
       LOG_LEVEL: 'warn',
       SKIP_CLIENT_BUILD: '1',
+      // The push spec's push service stand-in is plain http on this machine (e2e/push-opt-in.e2e.ts).
+      PUSH_ALLOW_LOOPBACK_HTTP: 'true',
     },
   });
   const server = { process: child, baseUrl, dataDir };

@@ -12,6 +12,12 @@ const csv = z
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
+/** The push services browsers give endpoints at: Chrome and its kin (FCM), Firefox, Safari, Edge on Windows. */
+export const DEFAULT_PUSH_SERVICE_HOSTS = ['fcm.googleapis.com', 'updates.push.services.mozilla.com', '*.push.apple.com', '*.notify.windows.com'];
+
+/** A host name (lower case, at least two labels), `*.` and one, or `*` alone: modules/push/endpoint-policy.ts matches them. */
+const HOST_PATTERN = /^(\*|(\*\.)?([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]([a-z0-9-]*[a-z0-9])?)$/;
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -69,6 +75,23 @@ const envSchema = z.object({
   VAPID_PUBLIC_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
   VAPID_PRIVATE_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
   /** Where push services can reach the operator (VAPID `sub`): a mailto: or https: address. */
+  /**
+   * The push services the server sends to (modules/push/endpoint-policy.ts): host names, `*.example.com` for
+   * any name under one, `*` for any public https host. A subscription elsewhere is refused.
+   */
+  PUSH_SERVICE_HOSTS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default(DEFAULT_PUSH_SERVICE_HOSTS.join(','))
+      .transform((v) => v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))
+      .refine((hosts) => hosts.length > 0 && hosts.every((h) => HOST_PATTERN.test(h)), 'PUSH_SERVICE_HOSTS must be host names, *.example.com wildcards, or *'),
+  ),
+  /**
+   * Push endpoints at http://127.0.0.1, [::1] or localhost, for a push service stand-in on this machine (tests,
+   * the bench); never in production.
+   */
+  PUSH_ALLOW_LOOPBACK_HTTP: z.preprocess(emptyToUndefined, z.stringbool().default(false)),
   VAPID_SUBJECT: z.preprocess(emptyToUndefined, z.string().regex(/^(mailto:|https:\/\/)/, 'VAPID_SUBJECT must start with mailto: or https://').default('mailto:no-reply@first-round.local')),
 });
 
@@ -108,6 +131,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'PUBLIC_URL is required when NODE_ENV=production: set it to the address players use, e.g. PUBLIC_URL=https://firstround.example.com (links in pages and mail start with it)',
     );
+  }
+  if (e.NODE_ENV === 'production' && e.PUSH_ALLOW_LOOPBACK_HTTP) {
+    throw new ConfigError('PUSH_ALLOW_LOOPBACK_HTTP cannot be set when NODE_ENV=production: it lets push notifications go to plain-http addresses on this machine (a push service stand-in for tests)');
   }
   const localOrigins = [`http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`];
   return {

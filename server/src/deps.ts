@@ -25,6 +25,7 @@ import { GroupProbeBudget } from './modules/groups/probe-budget.js';
 import { FeedPoller, type FeedFetch } from './modules/feed/feed.poller.js';
 import { PushSender } from './modules/push/push.sender.js';
 import { loadVapidKeys } from './modules/push/vapid-keys.js';
+import { endpointPolicy, type PushLookup } from './modules/push/endpoint-policy.js';
 import { LiveFanOut } from './events/live-fan-out.js';
 
 /** Everything a request needs, built once at start (or once per test). No module-level singletons. */
@@ -74,6 +75,8 @@ export interface DepsOptions {
   log?: FastifyBaseLogger;
   /** How the feed poller fetches (tests may stub it; the default is the global fetch). */
   feedFetch?: FeedFetch;
+  /** How the push sender resolves push services' names (tests answer for the DNS; the default is dns.lookup). */
+  pushLookup?: PushLookup;
 }
 
 export async function createDeps(config: Config, orm: Orm, options: DepsOptions = {}): Promise<AppDeps> {
@@ -125,6 +128,16 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
     // On the server's clock (the one tests move), so a test can let a window pass.
     groupProbes: new GroupProbeBudget(config.GROUP_PROBE_LIMIT, config.GROUP_PROBE_WINDOW_SECONDS * 1000, () => now().getTime()),
     feed: new FeedPoller({ orm, config, draft, log, events }, options.feedFetch),
-    push: new PushSender({ orm, log, events, vapid, liveFanOut, subject: config.VAPID_SUBJECT, roundOnePicks: config.ROUND_ONE_PICKS }),
+    push: new PushSender({
+      orm,
+      log,
+      events,
+      vapid,
+      liveFanOut,
+      subject: config.VAPID_SUBJECT,
+      roundOnePicks: config.ROUND_ONE_PICKS,
+      policy: endpointPolicy(config),
+      lookup: options.pushLookup,
+    }),
   };
 }

@@ -95,3 +95,5 @@ export const STORAGE_KEYS = {
 
 /** The longest viewing delay a device may choose ("No spoilers"): its pages and its notifications wait this long at most. */
 export const MAX_VIEWING_DELAY_SECONDS = 600;
+/** Push devices one player may have; subscribing one more replaces the one subscribed longest ago. */
+export const MAX_PUSH_DEVICES = 10;

@@ -78,6 +78,16 @@ export const MESSAGES = {
   remindersOn: 'You will get an e-mail before picks lock',
   remindersOff: 'No more e-mails before picks lock',
   remindersSaveFailed: 'Could not save the reminder setting',
+  /**
+   * push.subscribe: an endpoint outside the server's push services (an http address, an address on a private
+   * network, a host not on the list: modules/push/endpoint-policy.ts); keys that Web Push cannot encrypt to;
+   * a device another player's notifications go to.
+   */
+  pushEndpointRefused: "Notifications can't go to this address: this server sends them only to the push services browsers use, over https",
+  pushKeysInvalid: "This device's push keys are not valid: p256dh must be a P-256 public key (65 bytes) and auth 16 bytes, base64url",
+  pushEndpointTaken: 'This device already gets notifications for another player',
+  /** The opt-in switch failed for another reason (client/src/components/push-setting.tsx). */
+  pushSwitchFailed: 'Notifications could not be switched on this device. Try again.',
   /** Taken by another player or an operator, in any spelling that reads the same (names.ts, `nameKey`). */
   usernameTaken: 'That username is already taken',
   /** The name of a reference entry shown beside every leaderboard, in any spelling. */

@@ -716,17 +716,16 @@ export type SeasonLeaderboard = z.infer<typeof seasonLeaderboardOutput>;
 /** A device's viewing delay ("No spoilers"): its notifications go this many seconds after the pick. */
 export const pushDelaySchema = z.number().int().min(0).max(MAX_VIEWING_DELAY_SECONDS);
 /**
- * A push service's address for one device: https, as browsers give them (http only on this machine, for a
- * local stand-in: the server posts to this address, so it must not reach plain-http hosts elsewhere).
+ * A push service's address for one device, as browsers give them. A shape only: which addresses the server
+ * sends to is its own setting (server/src/modules/push/endpoint-policy.ts), checked at subscribe and again
+ * at every connection.
  */
-export const pushEndpointSchema = z
-  .url({ protocol: /^https?$/ })
-  .max(2048)
-  .refine((url) => url.startsWith('https:') || /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//.test(url), 'A push endpoint must be an https address');
+export const pushEndpointSchema = z.url({ protocol: /^https?$/ }).max(2048);
 /** What `PushSubscription.toJSON()` gives, plus the device's delay. */
 export const pushSubscribeInput = z.strictObject({
   endpoint: pushEndpointSchema,
-  keys: z.strictObject({ p256dh: z.string().min(1).max(200), auth: z.string().min(1).max(100) }),
+  /** base64url: p256dh a P-256 public key (65 bytes, 87 characters), auth 16 bytes (22); checked whole by the server. */
+  keys: z.strictObject({ p256dh: z.string().min(1).max(100), auth: z.string().min(1).max(40) }),
   delay_seconds: pushDelaySchema.default(0),
 });
 export const pushEndpointInput = z.strictObject({ endpoint: pushEndpointSchema });

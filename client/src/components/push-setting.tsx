@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Text } from '@chakra-ui/react';
+import { MESSAGES } from '@first-round/shared/messages';
 import { CheckboxOption } from './checkbox-option';
 import { disablePush, enablePush, pushState, type PushState } from '../lib/push';
+import { errorKind, errorMessage } from '../lib/trpc';
 import { getViewingDelay } from '../lib/viewing-delay';
 import { notify } from '../lib/toaster';
 
@@ -36,8 +38,11 @@ export function PushSetting({ id = 'push-picks' }: { id?: string }) {
         await disablePush();
         setState('off');
       }
-    } catch {
-      notify('error', 'Notifications could not be switched on this device. Try again.');
+    } catch (error) {
+      // The server's refusal says what is wrong (this browser's push service is not one it sends to, its keys,
+      // a device another player's notifications go to); anything else is worth another try.
+      const refused = errorKind(error) === 'INVALID_INPUT' || errorKind(error) === 'CONFLICT';
+      notify('error', refused ? errorMessage(error, MESSAGES.pushSwitchFailed) : MESSAGES.pushSwitchFailed);
     } finally {
       setBusy(false);
     }

@@ -1,4 +1,4 @@
-import type { createTrpcClient } from './trpc';
+import { errorKind, type createTrpcClient } from './trpc';
 
 /*
  * This device's push subscription ("Tell me when my picks go"). The auth layer hands over its tRPC client
@@ -46,7 +46,10 @@ function base64UrlToBytes(value: string): Uint8Array<ArrayBuffer> {
 
 /**
  * Opts this device in. Asks the browser's permission here, so only on the player's click; answers the state
- * after (blocked when they said no).
+ * after (blocked when they said no). A subscription the server says is another player's (they used this
+ * browser and did not switch notifications off) is replaced by a new one, with an endpoint of its own: that
+ * player's stops working (its push service answers "gone" and the server forgets it), as it would have had
+ * the browser been given to the new player. A refusal the new one meets too is thrown, with the server's words.
  */
 export async function enablePush(delaySeconds = 0): Promise<PushState> {
   if (!pushSupported()) return 'unsupported';
@@ -54,16 +57,25 @@ export async function enablePush(delaySeconds = 0): Promise<PushState> {
   if (permission !== 'granted') return permission === 'denied' ? 'blocked' : 'off';
   const registration = await navigator.serviceWorker.ready;
   const { public_key } = await api().push.publicKey.query();
-  const subscription =
-    (await registration.pushManager.getSubscription()) ??
-    (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(public_key) }));
+  const fresh = () => registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(public_key) });
+  const subscription = (await registration.pushManager.getSubscription()) ?? (await fresh());
+  try {
+    await store(subscription, delaySeconds);
+  } catch (error) {
+    if (errorKind(error) !== 'CONFLICT') throw error;
+    await subscription.unsubscribe();
+    await store(await fresh(), delaySeconds);
+  }
+  return 'on';
+}
+
+function store(subscription: PushSubscription, delaySeconds: number) {
   const json = subscription.toJSON();
-  await api().push.subscribe.mutate({
+  return api().push.subscribe.mutate({
     endpoint: subscription.endpoint,
     keys: { p256dh: json.keys?.p256dh ?? '', auth: json.keys?.auth ?? '' },
     delay_seconds: delaySeconds,
   });
-  return 'on';
 }
 
 /** Opts this device out (the switch, or signing out): the server forgets it, then the browser does. */

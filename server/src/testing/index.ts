@@ -20,7 +20,7 @@ import { describeError, type ErrorKind } from '../errors.js';
 
 export { ADMIN_EMAIL, createTestApp, latestOutboxCode, listenOnLoopback, TestClock, TOKEN_RENEW_AFTER_MS, type TestApp, type TestUser } from './test-app.js';
 export { createTestDb, runServerUrl, type TestDb } from './test-db.js';
-export { decryptAes128gcm, startPushService, type PushServiceStandIn, type ReceivedPush, type StandInDevice } from './push-service.js';
+export { decryptAes128gcm, pushDeviceKeys, startPushService, type PushServiceStandIn, type ReceivedPush, type StandInDevice } from './push-service.js';
 
 /**
  * The kind of an error an in-process caller threw, as a client over HTTP would read it (`error.data.kind`

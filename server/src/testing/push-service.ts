@@ -33,6 +33,16 @@ export interface ReceivedPush {
 
 const b64u = (buffer: Buffer) => buffer.toString('base64url');
 
+/**
+ * Keys as a browser's subscription carries them (p256dh a fresh P-256 public key, auth 16 random bytes), for a
+ * device whose pushes nobody reads (its endpoint elsewhere than the stand-in).
+ */
+export function pushDeviceKeys(): { p256dh: string; auth: string } {
+  const ecdh = crypto.createECDH('prime256v1');
+  ecdh.generateKeys();
+  return { p256dh: b64u(ecdh.getPublicKey()), auth: b64u(crypto.randomBytes(16)) };
+}
+
 /** RFC 8291 §3.4 and RFC 8188 §2: the content key and nonce, then the one record's plaintext without its padding. */
 export function decryptAes128gcm(body: Buffer, device: Pick<StandInDevice, 'ecdh' | 'authSecret'>): Buffer {
   const salt = body.subarray(0, 16);

@@ -91,6 +91,9 @@ export async function createTestApp(
     // Tests ask for unknown groups from one address far more than a player would; the budget's own test sets it low.
     GROUP_PROBE_LIMIT: '1000000',
     PORT: '3000',
+    // Pushes go to the push service stand-in (startPushService), plain http on loopback: allowed except in
+    // production, where the setting is refused (tests of what production refuses set it to 'false').
+    ...(options.env?.NODE_ENV === 'production' ? {} : { PUSH_ALLOW_LOOPBACK_HTTP: 'true' }),
     ...options.env,
   });
   const orm = await openOrm(db.url, 8);

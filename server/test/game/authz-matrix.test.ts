@@ -11,7 +11,7 @@ import { appRouter } from '../../src/trpc/root.js';
 import type { Meta } from '../../src/trpc/trpc.js';
 import { hashPassword } from '../../src/modules/groups/password.js';
 import { recordPick } from '../../src/modules/draft/draft.service.js';
-import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
+import { ADMIN_EMAIL, createTestApp, pushDeviceKeys, type TestApp, type TestUser } from '../support/test-app.js';
 import { boardIds, insertPastSeason, operatorReset, operatorStart, sha256hex, uniqueName } from './helpers.js';
 
 const ROLES = ['anonymous', 'nonMember', 'member', 'owner', 'admin'] as const;
@@ -259,7 +259,8 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
   'seasons.groupLeaderboard': { run: ({ caller, fixture }) => caller.seasons.groupLeaderboard({ year: 2024, group_id: fixture.groupId }) },
   'push.publicKey': { run: ({ caller }) => caller.push.publicKey() },
   'push.status': { run: ({ caller }) => caller.push.status({ endpoint: 'https://push.example.test/authz' }) },
-  'push.subscribe': { run: ({ caller }) => caller.push.subscribe({ endpoint: 'https://push.example.test/authz', keys: { p256dh: 'BA', auth: 'AA' } }) },
+  // One device per role: an endpoint another player holds is refused (CONFLICT), whoever asks.
+  'push.subscribe': { run: ({ caller, role }) => caller.push.subscribe({ endpoint: `https://fcm.googleapis.com/fcm/send/authz-${role}`, keys: pushDeviceKeys() }) },
   'push.unsubscribe': { run: ({ caller }) => caller.push.unsubscribe({ endpoint: 'https://push.example.test/authz' }) },
   'push.setDelay': { run: ({ caller }) => caller.push.setDelay({ endpoint: 'https://push.example.test/nobody', delay_seconds: 10 }) },
 };

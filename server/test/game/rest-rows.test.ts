@@ -9,7 +9,7 @@ import { MESSAGES } from '@first-round/shared/messages';
 import { restRoutes } from '../../src/rest/routes.js';
 import { appRouter } from '../../src/trpc/root.js';
 import { recordPick } from '../../src/modules/draft/draft.service.js';
-import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
+import { ADMIN_EMAIL, createTestApp, pushDeviceKeys, type TestApp, type TestUser } from '../support/test-app.js';
 import { boardIds, createGroup, expectError, expectStatus, insertPastSeason, joinGroup, operatorReset, operatorStart, queueFeedItem, savePicks, uniqueName } from './helpers.js';
 
 let t: TestApp;
@@ -811,21 +811,21 @@ describe('every procedure through a caller', () => {
     'push.publicKey': async (c) => expect((await c.push.publicKey()).public_key).toMatch(/^[A-Za-z0-9_-]{87}$/),
     'push.status': async (c) => expect(await c.push.status({ endpoint: 'https://push.example.test/rows-none' })).toEqual({ subscribed: false, delay_seconds: null }),
     'push.subscribe': async (c, other) => {
-      const device = { endpoint: 'https://push.example.test/rows', keys: { p256dh: 'BA', auth: 'AA' } };
+      const device = { endpoint: 'https://fcm.googleapis.com/fcm/send/rows', keys: pushDeviceKeys() };
       expect(await c.push.subscribe({ ...device, delay_seconds: 45 })).toEqual({ ok: true });
       expect(await c.push.status({ endpoint: device.endpoint })).toEqual({ subscribed: true, delay_seconds: 45 });
       expect(await other.push.status({ endpoint: device.endpoint })).toEqual({ subscribed: false, delay_seconds: null });
     },
     'push.unsubscribe': async (c) => {
-      await c.push.subscribe({ endpoint: 'https://push.example.test/rows-off', keys: { p256dh: 'BA', auth: 'AA' } });
-      expect(await c.push.unsubscribe({ endpoint: 'https://push.example.test/rows-off' })).toEqual({ ok: true });
-      expect(await c.push.unsubscribe({ endpoint: 'https://push.example.test/rows-off' })).toEqual({ ok: false });
+      await c.push.subscribe({ endpoint: 'https://fcm.googleapis.com/fcm/send/rows-off', keys: pushDeviceKeys() });
+      expect(await c.push.unsubscribe({ endpoint: 'https://fcm.googleapis.com/fcm/send/rows-off' })).toEqual({ ok: true });
+      expect(await c.push.unsubscribe({ endpoint: 'https://fcm.googleapis.com/fcm/send/rows-off' })).toEqual({ ok: false });
     },
     'push.setDelay': async (c, other) => {
-      await c.push.subscribe({ endpoint: 'https://push.example.test/rows-delay', keys: { p256dh: 'BA', auth: 'AA' } });
-      expect(await c.push.setDelay({ endpoint: 'https://push.example.test/rows-delay', delay_seconds: 10 })).toEqual({ ok: true });
-      await expect(other.push.setDelay({ endpoint: 'https://push.example.test/rows-delay', delay_seconds: 0 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-      expect(await c.push.status({ endpoint: 'https://push.example.test/rows-delay' })).toEqual({ subscribed: true, delay_seconds: 10 });
+      await c.push.subscribe({ endpoint: 'https://fcm.googleapis.com/fcm/send/rows-delay', keys: pushDeviceKeys() });
+      expect(await c.push.setDelay({ endpoint: 'https://fcm.googleapis.com/fcm/send/rows-delay', delay_seconds: 10 })).toEqual({ ok: true });
+      await expect(other.push.setDelay({ endpoint: 'https://fcm.googleapis.com/fcm/send/rows-delay', delay_seconds: 0 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      expect(await c.push.status({ endpoint: 'https://fcm.googleapis.com/fcm/send/rows-delay' })).toEqual({ subscribed: true, delay_seconds: 10 });
     },
     'leaderboard.myGroups': async (c) => {
       const cards = await c.leaderboard.myGroups();

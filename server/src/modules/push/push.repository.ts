@@ -15,22 +15,36 @@ export interface DeviceSubscription {
 }
 
 /**
- * Stores the device's subscription for the player. The endpoint is unique: a device that was someone else's
- * (signed out without unsubscribing, or a shared browser) becomes this player's, with the new keys and delay.
+ * Stores the device's subscription for the player, inside `tx`: a new row, or the player's own row at that
+ * endpoint updated (new keys and delay, subscribed again now). Answers false, writing nothing, when the
+ * endpoint is another player's (the unique constraint decides a race for a new one). Then the player keeps
+ * their `keep` most recently subscribed devices; the others go, their waiting pushes with them. A lock per
+ * player (taken first) keeps two subscribes of one player from each trimming without seeing the other's row.
  */
 export async function saveSubscription(
-  em: EntityManager,
+  tx: EntityManager,
   participantId: string,
   sub: { endpoint: string; p256dh: string; auth: string; delaySeconds: number },
-): Promise<void> {
-  await sql(
-    em,
+  keep: number,
+): Promise<boolean> {
+  await sql(tx, `select pg_advisory_xact_lock(hashtext('first-round:push-devices'), hashtext($1))`, [participantId]);
+  const saved = await sql(
+    tx,
     `insert into push_subscription (participant_id, endpoint, p256dh, auth, delay_seconds) values ($1, $2, $3, $4, $5)
      on conflict on constraint push_subscription_endpoint_unique
-     do update set participant_id = excluded.participant_id, p256dh = excluded.p256dh, auth = excluded.auth,
-                   delay_seconds = excluded.delay_seconds`,
+     do update set p256dh = excluded.p256dh, auth = excluded.auth, delay_seconds = excluded.delay_seconds, subscribed_at = now()
+     where push_subscription.participant_id = excluded.participant_id
+     returning id`,
     [participantId, sub.endpoint, sub.p256dh, sub.auth, sub.delaySeconds],
   );
+  if (saved.length === 0) return false;
+  await sql(
+    tx,
+    `delete from push_subscription where participant_id = $1
+        and id not in (select id from push_subscription where participant_id = $1 order by subscribed_at desc, id desc limit $2)`,
+    [participantId, keep],
+  );
+  return true;
 }
 
 /** Removes the player's subscription at `endpoint`: true when there was one (another player's is never touched). */

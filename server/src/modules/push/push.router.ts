@@ -16,9 +16,10 @@ export const pushRouter = router({
     .input(pushEndpointInput)
     .output(pushStatusOutput)
     .query(({ ctx, input }) => push.status(ctx.em, ctx.participant.id, input.endpoint)),
-  // Push switched off on this server (PUSH=false).
+  // Push switched off on this server (PUSH=false); an endpoint another player holds. An endpoint outside the
+  // push services the server sends to, and keys Web Push cannot use, are INVALID_INPUT like a bad shape.
   subscribe: authedProcedure
-    .meta({ errors: ['UNAVAILABLE'] })
+    .meta({ errors: ['UNAVAILABLE', 'CONFLICT'] })
     .input(pushSubscribeInput)
     .output(OK)
     .mutation(({ ctx, input }) => push.subscribe(ctx.em, ctx.deps.config, ctx.participant.id, input)),

@@ -8,6 +8,7 @@ import type { LiveFanOut } from '../../events/live-fan-out.js';
 import { draftChangesByIds } from '../draft/draft.repository.js';
 import type { VapidKeys } from './vapid-keys.js';
 import { PushTransport } from './push.transport.js';
+import { checkEndpoint, PushEndpointRefused, type PushEndpointPolicy, type PushLookup } from './endpoint-policy.js';
 import { fanOut } from './push.fanout.js';
 import {
   deleteDeliveries,
@@ -33,10 +34,18 @@ export interface PushSenderOptions {
   roundOnePicks: number;
   /** VAPID `sub`: a mailto: or https: address the push services can reach the operator at. */
   subject: string;
+  /** Where pushes may go (endpoint-policy.ts): checked before each push and at each connection. */
+  policy: PushEndpointPolicy;
+  /** How push services' names are resolved (`dns.lookup` by default; tests answer for the DNS). */
+  lookup?: PushLookup;
   /** Pushes waiting or in flight at most; past it new ones are dropped (and logged), never the process. */
   maxQueue?: number;
-  /** Requests to push services at once. */
+  /** Requests to push services at once, all services together. */
   concurrency?: number;
+  /** Requests to one push service (origin) at once: its share of `concurrency` (a quarter by default). */
+  perOrigin?: number;
+  /** How long one request may take, connecting to the end of the answer, before it counts as failed. */
+  requestTimeoutMs?: number;
   /** Tries per push on a 429, 5xx or network error, with backoff RETRY_BASE_MS · 4^n between them. */
   attempts?: number;
   retryBaseMs?: number;
@@ -47,6 +56,26 @@ export interface PushSenderOptions {
 /** A push in the queue: its push_delivery row. */
 type Job = DeliveryRow;
 
+/**
+ * One push service's (origin's) waiting pushes, in due order, and its requests in flight. A lane is in one
+ * place at a time: `ready` (its head is due and it has room: in the ring), `waiting` (its head is not due
+ * yet: in the heap, keyed by `waitingAt`), `full` (its share in flight) or `idle` (nothing waiting).
+ */
+interface Lane {
+  origin: string;
+  jobs: Job[];
+  inFlight: number;
+  state: 'ready' | 'waiting' | 'full' | 'idle';
+  waitingAt: number;
+}
+
+/** A lane's place in the heap of waiting lanes; stale once the lane moved or its head changed (`waitingAt`). */
+interface HeapEntry {
+  at: number;
+  seq: number;
+  lane: Lane;
+}
+
 /** A new sender fans out the picks nobody did from this far back: the longest viewing delay and some. */
 const CATCH_UP_SECONDS = 15 * 60;
 
@@ -54,13 +83,23 @@ const CATCH_UP_SECONDS = 15 * 60;
  * Sends push notifications off the request path. Every instance hears every recorded pick (the topic bus's
  * `draft` topic, after the pick's transaction commits); the one holding PUSH_LOCK writes each device's push
  * into push_delivery (push.fanout.ts), due at pick time + that device's delay, and queues it. The queue is
- * kept in due order with one timer for its head (not a timer per device), sends CONCURRENCY at a time,
- * retries with backoff, and forgets a device its push service says is gone (404/410). A push leaves the
- * table once done with, so a sender taking over (a restart, another instance) starts from what is left, and
- * fans out the recent picks nobody did. The `push` topic tells it of pushes others wrote (the reminder).
+ * kept per push service (origin) in due order, with one timer for the earliest head (not a timer per
+ * device); it sends `concurrency` at a time, at most `perOrigin` of them to one service, taking due pushes
+ * from the services in turn, so a service that hangs holds its share and no more (each request ends after
+ * `requestTimeoutMs`). It retries with backoff, forgets a device its push service says is gone (404/410),
+ * and never sends to an endpoint the policy refuses (endpoint-policy.ts). A push leaves the table once done
+ * with, so a sender taking over (a restart, another instance) starts from what is left, and fans out the
+ * recent picks nobody did. The `push` topic tells it of pushes others wrote (the reminder).
  */
 export class PushSender {
-  private queue: Job[] = [];
+  private readonly lanes = new Map<string, Lane>();
+  /** Lanes whose head is due and that have room, taken in turn. */
+  private ring: Lane[] = [];
+  /** Lanes whose head is not due yet, earliest first (a binary heap; stale entries skipped). */
+  private heap: HeapEntry[] = [];
+  private heapSeq = 0;
+  /** Pushes in the lanes (not in flight). */
+  private waiting = 0;
   /** Ids of the rows in the queue or in flight: a row is loaded once. */
   private readonly queued = new Set<number>();
   /** Rows done with, deleted in batches (one statement per flush, not one per push). */
@@ -78,18 +117,27 @@ export class PushSender {
   private yielding = false;
   private readonly maxQueue: number;
   private readonly concurrency: number;
+  /** Requests to one push service at once (its share of `concurrency`). */
+  readonly perOrigin: number;
+  private readonly requestTimeoutMs: number;
   private readonly attempts: number;
   private readonly retryBaseMs: number;
   private readonly transport: PushTransport;
-  /** Pushes the push services accepted, and gave up on (tests, the bench). */
-  readonly counts = { sent: 0, gone: 0, failed: 0, dropped: 0 };
+  /** Hosts whose refused pushes were logged (once each, a bounded number): refusals come by the thousand. */
+  private readonly refusedHosts = new Set<string>();
+  /**
+   * Pushes the push services accepted, gave up on, and the policy refused (tests, the bench).
+   */
+  readonly counts = { sent: 0, gone: 0, failed: 0, dropped: 0, refused: 0 };
 
   constructor(private readonly options: PushSenderOptions) {
     this.maxQueue = options.maxQueue ?? 50_000;
-    this.concurrency = options.concurrency ?? 64;
+    this.concurrency = options.concurrency ?? 128;
+    this.perOrigin = options.perOrigin ?? Math.max(1, Math.floor(this.concurrency / 4));
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 5000;
     this.attempts = options.attempts ?? 4;
     this.retryBaseMs = options.retryBaseMs ?? 1000;
-    this.transport = new PushTransport(this.concurrency);
+    this.transport = new PushTransport({ maxSocketsPerOrigin: this.perOrigin, policy: options.policy, lookup: options.lookup });
   }
 
   get publicKey(): string {
@@ -103,7 +151,7 @@ export class PushSender {
 
   /** Pushes waiting or in flight. */
   get pending(): number {
-    return this.queue.length + this.inFlight;
+    return this.waiting + this.inFlight;
   }
 
   start(): void {
@@ -118,7 +166,7 @@ export class PushSender {
   }
 
   /**
-   * Stops sending: pushes in flight finish (at most their 10 s timeout) and leave the table before the lock
+   * Stops sending: pushes in flight finish (at most their request timeout) and leave the table before the lock
    * is let go, so the sender taking over never sends them again; the waiting ones stay in the table for it.
    */
   async stop(): Promise<void> {
@@ -137,8 +185,10 @@ export class PushSender {
   }
 
   private forgetQueue() {
-    this.queue = [];
+    for (const lane of this.lanes.values()) lane.jobs = [];
+    this.waiting = 0;
     this.queued.clear();
+    this.rebuild();
   }
 
   /** Takes PUSH_LOCK on a connection of its own; standing by, tries again every leaderRetryMs. */
@@ -212,8 +262,12 @@ export class PushSender {
       const em = this.options.orm.em.fork();
       if (change.kind === 'undo' || change.kind === 'reset') {
         const dropped = new Set(await dropDeliveriesOf(em, change.event_id, change.kind === 'undo' ? (change.slot ?? -1) : null));
-        this.queue = this.queue.filter((job) => !dropped.has(job.id));
+        if (dropped.size === 0) return;
+        for (const lane of this.lanes.values()) lane.jobs = lane.jobs.filter((job) => !dropped.has(job.id));
+        this.waiting = [...this.lanes.values()].reduce((n, lane) => n + lane.jobs.length, 0);
         for (const id of dropped) this.queued.delete(id);
+        this.rebuild();
+        this.pump();
         return;
       }
       // Due from when this instance heard the change (moments after its commit), on this process's clock:
@@ -225,23 +279,110 @@ export class PushSender {
     }
   }
 
-  /** Queues one push row (kept in due order). Past maxQueue it stays in the table for a later load. */
+  /** Queues one push row (kept in due order in its service's lane). Past maxQueue it stays in the table for a later load. */
   private enqueue(job: Job): void {
     if (this.pending >= this.maxQueue) {
       this.counts.dropped++;
       if (this.counts.dropped === 1 || this.counts.dropped % 1000 === 0) this.options.log.warn({ dropped: this.counts.dropped }, 'push queue full: notifications dropped');
       return;
     }
+    const lane = this.laneOf(job.device.endpoint);
+    const jobs = lane.jobs;
     // Binary search for the first job due later: equal due times keep their order.
     let lo = 0;
-    let hi = this.queue.length;
+    let hi = jobs.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.queue[mid]!.dueAt <= job.dueAt) lo = mid + 1;
+      if (jobs[mid]!.dueAt <= job.dueAt) lo = mid + 1;
       else hi = mid;
     }
-    this.queue.splice(lo, 0, job);
+    jobs.splice(lo, 0, job);
+    this.waiting++;
     this.queued.add(job.id);
+    if (lane.state === 'idle') this.place(lane, Date.now());
+    else if (lane.state === 'waiting' && lo === 0) this.waitInHeap(lane, job.dueAt);
+  }
+
+  private laneOf(endpoint: string): Lane {
+    let origin: string;
+    try {
+      origin = new URL(endpoint).origin;
+    } catch {
+      // Refused when sent (checkEndpoint): one lane for every endpoint that is not a URL.
+      origin = 'invalid';
+    }
+    let lane = this.lanes.get(origin);
+    if (!lane) {
+      lane = { origin, jobs: [], inFlight: 0, state: 'idle', waitingAt: 0 };
+      this.lanes.set(origin, lane);
+    }
+    return lane;
+  }
+
+  /** Puts a lane that is in neither the ring nor the heap where it belongs now. */
+  private place(lane: Lane, now: number): void {
+    const head = lane.jobs[0];
+    if (lane.inFlight >= this.perOrigin) lane.state = 'full';
+    else if (!head) {
+      lane.state = 'idle';
+      if (lane.inFlight === 0) this.lanes.delete(lane.origin);
+    } else if (head.dueAt <= now) {
+      lane.state = 'ready';
+      this.ring.push(lane);
+    } else this.waitInHeap(lane, head.dueAt);
+  }
+
+  private waitInHeap(lane: Lane, at: number): void {
+    lane.state = 'waiting';
+    lane.waitingAt = at;
+    const heap = this.heap;
+    heap.push({ at, seq: this.heapSeq++, lane });
+    let i = heap.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >>> 1;
+      if (!this.earlier(heap[i]!, heap[parent]!)) break;
+      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      i = parent;
+    }
+  }
+
+  private earlier(a: HeapEntry, b: HeapEntry): boolean {
+    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+  }
+
+  /** The earliest waiting lane's entry, stale entries dropped on the way. */
+  private heapTop(): HeapEntry | undefined {
+    for (;;) {
+      const top = this.heap[0];
+      if (!top || (top.lane.state === 'waiting' && top.lane.waitingAt === top.at)) return top;
+      this.heapPop();
+    }
+  }
+
+  private heapPop(): void {
+    const heap = this.heap;
+    const last = heap.pop()!;
+    if (heap.length === 0) return;
+    heap[0] = last;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let least = i;
+      if (left < heap.length && this.earlier(heap[left]!, heap[least]!)) least = left;
+      if (right < heap.length && this.earlier(heap[right]!, heap[least]!)) least = right;
+      if (least === i) return;
+      [heap[i], heap[least]] = [heap[least]!, heap[i]!];
+      i = least;
+    }
+  }
+
+  /** Every lane placed afresh (after pushes were taken out of the middle of lanes: an undo, a lost lock). */
+  private rebuild(): void {
+    this.ring = [];
+    this.heap = [];
+    const now = Date.now();
+    for (const lane of [...this.lanes.values()]) this.place(lane, now);
   }
 
   /**
@@ -269,7 +410,10 @@ export class PushSender {
     }
   }
 
-  /** Starts what is due, up to the concurrency limit, and sets the one timer for the next due job. */
+  /**
+   * Starts what is due, up to the concurrency limit, one push from each ready service in turn (a service at
+   * its share waits for one of its own to finish), and sets the one timer for the earliest waiting head.
+   */
   private pump(): void {
     if (this.stopped || this.yielding) return;
     const live = this.options.liveFanOut;
@@ -283,25 +427,36 @@ export class PushSender {
       return;
     }
     const now = Date.now();
-    while (this.inFlight < this.concurrency && this.queue.length > 0 && this.queue[0]!.dueAt <= now) {
-      const job = this.queue.shift()!;
+    for (let top = this.heapTop(); top && top.at <= now; top = this.heapTop()) {
+      this.heapPop();
+      top.lane.state = 'ready';
+      this.ring.push(top.lane);
+    }
+    while (this.inFlight < this.concurrency && this.ring.length > 0) {
+      const lane = this.ring.shift()!;
+      const job = lane.jobs.shift()!;
+      this.waiting--;
       this.inFlight++;
+      lane.inFlight++;
+      this.place(lane, now);
       void this.send(job).finally(() => {
         this.inFlight--;
+        lane.inFlight--;
+        if (lane.state === 'full' || (lane.state === 'idle' && lane.inFlight === 0)) this.place(lane, Date.now());
         if (this.inFlight === 0) this.idle?.();
         this.pump();
       });
     }
-    const head = this.queue[0];
+    const head = this.heapTop();
     if (!head || this.inFlight >= this.concurrency) return;
-    if (head.dueAt >= this.timerAt && this.timer) return;
+    if (head.at >= this.timerAt && this.timer) return;
     clearTimeout(this.timer);
-    this.timerAt = head.dueAt;
+    this.timerAt = head.at;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.timerAt = Infinity;
       this.pump();
-    }, Math.max(0, head.dueAt - now));
+    }, Math.max(0, head.at - now));
     this.timer.unref();
   }
 
@@ -324,6 +479,8 @@ export class PushSender {
   private async send(job: Job): Promise<void> {
     const { device } = job;
     try {
+      // Refused before any work (the transport checks again, and checks each address it connects to).
+      checkEndpoint(this.options.policy, device.endpoint);
       // web-push encrypts; the VAPID header is signed once per service (vapidHeaders); the request goes by
       // push.transport.ts (web-push's own sender speaks https only, and the tests' stand-in is plain http).
       const request = webPush.generateRequestDetails({ endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } }, JSON.stringify(job.payload), {
@@ -333,11 +490,22 @@ export class PushSender {
         topic: job.payload.tag.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 32),
         urgency: 'high',
       });
-      const status = await this.transport.post(request.endpoint, request.headers as Record<string, string | number>, request.body as Buffer, 10_000);
+      const status = await this.transport.post(request.endpoint, request.headers as Record<string, string | number>, request.body as Buffer, this.requestTimeoutMs);
       if (status < 200 || status > 299) throw Object.assign(new Error(`push service answered ${status}`), { statusCode: status });
       this.counts.sent++;
       this.finished(job.id);
     } catch (error) {
+      if (error instanceof PushEndpointRefused) {
+        // Never tried again: the same endpoint is refused the same way. The row goes; the device stays (a
+        // setting may change), and each pick refuses it again at no more cost than this.
+        this.finished(job.id);
+        this.counts.refused++;
+        if (!this.refusedHosts.has(error.host) && this.refusedHosts.size < 1000) {
+          this.refusedHosts.add(error.host);
+          this.options.log.warn({ host: error.host, reason: error.reason }, 'a push notification was refused: its endpoint is not one the server sends to');
+        }
+        return;
+      }
       const status = (error as { statusCode?: number }).statusCode;
       if (status === 404 || status === 410) {
         // Its waiting pushes go with it (the table's cascade). Counted once removed: a reader of the count

@@ -1,8 +1,12 @@
+import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
+import { MAX_PUSH_DEVICES } from '@first-round/shared/constants';
+import { MESSAGES } from '@first-round/shared/messages';
 import type { PushPayload, pushSetDelayInput, pushSubscribeInput } from '@first-round/shared/schemas';
 import type { Config } from '../../config.js';
-import { DomainError } from '../../errors.js';
+import { conflict, DomainError, invalidInput } from '../../errors.js';
+import { checkEndpoint, endpointPolicy, PushEndpointRefused } from './endpoint-policy.js';
 import type { TopicBus } from '../../events/topic-bus.js';
 import { insertPlayerDeliveries, ownSubscription, removeOwnSubscription, saveSubscription, setOwnDelay } from './push.repository.js';
 
@@ -11,11 +15,42 @@ export async function status(em: EntityManager, participantId: string, endpoint:
   return { subscribed: own !== undefined, delay_seconds: own?.delaySeconds ?? null };
 }
 
-/** This device opts in (again: the same endpoint is updated, never doubled). */
-export async function subscribe(em: EntityManager, config: Pick<Config, 'PUSH'>, participantId: string, input: z.output<typeof pushSubscribeInput>) {
+/**
+ * This device opts in (again: the same endpoint is updated, never doubled). Refused: an endpoint outside the
+ * push services the server sends to (endpoint-policy.ts), keys Web Push cannot encrypt to, an endpoint that
+ * is another player's (they keep it). A player's 11th device replaces the one subscribed longest ago.
+ */
+export async function subscribe(em: EntityManager, config: Pick<Config, 'PUSH' | 'PUSH_SERVICE_HOSTS' | 'PUSH_ALLOW_LOOPBACK_HTTP'>, participantId: string, input: z.output<typeof pushSubscribeInput>) {
   if (!config.PUSH) throw new DomainError('UNAVAILABLE', 'Push notifications are switched off on this server');
-  await saveSubscription(em, participantId, { endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth, delaySeconds: input.delay_seconds });
+  try {
+    checkEndpoint(endpointPolicy(config), input.endpoint);
+  } catch (error) {
+    if (error instanceof PushEndpointRefused) throw invalidInput(MESSAGES.pushEndpointRefused);
+    throw error;
+  }
+  if (!validKeys(input.keys)) throw invalidInput(MESSAGES.pushKeysInvalid);
+  const sub = { endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth, delaySeconds: input.delay_seconds };
+  const saved = await em.transactional((tx) => saveSubscription(tx, participantId, sub, MAX_PUSH_DEVICES));
+  if (!saved) throw conflict(MESSAGES.pushEndpointTaken);
   return { ok: true };
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+
+/**
+ * What Web Push encrypts to (RFC 8291): p256dh an uncompressed P-256 point (65 bytes, 0x04 first) on the
+ * curve, auth a 16-byte secret, both base64url. Anything else would fail at every push.
+ */
+function validKeys(keys: { p256dh: string; auth: string }): boolean {
+  if (!BASE64URL.test(keys.p256dh) || !BASE64URL.test(keys.auth)) return false;
+  const point = Buffer.from(keys.p256dh, 'base64url');
+  if (point.length !== 65 || point[0] !== 0x04 || Buffer.from(keys.auth, 'base64url').length !== 16) return false;
+  try {
+    crypto.createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') }, format: 'jwk' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** This device opts out, or signs out: idempotent (a device with no subscription answers ok: false). */
