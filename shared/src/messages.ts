@@ -80,6 +80,8 @@ export const MESSAGES = {
   remindersSaveFailed: 'Could not save the reminder setting',
   /** Taken by another player or an operator, in any spelling that reads the same (names.ts, `nameKey`). */
   usernameTaken: 'That username is already taken',
+  /** More combining marks on one letter than a name may carry (names.ts, MAX_STACKED_MARKS): 'Username', 'Group name'. */
+  nameMarksStacked: (field: string, max: number) => `${field} must not stack more than ${max} accents or marks on one letter`,
   /** The name of a reference entry shown beside every leaderboard, in any spelling. */
   usernameReserved: 'That name belongs to a reference entry on the leaderboards: please pick another',
   accountFixMissing: 'Missing Information: Please provide both the temporary ID and Clerk ID',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GROUP_NAME_MAX, MAX_INVITE_HOURS, MAX_PICKS, MAX_VIEWING_DELAY_SECONDS, MIN_PICKS, USERNAME_MAX, USERNAME_MIN } from './constants.js';
 import { MAX_ID } from './ids.js';
 import { MESSAGES, usernameRuleMessage } from './messages.js';
-import { hasInvisibleCharacters } from './names.js';
+import { hasInvisibleCharacters, hasStackedMarks, MAX_STACKED_MARKS } from './names.js';
 import { RISK_BANDS } from './risk-bands.js';
 import { findTeam, TEAM_ABBREVIATIONS } from './teams.js';
 
@@ -162,8 +162,9 @@ export const feedDecisionOutput = z.object({ item: feedQueueItemOutput, event_id
 /**
  * Every name people see (usernames, group names): NFC-normalised (stored that way, so the database's
  * case-insensitive unique indexes compare one form), trimmed, free of invisible and control characters
- * (names.ts: Unicode's default ignorables, written out, and the rest), then the length rules. Messages
- * name the field. Whether a name passes for another's is the server's to say (names.ts, `nameKey`).
+ * (names.ts: Unicode's default ignorables, written out, and the rest) and of marks stacked on one letter
+ * (names.ts, MAX_STACKED_MARKS), then the length rules. Messages name the field. Whether a name passes for
+ * another's is the server's to say (name-keys.ts, `nameKeys`).
  */
 export function displayNameSchema(field: string, min: number, max: number, tooShort: string) {
   return z
@@ -172,7 +173,8 @@ export function displayNameSchema(field: string, min: number, max: number, tooSh
     .trim()
     .min(min, tooShort)
     .max(max, `${field} must be at most ${max} characters`)
-    .refine((v) => !hasInvisibleCharacters(v), `${field} must not contain invisible or control characters`);
+    .refine((v) => !hasInvisibleCharacters(v), `${field} must not contain invisible or control characters`)
+    .refine((v) => !hasStackedMarks(v), MESSAGES.nameMarksStacked(field, MAX_STACKED_MARKS));
 }
 
 /** Text that only travels (ids, tokens, passwords): never a NUL, which PostgreSQL text cannot hold. */

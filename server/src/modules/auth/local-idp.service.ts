@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { SignJWT } from 'jose';
 import { CODE_MAX_ATTEMPTS, CODE_TTL_MS, SESSION_TOKEN_TTL_S } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
-import { isReservedName } from '@first-round/shared/names';
+import { isReservedName } from '@first-round/shared/name-keys';
 import { badRequest, conflict, DomainError, isUniqueViolation, notFound, tooManyRequests, unauthorized } from '../../errors.js';
 import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
 import { isScreenNameTaken } from '../users/participants.repository.js';
@@ -90,7 +90,8 @@ async function issueCode(
 
 /**
  * Usernames and screen names are one namespace: a name is taken if either holds it (screen names in any
- * spelling with the same key, names.ts), and a reference entry's name is no one's (409 either way).
+ * spelling or look-alike letters with the same keys, name-keys.ts), and a reference entry's name is no
+ * one's (409 either way).
  */
 async function refuseUnavailableUsername(em: EntityManager, username: string) {
   if (isReservedName(username)) throw conflict(MESSAGES.usernameReserved);

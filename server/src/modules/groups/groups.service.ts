@@ -70,8 +70,13 @@ export interface CreateGroupInput {
   password?: string;
 }
 
-/** Creates a group owned by the caller; its procedure locks it at the start (draftOpenProcedure). */
+/**
+ * Creates a group owned by the caller; its procedure locks it at the start (draftOpenProcedure). A name
+ * another group holds in any spelling or look-alike letters (name-keys.ts: 'Glоbal' is the global group's)
+ * is refused (409); the unique indexes decide between two groups created at once.
+ */
 export async function createGroup({ em, participantId }: Caller, input: CreateGroupInput): Promise<GroupDto> {
+  if (await repo.isGroupNameTaken(em, input.name)) throw conflict(MESSAGES.groupExists);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   try {
     return await em.transactional(async (tx) => {
@@ -81,7 +86,7 @@ export async function createGroup({ em, participantId }: Caller, input: CreateGr
       return getVisibleGroup({ em: tx, participantId }, id);
     });
   } catch (error) {
-    if (isUniqueViolation(error, 'groups_name_unique')) throw conflict(MESSAGES.groupExists);
+    if (repo.GROUP_NAME_INDEXES.some((index) => isUniqueViolation(error, index))) throw conflict(MESSAGES.groupExists);
     throw error;
   }
 }
