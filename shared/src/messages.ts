@@ -17,6 +17,10 @@ export const MESSAGES = {
   enterEmail: 'Please enter your email',
   enterCode: 'Please enter the verification code',
   enterUsername: 'Please enter a username',
+  /** The sign-in code step when the provider answers every address alike (the built-in one). */
+  codeStepNoAccount: 'No account with this address? Instead of a code, we mailed it how to make one.',
+  /** The sign-up code step, likewise: an address that has an account gets a code that signs it in. */
+  codeStepHasAccount: 'Already have an account with this address? The code signs you in to it.',
   authNotReady: 'Authentication service is not ready',
   picksCountOutOfRange: 'Number of picks must be between 1 and 32',
   picksLocked: 'The draft has started: picks can no longer be changed',
