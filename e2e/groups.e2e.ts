@@ -312,7 +312,7 @@ describe('groups: create, invite, join, pick and compete', () => {
     await page.getByLabel('Password').fill('guess');
     await page.getByRole('button', { name: 'Join Group' }).click();
     // A wrong password says how many tries are left (issue 23), not the generic 'check the group ID and password'.
-    await page.getByText('Wrong password for this group. 9 tries left.').waitFor();
+    await page.getByText('Wrong password for this group. 4 tries left.').waitFor();
     await shots(page, 'groups-join-by-id');
     await page.getByLabel('Password').fill('open sesame');
     await page.getByRole('button', { name: 'Join Group' }).click();

@@ -1,4 +1,5 @@
 import type { RetryWhen } from './join-words.js';
+import { GROUP_PASSWORD_MIN } from './constants.js';
 import { plural } from './words.js';
 
 /** 'in 15 minutes (at 8:16 PM)'. */
@@ -45,6 +46,7 @@ export const MESSAGES = {
       ? `Wrong password for this group. ${plural(triesLeft, 'try', 'tries')} left.`
       : `Wrong password for this group. No tries left: ${retry ? `try again ${tryAgain(retry)}, ` : ''}${ASK_FOR_A_LINK}`,
   groupPasswordBlank: 'Enter a password, or remove it',
+  groupPasswordTooShort: `A group password must be at least ${GROUP_PASSWORD_MIN} characters`,
   groupPasswordSet: 'Group password updated',
   groupPasswordRemoved: 'Group password removed',
   /** A join by id past a limit: this group's wrong passwords, or the player's failed joins anywhere. */

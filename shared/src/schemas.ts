@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GROUP_NAME_MAX, MAX_INVITE_HOURS, MAX_PICKS, MAX_VIEWING_DELAY_SECONDS, MIN_PICKS, USERNAME_MAX, USERNAME_MIN } from './constants.js';
+import { GROUP_NAME_MAX, GROUP_PASSWORD_MIN, MAX_INVITE_HOURS, MAX_PICKS, MAX_VIEWING_DELAY_SECONDS, MIN_PICKS, USERNAME_MAX, USERNAME_MIN } from './constants.js';
 import { MAX_ID } from './ids.js';
 import { MESSAGES, usernameRuleMessage } from './messages.js';
 import { hasInvisibleCharacters, hasStackedMarks, MAX_STACKED_MARKS } from './names.js';
@@ -257,11 +257,16 @@ export const groupOutput = z.object({
 export type GroupDto = z.infer<typeof groupOutput>;
 export const groupsOutput = z.array(groupOutput);
 
+/** Long enough (GROUP_PASSWORD_MIN, spaces at either end not counted) for a password set or changed now. */
+const isLongEnough = (password: string) => password.trim().length >= GROUP_PASSWORD_MIN;
 export const createGroupInput = z.strictObject({
   name: groupNameSchema,
   picks_public: z.boolean().default(false),
   is_public: z.boolean().default(false),
-  password: safeText(200).optional(),
+  /** Empty or left out: no password. */
+  password: safeText(200)
+    .refine((v) => v === '' || isLongEnough(v), MESSAGES.groupPasswordTooShort)
+    .optional(),
 });
 export const createSimpleGroupInput = z.strictObject({ name: groupNameSchema });
 export const groupIdInput = z.strictObject({ group_id: idSchema });
@@ -318,8 +323,10 @@ export const memberOutput = z.object({
 });
 export const membersOutput = z.array(memberOutput);
 export const useGlobalPicksInput = z.strictObject({ group_id: idSchema, use_global_picks: z.boolean() });
-/** A group's new password, or null to remove it (joining by id then needs none). */
-export const groupPasswordSchema = safeText(200).refine((v) => v.trim().length > 0, MESSAGES.groupPasswordBlank);
+/** A group's new password (GROUP_PASSWORD_MIN characters at least), or null to remove it (joining by id then needs none). */
+export const groupPasswordSchema = safeText(200)
+  .refine((v) => v.trim().length > 0, { message: MESSAGES.groupPasswordBlank, abort: true })
+  .refine(isLongEnough, MESSAGES.groupPasswordTooShort);
 export const setGroupPasswordInput = z.strictObject({ group_id: idSchema, password: groupPasswordSchema.nullable() });
 /** The owner lets members invite (true, the default) or keeps invites to themselves (false). */
 export const setMembersCanInviteInput = z.strictObject({ group_id: idSchema, members_can_invite: z.boolean() });

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, Flex, Stack, Text } from '@chakra-ui/react';
 import { MESSAGES } from '@first-round/shared/messages';
+import { groupPasswordSchema } from '@first-round/shared/schemas';
 import { notify } from '../../lib/toaster';
 import { errorMessage, trpc } from '../../lib/trpc';
 import { TextField } from '../form-bits';
@@ -33,7 +34,9 @@ export function GroupPassword({ groupId, hasPassword }: { groupId: number; hasPa
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    if (!password.trim()) return setError(MESSAGES.groupPasswordBlank);
+    // The server's rule, said before asking it: not blank, at least GROUP_PASSWORD_MIN characters.
+    const checked = groupPasswordSchema.safeParse(password);
+    if (!checked.success) return setError(checked.error.issues[0]?.message ?? MESSAGES.groupPasswordBlank);
     void save(password);
   }
 

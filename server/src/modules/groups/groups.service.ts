@@ -148,8 +148,10 @@ export function joinAnswer(groupId: number, added: boolean, status: Pick<DraftSt
  * are decided one after another: a member passes at once (nothing is guessed), a limited player gets 429
  * before any hash, and a wrong password or unknown id is recorded before the next attempt counts.
  * (Counting a try before checking it, with the hash outside the lock, would refuse simultaneous RIGHT
- * answers once ten were in flight.) Once a group's own limit is reached, the right password is refused
- * too: a lock that still checked passwords would still be guessed through; invite links are the way in.
+ * answers once ten were in flight.) Once a group's bound across players is reached, a player who has
+ * guessed wrong on it waits (the right password too), while one who has not still gets their try: the
+ * bound slows many accounts to a guess each and locks no member out (join-limits.ts); invite links need
+ * no password.
  */
 export async function joinGroup(
   { em, participantId, now, draft, sink }: Caller & { now: Date; draft: DraftSettings; sink: InvalidationSink },
