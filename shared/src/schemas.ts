@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { GROUP_NAME_MAX, GROUP_PASSWORD_MIN, MAX_INVITE_HOURS, MAX_PICKS, MAX_VIEWING_DELAY_SECONDS, MIN_PICKS, USERNAME_MAX, USERNAME_MIN } from './constants.js';
+import { GROUP_NAME_MAX, MAX_INVITE_HOURS, MAX_PICKS, MAX_VIEWING_DELAY_SECONDS, MIN_PICKS, USERNAME_MAX, USERNAME_MIN } from './constants.js';
 import { MAX_ID } from './ids.js';
+import { isLongEnoughGroupPassword } from './join-words.js';
 import { MESSAGES, usernameRuleMessage } from './messages.js';
 import { hasInvisibleCharacters, hasStackedMarks, MAX_STACKED_MARKS } from './names.js';
 import { RISK_BANDS } from './risk-bands.js';
@@ -257,15 +258,13 @@ export const groupOutput = z.object({
 export type GroupDto = z.infer<typeof groupOutput>;
 export const groupsOutput = z.array(groupOutput);
 
-/** Long enough (GROUP_PASSWORD_MIN, spaces at either end not counted) for a password set or changed now. */
-const isLongEnough = (password: string) => password.trim().length >= GROUP_PASSWORD_MIN;
 export const createGroupInput = z.strictObject({
   name: groupNameSchema,
   picks_public: z.boolean().default(false),
   is_public: z.boolean().default(false),
   /** Empty or left out: no password. */
   password: safeText(200)
-    .refine((v) => v === '' || isLongEnough(v), MESSAGES.groupPasswordTooShort)
+    .refine((v) => v === '' || isLongEnoughGroupPassword(v), MESSAGES.groupPasswordTooShort)
     .optional(),
 });
 export const createSimpleGroupInput = z.strictObject({ name: groupNameSchema });
@@ -326,7 +325,7 @@ export const useGlobalPicksInput = z.strictObject({ group_id: idSchema, use_glob
 /** A group's new password (GROUP_PASSWORD_MIN characters at least), or null to remove it (joining by id then needs none). */
 export const groupPasswordSchema = safeText(200)
   .refine((v) => v.trim().length > 0, { message: MESSAGES.groupPasswordBlank, abort: true })
-  .refine(isLongEnough, MESSAGES.groupPasswordTooShort);
+  .refine(isLongEnoughGroupPassword, MESSAGES.groupPasswordTooShort);
 export const setGroupPasswordInput = z.strictObject({ group_id: idSchema, password: groupPasswordSchema.nullable() });
 /** The owner lets members invite (true, the default) or keeps invites to themselves (false). */
 export const setMembersCanInviteInput = z.strictObject({ group_id: idSchema, members_can_invite: z.boolean() });

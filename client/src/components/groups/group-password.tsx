@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, Flex, Stack, Text } from '@chakra-ui/react';
 import { MESSAGES } from '@first-round/shared/messages';
-import { groupPasswordSchema } from '@first-round/shared/schemas';
+import { groupPasswordProblem } from '@first-round/shared/join-words';
 import { notify } from '../../lib/toaster';
 import { errorMessage, trpc } from '../../lib/trpc';
 import { TextField } from '../form-bits';
@@ -35,8 +35,8 @@ export function GroupPassword({ groupId, hasPassword }: { groupId: number; hasPa
   function submit(e: FormEvent) {
     e.preventDefault();
     // The server's rule, said before asking it: not blank, at least GROUP_PASSWORD_MIN characters.
-    const checked = groupPasswordSchema.safeParse(password);
-    if (!checked.success) return setError(checked.error.issues[0]?.message ?? MESSAGES.groupPasswordBlank);
+    const problem = groupPasswordProblem(password);
+    if (problem) return setError(problem);
     void save(password);
   }
 

@@ -3,7 +3,7 @@ import { Box, chakra, Stack } from '@chakra-ui/react';
 import { useNavigate } from 'react-router-dom';
 import { GROUP_NAME_MAX, GROUP_PASSWORD_MIN } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
-import { groupPasswordSchema } from '@first-round/shared/schemas';
+import { groupPasswordProblem } from '@first-round/shared/join-words';
 import { FormAlert, TextField } from '../../components/form-bits';
 import { GroupFormPage } from '../../components/groups/group-frame';
 import { useDraftStarted, useRefreshGroups } from '../../components/groups/group-utils';
@@ -36,11 +36,10 @@ export function CreateGroupPage() {
     setNameError(null);
     // A password is optional; one given follows the server's rule (at least GROUP_PASSWORD_MIN characters),
     // said here, and above the button too, as the field may sit in the closed 'Advanced options'.
-    const checked = password ? groupPasswordSchema.safeParse(password) : undefined;
-    if (checked && !checked.success) {
-      const message = checked.error.issues[0]?.message ?? MESSAGES.groupPasswordTooShort;
-      setPasswordError(message);
-      setFormError(message);
+    const problem = password ? groupPasswordProblem(password) : undefined;
+    if (problem) {
+      setPasswordError(problem);
+      setFormError(problem);
       return;
     }
     setPasswordError(null);
