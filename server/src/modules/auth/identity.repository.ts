@@ -26,9 +26,13 @@ const lower = (column: string) => raw(`lower(${column})`);
 
 // ------------------------------------------------------------------------------------------- users
 
+/**
+ * The id of the account with this address, or undefined: one statement through `em.execute`, without
+ * building an entity, so a sign-in or sign-up costs the same whether the address has an account or not.
+ */
 export async function findUserIdByEmail(em: EntityManager, email: string): Promise<string | undefined> {
-  const user = await em.findOne(IdpUserSchema, { [lower('email')]: email }, { fields: ['id'], refresh: true });
-  return user?.id;
+  const [row] = await em.execute<{ id: string }[]>(`select id from idp_user where lower(email) = ? limit 1`, [email]);
+  return row?.id;
 }
 
 export async function findUser(em: EntityManager, id: string) {
