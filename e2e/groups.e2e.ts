@@ -144,6 +144,14 @@ describe('groups: create, invite, join, pick and compete', () => {
     await page.getByRole('textbox', { name: 'Group Name' }).fill(groupName);
     await page.getByText('Advanced options').click();
     await page.getByRole('checkbox', { name: "Members see each other's picks" }).check();
+    // A password is optional, and at least 8 characters when given: said before anything is sent.
+    await page.getByLabel('Password (optional)').fill('1234');
+    await page.getByRole('button', { name: 'Create Group' }).click();
+    await page.getByText('A group password must be at least 8 characters').first().waitFor();
+    // Under the field and above the button (the field may sit in the closed 'Advanced options').
+    expect(await page.getByText('A group password must be at least 8 characters').count()).toBe(2);
+    expect(new URL(page.url()).pathname).toBe('/groups/create');
+    await page.getByLabel('Password (optional)').fill('');
     await shots(page, 'groups-create');
     await page.getByRole('button', { name: 'Create Group' }).click();
     await waitForPath(page, /^\/groups\/\d+$/);
@@ -312,7 +320,7 @@ describe('groups: create, invite, join, pick and compete', () => {
     await page.getByLabel('Password').fill('guess');
     await page.getByRole('button', { name: 'Join Group' }).click();
     // A wrong password says how many tries are left (issue 23), not the generic 'check the group ID and password'.
-    await page.getByText('Wrong password for this group. 9 tries left.').waitFor();
+    await page.getByText('Wrong password for this group. 4 tries left.').waitFor();
     await shots(page, 'groups-join-by-id');
     await page.getByLabel('Password').fill('open sesame');
     await page.getByRole('button', { name: 'Join Group' }).click();

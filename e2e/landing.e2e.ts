@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { MESSAGES } from '@first-round/shared/messages';
 import { launchBrowser, newPerson } from './support/browser';
 import { BASE_URL, DEPUTY_EMAIL, uniqueEmail, uniqueUsername } from './support/env';
-import { apiSession, readCode } from './support/idp';
+import { apiSession, readCode, readMail } from './support/idp';
 import { enterMailedCode, signInThroughUi, waitForPath } from './support/ui';
 
 /** Issue 13 item 7: the landing a signed-out visitor meets on /sign-up, and signing in as a person would. */
@@ -56,14 +57,18 @@ describe('the landing and signing in', () => {
     }
   });
 
-  it("offers 'Create an account with …' for an address no account has, with the address filled in", async () => {
+  it("answers an address no account has as any other, mails it how to make one, and offers 'Create an account with …'", async () => {
     const { page, context } = await newPerson(browser);
     const email = uniqueEmail('bob');
     await page.goto('/sign-in');
     await page.getByRole('textbox', { name: 'Email' }).fill(email);
     await page.getByRole('button', { name: 'Send Code' }).click();
+    // The code step, as for an address with an account: the page cannot tell, the mail does.
+    await page.getByRole('textbox', { name: 'Verification code' }).waitFor();
+    await page.getByText(MESSAGES.codeStepNoAccount).waitFor();
+    const note = await readMail(email, (m) => m.code === null);
+    expect(note.text).toContain(`There is no First Round account for ${email}`);
     const offer = page.getByRole('link', { name: `Create an account with ${email}` });
-    await offer.waitFor();
     await offer.click();
     await waitForPath(page, '/sign-up');
     expect(await page.getByRole('textbox', { name: 'Email' }).inputValue()).toBe(email);

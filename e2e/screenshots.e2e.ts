@@ -219,7 +219,7 @@ describe('screenshots', () => {
       await fetch(`${BASE_URL}/api/groups`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${await commish.token()}` },
-        body: JSON.stringify({ name: 'Draft Night Degenerates', password: 'hunter2' }),
+        body: JSON.stringify({ name: 'Draft Night Degenerates', password: 'hunter22' }),
       })
     ).json()) as { group_id: number };
     for (const size of SIZES) {

@@ -33,15 +33,22 @@ class Session {
     private current: string,
   ) {}
 
-  /** Signs in (or up, for a new address) with a code read from the development outbox. */
+  /**
+   * Signs in (or up, for a new address) with a code read from the development outbox. A sign-up without a
+   * username: for an address with an account its code signs that account in; for a new one verify asks for
+   * the username (`missing_requirements`), and the same code with one completes it. (The server answers
+   * every address alike, so a client cannot ask first whether it has an account.)
+   */
   static async signIn(address: string): Promise<{ session: Session; userId: string }> {
-    const known = await post('/idp/sign-in', { email: address });
-    if (known.status === 404) await expectOk(await post('/idp/sign-up', { email: address, username: usernameFrom(address) }));
-    else await expectOk(known);
+    await expectOk(await post('/idp/sign-up', { email: address }));
     const outbox = await fetch(`${baseUrl}/idp/dev/outbox?email=${encodeURIComponent(address)}`);
     const [mail] = (await expectOk(outbox)) as { code: string | null }[]; // newest first
-    const verified = await post('/idp/verify', { email: address, code: mail?.code });
-    const { user_id, token } = (await expectOk(verified)) as { user_id: string; token: string };
+    type Verified = { status: 'complete' | 'missing_requirements'; user_id: string; token: string };
+    const verify = (username?: string) => post('/idp/verify', { email: address, code: mail?.code, ...(username ? { username } : {}) });
+    let verified = await verify();
+    let answer = (await expectOk(verified)) as Verified;
+    if (answer.status === 'missing_requirements') answer = (await expectOk((verified = await verify(usernameFrom(address))))) as Verified;
+    const { user_id, token } = answer;
     const cookie = verified.headers.getSetCookie().find((c) => c.startsWith('fr_session='))!.split(';')[0]!;
     return { session: new Session(cookie, token), userId: user_id };
   }

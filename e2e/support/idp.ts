@@ -1,29 +1,37 @@
 import { BASE_URL } from './env';
 
-interface OutboxMail {
+export interface OutboxMail {
   to: string;
   subject: string;
-  code: string;
+  text: string;
+  /** Null for a mail without a code (to an address without an account that asked to sign in). */
+  code: string | null;
   sent_at: string;
 }
 
-/** The newest code mailed to the address after `since` (the development outbox), waiting up to 20 s (a loaded machine). */
-export async function readCode(email: string, since = 0): Promise<string> {
+/** The newest mail to the address that `wanted` accepts (the development outbox), waiting up to 20 s (a loaded machine). */
+export async function readMail(email: string, wanted: (mail: OutboxMail) => boolean, what = 'mail'): Promise<OutboxMail> {
   let mails: OutboxMail[] = [];
   for (let i = 0; i < 100; i++) {
     const res = await fetch(`${BASE_URL}/idp/dev/outbox?email=${encodeURIComponent(email)}`);
     if (res.ok) {
       mails = (await res.json()) as OutboxMail[];
-      // No leeway before `since`: the server and its database share the test's clock (scripts/run-e2e.mjs),
-      // and a code mailed just before it (a sign-up's, a replaced one) no longer works; returning it while
-      // the new mail is still being written made sign-ins fail now and then.
-      const fresh = mails.find((m) => new Date(m.sent_at).getTime() >= since);
-      if (fresh) return fresh.code;
+      const found = mails.find(wanted);
+      if (found) return found;
     }
     await new Promise((r) => setTimeout(r, 200));
   }
   const sent = mails.map((m) => m.sent_at).join(', ') || 'nothing';
-  throw new Error(`No code mailed to ${email} since ${new Date(since).toISOString()}; its outbox holds mail sent at: ${sent}`);
+  throw new Error(`No ${what} mailed to ${email}; its outbox holds mail sent at: ${sent}`);
+}
+
+/** The newest code mailed to the address after `since`, waiting up to 20 s. */
+export async function readCode(email: string, since = 0): Promise<string> {
+  // No leeway before `since`: the server and its database share the test's clock (scripts/run-e2e.mjs),
+  // and a code mailed just before it (a sign-up's, a replaced one) no longer works; returning it while
+  // the new mail is still being written made sign-ins fail now and then.
+  const mail = await readMail(email, (m) => m.code !== null && new Date(m.sent_at).getTime() >= since, `code since ${new Date(since).toISOString()}`);
+  return mail.code!;
 }
 
 async function post<T>(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; data: T; cookie?: string }> {
@@ -37,7 +45,11 @@ async function post<T>(path: string, body: unknown, headers: Record<string, stri
   return { status: res.status, data, cookie };
 }
 
-/** A session through the identity provider's HTTP interface (no browser): sign up, or sign in if taken. */
+/**
+ * A session through the identity provider's HTTP interface (no browser): a sign-up, which for an address
+ * that has an account mails a code that signs it in (its username is then the account's own); a taken
+ * username (409) signs in instead.
+ */
 export async function apiSession(email: string, username: string) {
   const since = Date.now();
   const up = await post<{ message?: string }>('/idp/sign-up', { email, username });

@@ -12,8 +12,9 @@ export const BUILDS = {
   },
   server: {
     output: 'server/dist/main.js',
-    // The server's code and the shared code bundled into it; this file holds the build's settings.
-    sources: ['server/src', 'shared/src', 'server/package.json', 'shared/package.json', 'scripts/lib/builds.mjs'],
+    // The server's code and the shared code bundled into it (Unicode's look-alike table, imported by
+    // shared/src/name-keys.ts, among it); this file holds the build's settings.
+    sources: ['server/src', 'shared/src', 'shared/data/confusables-17.0.0.json', 'server/package.json', 'shared/package.json', 'scripts/lib/builds.mjs'],
   },
 };
 

@@ -138,6 +138,13 @@ describe('the import graph', () => {
     expect(offenders).toEqual([]);
   });
 
+  it("the web app never loads Unicode's table of look-alikes (the server's name keys)", () => {
+    const table = 'shared/src/name-keys.ts';
+    const offenders = files.filter((f) => f.startsWith('client/src/') && (f === table || reachable(f).has(table)));
+    expect(offenders).toEqual([]);
+    expect(reachable('server/src/modules/users/participants.service.ts')).toContain(table);
+  });
+
   it("the web app's lib never loads a component or a page", () => {
     const above = (f: string) => f.startsWith('client/src/components/') || f.startsWith('client/src/pages/');
     const offenders = files.filter((f) => f.startsWith('client/src/lib/') && [...reachable(f)].some(above)).map((f) => `${f} → ${[...reachable(f)].filter(above).join(', ')}`);

@@ -112,7 +112,8 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
     idp: {
       keys,
       mailer,
-      limits: { ...DEFAULT_IDP_LIMITS, requestsPerIpPerMinute: config.IDP_IP_RATE_LIMIT, resendMs: config.IDP_CODE_RESEND_SECONDS * 1000, ...options.idpLimits }, now: options.idpNow ?? (() => new Date()) },
+      limits: { ...DEFAULT_IDP_LIMITS, requestsPerIpPerMinute: config.IDP_IP_RATE_LIMIT, resendMs: config.IDP_CODE_RESEND_SECONDS * 1000, ...options.idpLimits }, now: options.idpNow ?? (() => new Date()),
+      origin: config.publicOrigin },
     clerkLookup,
     leaderboards,
     field: new FieldCache(orm, events),

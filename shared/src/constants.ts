@@ -76,6 +76,12 @@ export const TOAST_REMOVE_DELAY_MS = 3000;
 export const USERNAME_MIN = 2;
 export const USERNAME_MAX = 32;
 export const GROUP_NAME_MAX = 64;
+/**
+ * A group password set or changed now has at least this many characters (spaces at either end not
+ * counted): a four-digit PIN falls to guessing within days even under the join limits. Passwords set
+ * before the rule keep working (joining checks a password, never its length).
+ */
+export const GROUP_PASSWORD_MIN = 8;
 
 /** Local identity provider code rules. */
 export const CODE_TTL_MS = 10 * MINUTE;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { draftClock, joinDraftState, lateJoinNotice, retryWhen } from './join-words.js';
+import { draftClock, groupPasswordProblem, joinDraftState, lateJoinNotice, retryWhen } from './join-words.js';
+import { groupPasswordSchema } from './schemas.js';
 import { MESSAGES } from './messages.js';
 
 describe('retryWhen', () => {
@@ -34,5 +35,16 @@ describe('lateJoinNotice', () => {
     expect(lateJoinNotice(joinDraftState({ draftHasStarted: true, round_one_complete: true }))).toBe(MESSAGES.joinedAfterRoundOne);
     // Round one cannot be over before the draft starts.
     expect(joinDraftState({ draftHasStarted: false, round_one_complete: true })).toEqual({ draft_started: false, round_one_complete: false });
+  });
+});
+
+describe('groupPasswordProblem', () => {
+  it("says what the schema says, for the forms that do not load it: blank, shorter than 8, or nothing", () => {
+    for (const password of ['', '   ', '1234', '7 chars', '       x', '8 chars!', 'correct horse battery staple']) {
+      const parsed = groupPasswordSchema.safeParse(password);
+      expect(groupPasswordProblem(password), JSON.stringify(password)).toBe(parsed.success ? undefined : parsed.error.issues[0]!.message);
+    }
+    expect(groupPasswordProblem('1234')).toBe(MESSAGES.groupPasswordTooShort);
+    expect(groupPasswordProblem('   ')).toBe(MESSAGES.groupPasswordBlank);
   });
 });

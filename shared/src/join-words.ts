@@ -1,3 +1,4 @@
+import { GROUP_PASSWORD_MIN } from './constants.js';
 import { DRAFT_TIME_ZONE, formatClock } from './deadline.js';
 import { MESSAGES } from './messages.js';
 
@@ -21,6 +22,19 @@ export function retryWhen(retryAt: Date | string, now: Date, clock: (at: Date) =
 
 /** The server's clock for it, not knowing the reader's zone: Eastern, named ('3:16 PM EST'). */
 export const draftClock = (at: Date): string => formatClock(at, DRAFT_TIME_ZONE);
+
+/** A group password set or changed now is long enough (GROUP_PASSWORD_MIN, spaces at either end not counted). */
+export const isLongEnoughGroupPassword = (password: string): boolean => password.trim().length >= GROUP_PASSWORD_MIN;
+
+/**
+ * What is wrong with a group password being set (blank, too short), or undefined: the shared schema's
+ * rule (`groupPasswordSchema`), for the web app's forms, which do not load zod.
+ */
+export function groupPasswordProblem(password: string): string | undefined {
+  if (!password.trim()) return MESSAGES.groupPasswordBlank;
+  if (!isLongEnoughGroupPassword(password)) return MESSAGES.groupPasswordTooShort;
+  return undefined;
+}
 
 /** Where the draft is, as a join answer and an invitation card tell it. */
 export interface JoinDraftState {

@@ -1,4 +1,5 @@
 import type { RetryWhen } from './join-words.js';
+import { GROUP_PASSWORD_MIN } from './constants.js';
 import { plural } from './words.js';
 
 /** 'in 15 minutes (at 8:16 PM)'. */
@@ -17,6 +18,10 @@ export const MESSAGES = {
   enterEmail: 'Please enter your email',
   enterCode: 'Please enter the verification code',
   enterUsername: 'Please enter a username',
+  /** The sign-in code step when the provider answers every address alike (the built-in one). */
+  codeStepNoAccount: 'No account with this address? Instead of a code, we mailed it how to make one.',
+  /** The sign-up code step, likewise: an address that has an account gets a code that signs it in. */
+  codeStepHasAccount: 'Already have an account with this address? The code signs you in to it.',
   authNotReady: 'Authentication service is not ready',
   picksCountOutOfRange: 'Number of picks must be between 1 and 32',
   picksLocked: 'The draft has started: picks can no longer be changed',
@@ -41,6 +46,7 @@ export const MESSAGES = {
       ? `Wrong password for this group. ${plural(triesLeft, 'try', 'tries')} left.`
       : `Wrong password for this group. No tries left: ${retry ? `try again ${tryAgain(retry)}, ` : ''}${ASK_FOR_A_LINK}`,
   groupPasswordBlank: 'Enter a password, or remove it',
+  groupPasswordTooShort: `A group password must be at least ${GROUP_PASSWORD_MIN} characters`,
   groupPasswordSet: 'Group password updated',
   groupPasswordRemoved: 'Group password removed',
   /** A join by id past a limit: this group's wrong passwords, or the player's failed joins anywhere. */
@@ -90,6 +96,8 @@ export const MESSAGES = {
   pushSwitchFailed: 'Notifications could not be switched on this device. Try again.',
   /** Taken by another player or an operator, in any spelling that reads the same (names.ts, `nameKey`). */
   usernameTaken: 'That username is already taken',
+  /** More combining marks on one letter than a name may carry (names.ts, MAX_STACKED_MARKS): 'Username', 'Group name'. */
+  nameMarksStacked: (field: string, max: number) => `${field} must not stack more than ${max} accents or marks on one letter`,
   /** The name of a reference entry shown beside every leaderboard, in any spelling. */
   usernameReserved: 'That name belongs to a reference entry on the leaderboards: please pick another',
   accountFixMissing: 'Missing Information: Please provide both the temporary ID and Clerk ID',

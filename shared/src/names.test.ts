@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BENCHMARKS } from './benchmark-entries.js';
-import { DEFAULT_IGNORABLE_PATTERN, hasInvisibleCharacters, isReservedName, nameKey } from './names.js';
+import { MESSAGES } from './messages.js';
+import { DEFAULT_IGNORABLE_PATTERN, hasInvisibleCharacters, hasStackedMarks, MAX_STACKED_MARKS } from './names.js';
 import { groupNameSchema, usernameSchema } from './schemas.js';
 
 const everyCodePoint = function* () {
@@ -37,39 +37,24 @@ describe('invisible characters', () => {
   });
 });
 
-describe('nameKey', () => {
-  it('reads past case, width, compatibility forms, spaces, punctuation and invisible characters', () => {
-    const key = nameKey('operatorrt');
-    for (const name of ['Operator RT', 'OPERATOR-rt', 'operator.rt', 'Operator_RT', 'ＯｐｅｒａｔｏｒＲＴ', 'Operator\u00A0RT', 'OperatorRT\uFE0F', 'Oper\u200Bator RT']) {
-      expect(nameKey(name), name).toBe(key);
+describe('stacked marks', () => {
+  it('a letter may carry the accents of real names: Vietnamese, pointed Hebrew, Tibetan, Indic and Southeast Asian vowel signs', () => {
+    for (const name of ['Nguyễn Thị Ánh', 'Đặng Ngọc Ệ', 'שָּׁלוֹם', 'བསྒྲུབས', 'ကျော်ဇင်', 'ကြွေး', 'हूँ मैं', 'ਪੰਜਾਬੀ', 'தமிழ்', 'ที่รัก', 'ພາສາລາວ', 'Yorùbá ọ̀rẹ́', 'ą́ Navajo', 'Zoë']) {
+      expect(hasStackedMarks(name), name).toBe(false);
+      expect(usernameSchema.safeParse(name).success, name).toBe(true);
+      expect(groupNameSchema.safeParse(name).success, name).toBe(true);
     }
-    expect(nameKey('Straße')).toBe(nameKey('STRASSE'));
-    expect(nameKey('ﬁsh')).toBe('fish');
-    expect(nameKey('Top²')).toBe('top2');
   });
 
-  it('tells different names apart', () => {
-    expect(nameKey('Jo Smith')).not.toBe(nameKey('Jon Smith'));
-    expect(nameKey('José')).not.toBe(nameKey('Jose'));
-    expect(nameKey('Go Bears 🐻')).not.toBe(nameKey('Go Bears'));
-  });
-
-  it('a name of punctuation only keys as itself rather than as nothing', () => {
-    expect(nameKey('--')).toBe('--');
-    expect(nameKey('..')).not.toBe(nameKey('--'));
-  });
-});
-
-describe('reserved names', () => {
-  it("every reference entry's name, however it is spelt", () => {
-    for (const { name } of BENCHMARKS) {
-      expect(isReservedName(name), name).toBe(true);
-      expect(isReservedName(name.toUpperCase().replace(/ /g, '-')), name).toBe(true);
+  it(`more than ${MAX_STACKED_MARKS} marks on one letter are refused, precomposed letters counted as their marks`, () => {
+    const thirty = `Zo${'\u0301\u0300\u0302'.repeat(10)}`;
+    for (const name of [thirty, 'e\u0301\u0302\u0303\u0304', '\u00E9\u0302\u0303\u0304', 'a\u0301\u0903\u0302\u0303\u0304']) {
+      expect(hasStackedMarks(name), JSON.stringify(name)).toBe(true);
+      expect(usernameSchema.safeParse(name).error?.issues[0]?.message, JSON.stringify(name)).toBe(MESSAGES.nameMarksStacked('Username', MAX_STACKED_MARKS));
+      expect(groupNameSchema.safeParse(name).error?.issues[0]?.message, JSON.stringify(name)).toBe(MESSAGES.nameMarksStacked('Group name', MAX_STACKED_MARKS));
     }
-    for (const name of ['BigBoard Top32', 'big board top-32', 'CHALK20', 'Chalk  20', 'top10only', 'Top 10 Only.']) expect(isReservedName(name), name).toBe(true);
-  });
-
-  it('names that only contain one are free', () => {
-    for (const name of ['Chalk 20 Hater', 'Top 10 only please', 'Big board top 31', 'Chalk']) expect(isReservedName(name), name).toBe(false);
+    // Three are fine, and so are marks spread over several letters.
+    expect(hasStackedMarks('e\u0301\u0302\u0303')).toBe(false);
+    expect(hasStackedMarks('e\u0301\u0302e\u0303\u0304')).toBe(false);
   });
 });

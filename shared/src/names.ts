@@ -1,9 +1,9 @@
 /**
- * Names people see (usernames, screen names, group names): which characters they may hold, and the key
- * two names are compared by, so that one name cannot pass for another on a leaderboard.
+ * Names people see (usernames, screen names, group names): which characters they may hold. Imported by
+ * the web app's forms and the server alike, so both refuse the same names. Whether a name passes for
+ * another's is the server's to say (shared/src/name-keys.ts, with Unicode's table of look-alikes, kept
+ * out of the web app).
  */
-import { BENCHMARKS } from './benchmark-entries.js';
-
 /**
  * Unicode's Default_Ignorable_Code_Point set, written out (Unicode 17, DerivedCoreProperties.txt):
  * characters a renderer is told to draw as nothing. Soft hyphen, the combining grapheme joiner, the
@@ -45,22 +45,24 @@ const SEPARATORS = /[\p{White_Space}\p{Z}\p{P}]/gu;
 /** Whether the text holds a character that is invisible or could reorder or disguise what is shown. */
 export const hasInvisibleCharacters = (text: string): boolean => INVISIBLE.test(text);
 
-/**
- * The key two names are compared by: NFKC (compatibility forms: full-width, ligatures, superscripts),
- * case-folded (upper then lower, so ß folds to ss and the dotless ı to i), with invisible characters,
- * spaces and punctuation left out. 'Big Board top-32', 'BigBoard Top32' and 'ｂｉｇｂｏａｒｄｔｏｐ３２' share
- * one key. A name of punctuation only ('--') keys as itself, folded, rather than as nothing.
- */
-export function nameKey(name: string): string {
-  const folded = name.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC').replace(INVISIBLE_ALL, '');
-  return folded.replace(SEPARATORS, '') || folded;
-}
+/** The text without its invisible characters (the name keys read past them: shared/src/name-keys.ts). */
+export const withoutInvisible = (text: string): string => text.replace(INVISIBLE_ALL, '');
 
 /**
- * Names no player may take: the reference entries shown beside every leaderboard (benchmark-entries.ts).
- * A player called 'Chalk 20' would pass for one of them.
+ * What separates words in a name and changes nothing about who it names: spaces of every kind and
+ * punctuation. Left out of the name keys (shared/src/name-keys.ts).
  */
-const RESERVED_KEYS: ReadonlySet<string> = new Set(BENCHMARKS.map((b) => nameKey(b.name)));
+export const withoutSeparators = (text: string): string => text.replace(SEPARATORS, '');
 
-/** Whether a player's name would pass for a reference entry's (compared by `nameKey`). */
-export const isReservedName = (name: string): boolean => RESERVED_KEYS.has(nameKey(name));
+/**
+ * Combining marks one letter may carry: the accents of Vietnamese (two: 'ệ'), pointed Hebrew (three:
+ * 'שָּׁ') and Tibetan stacks (three) fit; thirty marks piled onto one letter, drawn over the lines above and
+ * below, do not. Counted after NFD, so a precomposed 'é' is one mark too. Spacing marks (the vowel signs
+ * of Indic and Southeast Asian scripts, which take a place of their own: Burmese 'ကျော်' has four) are not
+ * counted, as they do not stack.
+ */
+export const MAX_STACKED_MARKS = 3;
+const STACKED_MARKS = new RegExp(`[\\p{Mn}\\p{Me}](?:\\p{Mc}*[\\p{Mn}\\p{Me}]){${MAX_STACKED_MARKS}}`, 'u');
+
+/** Whether a letter in the text carries more than MAX_STACKED_MARKS non-spacing marks. */
+export const hasStackedMarks = (text: string): boolean => STACKED_MARKS.test(text.normalize('NFD'));

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { GROUP_NAME_MAX, MAX_INVITE_HOURS, MAX_PICKS, MAX_VIEWING_DELAY_SECONDS, MIN_PICKS, USERNAME_MAX, USERNAME_MIN } from './constants.js';
 import { MAX_ID } from './ids.js';
+import { isLongEnoughGroupPassword } from './join-words.js';
 import { MESSAGES, usernameRuleMessage } from './messages.js';
-import { hasInvisibleCharacters } from './names.js';
+import { hasInvisibleCharacters, hasStackedMarks, MAX_STACKED_MARKS } from './names.js';
 import { RISK_BANDS } from './risk-bands.js';
 import { findTeam, TEAM_ABBREVIATIONS } from './teams.js';
 
@@ -162,8 +163,9 @@ export const feedDecisionOutput = z.object({ item: feedQueueItemOutput, event_id
 /**
  * Every name people see (usernames, group names): NFC-normalised (stored that way, so the database's
  * case-insensitive unique indexes compare one form), trimmed, free of invisible and control characters
- * (names.ts: Unicode's default ignorables, written out, and the rest), then the length rules. Messages
- * name the field. Whether a name passes for another's is the server's to say (names.ts, `nameKey`).
+ * (names.ts: Unicode's default ignorables, written out, and the rest) and of marks stacked on one letter
+ * (names.ts, MAX_STACKED_MARKS), then the length rules. Messages name the field. Whether a name passes for
+ * another's is the server's to say (name-keys.ts, `nameKeys`).
  */
 export function displayNameSchema(field: string, min: number, max: number, tooShort: string) {
   return z
@@ -172,7 +174,8 @@ export function displayNameSchema(field: string, min: number, max: number, tooSh
     .trim()
     .min(min, tooShort)
     .max(max, `${field} must be at most ${max} characters`)
-    .refine((v) => !hasInvisibleCharacters(v), `${field} must not contain invisible or control characters`);
+    .refine((v) => !hasInvisibleCharacters(v), `${field} must not contain invisible or control characters`)
+    .refine((v) => !hasStackedMarks(v), MESSAGES.nameMarksStacked(field, MAX_STACKED_MARKS));
 }
 
 /** Text that only travels (ids, tokens, passwords): never a NUL, which PostgreSQL text cannot hold. */
@@ -259,7 +262,10 @@ export const createGroupInput = z.strictObject({
   name: groupNameSchema,
   picks_public: z.boolean().default(false),
   is_public: z.boolean().default(false),
-  password: safeText(200).optional(),
+  /** Empty or left out: no password. */
+  password: safeText(200)
+    .refine((v) => v === '' || isLongEnoughGroupPassword(v), MESSAGES.groupPasswordTooShort)
+    .optional(),
 });
 export const createSimpleGroupInput = z.strictObject({ name: groupNameSchema });
 export const groupIdInput = z.strictObject({ group_id: idSchema });
@@ -316,8 +322,10 @@ export const memberOutput = z.object({
 });
 export const membersOutput = z.array(memberOutput);
 export const useGlobalPicksInput = z.strictObject({ group_id: idSchema, use_global_picks: z.boolean() });
-/** A group's new password, or null to remove it (joining by id then needs none). */
-export const groupPasswordSchema = safeText(200).refine((v) => v.trim().length > 0, MESSAGES.groupPasswordBlank);
+/** A group's new password (GROUP_PASSWORD_MIN characters at least), or null to remove it (joining by id then needs none). */
+export const groupPasswordSchema = safeText(200)
+  .refine((v) => v.trim().length > 0, { message: MESSAGES.groupPasswordBlank, abort: true })
+  .refine(isLongEnoughGroupPassword, MESSAGES.groupPasswordTooShort);
 export const setGroupPasswordInput = z.strictObject({ group_id: idSchema, password: groupPasswordSchema.nullable() });
 /** The owner lets members invite (true, the default) or keeps invites to themselves (false). */
 export const setMembersCanInviteInput = z.strictObject({ group_id: idSchema, members_can_invite: z.boolean() });

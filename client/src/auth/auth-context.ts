@@ -35,6 +35,12 @@ export interface AuthApi {
   userId: string | null;
   email: string | null;
   provider: 'local' | 'clerk';
+  /**
+   * The provider answers a sign-in alike for every address and mails an address without an account how
+   * to make one (the built-in provider: who has an account is not told to whoever asks); false: it refuses
+   * an unknown address at once (Clerk), and the sign-in form then offers to make one.
+   */
+  answersEveryAddress: boolean;
   getToken(): Promise<string | null>;
   signOut(): Promise<void>;
   /** Sends a sign-in code to the address. */

@@ -38,6 +38,7 @@ function ClerkBridge({ children }: { children: ReactNode }) {
       userId: clerk.userId ?? null,
       email: user?.primaryEmailAddress?.emailAddress ?? null,
       provider: 'clerk',
+      answersEveryAddress: false,
       getToken: () => clerk.getToken(),
       signOut: () => clerk.signOut(),
       async sendSignInCode(emailAddress) {

@@ -172,6 +172,7 @@ export function LocalAuthProvider({ children }: { children: ReactNode }) {
       userId: session?.userId ?? null,
       email: session ? email : null,
       provider: 'local',
+      answersEveryAddress: true,
       getToken,
       signOut,
       async sendSignInCode(address) {

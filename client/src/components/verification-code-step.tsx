@@ -40,14 +40,16 @@ const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds
 
 /**
  * The step after the e-mail is sent: enter the one-time code, ask for another once the wait is over
- * ('Resend code in 0:42' until then), or go back and use another address.
+ * ('Resend code in 0:42' until then), or go back and use another address. `note`: what the page adds
+ * under 'We sent a verification code to …'.
  */
 export function VerificationCodeStep({
   codeError,
   onDifferentEmail,
   onResend,
+  note,
   ...form
-}: { codeError?: string | null; onDifferentEmail: () => void; onResend: () => void } & Omit<React.ComponentProps<typeof AuthForm>, 'children' | 'after'>) {
+}: { codeError?: string | null; onDifferentEmail: () => void; onResend: () => void; note?: ReactNode } & Omit<React.ComponentProps<typeof AuthForm>, 'children' | 'after'>) {
   const { flow } = form;
   const wait = flow.resendWait;
   return (
@@ -72,6 +74,7 @@ export function VerificationCodeStep({
       <Text color="gray.700">
         We sent a verification code to <strong>{flow.email.trim()}</strong>.
       </Text>
+      {note}
       <TextField
         label="Verification code"
         name="code"

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Link as ChakraLink } from '@chakra-ui/react';
+import { Button, Link as ChakraLink, Stack, Text } from '@chakra-ui/react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { MESSAGES } from '@first-round/shared/messages';
 import { useCodeFlow } from '../auth/use-code-flow';
@@ -53,12 +53,20 @@ export function SignInPage() {
     setFieldError(null);
   }
 
-  // No account has this address: offer to make one with it, as the next step rather than a dead end.
+  // No account has this address: offer to make one with it, as the next step rather than a dead end. A
+  // provider that answers every address alike (the built-in one) cannot say there is none: the code step
+  // offers it beside the code, and the mail says which it was.
   const address = email.trim();
-  const createAccount = flow.errorReason === 'unknown_account' && address && (
+  const createAccount = address && (
     <Button asChild variant="outline" size="lg" borderColor="navy.900" color="navy.900" fontWeight="bold" whiteSpace="normal" height="auto" py="2">
       <Link to={withNext('/sign-up', next, { email: address })}>Create an account with {address}</Link>
     </Button>
+  );
+  const noAccountNote = auth.answersEveryAddress && (
+    <Stack gap="2">
+      <Text color="gray.700">{MESSAGES.codeStepNoAccount}</Text>
+      {createAccount}
+    </Stack>
   );
 
   return (
@@ -80,9 +88,10 @@ export function SignInPage() {
           codeError={fieldError}
           onDifferentEmail={differentEmail}
           onResend={() => void flow.resend(send)}
+          note={noAccountNote}
         />
       ) : (
-        <AuthForm flow={flow} onSubmit={sendCode} submitLabel="Send Code" alertExtra={createAccount}>
+        <AuthForm flow={flow} onSubmit={sendCode} submitLabel="Send Code" alertExtra={flow.errorReason === 'unknown_account' && createAccount}>
           <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => flow.setEmail(e.target.value)} error={fieldError} />
         </AuthForm>
       )}

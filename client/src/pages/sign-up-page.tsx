@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link as ChakraLink } from '@chakra-ui/react';
+import { Link as ChakraLink, Text } from '@chakra-ui/react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { MESSAGES } from '@first-round/shared/messages';
 import { useCodeFlow } from '../auth/use-code-flow';
@@ -16,7 +16,8 @@ export const SIGN_UP_TAGLINE = 'The game is simple. Pick the players you think w
 /**
  * /sign-up, the landing for signed-out visitors: the pitch (Pick · Lock · Survive, an example entry, the
  * live counts), then the form. Someone who followed an invite sees the invitation first. `?email=`
- * fills the address in (sign-in offers it for an unknown address); `?next=` is where to go afterwards.
+ * fills the address in (sign-in and the mail to an address without an account link it); `?next=` is where
+ * to go afterwards.
  */
 export function SignUpPage() {
   const navigate = useNavigate();
@@ -88,6 +89,7 @@ export function SignUpPage() {
           codeError={errors.code}
           onDifferentEmail={differentEmail}
           onResend={() => void flow.resend(send)}
+          note={auth.answersEveryAddress && <Text color="gray.700">{MESSAGES.codeStepHasAccount}</Text>}
         />
       ) : (
         <AuthForm flow={flow} onSubmit={sendCode} submitLabel="Sign Up">

@@ -142,7 +142,7 @@ let players: number[];
 async function makeFixture(): Promise<Fixture> {
   const [group] = await t.db.query<{ id: number }>(
     `insert into groups (name, is_public, picks_public, password_hash, created_by) values ($1, false, true, $2, $3) returning id`,
-    [uniqueName('Matrix'), await hashPassword('secret'), users.owner.id],
+    [uniqueName('Matrix'), await hashPassword('secret password'), users.owner.id],
   );
   const groupId = group!.id;
   await t.db.query(`insert into group_membership (group_id, participant_id, is_owner) values ($1, $2, true), ($1, $3, false)`, [
@@ -183,7 +183,7 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
   'groups.get': { run: ({ caller, fixture }) => caller.groups.get({ group_id: fixture.groupId }) },
   'groups.create': { run: ({ caller }) => caller.groups.create({ name: uniqueName(), is_public: false, picks_public: false }) },
   'groups.createSimple': { run: ({ caller }) => caller.groups.createSimple({ name: uniqueName() }) },
-  'groups.join': { fresh: true, run: ({ caller, fixture }) => caller.groups.join({ group_id: fixture.groupId, password: 'secret' }) },
+  'groups.join': { fresh: true, run: ({ caller, fixture }) => caller.groups.join({ group_id: fixture.groupId, password: 'secret password' }) },
   'groups.leave': { fresh: true, run: ({ caller, fixture }) => caller.groups.leave({ group_id: fixture.groupId }) },
   'groups.memberCount': { run: ({ caller, fixture }) => caller.groups.memberCount({ group_id: fixture.groupId }) },
   'groups.membership': { run: ({ caller, fixture }) => caller.groups.membership({ group_id: fixture.groupId }) },
@@ -191,7 +191,7 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
   'groups.draftBoard': { run: ({ caller, fixture }) => caller.groups.draftBoard({ group_id: fixture.groupId }) },
   'groups.useGlobalPicks': { run: ({ caller, fixture }) => caller.groups.useGlobalPicks({ group_id: fixture.groupId, use_global_picks: false }) },
   // The same password again: the fixture's joins keep working.
-  'groups.setPassword': { run: ({ caller, fixture }) => caller.groups.setPassword({ group_id: fixture.groupId, password: 'secret' }) },
+  'groups.setPassword': { run: ({ caller, fixture }) => caller.groups.setPassword({ group_id: fixture.groupId, password: 'secret password' }) },
   // On, as it was: the fixture's members keep inviting.
   'groups.setMembersCanInvite': { run: ({ caller, fixture }) => caller.groups.setMembersCanInvite({ group_id: fixture.groupId, members_can_invite: true }) },
   'groups.publicCounts': { run: ({ caller }) => caller.groups.publicCounts() },

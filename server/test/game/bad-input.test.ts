@@ -27,8 +27,8 @@ beforeAll(async () => {
   [owner, member, admin] = [await t.signUp('badowner'), await t.signUp('badmember'), await t.signUp('badop', ADMIN_EMAIL)];
   for (const user of [owner, member, admin]) await t.request('GET', '/api/auth/me', { user });
   players = await boardIds(t);
-  group = await createGroup(t, owner, { password: 'secret' });
-  await joinGroup(t, member, group.id, 'secret');
+  group = await createGroup(t, owner, { password: 'secret password' });
+  await joinGroup(t, member, group.id, 'secret password');
 });
 afterAll(async () => t?.close());
 
@@ -53,11 +53,11 @@ const BODIES: Record<string, BodySpec> = {
   },
   'POST /groups/create-simple': { valid: () => ({ name: 'Fine name' }), fields: { name: { kind: 'nonEmptyString', required: true } } },
   'POST /groups/join': {
-    valid: () => ({ group_id: group.id, password: 'secret' }),
+    valid: () => ({ group_id: group.id, password: 'secret password' }),
     fields: { group_id: { kind: 'id', required: true }, password: { kind: 'string', required: false } },
   },
   'POST /groups': {
-    valid: () => ({ name: 'Another fine name', is_public: false, picks_public: false, password: 'x' }),
+    valid: () => ({ name: 'Another fine name', is_public: false, picks_public: false, password: 'long enough' }),
     fields: {
       name: { kind: 'nonEmptyString', required: true },
       is_public: { kind: 'boolean', required: false },
@@ -67,7 +67,7 @@ const BODIES: Record<string, BodySpec> = {
   },
   'POST /groups/:id/use-global-picks': { valid: () => ({ use_global_picks: true }), fields: { use_global_picks: { kind: 'boolean', required: true } } },
   // The owner's new password (the same as before, so the fixture's joins keep working), or null to remove it.
-  'POST /groups/:id/password': { valid: () => ({ password: 'secret' }), fields: { password: { kind: 'passwordOrNull', required: true } } },
+  'POST /groups/:id/password': { valid: () => ({ password: 'secret password' }), fields: { password: { kind: 'passwordOrNull', required: true } } },
   // On, as the fixture's group has it.
   'POST /groups/:id/members-can-invite': { valid: () => ({ members_can_invite: true }), fields: { members_can_invite: { kind: 'boolean', required: true } } },
   'POST /picks/': {
@@ -340,7 +340,7 @@ describe('every tRPC procedure', () => {
     group_id: group.id,
     name: 'Sweep name',
     screen_name: 'sweep_name',
-    password: 'secret',
+    password: 'secret password',
     token: 'sometoken',
     participant_id: member.id,
     temp_id: 'temp_sweep',

@@ -19,11 +19,11 @@ const memberships = async (groupId: number, participantId: string) =>
   (await t.db.query(`select 1 from group_membership where group_id = $1 and participant_id = $2`, [groupId, participantId])).length;
 
 it('50 simultaneous joins of one user to one group all succeed and leave one membership', async () => {
-  const group = await createGroup(t, owner, { is_public: true, password: 'pw' });
+  const group = await createGroup(t, owner, { is_public: true, password: 'password' });
   // A brand-new user: even the participant row is created by these concurrent first calls.
   const joiner = await t.signUp();
   const answers = await Promise.all(
-    Array.from({ length: 50 }, () => t.request('POST', '/api/groups/join', { user: joiner, body: { group_id: group.id, password: 'pw' } })),
+    Array.from({ length: 50 }, () => t.request('POST', '/api/groups/join', { user: joiner, body: { group_id: group.id, password: 'password' } })),
   );
   for (const res of answers) expect(expectStatus(res, 200)).toMatchObject({ success: true, group_id: group.id });
   expect(answers.filter((r) => (r.json() as { already_member: boolean }).already_member === false)).toHaveLength(1);

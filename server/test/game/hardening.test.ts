@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@first-round/shared/messages';
+import { JOIN_LIMITS } from '../../src/modules/groups/join-limits.js';
 import { createTestApp, latestOutboxCode, type TestApp, type TestUser } from '../support/test-app.js';
 import { createGroup, expectError, expectStatus, joinGroup, tableCounts, uniqueName } from './helpers.js';
 
@@ -20,20 +21,23 @@ const join = (user: TestUser, body: Record<string, unknown>) => t.request('POST'
 const MINUTE = 60_000;
 
 describe('guessing a group password', () => {
-  it('says how many tries are left, then when the lock lifts (10 wrong passwords per player and group in 15 minutes), even for the right one', async () => {
+  /** Wrong passwords one player may try on one group in 15 minutes. */
+  const N = JOIN_LIMITS.wrongPasswordsPerGroup;
+  it('says how many tries are left, then when the lock lifts (5 wrong passwords per player and group in 15 minutes), even for the right one', async () => {
+    expect(N).toBe(5);
     // A clock half a minute past the hour, so the lock's time reads the same however long the hashes take.
     t.clock.set(new Date('2026-03-05T20:00:30Z'));
     const group = await createGroup(t, owner, { password: 'correct horse' });
     const guesser = await t.signUp('guesser');
-    for (let i = 1; i <= 9; i++) {
-      const body = expectError(await join(guesser, { group_id: group.id, password: `guess ${i}` }), 403, `Wrong password for this group. ${10 - i} ${10 - i === 1 ? 'try' : 'tries'} left.`);
-      expect(body).toMatchObject({ code: 'FORBIDDEN', tries_left: 10 - i });
+    for (let i = 1; i < N; i++) {
+      const body = expectError(await join(guesser, { group_id: group.id, password: `guess ${i}` }), 403, `Wrong password for this group. ${N - i} ${N - i === 1 ? 'try' : 'tries'} left.`);
+      expect(body).toMatchObject({ code: 'FORBIDDEN', tries_left: N - i });
       expect(body).not.toHaveProperty('retry_at');
     }
-    // The tenth is the last: it says so, and when the next try is allowed (the first wrong one ages out
+    // The fifth is the last: it says so, and when the next try is allowed (the first wrong one ages out
     // 15 minutes after it; the clock time is rounded up to the minute).
     const last = expectError(
-      await join(guesser, { group_id: group.id, password: 'guess 10' }),
+      await join(guesser, { group_id: group.id, password: `guess ${N}` }),
       403,
       'Wrong password for this group. No tries left: try again in 15 minutes (at 3:16 PM EST), or ask a member for an invite link.',
     );
@@ -64,13 +68,13 @@ describe('guessing a group password', () => {
     expect(expectStatus<{ already_member: boolean }>(await join(guesser, { group_id: group.id, password: 'correct horse' }), 200).already_member).toBe(false);
   });
 
-  it('evaluates no more than 10 of 50 simultaneous wrong guesses', async () => {
+  it('evaluates no more than 5 of 50 simultaneous wrong guesses', async () => {
     const group = await createGroup(t, owner, { password: 'p4ssw0rd' });
     const guesser = await t.signUp('burstguesser');
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => join(guesser, { group_id: group.id, password: `try ${i}` })));
     const statuses = answers.map((a) => a.statusCode);
-    expect(statuses.filter((s) => s === 403)).toHaveLength(10);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(40);
+    expect(statuses.filter((s) => s === 403)).toHaveLength(N);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(50 - N);
     // tRPC callers meet the same count.
     await expect((await t.caller(guesser)).groups.join({ group_id: group.id, password: 'p4ssw0rd' })).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS' });
   });
@@ -83,9 +87,9 @@ describe('guessing a group password', () => {
       const group = await createGroup(t, owner, { password: 'two doors' });
       const guesser = await t.signUp('twodoors');
       const joinAt = (app: TestApp, password: string) => app.request('POST', '/api/groups/join', { user: guesser, body: { group_id: group.id, password } });
-      for (let i = 0; i < 5; i++) expectError(await joinAt(t, `first ${i}`), 403, MESSAGES.wrongGroupPassword(9 - i));
-      for (let i = 0; i < 4; i++) expectError(await joinAt(second, `second ${i}`), 403, MESSAGES.wrongGroupPassword(4 - i));
-      expectError(await joinAt(second, 'second 4'), 403, /^Wrong password for this group\. No tries left/);
+      for (let i = 0; i < 3; i++) expectError(await joinAt(t, `first ${i}`), 403, MESSAGES.wrongGroupPassword(N - 1 - i));
+      expectError(await joinAt(second, 'second 0'), 403, MESSAGES.wrongGroupPassword(N - 4));
+      expectError(await joinAt(second, 'second 1'), 403, /^Wrong password for this group\. No tries left/);
       expectError(await joinAt(second, 'two doors'), 429, /Too many wrong passwords for this group/);
       expectError(await joinAt(t, 'two doors'), 429, /Too many wrong passwords for this group/);
     } finally {
@@ -96,11 +100,11 @@ describe('guessing a group password', () => {
   it('a right password is not a failure, and a member is never locked out of their own group', async () => {
     const group = await createGroup(t, owner, { password: 'let me in' });
     const player = await t.signUp('ninetries');
-    for (let i = 0; i < 9; i++) expectError(await join(player, { group_id: group.id, password: `no ${i}` }), 403, MESSAGES.wrongGroupPassword(9 - i));
+    for (let i = 0; i < N - 1; i++) expectError(await join(player, { group_id: group.id, password: `no ${i}` }), 403, MESSAGES.wrongGroupPassword(N - 1 - i));
     expect(expectStatus<{ already_member: boolean }>(await join(player, { group_id: group.id, password: 'let me in' }), 200).already_member).toBe(false);
     expectStatus(await t.request('POST', `/api/groups/${group.id}/leave`, { user: player }), 200);
-    // Nine failures so far, not ten: one more wrong password is still checked, the next is refused.
-    expectError(await join(player, { group_id: group.id, password: 'no 9' }), 403, /^Wrong password for this group\. No tries left: try again in 15 minutes/);
+    // Four failures so far, not five: one more wrong password is still checked, the next is refused.
+    expectError(await join(player, { group_id: group.id, password: `no ${N - 1}` }), 403, /^Wrong password for this group\. No tries left: try again in 15 minutes/);
     expectError(await join(player, { group_id: group.id, password: 'let me in' }), 429, /Too many wrong passwords for this group/);
 
     // Over the per-player limit, a member re-joining their own group is still told they are in it.
@@ -113,13 +117,13 @@ describe('guessing a group password', () => {
 
   it('caps failed joins per player across groups and unknown ids (30 an hour), which also stops counting through ids', async () => {
     const prober = await t.signUp('prober');
-    const groups = await Promise.all(Array.from({ length: 3 }, () => createGroup(t, owner, { password: 'locked' })));
+    const groups = await Promise.all(Array.from({ length: 3 }, () => createGroup(t, owner, { password: 'locked out' })));
     let failures = 0;
     for (const g of groups) {
-      for (let i = 0; i < 5; i++, failures++) expectError(await join(prober, { group_id: g.id, password: 'nope' }), 403);
+      for (let i = 0; i < 1; i++, failures++) expectError(await join(prober, { group_id: g.id, password: 'nope' }), 403);
     }
     for (let id = 11_000_000; failures < 27; id++, failures++) expectError(await join(prober, { group_id: id }), 404, MESSAGES.groupNotFound);
-    // Tries left count the tighter limit: this group would allow 4 more, the player only 2 more anywhere.
+    // Tries left count the tighter limit: this group would allow 3 more, the player only 2 more anywhere.
     const fewer = expectError(await join(prober, { group_id: groups[0]!.id, password: 'nope' }), 403, 'Wrong password for this group. 2 tries left.');
     expect(fewer).toMatchObject({ tries_left: 2 });
     expectError(await join(prober, { group_id: 11_999_999 }), 404, MESSAGES.groupNotFound);

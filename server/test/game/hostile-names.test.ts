@@ -4,6 +4,7 @@
  * punctuation from an operator's, another player's or a reference entry's (the benchmarks beside every
  * leaderboard). Usernames and group names, over REST, tRPC and the sign-up routes.
  */
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@first-round/shared/messages';
 import { ADMIN_EMAIL, createTestApp, latestOutboxCode, type TestApp, type TestUser } from '../support/test-app.js';
@@ -153,5 +154,106 @@ describe('names that pass for another', () => {
     const name = uniqueName('Office Pool');
     expectStatus(await t.request('POST', '/api/groups', { user: player, body: { name } }), 200);
     expectError(await t.request('POST', '/api/groups', { user: operator, body: { name: name.toUpperCase() } }), 409, MESSAGES.groupExists);
+  });
+});
+
+/**
+ * Names that look like another's without being the same letters: letters of another script ('Сhalk 20'
+ * with a Cyrillic С, 'Top 10 οnly' with a Greek ο, 'аlice' with a Cyrillic а), digits and letters that look
+ * alike ('Chalk 2O', 'aIice' with a capital i), digits of another script ('Chalk ٢٠'), and letters buried
+ * under stacked combining marks. Compared by Unicode's table of look-alikes (shared/src/name-keys.ts).
+ */
+describe('look-alike names', () => {
+  const RESERVED_LOOKALIKES = ['Сhalk 20', 'Chalk 2O', 'Top 10 οnly', 'Chalk ٢٠', 'BIG BОARD TOP 32'];
+  const ALICE = 'alice400877';
+  const ALICE_LOOKALIKES = ['аlice400877', 'aIice400877', 'alice4OO877', 'ALICE4００877', 'a|ice400877'];
+  const STACKED = `Zo${'\u0301\u0300\u0302'.repeat(10)}`; // 32 characters: within the length rule
+  const STACKED_MESSAGE = (field: string) => `${field} must not stack more than 3 accents or marks on one letter`;
+  let alice: TestUser;
+
+  beforeAll(async () => {
+    alice = await t.signUp(ALICE, 'alice400877@example.com');
+    expectStatus(await t.request('GET', '/api/auth/me', { user: alice }), 200);
+  });
+
+  const signUpAs = (username: string) => t.request('POST', '/idp/sign-up', { body: { email: 'lookalike-signup@example.com', username } });
+
+  it("a reference entry's name in look-alike letters or digits is reserved, at sign-up and at rename (409)", async () => {
+    const before = await screenNameOf(player);
+    for (const name of RESERVED_LOOKALIKES) {
+      expectError(await rename(player, name), 409, MESSAGES.usernameReserved);
+      expectError(await signUpAs(name), 409, MESSAGES.usernameReserved);
+      await expect((await t.caller(player)).auth.updateScreenName({ screen_name: name }), name).rejects.toMatchObject({ code: 'CONFLICT', message: MESSAGES.usernameReserved });
+    }
+    expect(await screenNameOf(player)).toBe(before);
+  });
+
+  it("another player's name in look-alike letters or digits is taken, at sign-up and at rename (409)", async () => {
+    const before = await screenNameOf(player);
+    for (const name of ALICE_LOOKALIKES) {
+      expectError(await rename(player, name), 409, MESSAGES.usernameTaken);
+      expectError(await signUpAs(name), 409, MESSAGES.usernameTaken);
+      await expect((await t.caller(player)).auth.updateScreenName({ screen_name: name }), name).rejects.toMatchObject({ code: 'CONFLICT', message: MESSAGES.usernameTaken });
+    }
+    expect(await screenNameOf(player)).toBe(before);
+    // And the other way round: a look-alike held first keeps the plain spelling from others.
+    const cyrillic = await t.signUp('Воb Lookalike', 'cyrillic-bob@example.com');
+    expectStatus(await t.request('GET', '/api/auth/me', { user: cyrillic }), 200);
+    expectError(await rename(player, 'Bob Lookalike'), 409, MESSAGES.usernameTaken);
+    expectError(await signUpAs('BOB LOOKALIKE'), 409, MESSAGES.usernameTaken);
+    // Their own name in a look-alike spelling is theirs to take.
+    expect(expectStatus<{ screen_name: string }>(await rename(alice, 'aIice400877'), 200).screen_name).toBe('aIice400877');
+  });
+
+  it('a letter under more than three stacked marks is refused in usernames and group names (422)', async () => {
+    const before = await screenNameOf(player);
+    expectError(await rename(player, STACKED), 422, STACKED_MESSAGE('Username'));
+    expectError(await signUpAs(STACKED), 422, STACKED_MESSAGE('Username'));
+    expectError(await t.request('POST', '/api/groups', { user: player, body: { name: STACKED } }), 422, STACKED_MESSAGE('Group name'));
+    expectError(await t.request('POST', '/api/groups/create-simple', { user: player, body: { name: STACKED } }), 422, STACKED_MESSAGE('Group name'));
+    expect(await screenNameOf(player)).toBe(before);
+  });
+
+  it("a group's name in look-alike letters is taken (409): the global group's, and any other's", async () => {
+    const create = (name: string) => t.request('POST', '/api/groups', { user: player, body: { name } });
+    const createSimple = (name: string) => t.request('POST', '/api/groups/create-simple', { user: player, body: { name } });
+    for (const name of ['Glоbal', 'GLОBAL', 'G1obal', 'GIobal']) {
+      expectError(await create(name), 409, MESSAGES.groupExists);
+      expectError(await createSimple(name), 409, MESSAGES.groupExists);
+    }
+    for (const name of ['Chalk 20', 'Top 10 only', ALICE]) expectStatus(await create(`${name} pool`), 200);
+    for (const name of [...RESERVED_LOOKALIKES.slice(0, 4), ...ALICE_LOOKALIKES]) {
+      expectError(await create(`${name} pool`), 409, MESSAGES.groupExists);
+      expectError(await createSimple(`${name} POOL`), 409, MESSAGES.groupExists);
+    }
+    expect(await t.db.query(`select name from groups where name like '%Glоbal%' or name like '%οnly%'`)).toEqual([]);
+  });
+
+  it('names that only share letters with another stay free: accents, one letter more, other scripts', async () => {
+    const jose = await t.signUp('Jose Lookalike', 'jose-lookalike@example.com');
+    expectStatus(await t.request('GET', '/api/auth/me', { user: jose }), 200);
+    const jo = await t.signUp('Jo Smyth', 'jo-smyth@example.com');
+    expectStatus(await t.request('GET', '/api/auth/me', { user: jo }), 200);
+    for (const name of ['José Lookalike', 'Jon Smyth', '李小龍', 'Ана Петрова', 'Nguyễn Thị Ánh', 'שָּׁלוֹם', 'ကျော်ဇင်', 'हूँ मैं', 'ที่รัก', 'Zoë Ørsted']) {
+      const other = await t.signUp(undefined, `${crypto.randomUUID()}@example.com`);
+      expectStatus(await t.request('GET', '/api/auth/me', { user: other }), 200);
+      expect(expectStatus<{ screen_name: string }>(await rename(other, name), 200).screen_name, name).toBe(name.normalize('NFC'));
+      expectStatus(await t.request('POST', '/api/groups', { user: other, body: { name: `${name} group` } }), 200);
+    }
+  });
+
+  it('the database holds the rule: two players renaming to look-alikes at once, one of them gets it', async () => {
+    const [a, b] = [await t.signUp(), await t.signUp()];
+    for (const u of [a, b]) expectStatus(await t.request('GET', '/api/auth/me', { user: u }), 200);
+    const stem = `Twin${crypto.randomBytes(3).toString('hex').replace(/[0-9]/g, 'x')}`;
+    for (let round = 0; round < 4; round++) {
+      // Cyrillic а for Latin a (the fold key), then a capital I for an l (the glyph key).
+      const names = round % 2 === 0 ? [`${stem}a${round}`, `${stem}а${round}`] : [`${stem}l${round}`, `${stem}I${round}`];
+      const answers = await Promise.all([rename(a, names[0]!), rename(b, names[1]!)]);
+      expect(answers.map((r) => r.statusCode).sort(), names.join(' / ')).toEqual([200, 409]);
+    }
+    await expect(
+      t.db.query(`insert into participant (id, screen_name, screen_name_key, screen_name_glyph_key) values ('user_sneaky2', 'a1ice400877', 'sneaky', 'alice4oo877')`),
+    ).rejects.toMatchObject({ code: '23505', constraint: 'participant_screen_name_glyph_key_unique' });
   });
 });

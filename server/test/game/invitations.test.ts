@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INVITE_CARD_NAMES } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
+import { JOIN_LIMITS } from '../../src/modules/groups/join-limits.js';
 import type { GroupDto, ResolvedJoinLink } from '@first-round/shared/schemas';
 import { PublicCountsCache } from '../../src/modules/groups/public-counts.js';
 import { completeRoundOne } from '../../src/modules/draft/draft.service.js';
@@ -36,9 +37,9 @@ async function inviteLink(groupId: number, by = owner): Promise<string> {
 
 describe('the invitation card (joinLinks.resolve, signed out)', () => {
   it('shows the group, who invited, the member count, the first screen names and the deadline, and nothing more', async () => {
-    const group = await createGroup(t, owner, { password: 'hunter2' });
+    const group = await createGroup(t, owner, { password: 'hunter22' });
     const others = await Promise.all(Array.from({ length: INVITE_CARD_NAMES + 2 }, () => t.signUp()));
-    for (const u of others) await joinGroup(t, u, group.id, 'hunter2');
+    for (const u of others) await joinGroup(t, u, group.id, 'hunter22');
     const token = await inviteLink(group.id);
 
     const card = expectStatus<ResolvedJoinLink>(await get(`/api/groups/join-links/${token}`), 200);
@@ -180,10 +181,10 @@ describe('joining after the start says what the newcomer will and will not see',
   type Joined = { already_member: boolean; message: string; draft_started: boolean; round_one_complete: boolean };
 
   it('by id and by link: an entry-less member, told so in the answer; in final words once round one is complete', async () => {
-    const group = await createGroup(t, owner, { password: 'late' });
+    const group = await createGroup(t, owner, { password: 'late joiner' });
     const link = await inviteLink(group.id);
     const early = await t.signUp();
-    expect(expectStatus<Joined>(await post('/api/groups/join', { group_id: group.id, password: 'late' }, early), 200)).toEqual({
+    expect(expectStatus<Joined>(await post('/api/groups/join', { group_id: group.id, password: 'late joiner' }, early), 200)).toEqual({
       success: true,
       group_id: group.id,
       already_member: false,
@@ -194,7 +195,7 @@ describe('joining after the start says what the newcomer will and will not see',
 
     await operatorStart(t);
     const byId = await t.signUp();
-    const joined = expectStatus<Joined>(await post('/api/groups/join', { group_id: group.id, password: 'late' }, byId), 200);
+    const joined = expectStatus<Joined>(await post('/api/groups/join', { group_id: group.id, password: 'late joiner' }, byId), 200);
     expect(joined).toMatchObject({ already_member: false, draft_started: true, round_one_complete: false });
     expect(joined.message).toBe(`${MESSAGES.joined}. ${MESSAGES.joinedAfterStart}`);
     expect(MESSAGES.joinedAfterStart).toBe("The draft has started: you'll see this group's standings and draft board, but you can't make picks here.");
@@ -271,34 +272,34 @@ describe('the invite page with link-preview tags (GET /groups/join/{token})', ()
 
 describe("the group's password (groups.setPassword, owner only)", () => {
   it('lets the owner set a new one (stored hashed) and remove it; members get 403, outsiders 404 (as for no such group)', async () => {
-    const group = await createGroup(t, owner, { password: 'first' });
+    const group = await createGroup(t, owner, { password: 'first one' });
     const member = await t.signUp();
     const outsider = await t.signUp();
-    await joinGroup(t, member, group.id, 'first');
+    await joinGroup(t, member, group.id, 'first one');
 
-    expectError(await post(`/api/groups/${group.id}/password`, { password: 'mine' }, member), 403, MESSAGES.notGroupOwner);
-    expectError(await post(`/api/groups/${group.id}/password`, { password: 'mine' }, outsider), 404, MESSAGES.groupNotFound);
-    expectError(await post(`/api/groups/${group.id}/password`, { password: 'mine' }), 401);
-    await expect((await t.caller(member)).groups.setPassword({ group_id: group.id, password: 'mine' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expectError(await post(`/api/groups/${group.id}/password`, { password: 'mine now' }, member), 403, MESSAGES.notGroupOwner);
+    expectError(await post(`/api/groups/${group.id}/password`, { password: 'mine now' }, outsider), 404, MESSAGES.groupNotFound);
+    expectError(await post(`/api/groups/${group.id}/password`, { password: 'mine now' }), 401);
+    await expect((await t.caller(member)).groups.setPassword({ group_id: group.id, password: 'mine now' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     expectError(await post(`/api/groups/${group.id}/password`, { password: '   ' }, owner), 422, new RegExp(MESSAGES.groupPasswordBlank));
     expectError(await post(`/api/groups/${group.id}/password`, {}, owner), 422);
-    expectError(await post('/api/groups/98765432/password', { password: 'x' }, owner), 404, MESSAGES.groupNotFound);
+    expectError(await post('/api/groups/98765432/password', { password: 'long enough' }, owner), 404, MESSAGES.groupNotFound);
 
-    const changed = expectStatus<GroupDto>(await post(`/api/groups/${group.id}/password`, { password: 'second' }, owner), 200);
+    const changed = expectStatus<GroupDto>(await post(`/api/groups/${group.id}/password`, { password: 'second one' }, owner), 200);
     expect(changed).toMatchObject({ id: group.id, has_password: true });
     expect(JSON.stringify(changed)).not.toMatch(/second|scrypt/);
     const [row] = await t.db.query<{ password_hash: string }>(`select password_hash from groups where id = $1`, [group.id]);
     expect(row!.password_hash).toMatch(/^scrypt\$/);
-    expect(row!.password_hash).not.toContain('second');
-    expectError(await post('/api/groups/join', { group_id: group.id, password: 'first' }, outsider), 403, MESSAGES.wrongGroupPassword(9));
-    expect(expectStatus(await post('/api/groups/join', { group_id: group.id, password: 'second' }, outsider), 200)).toMatchObject({ already_member: false });
+    expect(row!.password_hash).not.toContain('second one');
+    expectError(await post('/api/groups/join', { group_id: group.id, password: 'first one' }, outsider), 403, MESSAGES.wrongGroupPassword(JOIN_LIMITS.wrongPasswordsPerGroup - 1));
+    expect(expectStatus(await post('/api/groups/join', { group_id: group.id, password: 'second one' }, outsider), 200)).toMatchObject({ already_member: false });
 
     expect(expectStatus<GroupDto>(await post(`/api/groups/${group.id}/password`, { password: null }, owner), 200)).toMatchObject({ has_password: false });
     const late = await t.signUp();
     expect(expectStatus(await post('/api/groups/join', { group_id: group.id }, late), 200)).toMatchObject({ already_member: false });
     // Allowed after the start too: joining a private group to watch still asks for it.
     await operatorStart(t);
-    expect(expectStatus<GroupDto>(await post(`/api/groups/${group.id}/password`, { password: 'third' }, owner), 200)).toMatchObject({ has_password: true });
+    expect(expectStatus<GroupDto>(await post(`/api/groups/${group.id}/password`, { password: 'third one' }, owner), 200)).toMatchObject({ has_password: true });
   });
 });
 

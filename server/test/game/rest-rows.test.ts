@@ -168,8 +168,8 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
   'POST /groups/:id/password': async (p) => {
     const own = await createGroup(t, owner);
     expect(expectStatus(await post(`${p}/groups/${own.id}/password`, { password: 'open sesame' }, owner), 200)).toMatchObject({ id: own.id, has_password: true });
-    expectError(await post(`${p}/groups/${own.id}/password`, { password: 'x' }, outsider), 404, MESSAGES.groupNotFound);
-    expectError(await post(`${p}/groups/${own.id}/password`, { password: 'x' }), 401);
+    expectError(await post(`${p}/groups/${own.id}/password`, { password: 'long enough' }, outsider), 404, MESSAGES.groupNotFound);
+    expectError(await post(`${p}/groups/${own.id}/password`, { password: 'long enough' }), 401);
     expect(expectStatus(await post(`${p}/groups/${own.id}/password`, { password: null }, owner), 200)).toMatchObject({ has_password: false });
     await post(`/api/groups/${own.id}/leave`, undefined, owner);
   },
@@ -243,7 +243,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
   },
   'POST /groups': async (p) => {
     const name = uniqueName('Created');
-    const created = expectStatus<GroupDto>(await post(`${p}/groups`, { name, is_public: true, picks_public: true, password: 'pw' }, outsider), 200);
+    const created = expectStatus<GroupDto>(await post(`${p}/groups`, { name, is_public: true, picks_public: true, password: 'password' }, outsider), 200);
     expect(created).toMatchObject({ name, is_public: true, picks_public: true, has_password: true, member_count: 1 });
     expect(JSON.stringify(created)).not.toContain('scrypt');
     expectError(await post(`${p}/groups`, { name: name.toUpperCase() }, member), 409, MESSAGES.groupExists);
@@ -668,9 +668,9 @@ describe('every procedure through a caller', () => {
     'groups.useGlobalPicks': async (c) => expect(await c.groups.useGlobalPicks({ group_id: group.id, use_global_picks: false })).toMatchObject({ use_global_picks: false }),
     'groups.setPassword': async (c) => {
       // The member is no owner: refused; the owner may.
-      await expect(c.groups.setPassword({ group_id: group.id, password: 'pw' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      await expect(c.groups.setPassword({ group_id: group.id, password: 'password' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
       const own = await createGroup(t, member);
-      expect(await c.groups.setPassword({ group_id: own.id, password: 'pw' })).toMatchObject({ has_password: true });
+      expect(await c.groups.setPassword({ group_id: own.id, password: 'password' })).toMatchObject({ has_password: true });
       await c.groups.leave({ group_id: own.id });
     },
     'groups.setMembersCanInvite': async (c) => {

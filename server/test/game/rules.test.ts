@@ -2,6 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rankEntries, type Entry } from '@first-round/shared/scoring';
 import { MESSAGES } from '@first-round/shared/messages';
+import { JOIN_LIMITS } from '../../src/modules/groups/join-limits.js';
 import type { GroupDto, Leaderboard, PlayerDto } from '@first-round/shared/schemas';
 import { recordPick } from '../../src/modules/draft/draft.service.js';
 import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
@@ -64,9 +65,9 @@ describe('password groups', () => {
     expect(row!.password_hash).not.toContain('open sesame');
 
     const joiner = await t.signUp();
-    expectError(await post('/api/groups/join', joiner, { group_id: group.id, password: 'open sesame!' }), 403, MESSAGES.wrongGroupPassword(9));
-    expectError(await post('/api/groups/join', joiner, { group_id: group.id }), 403, MESSAGES.wrongGroupPassword(8));
-    expectError(await post('/api/groups/join', joiner, { group_id: group.id, password: '' }), 403, MESSAGES.wrongGroupPassword(7));
+    expectError(await post('/api/groups/join', joiner, { group_id: group.id, password: 'open sesame!' }), 403, MESSAGES.wrongGroupPassword(JOIN_LIMITS.wrongPasswordsPerGroup - 1));
+    expectError(await post('/api/groups/join', joiner, { group_id: group.id }), 403, MESSAGES.wrongGroupPassword(JOIN_LIMITS.wrongPasswordsPerGroup - 2));
+    expectError(await post('/api/groups/join', joiner, { group_id: group.id, password: '' }), 403, MESSAGES.wrongGroupPassword(JOIN_LIMITS.wrongPasswordsPerGroup - 3));
     expect(await joinGroup(t, joiner, group.id, 'open sesame')).toMatchObject({ success: true, already_member: false });
     // Joining again is a success and adds no second row (a member needs no password).
     expect(await joinGroup(t, joiner, group.id)).toMatchObject({ success: true, already_member: true });

@@ -30,7 +30,7 @@ it('plays a season: groups, invites, picks, draft night, standings', async () =>
 
   // Ann: a public group; Bob: a private group with a password.
   const pub = await call<GroupDto>('POST', '/api/groups', ann, { name: uniqueName('Public'), is_public: true, picks_public: true });
-  const priv = await call<GroupDto>('POST', '/api/groups', bob, { name: uniqueName('Private'), is_public: false, picks_public: false, password: 'hunter2' });
+  const priv = await call<GroupDto>('POST', '/api/groups', bob, { name: uniqueName('Private'), is_public: false, picks_public: false, password: 'hunter22' });
 
   // Ann invites Cat by link; Cat reads the link signed out, then joins signed in.
   const link = await call<{ token: string }>('POST', '/api/groups/join-links', ann, { group_id: pub.id, expiration_hours: 720 });
@@ -41,9 +41,9 @@ it('plays a season: groups, invites, picks, draft night, standings', async () =>
   expect((await call<GroupDto[]>('GET', '/api/groups/public-groups', bob)).map((g) => g.id)).toContain(pub.id);
   await call('POST', '/api/groups/join', bob, { group_id: pub.id });
   // Ann and Cat join Bob's group by id with the password (Cat first tries a wrong one).
-  expectError(await t.request('POST', '/api/groups/join', { user: cat, body: { group_id: priv.id, password: 'hunter3' } }), 403);
-  await call('POST', '/api/groups/join', ann, { group_id: priv.id, password: 'hunter2' });
-  await call('POST', '/api/groups/join', cat, { group_id: priv.id, password: 'hunter2' });
+  expectError(await t.request('POST', '/api/groups/join', { user: cat, body: { group_id: priv.id, password: 'hunter33' } }), 403);
+  await call('POST', '/api/groups/join', ann, { group_id: priv.id, password: 'hunter22' });
+  await call('POST', '/api/groups/join', cat, { group_id: priv.id, password: 'hunter22' });
   expect((await call<GroupDto[]>('GET', '/api/groups/user-with-counts', cat)).map((g) => [g.id, g.member_count])).toEqual([
     [pub.id, 3],
     [priv.id, 3],

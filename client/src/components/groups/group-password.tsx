@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, Flex, Stack, Text } from '@chakra-ui/react';
 import { MESSAGES } from '@first-round/shared/messages';
+import { groupPasswordProblem } from '@first-round/shared/join-words';
 import { notify } from '../../lib/toaster';
 import { errorMessage, trpc } from '../../lib/trpc';
 import { TextField } from '../form-bits';
@@ -33,7 +34,9 @@ export function GroupPassword({ groupId, hasPassword }: { groupId: number; hasPa
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    if (!password.trim()) return setError(MESSAGES.groupPasswordBlank);
+    // The server's rule, said before asking it: not blank, at least GROUP_PASSWORD_MIN characters.
+    const problem = groupPasswordProblem(password);
+    if (problem) return setError(problem);
     void save(password);
   }
 

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Box, chakra, Stack } from '@chakra-ui/react';
 import { useNavigate } from 'react-router-dom';
-import { GROUP_NAME_MAX } from '@first-round/shared/constants';
+import { GROUP_NAME_MAX, GROUP_PASSWORD_MIN } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
+import { groupPasswordProblem } from '@first-round/shared/join-words';
 import { FormAlert, TextField } from '../../components/form-bits';
 import { GroupFormPage } from '../../components/groups/group-frame';
 import { useDraftStarted, useRefreshGroups } from '../../components/groups/group-utils';
@@ -23,6 +24,7 @@ export function CreateGroupPage() {
   const [isPublic, setIsPublic] = useState(false);
   const [picksPublic, setPicksPublic] = useState(false);
   const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | null>(null);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -32,6 +34,15 @@ export function CreateGroupPage() {
       return;
     }
     setNameError(null);
+    // A password is optional; one given follows the server's rule (at least GROUP_PASSWORD_MIN characters),
+    // said here, and above the button too, as the field may sit in the closed 'Advanced options'.
+    const problem = password ? groupPasswordProblem(password) : undefined;
+    if (problem) {
+      setPasswordError(problem);
+      setFormError(problem);
+      return;
+    }
+    setPasswordError(null);
     try {
       // Both flags default to false; only the advanced options below turn them on.
       const group = await create.mutateAsync({ name: name.trim(), picks_public: picksPublic, is_public: isPublic, ...(password ? { password } : {}) });
@@ -99,8 +110,12 @@ export function CreateGroupPage() {
             type="password"
             autoComplete="new-password"
             value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            helper="Needed to join by group ID. Invite links work without it."
+            onChange={(e) => {
+              setPassword(e.target.value);
+              setPasswordError(null);
+            }}
+            error={passwordError}
+            helper={`Needed to join by group ID (at least ${GROUP_PASSWORD_MIN} characters). Invite links work without it.`}
           />
         </Stack>
       </Details>

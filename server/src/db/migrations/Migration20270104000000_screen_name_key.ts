@@ -1,9 +1,10 @@
 import { Migration } from '@mikro-orm/migrations';
-import { nameKey } from '@first-round/shared/names';
+import { legacyNameKey } from './legacy-name-key.js';
 
 /**
- * Screen names are unique by their key (shared/src/names.ts, `nameKey`: NFKC, case-folded, without
- * invisible characters, spaces or punctuation), so 'Operator RT' cannot stand beside 'operatorrt'. The key
+ * Screen names are unique by their key (NFKC, case-folded, without invisible characters, spaces or
+ * punctuation: legacy-name-key.ts, this migration's own copy), so 'Operator RT' cannot stand beside
+ * 'operatorrt'. Migration20270116000000_name_lookalike_keys keys them again, by look-alike letters too. The key
  * is worked out in the application (PostgreSQL's lower() and normalize() follow the server's locale and
  * Unicode version, not the app's) and stored beside the name; the unique index is what holds the rule.
  *
@@ -19,7 +20,7 @@ export class Migration20270104000000_screen_name_key extends Migration {
     const rows = await this.execute(`select id, screen_name from participant where screen_name is not null order by created_at, id`);
     const keyed = new Map<string, string>();
     for (const row of rows as { id: string; screen_name: string }[]) {
-      const key = nameKey(row.screen_name);
+      const key = legacyNameKey(row.screen_name);
       if (!keyed.has(key)) keyed.set(key, row.id);
     }
     if (keyed.size > 0) {

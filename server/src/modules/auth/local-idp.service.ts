@@ -3,12 +3,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { SignJWT } from 'jose';
 import { CODE_MAX_ATTEMPTS, CODE_TTL_MS, SESSION_TOKEN_TTL_S } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
-import { isReservedName } from '@first-round/shared/names';
-import { badRequest, conflict, DomainError, isUniqueViolation, notFound, tooManyRequests, unauthorized } from '../../errors.js';
+import { isReservedName } from '@first-round/shared/name-keys';
+import { badRequest, conflict, DomainError, isUniqueViolation, tooManyRequests, unauthorized } from '../../errors.js';
 import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
 import { isScreenNameTaken } from '../users/participants.repository.js';
 import { hmac, type SigningKeys } from './keys.js';
-import type { Mailer } from './mailer.js';
+import { noAccountMail, type Mailer } from './mailer.js';
 import * as identity from './identity.repository.js';
 
 export const LOCAL_ISSUER = 'https://first-round.local/idp';
@@ -28,6 +28,8 @@ export interface LocalIdpDeps {
   mailer: Mailer;
   limits: IdpLimits;
   now: () => Date;
+  /** The game's address (config.ts, publicOrigin), for the link in a mail. */
+  origin: string;
 }
 
 export type VerifyResult =
@@ -42,12 +44,26 @@ function newCode(): string {
 
 const randomId = (prefix: string) => `${prefix}_${crypto.randomBytes(16).toString('base64url')}`;
 
+/**
+ * What a request for a code mails: a code for the address's account (`sign_in`), for a new account
+ * (`sign_up`), or, to an address without an account that asked to sign in, a note saying so (`no_account`)
+ * with a code nobody is told.
+ */
+type CodeKind = 'sign_in' | 'sign_up' | 'no_account';
+
+/**
+ * Sends a code to the address, under the per-address limits: the same work whatever the address (one
+ * code row, one mail), so neither the answer nor its time tells whether it has an account. The code row's
+ * purpose is the form that asked (sign-in or sign-up): the resend wait holds between two requests of one
+ * form, so signing up just after a sign-in found no account goes ahead, and the hourly cap counts both.
+ */
 async function issueCode(
   em: EntityManager,
   deps: LocalIdpDeps,
-  input: { email: string; purpose: 'sign_in' | 'sign_up'; username?: string; ip: string },
+  input: { email: string; purpose: 'sign_in' | 'sign_up'; kind: CodeKind; username?: string; ip: string },
 ) {
-  const code = newCode();
+  // An address without an account gets a code nobody can know (not one of the million six-digit ones).
+  const code = input.kind === 'no_account' ? crypto.randomBytes(32).toString('base64url') : newCode();
   const resendMs = deps.limits.resendMs;
   const justSent = (waitMs: number) =>
     tooManyRequests(`A code was just sent to this address. Please wait ${Math.max(1, Math.ceil(waitMs / 1000))} seconds before asking for a new one.`);
@@ -58,9 +74,9 @@ async function issueCode(
     // connections for as long as a slow mail server takes).
     if (!(await identity.tryLockAddress(tx, input.email))) throw justSent(resendMs);
     const now = deps.now();
-    // The resend wait applies while an unused code is outstanding (a code just used to sign up does not
-    // hold back the next sign-in); the hourly cap counts every code sent.
-    const sent = await identity.codesSentSince(tx, input.email, new Date(now.getTime() - 3_600_000), now);
+    // The resend wait applies while an unused code the same form asked for is outstanding (a code just
+    // used to sign up does not hold back the next sign-in); the hourly cap counts every code sent.
+    const sent = await identity.codesSentSince(tx, input.email, input.purpose, new Date(now.getTime() - 3_600_000), now);
     if (sent.lastOutstandingAt && now.getTime() - sent.lastOutstandingAt.getTime() < resendMs) {
       throw justSent(resendMs - (now.getTime() - sent.lastOutstandingAt.getTime()));
     }
@@ -79,7 +95,8 @@ async function issueCode(
       createdAt: now,
     });
     try {
-      await deps.mailer.sendCode(tx, { to: input.email, code, purpose: input.purpose });
+      if (input.kind === 'no_account') await deps.mailer.send(tx, noAccountMail(input.email, deps.origin));
+      else await deps.mailer.sendCode(tx, { to: input.email, code, purpose: input.kind, existingAccount: input.purpose === 'sign_up' && input.kind === 'sign_in' });
     } catch (error) {
       if (error instanceof DomainError) throw error;
       throw new DomainError('BAD_REQUEST', MESSAGES.sendCodeFailed);
@@ -90,24 +107,35 @@ async function issueCode(
 
 /**
  * Usernames and screen names are one namespace: a name is taken if either holds it (screen names in any
- * spelling with the same key, names.ts), and a reference entry's name is no one's (409 either way).
+ * spelling or look-alike letters with the same keys, name-keys.ts), and a reference entry's name is no
+ * one's (409 either way).
  */
 async function refuseUnavailableUsername(em: EntityManager, username: string) {
   if (isReservedName(username)) throw conflict(MESSAGES.usernameReserved);
   if ((await identity.isUsernameTaken(em, username)) || (await isScreenNameTaken(em, username))) throw conflict(MESSAGES.usernameTaken);
 }
 
+/**
+ * Sign-up: a code to the address. An address that has an account is answered as a new one (the answer
+ * must not tell who has an account), and its mail is a code that signs that account in, saying so. A
+ * username another holds is refused (409) either way: names are public on the leaderboards.
+ */
 export async function signUp(em: EntityManager, deps: LocalIdpDeps, input: { email: string; username?: string }, ip: string) {
   const email = normaliseEmail(input.email);
-  if (await identity.findUserIdByEmail(em, email)) throw conflict('That email address is taken. Please sign in instead.');
   if (input.username) await refuseUnavailableUsername(em, input.username);
-  return issueCode(em, deps, { email, purpose: 'sign_up', username: input.username, ip });
+  const hasAccount = Boolean(await identity.findUserIdByEmail(em, email));
+  return issueCode(em, deps, { email, purpose: 'sign_up', kind: hasAccount ? 'sign_in' : 'sign_up', username: input.username, ip });
 }
 
+/**
+ * Sign-in: a code to the address's account. An address without one is answered the same (200
+ * `needs_verification`, the same work), and is mailed a note that there is no account and where to make
+ * one, so a person who mistyped or never signed up is not left waiting for a code.
+ */
 export async function signIn(em: EntityManager, deps: LocalIdpDeps, input: { email: string }, ip: string) {
   const email = normaliseEmail(input.email);
-  if (!(await identity.findUserIdByEmail(em, email))) throw notFound("Couldn't find your account.");
-  return issueCode(em, deps, { email, purpose: 'sign_in', ip });
+  const hasAccount = Boolean(await identity.findUserIdByEmail(em, email));
+  return issueCode(em, deps, { email, purpose: 'sign_in', kind: hasAccount ? 'sign_in' : 'no_account', ip });
 }
 
 export async function verify(
@@ -130,8 +158,10 @@ export async function verify(
   // that still lacks a username, or whose username was taken meanwhile, can be retried with it.
   await identity.returnAttempt(em, code.id);
 
+  // The address's account, if it has one: the right code signs it in, whichever form asked for the code.
+  const accountId = await identity.findUserIdByEmail(em, email);
   const username = input.username?.trim() || code.username || undefined;
-  if (code.purpose === 'sign_up' && !username) {
+  if (!accountId && code.purpose === 'sign_up' && !username) {
     // Like Clerk's sign-up: the code is right but a required field is missing; the code stays usable.
     return { status: 'missing_requirements', missing_fields: ['username'] };
   }
@@ -141,7 +171,10 @@ export async function verify(
     if (!(await identity.consumeCode(tx, code.id, now))) throw badRequest(MESSAGES.invalidCode);
 
     let userId: string;
-    if (code.purpose === 'sign_up') {
+    const found = await identity.findUserIdByEmail(tx, email);
+    if (found) {
+      userId = found;
+    } else if (code.purpose === 'sign_up') {
       await refuseUnavailableUsername(tx, username!);
       userId = randomId('user');
       try {
@@ -152,9 +185,7 @@ export async function verify(
         throw error;
       }
     } else {
-      const found = await identity.findUserIdByEmail(tx, email);
-      if (!found) throw badRequest(MESSAGES.invalidCode);
-      userId = found;
+      throw badRequest(MESSAGES.invalidCode);
     }
     const sessionId = randomId('sess');
     const sessionSecret = crypto.randomBytes(32).toString('base64url');

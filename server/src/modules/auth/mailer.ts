@@ -7,6 +7,8 @@ export interface CodeMail {
   to: string;
   code: string;
   purpose: 'sign_in' | 'sign_up';
+  /** Asked for on the sign-up form by an address that has an account: the code signs that account in. */
+  existingAccount?: boolean;
 }
 
 /** Any other message (the reminders before the lock); `headers` reach SMTP only (List-Unsubscribe). */
@@ -26,11 +28,27 @@ export interface Mailer {
   send(em: EntityManager, mail: Mail): Promise<void>;
 }
 
-function render({ code, purpose }: CodeMail) {
+function render({ code, purpose, existingAccount }: CodeMail) {
   const action = purpose === 'sign_up' ? 'finish signing up for' : 'sign in to';
+  const already = existingAccount ? 'You already have a First Round account with this address: this code signs you in to it.\n\n' : '';
   return {
     subject: `${code} is your First Round code`,
-    text: `Your First Round verification code is ${code}.\n\nEnter it to ${action} First Round. It expires in 10 minutes and works once.\nIf you did not ask for it, ignore this message.`,
+    text: `${already}Your First Round verification code is ${code}.\n\nEnter it to ${action} First Round. It expires in 10 minutes and works once.\nIf you did not ask for it, ignore this message.`,
+  };
+}
+
+/**
+ * To an address without an account that asked to sign in: there is none, and where to make one (the
+ * sign-up page, the address filled in). The sign-in form cannot say so: it answers every address alike.
+ */
+export function noAccountMail(to: string, origin: string): Mail {
+  return {
+    to,
+    subject: 'Signing in to First Round',
+    text:
+      `Someone asked to sign in to First Round with ${to}. There is no First Round account for ${to}, so no code was sent.\n\n` +
+      `To make one, sign up here: ${origin}/sign-up?email=${encodeURIComponent(to)}\n` +
+      `If you signed up with another address, sign in with that one. If you did not ask, ignore this message.`,
   };
 }
 

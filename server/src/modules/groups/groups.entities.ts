@@ -6,9 +6,12 @@ import { type Collection, EntitySchema, type OptionalProps } from '@mikro-orm/co
  * one query; the password hash itself is lazy and loaded only when a join has to check it.
  */
 export interface Group {
-  [OptionalProps]?: 'isPublic' | 'picksPublic' | 'membersCanInvite' | 'passwordHash' | 'createdBy' | 'createdAt' | 'memberCount' | 'hasPassword' | 'memberships';
+  [OptionalProps]?: 'isPublic' | 'picksPublic' | 'membersCanInvite' | 'passwordHash' | 'createdBy' | 'createdAt' | 'memberCount' | 'hasPassword' | 'memberships' | 'nameKey' | 'nameGlyphKey';
   id: number;
   name: string;
+  /** What the name is compared by (shared/src/name-keys.ts, `nameKeys`), each unique; null for a name stored before the keys that an older group's passed for. */
+  nameKey: string | null;
+  nameGlyphKey: string | null;
   isPublic: boolean;
   picksPublic: boolean;
   /** Whether members other than the owner may make invite links (and theirs work); the owner's choice. */
@@ -26,6 +29,8 @@ export const GroupSchema = new EntitySchema<Group>({
   properties: {
     id: { type: 'integer', primary: true },
     name: { type: 'text' },
+    nameKey: { type: 'text', nullable: true, fieldName: 'name_key', hidden: true },
+    nameGlyphKey: { type: 'text', nullable: true, fieldName: 'name_glyph_key', hidden: true },
     isPublic: { type: 'boolean', fieldName: 'is_public', defaultRaw: 'false' },
     picksPublic: { type: 'boolean', fieldName: 'picks_public', defaultRaw: 'false' },
     membersCanInvite: { type: 'boolean', fieldName: 'members_can_invite', defaultRaw: 'true' },

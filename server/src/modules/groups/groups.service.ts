@@ -25,7 +25,7 @@ export interface Caller {
 }
 
 /** The groups module's one mapper: a group as the API shows it. */
-export const toGroupDto = (g: Group): GroupDto => ({
+export const toGroupDto = (g: repo.GroupFields): GroupDto => ({
   id: g.id,
   group_id: g.id,
   name: g.name,
@@ -51,15 +51,24 @@ async function loadGroup(em: EntityManager, groupId: number, options: { withPass
   return (await repo.findGroup(em, groupId, options)) ?? undefined;
 }
 
+/** The group as the API shows it, read without building an entity (repo.findGroupFields); the global group is none. */
+async function loadGroupFields(em: EntityManager, groupId: number): Promise<repo.GroupFields | undefined> {
+  if (groupId === GLOBAL_GROUP_ID) return undefined;
+  return repo.findGroupFields(em, groupId);
+}
+
 const isMember = async (em: EntityManager, groupId: number, participantId: string) => Boolean(await findMembership(em, groupId, participantId));
 
 /**
  * Members may open their group; public groups are open to every signed-in user. To anyone else a private
- * group is 'Group not found', as an id that names none (membership.ts, `refusalForNonMember`).
+ * group is 'Group not found', as an id that names none (membership.ts, `refusalForNonMember`). The same
+ * two reads whatever the id names (the group, the caller's membership), so the time of the answer does not
+ * tell a private group from none either.
  */
 export async function getVisibleGroup({ em, participantId }: Caller, groupId: number): Promise<GroupDto> {
-  const group = await loadGroup(em, groupId);
-  if (!group || (!group.isPublic && !(await isMember(em, groupId, participantId)))) throw notFound(MESSAGES.groupNotFound);
+  const group = await loadGroupFields(em, groupId);
+  const member = await isMember(em, groupId, participantId);
+  if (!group || (!group.isPublic && !member)) throw notFound(MESSAGES.groupNotFound);
   return toGroupDto(group);
 }
 
@@ -70,8 +79,13 @@ export interface CreateGroupInput {
   password?: string;
 }
 
-/** Creates a group owned by the caller; its procedure locks it at the start (draftOpenProcedure). */
+/**
+ * Creates a group owned by the caller; its procedure locks it at the start (draftOpenProcedure). A name
+ * another group holds in any spelling or look-alike letters (name-keys.ts: 'Glоbal' is the global group's)
+ * is refused (409); the unique indexes decide between two groups created at once.
+ */
 export async function createGroup({ em, participantId }: Caller, input: CreateGroupInput): Promise<GroupDto> {
+  if (await repo.isGroupNameTaken(em, input.name)) throw conflict(MESSAGES.groupExists);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   try {
     return await em.transactional(async (tx) => {
@@ -81,7 +95,7 @@ export async function createGroup({ em, participantId }: Caller, input: CreateGr
       return getVisibleGroup({ em: tx, participantId }, id);
     });
   } catch (error) {
-    if (isUniqueViolation(error, 'groups_name_unique')) throw conflict(MESSAGES.groupExists);
+    if (repo.GROUP_NAME_INDEXES.some((index) => isUniqueViolation(error, index))) throw conflict(MESSAGES.groupExists);
     throw error;
   }
 }
@@ -134,8 +148,10 @@ export function joinAnswer(groupId: number, added: boolean, status: Pick<DraftSt
  * are decided one after another: a member passes at once (nothing is guessed), a limited player gets 429
  * before any hash, and a wrong password or unknown id is recorded before the next attempt counts.
  * (Counting a try before checking it, with the hash outside the lock, would refuse simultaneous RIGHT
- * answers once ten were in flight.) Once a group's own limit is reached, the right password is refused
- * too: a lock that still checked passwords would still be guessed through; invite links are the way in.
+ * answers once ten were in flight.) Once a group's bound across players is reached, a player who has
+ * guessed wrong on it waits (the right password too), while one who has not still gets their try: the
+ * bound slows many accounts to a guess each and locks no member out (join-limits.ts); invite links need
+ * no password.
  */
 export async function joinGroup(
   { em, participantId, now, draft, sink }: Caller & { now: Date; draft: DraftSettings; sink: InvalidationSink },
@@ -170,13 +186,14 @@ export async function joinGroup(
 /**
  * Leaving: an owner cannot walk away from members; the last member leaving deletes the group (and with
  * it its picks and links). The group row is locked so two members leaving at once cannot both be "last".
+ * A private group one is not in is refused as none, after the same reads.
  */
 export async function leaveGroup({ em, participantId, sink }: Caller & { sink: InvalidationSink }, groupId: number) {
   if (groupId === GLOBAL_GROUP_ID) throw badRequest('The global group cannot be left');
   return em.transactional(async (tx) => {
-    if (!(await repo.lockGroup(tx, groupId, 'update'))) throw notFound(MESSAGES.groupNotFound);
+    const exists = await repo.lockGroup(tx, groupId, 'update');
     const me = await repo.findMembershipRow(tx, groupId, participantId);
-    if (!me) throw await refusalForNonMember(tx, groupId);
+    if (!exists || !me) throw await refusalForNonMember(tx, groupId);
     const others = await repo.countMembersOtherThan(tx, groupId, participantId);
     if (me.isOwner && others > 0) throw conflict('The owner cannot leave a group that still has other members');
     await announceChange(tx, sink, { kind: 'group', group_id: groupId });
@@ -232,12 +249,14 @@ export async function memberCount(caller: Caller, groupId: number) {
   return { group_id: groupId, member_count: group.member_count };
 }
 
-/** The caller's membership of a group they may know of: theirs, or a public one (a private one they are not in: 404, as none). */
+/**
+ * The caller's membership of a group they may know of: theirs, or a public one (a private one they are not
+ * in: 404, as none, after the same two reads as none).
+ */
 export async function getMembership({ em, participantId }: Caller, groupId: number) {
-  const group = await loadGroup(em, groupId);
-  if (!group) throw notFound(MESSAGES.groupNotFound);
+  const group = await loadGroupFields(em, groupId);
   const row = await findMembership(em, groupId, participantId);
-  if (!row && !group.isPublic) throw notFound(MESSAGES.groupNotFound);
+  if (!group || (!row && !group.isPublic)) throw notFound(MESSAGES.groupNotFound);
   return {
     group_id: groupId,
     participant_id: participantId,

@@ -9,23 +9,33 @@ import * as repo from './groups.repository.js';
 /**
  * Joining by id is the one door where guessing pays: a group's password, or the id of a group with
  * none. These limits make guessing hopeless and cheap to refuse (no password hash is computed for a
- * caller who is over a limit). Counted in the database, so every instance agrees.
+ * caller who is over a limit), without letting one guesser lock a group for its members. Counted in the
+ * database, so every instance agrees.
  */
 export const JOIN_LIMITS = {
-  /** Wrong passwords one player may try on one group … */
-  wrongPasswordsPerGroup: 10,
-  /**
-   * … and all players together on one group (new accounts cost nothing, so a per-player limit alone
-   * let 14 accounts make 140 guesses in 18 s) …
-   */
-  wrongPasswordsPerGroupAllPlayers: 30,
+  /** Wrong passwords one player may try on one group (a few, then a wait) … */
+  wrongPasswordsPerGroup: 5,
   /** … within this window. */
   wrongPasswordWindowMs: 15 * 60_000,
+  /**
+   * Wrong passwords all players together may try on one group (new accounts cost little, so a per-player
+   * limit alone let 14 accounts make 140 guesses in 18 s) …
+   */
+  wrongPasswordsPerGroupAllPlayers: 50,
+  /**
+   * … within this longer window. Past it, a player who has guessed wrong on the group within the window
+   * waits; one who has not still gets a try (the right password joins, a wrong one is their last): the
+   * bound slows guessing with many accounts to one guess an account, and locks no member out.
+   */
+  groupWrongPasswordWindowMs: 60 * 60_000,
   /** Failed joins (wrong password or no such group) one player may make across all groups … */
   failedJoinsPerPlayer: 30,
   /** … within this window. */
   failedJoinWindowMs: 60 * 60_000,
 } as const;
+
+/** How far back failures are read and kept: the longest window above. */
+const KEPT_MS = Math.max(JOIN_LIMITS.failedJoinWindowMs, JOIN_LIMITS.groupWrongPasswordWindowMs, JOIN_LIMITS.wrongPasswordWindowMs);
 
 export type JoinFailure = JoinFailureReason;
 
@@ -35,42 +45,53 @@ interface JoinStanding {
   lockout?: { limit: 'group' | 'player'; retryAt: Date };
 }
 
+/** When a limit of `max` over `windowMs`, reached with these times (oldest first), lifts: once all but max − 1 have aged out. */
+const liftsAt = (times: number[], max: number, windowMs: number) => times[times.length - max]! + windowMs;
+
 /**
- * The player's standing from their failures in the longer window (oldest first) and the group's wrong
- * passwords by anyone in the shorter one. A limit of N in a window is reached with N failures in it, and
- * lifts when enough of them have aged out to leave N − 1: at the (k − N + 1)-th oldest's time plus the
- * window, for k failures. With several limits reached the latest lift counts (trying this group needs
- * all); the player's limit is named first, as it is checked first. Both group limits are named 'group':
- * either way it is this group's wrong passwords that lock it, and the words are the same.
+ * The player's standing from their failures in the longest window (oldest first) and the group's wrong
+ * passwords by anyone in the group's window:
+ * - the player's failed joins anywhere (`player`);
+ * - the player's wrong passwords for this group (`group`: a few, then a wait);
+ * - everyone's wrong passwords for this group (`group`), which holds back only players who have guessed
+ *   wrong on it within its window: past it, a player with no wrong guess there has one try left.
+ * A limit of N in a window is reached with N failures in it and lifts when enough have aged out to leave
+ * N − 1. The player's limit is named first, as it is checked first; the group's two are both 'group':
+ * either way it is wrong passwords for this group that hold the player back, and the words are the same.
  */
 function standingOf(failures: { groupId: number; reason: string; createdAt: Date }[], groupWrongPasswords: Date[], groupId: number, now: Date): JoinStanding {
-  const wrongPasswordSince = now.getTime() - JOIN_LIMITS.wrongPasswordWindowMs;
-  const limits = [
-    { limit: 'player' as const, times: failures.map((f) => f.createdAt.getTime()), max: JOIN_LIMITS.failedJoinsPerPlayer, windowMs: JOIN_LIMITS.failedJoinWindowMs },
-    {
-      limit: 'group' as const,
-      times: failures.filter((f) => f.groupId === groupId && f.reason === 'wrong_password' && f.createdAt.getTime() > wrongPasswordSince).map((f) => f.createdAt.getTime()),
-      max: JOIN_LIMITS.wrongPasswordsPerGroup,
-      windowMs: JOIN_LIMITS.wrongPasswordWindowMs,
-    },
-    {
-      limit: 'group' as const,
-      times: groupWrongPasswords.map((at) => at.getTime()).filter((at) => at > wrongPasswordSince),
-      max: JOIN_LIMITS.wrongPasswordsPerGroupAllPlayers,
-      windowMs: JOIN_LIMITS.wrongPasswordWindowMs,
-    },
-  ];
-  const triesLeft = Math.max(0, Math.min(...limits.map((l) => l.max - l.times.length)));
-  const reached = limits.filter((l) => l.times.length >= l.max);
-  if (reached.length === 0) return { triesLeft };
-  const retryAt = Math.max(...reached.map((l) => l.times[l.times.length - l.max]! + l.windowMs));
-  return { triesLeft: 0, lockout: { limit: reached[0]!.limit, retryAt: new Date(retryAt) } };
+  const since = (windowMs: number) => now.getTime() - windowMs;
+  const mine = failures.map((f) => f.createdAt.getTime()).filter((at) => at > since(JOIN_LIMITS.failedJoinWindowMs));
+  const mineHere = failures.filter((f) => f.groupId === groupId && f.reason === 'wrong_password').map((f) => f.createdAt.getTime());
+  const mineHereRecent = mineHere.filter((at) => at > since(JOIN_LIMITS.wrongPasswordWindowMs));
+  const mineHereInGroupWindow = mineHere.filter((at) => at > since(JOIN_LIMITS.groupWrongPasswordWindowMs));
+  const everyone = groupWrongPasswords.map((at) => at.getTime()).filter((at) => at > since(JOIN_LIMITS.groupWrongPasswordWindowMs));
+
+  const playerLeft = JOIN_LIMITS.failedJoinsPerPlayer - mine.length;
+  const mineHereLeft = JOIN_LIMITS.wrongPasswordsPerGroup - mineHereRecent.length;
+  const groupOver = everyone.length >= JOIN_LIMITS.wrongPasswordsPerGroupAllPlayers;
+  // Every wrong try counts against the group's bound too; past it, only a player without a wrong try here has one.
+  const groupLeft = !groupOver ? JOIN_LIMITS.wrongPasswordsPerGroupAllPlayers - everyone.length : mineHereInGroupWindow.length === 0 ? 1 : 0;
+  const triesLeft = Math.max(0, Math.min(playerLeft, mineHereLeft, groupLeft));
+  if (triesLeft > 0) return { triesLeft };
+
+  const holds: { limit: 'group' | 'player'; retryAt: number }[] = [];
+  if (playerLeft <= 0) holds.push({ limit: 'player', retryAt: liftsAt(mine, JOIN_LIMITS.failedJoinsPerPlayer, JOIN_LIMITS.failedJoinWindowMs) });
+  if (mineHereLeft <= 0) holds.push({ limit: 'group', retryAt: liftsAt(mineHereRecent, JOIN_LIMITS.wrongPasswordsPerGroup, JOIN_LIMITS.wrongPasswordWindowMs) });
+  if (groupLeft <= 0) {
+    // Free again when the group is back under its bound, or when the player's own wrong tries here have aged out of its window.
+    const underBound = liftsAt(everyone, JOIN_LIMITS.wrongPasswordsPerGroupAllPlayers, JOIN_LIMITS.groupWrongPasswordWindowMs);
+    const mineAged = mineHereInGroupWindow.at(-1)! + JOIN_LIMITS.groupWrongPasswordWindowMs;
+    holds.push({ limit: 'group', retryAt: Math.min(underBound, mineAged) });
+  }
+  // With several limits holding the latest lift counts (trying this group needs all).
+  return { triesLeft: 0, lockout: { limit: holds[0]!.limit, retryAt: new Date(Math.max(...holds.map((h) => h.retryAt))) } };
 }
 
 async function standing(tx: EntityManager, participantId: string, groupId: number, now: Date): Promise<JoinStanding> {
   const [mine, groups] = [
-    await repo.findJoinFailuresSince(tx, participantId, new Date(now.getTime() - JOIN_LIMITS.failedJoinWindowMs)),
-    await repo.findGroupWrongPasswordsSince(tx, groupId, new Date(now.getTime() - JOIN_LIMITS.wrongPasswordWindowMs)),
+    await repo.findJoinFailuresSince(tx, participantId, new Date(now.getTime() - KEPT_MS)),
+    await repo.findGroupWrongPasswordsSince(tx, groupId, new Date(now.getTime() - JOIN_LIMITS.groupWrongPasswordWindowMs)),
   ];
   return standingOf(mine, groups, groupId, now);
 }
@@ -110,7 +131,7 @@ export async function checkJoinLimits(tx: EntityManager, participantId: string, 
 
 /** Records a failed join; rows that no longer count are pruned on the way. */
 export async function recordJoinFailure(tx: EntityManager, participantId: string, groupId: number, reason: JoinFailure, now: Date): Promise<void> {
-  await repo.recordJoinFailure(tx, { participantId, groupId, reason, at: now }, new Date(now.getTime() - JOIN_LIMITS.failedJoinWindowMs));
+  await repo.recordJoinFailure(tx, { participantId, groupId, reason, at: now }, new Date(now.getTime() - KEPT_MS));
 }
 
 /**

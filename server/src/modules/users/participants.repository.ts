@@ -1,6 +1,6 @@
 import { LockMode, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { nameKey } from '@first-round/shared/names';
+import { nameKeys } from '@first-round/shared/name-keys';
 import { ParticipantSchema, type Participant } from './users.entities.js';
 
 /*
@@ -11,12 +11,18 @@ import { ParticipantSchema, type Participant } from './users.entities.js';
  */
 
 /**
- * Another participant holds this name: the same key (names.ts, `nameKey`: 'Operator RT' is 'operatorrt'),
- * or, for names stored without a key (before keys, or by a tool), the same name case-insensitively.
- * lower() on both sides, as that index: JavaScript's toLowerCase differs from PostgreSQL's outside ASCII.
+ * SQL for "another participant holds this name": either of its keys is either key of theirs (name-keys.ts:
+ * 'Operator RT' is 'operatorrt', 'aIice' and 'аlice' are 'alice'), or, for names stored without keys
+ * (before them, or by a tool), the same name case-insensitively. lower() on both sides, as that index:
+ * JavaScript's toLowerCase differs from PostgreSQL's outside ASCII. The unique indexes hold each key
+ * against the same key; a fold key against a glyph key is this check's to catch.
  */
-const holdsName = (screenName: string) =>
-  raw(`(screen_name_key = ? or lower(screen_name) = lower(?))`, [nameKey(screenName), screenName]);
+const HOLDS_NAME = `(screen_name_key in (?, ?) or screen_name_glyph_key in (?, ?) or lower(screen_name) = lower(?))`;
+const holdsNameParams = (screenName: string) => {
+  const { fold, glyph } = nameKeys(screenName);
+  return [fold, glyph, fold, glyph, screenName];
+};
+const holdsName = (screenName: string) => raw(HOLDS_NAME, holdsNameParams(screenName));
 
 export function findParticipant(em: EntityManager, id: string): Promise<Participant | null> {
   return em.findOne(ParticipantSchema, id, { refresh: true });
@@ -39,31 +45,40 @@ export async function isScreenNameTaken(em: EntityManager, screenName: string, e
 
 /**
  * Creates the participant, or refreshes the e-mail of an existing one (a null e-mail keeps the stored one).
- * A new participant gets `screenName` (and its key) unless someone holds it already in any spelling; an
+ * A new participant gets `screenName` (and its keys) unless someone holds it already in any spelling; an
  * existing one keeps theirs. One statement, an upsert on the primary key, so two first calls of the same
- * user cannot both insert. A name taken between the check and the insert raises
- * participant_screen_name_key_unique (or participant_screen_name_unique).
+ * user cannot both insert. A name taken between the check and the insert raises one of the unique
+ * indexes (isScreenNameViolation in participants.service.ts).
  */
 export async function upsertParticipant(em: EntityManager, p: { id: string; email: string | null; screenName: string | null }): Promise<Participant> {
-  const key = p.screenName === null ? null : nameKey(p.screenName);
+  const keys = p.screenName === null ? null : nameKeys(p.screenName);
   const unlessHeld = (value: string | null) =>
-    raw(`case when exists (select 1 from participant where screen_name_key = ? or lower(screen_name) = lower(?)) then null else ? end`, [key, p.screenName, value]);
+    p.screenName === null
+      ? null
+      : raw(`case when exists (select 1 from participant where ${HOLDS_NAME}) then null else ? end`, [...holdsNameParams(p.screenName), value]);
   const row: Participant = await em
     .createQueryBuilder(ParticipantSchema)
-    .insert({ id: p.id, email: p.email, screenName: unlessHeld(p.screenName), screenNameKey: unlessHeld(key) })
+    .insert({
+      id: p.id,
+      email: p.email,
+      screenName: unlessHeld(p.screenName),
+      screenNameKey: unlessHeld(keys?.fold ?? null),
+      screenNameGlyphKey: unlessHeld(keys?.glyph ?? null),
+    })
     .onConflict('id')
     .merge({ email: raw('coalesce(excluded.email, participant.email)'), updatedAt: raw('now()') })
-    .returning(['id', 'email', 'screenName', 'screenNameKey', 'isFirstLogin', 'emailReminders', 'createdAt', 'updatedAt'])
+    .returning(['id', 'email', 'screenName', 'screenNameKey', 'screenNameGlyphKey', 'isFirstLogin', 'emailReminders', 'createdAt', 'updatedAt'])
     .execute('get');
   return row;
 }
 
 /**
- * Sets the screen name and its key; false when there is no such participant. A name another holds raises
- * participant_screen_name_key_unique (or participant_screen_name_unique).
+ * Sets the screen name and its keys; false when there is no such participant. A name another holds raises
+ * one of the unique indexes (the fold key's, the glyph key's, or lower()'s).
  */
 export async function setScreenName(em: EntityManager, id: string, screenName: string): Promise<boolean> {
-  return (await em.nativeUpdate(ParticipantSchema, { id }, { screenName, screenNameKey: nameKey(screenName), updatedAt: raw('now()') })) > 0;
+  const { fold, glyph } = nameKeys(screenName);
+  return (await em.nativeUpdate(ParticipantSchema, { id }, { screenName, screenNameKey: fold, screenNameGlyphKey: glyph, updatedAt: raw('now()') })) > 0;
 }
 
 /** Whether the participant wants e-mail before picks lock (false when there is no such participant). */

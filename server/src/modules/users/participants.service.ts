@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MESSAGES } from '@first-round/shared/messages';
-import { isReservedName } from '@first-round/shared/names';
+import { isReservedName } from '@first-round/shared/name-keys';
 import { usernameSchema } from '@first-round/shared/schemas';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../errors.js';
 import type { Identity } from '../auth/bearer.js';
@@ -107,14 +107,15 @@ export async function ensureParticipant(
   return row;
 }
 
-/** A screen name another participant holds, caught by one of the unique indexes (the key's, or lower()'s). */
+/** A screen name another participant holds, caught by one of the unique indexes (a key's, or lower()'s). */
 const isScreenNameViolation = (error: unknown) =>
-  isUniqueViolation(error, 'participant_screen_name_key_unique') || isUniqueViolation(error, 'participant_screen_name_unique');
+  ['participant_screen_name_key_unique', 'participant_screen_name_glyph_key_unique', 'participant_screen_name_unique'].some((index) => isUniqueViolation(error, index));
 
 /**
  * A new screen name: refused (409) when it would pass for a reference entry's, or another participant
- * holds it in any spelling with the same key (names.ts: an operator's 'operatorrt' holds 'Operator RT').
- * The unique index on the key decides between two players renaming at once.
+ * holds it in any spelling or look-alike letters with the same keys (name-keys.ts: an operator's
+ * 'operatorrt' holds 'Operator RT', 'alice' holds 'аlice' and 'aIice'). The unique indexes on the keys
+ * decide between two players renaming at once.
  */
 export async function updateScreenName({ em, participantId, sink }: UserCall, screenName: string): Promise<ParticipantRow> {
   if (isReservedName(screenName)) throw conflict(MESSAGES.usernameReserved);

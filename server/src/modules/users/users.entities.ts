@@ -7,11 +7,12 @@ export interface Participant {
   email: string | null;
   screenName: string | null;
   /**
-   * What the screen name is compared by (shared/src/names.ts, `nameKey`), unique: set with every name
-   * the service writes. Null without a name, and for a name stored before keys whose key an older
-   * participant already had (kept, not renamed).
+   * What the screen name is compared by (shared/src/name-keys.ts, `nameKeys`): the fold key and the glyph
+   * key, each unique, set with every name the service writes. Null without a name, and for a name stored
+   * before the keys that an older participant's name passed for (kept, not renamed).
    */
   screenNameKey: string | null;
+  screenNameGlyphKey: string | null;
   isFirstLogin: boolean | null;
   /** E-mail me before picks lock (Settings, or the unsubscribe link in a reminder). */
   emailReminders: boolean;
@@ -28,6 +29,7 @@ export const ParticipantSchema = new EntitySchema<Participant>({
     email: { type: 'text', nullable: true },
     screenName: { type: 'text', nullable: true, fieldName: 'screen_name' },
     screenNameKey: { type: 'text', nullable: true, fieldName: 'screen_name_key' },
+    screenNameGlyphKey: { type: 'text', nullable: true, fieldName: 'screen_name_glyph_key' },
     isFirstLogin: { type: 'boolean', nullable: true, fieldName: 'is_first_login', defaultRaw: 'true' },
     emailReminders: { type: 'boolean', fieldName: 'email_reminders', defaultRaw: 'true' },
     createdAt: { type: 'Date', fieldName: 'created_at', defaultRaw: 'now()' },
