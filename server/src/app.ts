@@ -159,12 +159,12 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   }));
   app.get('/readyz', async (_req, reply) => {
     // First thing a shutdown changes: a balancer stops sending here while the requests it sent are answered.
-    if (isDraining(app.server)) return reply.code(503).send({ status: 'draining', detail: 'Shutting down', message: 'Shutting down' });
+    if (isDraining(app.server)) return reply.code(503).send({ status: 'draining', detail: 'Shutting down', message: 'Shutting down', code: 'UNAVAILABLE' });
     try {
       await sql(deps.orm.em.fork(), 'select 1');
       return { status: 'ready' };
     } catch {
-      return reply.code(503).send({ status: 'unavailable', detail: 'Database unreachable', message: 'Database unreachable' });
+      return reply.code(503).send({ status: 'unavailable', detail: 'Database unreachable', message: 'Database unreachable', code: 'UNAVAILABLE' });
     }
   });
 

@@ -16,6 +16,7 @@ import { ERROR_KINDS } from '@first-round/shared/errors';
 import { MESSAGES } from '@first-round/shared/messages';
 import { NUL_MESSAGE, type GroupDto } from '@first-round/shared/schemas';
 import { buildApp } from '../../src/app.js';
+import { beginDrain } from '../../src/draining.js';
 import { DomainError, ERROR_TABLE, errorAnswer, UNAVAILABLE_MESSAGE } from '../../src/errors.js';
 import { ADMIN_EMAIL, createTestApp, listenOnLoopback, type TestApp, type TestUser } from '../support/test-app.js';
 import { until } from '../support/server-process.js';
@@ -302,6 +303,20 @@ describe('every status in its protocol\'s shape, over a real connection', () => 
     const unreadableTrpc = await rawAnswer(port, 'GET /trpc/draft.status HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n');
     expect({ status: unreadableTrpc.status, body: JSON.parse(unreadableTrpc.body) }).toEqual({ status: 400, body: trpcEnvelope(400, 'BAD_REQUEST', 'BAD_REQUEST', 'The request could not be read') });
     expect((await rawAnswer(port, 'NONSENSE\r\n\r\n')).status).toBe(400);
+  });
+});
+
+describe('the readiness probe', () => {
+  it('answers 503 in the REST shape while draining, its status beside', async () => {
+    const app = await buildApp(t.deps, { logger: false });
+    try {
+      await app.ready();
+      beginDrain(app.server);
+      const res = await app.inject({ method: 'GET', url: '/readyz' });
+      expect({ status: res.statusCode, body: res.json() }).toEqual({ status: 503, body: { status: 'draining', ...body('UNAVAILABLE', 'Shutting down') } });
+    } finally {
+      await app.close();
+    }
   });
 });
 
