@@ -15,6 +15,10 @@
  * none) makes the same round trip on the run's own server, plus: a damaged or cut-short file is refused with
  * the database untouched, a backup of a newer version's schema is refused, one of an older schema restores
  * at its migrations, and a backup taken while writes go on reads one snapshot.
+ *
+ * Every backup ends with an integrity tag keyed with the backup key (here the file the first backup makes
+ * in the commands' DATA_DIR): a backup edited since (an e-mail address changed, every count kept), one of
+ * another key, or one without a tag is refused before anything is written, unless --no-verify.
  */
 import fs from 'node:fs';
 import os from 'node:os';
