@@ -15,6 +15,10 @@
  * none) makes the same round trip on the run's own server, plus: a damaged or cut-short file is refused with
  * the database untouched, a backup of a newer version's schema is refused, one of an older schema restores
  * at its migrations, and a backup taken while writes go on reads one snapshot.
+ *
+ * Every backup ends with an integrity tag keyed with the backup key (here the file the first backup makes
+ * in the commands' DATA_DIR): a backup edited since (an e-mail address changed, every count kept), one of
+ * another key, or one without a tag is refused before anything is written, unless --no-verify.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -34,6 +38,7 @@ import { backupCommand } from './backup.js';
 import { draftCommand } from './draft.js';
 import { runCommandInProcess, type Command } from './lib/command.js';
 import { readBuiltinBackup } from './lib/builtin-format.js';
+import { appendTag, loadBackupKey, TAG_LENGTH, TAG_MARK } from './lib/backup-tag.js';
 import { installedTools, serverVersion, toolsFor } from './lib/pg-tools.js';
 import { restoreCommand } from './restore.js';
 
@@ -68,7 +73,9 @@ async function run(name: string, command: Command, args: string[], env: Record<s
   if (password) expect(result.out).not.toContain(password);
   return result;
 }
-const onDatabase = (url: string) => ({ DATABASE_URL: url, DATA_DIR: path.join(work, 'unused') });
+/** The commands' DATA_DIR (the database is DATABASE_URL's): it holds the backup key the first backup makes. */
+const dataDir = path.join(work, 'data');
+const onDatabase = (url: string) => ({ DATABASE_URL: url, DATA_DIR: dataDir });
 const backup = (url: string, ...args: string[]) => run('backup', backupCommand, args, onDatabase(url));
 const restore = (url: string, ...args: string[]) => run('restore', restoreCommand, args, onDatabase(url));
 
@@ -221,6 +228,28 @@ describe.skipIf(!server)('npm run backup, then npm run restore', () => {
     expect(await snapshot(target.url)).toEqual(original);
   });
 
+  it('ends the archive with its tag, and refuses one changed since, or one made by hand without a tag unless --no-verify', async () => {
+    expect(splitTail(fs.readFileSync(file)).tail.length).toBe(TAG_LENGTH);
+    const changed = path.join(work, 'changed-archive.dump');
+    const bytes = Buffer.from(fs.readFileSync(file));
+    bytes[Math.floor(bytes.length / 2)]! ^= 0x01;
+    fs.writeFileSync(changed, bytes);
+    // What `pg_dump -Fc` run by hand writes: the archive without a tag.
+    const byHand = path.join(work, 'by-hand.dump');
+    fs.writeFileSync(byHand, splitTail(fs.readFileSync(file)).payload);
+    const empty = await createTestDb({ serverUrl: server!.serverUrl, empty: true });
+    try {
+      expect(await restore(empty.url, changed)).toMatchObject({ code: 1, out: expect.stringMatching(/^Nothing was restored: .*changed-archive\.dump fails its integrity check: it has been changed or damaged/) });
+      expect(await restore(empty.url, byHand)).toMatchObject({ code: 1, out: expect.stringMatching(/^Nothing was restored: .*by-hand\.dump has no integrity tag/) });
+      const unchecked = await restore(empty.url, byHand, '--no-verify');
+      expect(unchecked.code, unchecked.out).toBe(0);
+      expect(unchecked.out).toMatch(/^WARNING: --no-verify: /);
+      expect(await snapshot(empty.url)).toEqual(original);
+    } finally {
+      await empty.close();
+    }
+  });
+
   it('with --force replaces what the database holds, tables the backup lacks included', async () => {
     await withClient(target.url, async (client) => {
       await client.query(`delete from pick`);
@@ -258,15 +287,23 @@ describe.skipIf(!server)('npm run backup, then npm run restore', () => {
   });
 
   it('restores into a fresh DATA_DIR, starting the embedded PostgreSQL itself, and backs that up', async () => {
-    const dataDir = makeDataDirWithCluster('backup-data-');
-    const embedded = { DATABASE_URL: '', DATA_DIR: dataDir };
+    const freshDir = makeDataDirWithCluster('backup-data-');
+    const embedded = { DATABASE_URL: '', DATA_DIR: freshDir };
+    // A new DATA_DIR has no backup key: the backup is refused unchecked, with where the key goes.
+    expect(await run('restore', restoreCommand, [file], embedded)).toMatchObject({
+      code: 1,
+      out: expect.stringContaining(`there is no backup key here to check ${file} with (BACKUP_KEY is not set, and there is no ${path.join(freshDir, 'backup-key')})`),
+    });
+    expect(fs.existsSync(path.join(freshDir, 'pg.owner'))).toBe(false);
+    // The operator brings the key file kept from the server that made the backup.
+    fs.copyFileSync(path.join(dataDir, 'backup-key'), path.join(freshDir, 'backup-key'));
     const result = await run('restore', restoreCommand, [file], embedded);
     expect(result.code, result.out).toBe(0);
     expect(result.out).toMatch(/into first_round \(embedded, .*\)/);
     // A new DATA_DIR has no signing key: the command says which file to bring along.
-    expect(result.out).toContain(`copy its idp-private-key.pem to ${path.join(dataDir, 'idp-private-key.pem')}`);
-    expect(fs.existsSync(path.join(dataDir, 'pg.owner'))).toBe(false); // the command stopped the cluster it started
-    const cluster = await startEmbeddedPostgres(path.join(dataDir, 'pg'), { durable: false });
+    expect(result.out).toContain(`copy its idp-private-key.pem to ${path.join(freshDir, 'idp-private-key.pem')}`);
+    expect(fs.existsSync(path.join(freshDir, 'pg.owner'))).toBe(false); // the command stopped the cluster it started
+    const cluster = await startEmbeddedPostgres(path.join(freshDir, 'pg'), { durable: false });
     try {
       expect(await snapshot(withDatabase(cluster.serverUrl, APP_DATABASE))).toMatchObject({ tables: original.tables, sequences: original.sequences });
     } finally {
@@ -275,24 +312,37 @@ describe.skipIf(!server)('npm run backup, then npm run restore', () => {
 
     // The embedded database backed up by the command, which starts the cluster for it: with a pg_dump new
     // enough for the embedded PostgreSQL where one is installed, in the built-in format otherwise.
-    const clusterPassword = fs.readFileSync(path.join(dataDir, 'pg.password'), 'utf8').trim();
+    const clusterPassword = fs.readFileSync(path.join(freshDir, 'pg.password'), 'utf8').trim();
     const out = path.join(work, 'embedded-backups');
     const backedUp = await run('backup', backupCommand, ['--out', out], embedded);
     expect(backedUp.out).not.toContain(clusterPassword);
-    const embeddedMajor = Number(fs.readFileSync(path.join(dataDir, 'pg', 'PG_VERSION'), 'utf8').trim());
+    const embeddedMajor = Number(fs.readFileSync(path.join(freshDir, 'pg', 'PG_VERSION'), 'utf8').trim());
     expect(backedUp.code, backedUp.out).toBe(0);
     expect(backedUp.out).toMatch(/^Backed up first_round \(embedded, .*\)/);
     const hasPgDump = (await toolsFor('pg_dump', embeddedMajor, process.env)).usable.length > 0;
     expect(backedUp.out).toMatch(hasPgDump ? /, with pg_dump \d+/ : new RegExp(`, in the built-in format \\(no pg_dump ${embeddedMajor} or newer used\\)`));
     expect(fs.readdirSync(out)).toEqual([expect.stringMatching(/^first-round-.*Z\.dump$/)]);
-    expect(fs.existsSync(path.join(dataDir, 'pg.owner'))).toBe(false);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    expect(fs.existsSync(path.join(freshDir, 'pg.owner'))).toBe(false);
+    fs.rmSync(freshDir, { recursive: true, force: true });
   });
 });
 
+/** A backup split where its integrity tag begins: the tag apart, as an attacker editing the rest would keep it. */
+function splitTail(file: Buffer): { payload: Buffer; tail: Buffer } {
+  const at = file.length - TAG_LENGTH;
+  return at > 0 && file.subarray(at).toString('latin1').startsWith(`\n${TAG_MARK} `) ? { payload: file.subarray(0, at), tail: file.subarray(at) } : { payload: file, tail: Buffer.alloc(0) };
+}
+
+/** The backup key the commands made in their DATA_DIR. */
+const theKey = async () => (await loadBackupKey({}, dataDir, { create: false }))!.key;
+
 /** A built-in backup's inside (gzip undone), to damage or rewrite it as a test needs. */
-const inside = (file: string) => zlib.gunzipSync(fs.readFileSync(file));
-const writeInside = (file: string, data: Buffer | string) => fs.writeFileSync(file, zlib.gzipSync(data), { mode: 0o600 });
+const inside = (file: string) => zlib.gunzipSync(splitTail(fs.readFileSync(file)).payload);
+/** A built-in backup written from its inside, tagged with the commands' key: only what the reader checks is wrong with it. */
+async function writeInside(file: string, data: Buffer | string) {
+  fs.writeFileSync(file, zlib.gzipSync(data), { mode: 0o600 });
+  await appendTag(file, await theKey());
+}
 
 describe('the built-in format, on the run\'s own server (the embedded PostgreSQL 18)', () => {
   let game: TestApp;
@@ -392,27 +442,123 @@ describe('the built-in format, on the run\'s own server (the embedded PostgreSQL
     fs.writeFileSync(damaged, flipped);
     // Whole as gzip, but a table's rows short of what its END line says.
     const short = path.join(work, 'short.dump');
-    writeInside(short, inside(builtinFile).toString('utf8').replace(/\nTABLE pick\n[^\n]*\n/, '\nTABLE pick\n'));
+    await writeInside(short, inside(builtinFile).toString('utf8').replace(/\nTABLE pick\n[^\n]*\n/, '\nTABLE pick\n'));
     const newer = path.join(work, 'newer.dump');
     const lines = inside(builtinFile).toString('utf8').split('\n');
     const header = JSON.parse(lines[1]!) as { migrations: string[] };
     header.migrations.push('Migration29990101000000_from_the_future');
     lines[1] = JSON.stringify(header);
-    writeInside(newer, lines.join('\n'));
+    await writeInside(newer, lines.join('\n'));
 
     const empty = await createTestDb({ empty: true });
     try {
-      for (const [bad, why] of [
-        [cut, /is not a usable backup: it is damaged or cut short/],
-        [damaged, /is not a usable backup: it is damaged or cut short/],
+      // A cut or damaged file fails its integrity check first; unchecked (--no-verify), the reader's own checks refuse it.
+      for (const [bad, why, ...options] of [
+        [cut, /has no integrity tag, .* or it was cut short/],
+        [cut, /is not a usable backup: it is damaged or cut short/, '--no-verify'],
+        [damaged, /fails its integrity check: it has been changed or damaged since npm run backup wrote it/],
+        [damaged, /is not a usable backup: it is damaged or cut short/, '--no-verify'],
         [short, /is not a usable backup: table pick holds \d+ rows where \d+ were written/],
         [newer, /the backup was made by a newer version of the game \(migration Migration29990101000000_from_the_future is unknown to this one\)\. Restore it with that version or a newer one\./],
       ] as const) {
-        expect(await restore(empty.url, bad), bad).toMatchObject({ code: 1, out: expect.stringMatching(why) });
-        expect(await restore(into.url, bad, '--force'), bad).toMatchObject({ code: 1, out: expect.stringMatching(why) });
+        expect(await restore(empty.url, bad, ...options), bad).toMatchObject({ code: 1, out: expect.stringMatching(why) });
+        expect(await restore(into.url, bad, '--force', ...options), bad).toMatchObject({ code: 1, out: expect.stringMatching(why) });
       }
       expect(await untouched(empty.url)).toBe(0);
       expect(await snapshot(into.url)).toEqual(before);
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it('refuses a backup edited to give an account another e-mail (row counts kept) before touching anything; --no-verify restores it, warning loudly', async () => {
+    // What an attacker who can write the backup does: Ann's address made theirs, every count as it was,
+    // the file's own ending (its tag) kept.
+    const edited = path.join(work, 'edited.dump');
+    const { payload, tail } = splitTail(fs.readFileSync(builtinFile));
+    const text = zlib.gunzipSync(payload).toString('utf8');
+    expect(text).toContain('annbackup@example.com');
+    fs.writeFileSync(edited, Buffer.concat([zlib.gzipSync(text.replaceAll('annbackup@example.com', 'mallory@evil.example')), tail]), { mode: 0o600 });
+    const empty = await createTestDb({ empty: true });
+    try {
+      const refused = await restore(empty.url, edited);
+      expect(refused).toMatchObject({ code: 1, out: expect.stringMatching(/^Nothing was restored: .*edited\.dump fails its integrity check/) });
+      expect(await untouched(empty.url)).toBe(0);
+      const unchecked = await restore(empty.url, edited, '--no-verify');
+      expect(unchecked.code, unchecked.out).toBe(0);
+      expect(unchecked.out).toMatch(/^WARNING: --no-verify: .*edited\.dump was not checked/);
+      const emails = await withClient(empty.url, async (c) => (await c.query<{ email: string }>(`select email from participant where screen_name = 'AnnBackup'`)).rows);
+      expect(emails).toEqual([{ email: 'mallory@evil.example' }]);
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it('refuses a backup without a tag (made before backups were tagged) unless --no-verify', async () => {
+    const untagged = path.join(work, 'untagged.dump');
+    fs.writeFileSync(untagged, splitTail(fs.readFileSync(builtinFile)).payload, { mode: 0o600 });
+    const empty = await createTestDb({ empty: true });
+    try {
+      expect(await restore(empty.url, untagged)).toMatchObject({ code: 1, out: expect.stringMatching(/^Nothing was restored: .*untagged\.dump has no integrity tag.*--no-verify/s) });
+      expect(await untouched(empty.url)).toBe(0);
+      const unchecked = await restore(empty.url, untagged, '--no-verify');
+      expect(unchecked.code, unchecked.out).toBe(0);
+      expect(await snapshot(empty.url)).toEqual(before);
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it('says which table and line of the file a row that does not fit is on, not that the database is unreachable', async () => {
+    const extra = path.join(work, 'extra-column.dump');
+    const text = zlib.gunzipSync(splitTail(fs.readFileSync(builtinFile)).payload).toString('utf8');
+    const lines = text.split('\n');
+    const title = lines.indexOf('TABLE pick');
+    lines[title + 2] += '\tone too many'; // the table's second row
+    const at = title + 3; // its line in the file, counted from 1
+    fs.writeFileSync(extra, zlib.gzipSync(lines.join('\n')), { mode: 0o600 });
+    const empty = await createTestDb({ empty: true });
+    try {
+      const refused = await restore(empty.url, extra, '--no-verify');
+      expect(refused.code).toBe(1);
+      expect(refused.out).not.toMatch(/unreachable/i);
+      expect(refused.out).toMatch(new RegExp(`Nothing was restored \\(the transaction was rolled back\\): .*extra-column\\.dump, table pick, line ${at} of the file \\(row 2 of the table\\): extra data after last expected column`));
+      expect(await untouched(empty.url)).toBe(0);
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it('refuses a file whose first line is 60 MB (a 60 KB file) at once, saying what is wrong with it', async () => {
+    const spaces = path.join(work, 'spaces.dump');
+    fs.writeFileSync(spaces, zlib.gzipSync(Buffer.concat([Buffer.from('FIRST-ROUND-BACKUP 1'), Buffer.alloc(60 * 1024 * 1024, ' '), Buffer.from('\n')])), { mode: 0o600 });
+    expect(fs.statSync(spaces).size).toBeLessThan(100_000);
+    const empty = await createTestDb({ empty: true });
+    try {
+      expect(await restore(empty.url, spaces, '--no-verify')).toMatchObject({ code: 1, out: expect.stringMatching(/is not a usable backup: its first line is longer than \d+ bytes/) });
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it('tags with BACKUP_KEY when it is set; a restore with another key names both keys; a key too short is refused', async () => {
+    const keyA = { BACKUP_KEY: 'a'.repeat(64) };
+    const keyB = { BACKUP_KEY: 'b'.repeat(64) };
+    const out = path.join(work, 'with-setting.dump');
+    const made = await run('backup', backupCommand, ['--format', 'builtin', '--out', out], { ...onDatabase(game.db.url), ...keyA });
+    expect(made.code, made.out).toBe(0);
+    expect(made.out).toMatch(/\nTagged with the backup key in BACKUP_KEY \(id [0-9a-f]{16}\): restore checks every backup's integrity tag with it/);
+    const idA = /BACKUP_KEY \(id ([0-9a-f]{16})\)/.exec(made.out)![1];
+    const empty = await createTestDb({ empty: true });
+    try {
+      // The key file in DATA_DIR is another key.
+      expect(await restore(empty.url, out)).toMatchObject({ code: 1, out: expect.stringMatching(new RegExp(`fails its integrity check: it was tagged with another backup key \\(id ${idA}; the key here, .*backup-key, is [0-9a-f]{16}\\)`)) });
+      expect(await run('restore', restoreCommand, [out], { ...onDatabase(empty.url), ...keyB })).toMatchObject({ code: 1, out: expect.stringMatching(/tagged with another backup key .* the key here, BACKUP_KEY, is/) });
+      expect(await run('restore', restoreCommand, [out], { ...onDatabase(empty.url), BACKUP_KEY: 'short' })).toMatchObject({ code: 1, out: expect.stringMatching(/^BACKUP_KEY is too short: a backup key has at least 32 characters/) });
+      expect(await untouched(empty.url)).toBe(0);
+      const restored = await run('restore', restoreCommand, [out], { ...onDatabase(empty.url), ...keyA });
+      expect(restored.code, restored.out).toBe(0);
+      expect(await snapshot(empty.url)).toEqual(before);
     } finally {
       await empty.close();
     }

@@ -3,19 +3,23 @@
 // is installed, else in the game's built-in format (scripts/lib/builtin-format.ts: the embedded PostgreSQL
 // ships no pg_dump). Either reads one snapshot, so the file is consistent while the server keeps running.
 // The embedded PostgreSQL is joined when the server runs it and started for the backup otherwise;
-// DATABASE_URL when set.
+// DATABASE_URL when set. Every backup ends with its integrity tag (scripts/lib/backup-tag.ts), keyed with
+// the backup key (BACKUP_KEY, else DATA_DIR/backup-key, made here the first time), which restore checks.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { CommandFailure, isMainModule, runCommandAsProcess, shownPath, type Command } from './lib/command.js';
 import { reachScriptDatabase, signingKeyFile } from './lib/database.js';
 import { dumpDatabase } from './lib/builtin-dump.js';
 import { BadBackupFile, readBuiltinBackup } from './lib/builtin-format.js';
+import { appendTag, BACKUP_KEY_SETTING, checkTag, IntegrityFailure, loadBackupKey, type BackupKey } from './lib/backup-tag.js';
 import { missingToolMessage, runTool, serverVersion, toolConnection, toolsFor, type PgTool } from './lib/pg-tools.js';
 
 const USAGE = `Usage: npm run backup -- [--out DIR | --out FILE.dump] [--format builtin|pg_dump]
   Writes the game's database to backups/first-round-<UTC time>.dump, or into DIR, or to FILE.dump (never
   over an existing file): pg_dump's custom format when a pg_dump as new as the server is installed, else
-  the game's built-in format (--format chooses). Restore it with npm run restore -- FILE.`;
+  the game's built-in format (--format chooses). Either ends with an integrity tag keyed with the backup
+  key (BACKUP_KEY, else DATA_DIR/backup-key, made by the first backup). Restore it with
+  npm run restore -- FILE.`;
 
 const FORMATS = ['builtin', 'pg_dump'] as const;
 type Format = (typeof FORMATS)[number];
@@ -62,24 +66,38 @@ async function target(out: string | undefined, now: Date): Promise<string> {
   }
 }
 
-/** pg_dump's custom format (-Fc: compressed, and pg_restore can clean, list and pick from it); says how it was written. */
-async function withPgDump(pgDump: PgTool, partial: string, url: string, where: string, env: NodeJS.ProcessEnv): Promise<string> {
+/**
+ * pg_dump's custom format (-Fc: compressed, and pg_restore can clean, list and pick from it), listed by
+ * pg_restore before its tag is added; says how it was written.
+ */
+async function withPgDump(pgDump: PgTool, partial: string, url: string, where: string, env: NodeJS.ProcessEnv, key: BackupKey): Promise<string> {
   const { dbname, password } = toolConnection(url);
   const dumped = await runTool(pgDump, ['--format=custom', `--file=${partial}`, `--dbname=${dbname}`], { env, password });
   if (dumped.code !== 0) throw new CommandFailure(`Nothing was written: pg_dump ${pgDump.version} failed on ${where}:\n${dumped.stderr}`);
   // Read back with the matching pg_restore, if there is one: a file it cannot read is no backup.
   const restorer = (await toolsFor('pg_restore', pgDump.major, env)).usable[0];
-  if (!restorer) return `with pg_dump ${pgDump.version}`;
-  const listed = await runTool(restorer, ['--list', partial], { env });
-  if (listed.code !== 0) throw new CommandFailure(`Nothing was written: pg_restore ${restorer.version} cannot read what pg_dump wrote:\n${listed.stderr}`);
-  return `with pg_dump ${pgDump.version}, ${listed.stdout.split('\n').filter((line) => / TABLE DATA /.test(line)).length} tables`;
+  let tables = '';
+  if (restorer) {
+    const listed = await runTool(restorer, ['--list', partial], { env });
+    if (listed.code !== 0) throw new CommandFailure(`Nothing was written: pg_restore ${restorer.version} cannot read what pg_dump wrote:\n${listed.stderr}`);
+    tables = `, ${listed.stdout.split('\n').filter((line) => / TABLE DATA /.test(line)).length} tables`;
+  }
+  await appendTag(partial, key);
+  await checkTag(partial, key).catch((error: unknown) => {
+    if (error instanceof IntegrityFailure) throw new CommandFailure(`Nothing was written: the backup read back ${error.message}.`);
+    throw error;
+  });
+  return `with pg_dump ${pgDump.version}${tables}`;
 }
 
-/** The built-in format, read back whole before it counts: every table's rows as written, the checksum sound. */
-async function builtin(partial: string, url: string, server: string, major: number): Promise<string> {
+/** The built-in format, tagged, then read back whole before it counts: every table's rows as written, the checksum and the tag sound. */
+async function builtin(partial: string, url: string, server: string, major: number, key: BackupKey): Promise<string> {
   const written = await dumpDatabase(url, partial, server);
-  const read = await readBuiltinBackup(partial, async () => {}).catch((error: unknown) => {
-    if (error instanceof BadBackupFile) throw new CommandFailure(`Nothing was written: the backup read back is not what was written: ${error.message}.`);
+  await appendTag(partial, key);
+  const read = await readBuiltinBackup(partial, async () => {}, { key }).catch((error: unknown) => {
+    if (error instanceof BadBackupFile || error instanceof IntegrityFailure) {
+      throw new CommandFailure(`Nothing was written: the backup read back is not what was written: ${error.message}.`);
+    }
     throw error;
   });
   for (const [table, rows] of Object.entries(written.rows)) {
@@ -113,20 +131,26 @@ export const backupCommand: Command = async (args, io) => {
     const pgDump = dumps?.usable[0];
     if (format === 'pg_dump' && !pgDump) throw new CommandFailure(`Nothing was written: ${missingToolMessage('pg_dump', server, dumps!.all, 'a backup')}`);
 
+    // The key before the file: a key that cannot be had leaves nothing behind.
+    const { key, made } = (await loadBackupKey(io.env, db.config.dataDir, { create: true }))!;
     const file = await target(out, new Date());
     // The dump holds every account's sessions and password hashes: for its owner's eyes only.
     await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     partial = `${file}.partial`;
     await fs.writeFile(partial, '', { mode: 0o600 });
-    const how = pgDump ? await withPgDump(pgDump, partial, db.url, db.where, io.env) : await builtin(partial, db.url, server.version, server.major);
+    const how = pgDump ? await withPgDump(pgDump, partial, db.url, db.where, io.env, key) : await builtin(partial, db.url, server.version, server.major, key);
     await fs.rename(partial, file);
     partial = undefined;
     const { size } = await fs.stat(file);
     io.out(`Backed up ${db.where}, PostgreSQL ${server.version}, ${how}:`);
     io.out(`${shownPath(file)}, ${describeSize(size)}`);
     io.out(`Keep a copy off this machine. Restore it with: npm run restore -- ${shownPath(file)}`);
-    const key = signingKeyFile(db.config);
-    if (key && (await exists(key))) io.out(`Players' sessions also need ${shownPath(key)}: keep a copy of it apart from the backups (it does not change).`);
+    const keyNote = `restore checks every backup's integrity tag with it, so a restore on another machine needs it too`;
+    if (key.source === BACKUP_KEY_SETTING) io.out(`Tagged with the backup key in ${BACKUP_KEY_SETTING} (id ${key.id}): ${keyNote}.`);
+    else if (made) io.out(`Made the backup key ${key.source} (id ${key.id}) and tagged the backup with it: keep a copy of it apart from the backups; ${keyNote}.`);
+    else io.out(`Tagged with the backup key ${key.source} (id ${key.id}): keep a copy of it apart from the backups; ${keyNote}.`);
+    const signingKey = signingKeyFile(db.config);
+    if (signingKey && (await exists(signingKey))) io.out(`Players' sessions also need ${shownPath(signingKey)}: keep a copy of it apart from the backups (it does not change).`);
   } finally {
     if (partial) await fs.rm(partial, { force: true });
     await db.close();

@@ -4,19 +4,27 @@
 // database only, unless --force: then the backup replaces what is there. The server must be stopped: its
 // caches would go on showing the old data. The embedded PostgreSQL is started for the restore (in a fresh
 // DATA_DIR too); DATABASE_URL when set. Afterwards `npm start` finds its migrations already applied.
+// Before anything else the file's integrity tag is checked with the backup key (scripts/lib/backup-tag.ts):
+// a backup someone edited is refused before it is read; `--no-verify` skips the check, warning loudly.
 import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { describeDbError } from '../server/src/db/database.js';
+import { isDatabaseUnavailable } from '../server/src/errors.js';
 import { CommandFailure, isMainModule, runCommandAsProcess, shownPath, type Command, type CommandIo } from './lib/command.js';
-import { reachScriptDatabase, signingKeyFile } from './lib/database.js';
+import { reachScriptDatabase, scriptConfig, signingKeyFile } from './lib/database.js';
+import { BACKUP_KEY_FILE, BACKUP_KEY_SETTING, backupKeyFile, checkTag, IntegrityFailure, loadBackupKey, type BackupKey } from './lib/backup-tag.js';
 import { BadBackupFile, isBuiltinBackup, readBuiltinBackup, type BackupHeader } from './lib/builtin-format.js';
 import { checkMigrations, restoreBuiltin } from './lib/builtin-restore.js';
 import { MIGRATIONS_TABLE } from './lib/game-schema.js';
 import { missingToolMessage, runTool, serverVersion, toolConnection, toolsFor, type PgTool, type ServerVersion } from './lib/pg-tools.js';
 
-const USAGE = `Usage: npm run restore -- FILE [--force]
+const USAGE = `Usage: npm run restore -- FILE [--force] [--no-verify]
   Restores a backup made by npm run backup into the game's database, which must be empty (a fresh DATA_DIR,
   or a new database for DATABASE_URL). --force replaces whatever the database holds with the backup.
+  The backup's integrity tag is checked first with the backup key (BACKUP_KEY, or DATA_DIR/backup-key);
+  --no-verify skips that check, for a file you know is yours (one made before backups were tagged).
   Stop the server first.`;
 
 
@@ -95,7 +103,7 @@ function readListing(listing: string): { made?: string; from?: string; tables: S
  * that wrote it; an older pg_restore can still restore into a newer server, as when moving from a
  * DATABASE_URL server to the embedded one).
  */
-async function restorerFor(file: string, server: ServerVersion, env: NodeJS.ProcessEnv): Promise<{ tool: PgTool; listing: string }> {
+async function restorerFor(file: string, shownAs: string, server: ServerVersion, env: NodeJS.ProcessEnv): Promise<{ tool: PgTool; listing: string }> {
   const { usable, all } = await toolsFor('pg_restore', server.major, env);
   const candidates = [...usable, ...all.filter((t) => t.major < server.major).sort((a, b) => b.major - a.major)];
   if (candidates.length === 0) throw new CommandFailure(`Nothing was restored: ${missingToolMessage('pg_restore', server, all, 'a restore')}`);
@@ -106,7 +114,7 @@ async function restorerFor(file: string, server: ServerVersion, env: NodeJS.Proc
     refusal = listed.stderr;
   }
   throw new CommandFailure(
-    `Nothing was restored: ${candidates.map((t) => `pg_restore ${t.version}`).join(', ')} cannot read ${file}:\n${refusal}\n` +
+    `Nothing was restored: ${candidates.map((t) => `pg_restore ${t.version}`).join(', ')} cannot read ${shownAs}:\n${refusal}\n` +
       'A backup written by a newer pg_dump needs a pg_restore at least as new (PG_BIN names the directory of its tools).',
   );
 }
@@ -119,7 +127,8 @@ export const restoreCommand: Command = async (args, io) => {
     return;
   }
   const force = args.includes('--force');
-  const rest = args.filter((a) => a !== '--force');
+  const verify = !args.includes('--no-verify');
+  const rest = args.filter((a) => a !== '--force' && a !== '--no-verify');
   const unknown = rest.find((a) => a.startsWith('--'));
   if (unknown || rest.length !== 1) throw new CommandFailure(`${unknown ? `Unknown option "${unknown}"` : 'Name one backup file'}.\n\n${USAGE}`);
   const file = rest[0]!;
@@ -139,20 +148,63 @@ export const restoreCommand: Command = async (args, io) => {
     .catch(() => {
       throw new CommandFailure(`Cannot read ${file}`);
     });
-  let builtin: BackupHeader | undefined;
-  if (head !== 'PGDMP') {
-    if (!(await isBuiltinBackup(file))) {
-      throw new CommandFailure(`${file} is not a backup made by npm run backup (a pg_dump custom-format archive starts with PGDMP; the built-in format is gzip starting with FIRST-ROUND-BACKUP).`);
-    }
-    // Read whole before anything is touched: a damaged or cut-short file is refused here.
-    builtin = (await readBuiltinBackup(file, async () => {}).catch(refuseBadFile(file))).header;
-    checkMigrations(builtin);
+  const isArchive = head === 'PGDMP';
+  if (!isArchive && !(await isBuiltinBackup(file))) {
+    throw new CommandFailure(`${file} is not a backup made by npm run backup (a pg_dump custom-format archive starts with PGDMP; the built-in format is gzip starting with FIRST-ROUND-BACKUP).`);
   }
+  // Then its tag, before a byte of it is read as a backup: an edited file goes no further.
+  const key = verify ? await keyToCheck(file, io.env) : undefined;
+  if (!verify) {
+    io.out(`WARNING: --no-verify: ${file} was not checked against its integrity tag. Whoever could write to it could have`);
+    io.out('changed anything in it (an account\'s e-mail address, a session, a password hash). Restore it only if you know it is yours.');
+  }
+  // pg_restore reads a private copy of the archive made while checking it (the tag left off), so what it
+  // restores is what was checked.
+  let workDir: string | undefined;
+  let builtin: BackupHeader | undefined;
+  let archiveFile = file;
+  try {
+    if (isArchive) {
+      workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'first-round-restore-'));
+      archiveFile = path.join(workDir, 'archive.dump');
+      await checkTag(file, key, { copyTo: archiveFile }).catch(refuseBadFile(file));
+    } else {
+      if (key) await checkTag(file, key).catch(refuseBadFile(file));
+      // Read whole before anything is touched: a damaged or cut-short file is refused here.
+      builtin = (await readBuiltinBackup(file, async () => {}, { key }).catch(refuseBadFile(file))).header;
+      checkMigrations(builtin);
+    }
+    await restoreChecked({ file, archiveFile, builtin, key, force, verify }, io);
+  } finally {
+    if (workDir) await fs.rm(workDir, { recursive: true, force: true });
+  }
+};
 
+/**
+ * The backup key to check `file` with (scripts/lib/backup-tag.ts); refused when there is none here, saying
+ * where it is looked for.
+ */
+async function keyToCheck(file: string, env: NodeJS.ProcessEnv): Promise<BackupKey> {
+  const { dataDir } = scriptConfig(env);
+  const found = await loadBackupKey(env, dataDir, { create: false });
+  if (found) return found.key;
+  const keyFile = shownPath(backupKeyFile(dataDir));
+  throw new CommandFailure(
+    `Nothing was restored: there is no backup key here to check ${file} with (${BACKUP_KEY_SETTING} is not set, and there is no ${keyFile}).\n` +
+      `Copy the ${BACKUP_KEY_FILE} file kept from the server that made the backup to ${keyFile}, or set ${BACKUP_KEY_SETTING} to what it holds.\n` +
+      '--no-verify restores without the check: only for a file you know is yours.',
+  );
+}
+
+/** The restore proper, once the file has been checked: `archiveFile` is the checked copy of a pg_dump archive. */
+async function restoreChecked(
+  { file, archiveFile, builtin, key, force, verify }: { file: string; archiveFile: string; builtin?: BackupHeader; key?: BackupKey; force: boolean; verify: boolean },
+  io: CommandIo,
+): Promise<void> {
   const db = await reachScriptDatabase({ env: io.env, create: true });
   try {
     const server = await serverVersion(db.url);
-    const archive = builtin ? undefined : await restorerFor(file, server, io.env);
+    const archive = builtin ? undefined : await restorerFor(archiveFile, file, server, io.env);
 
     const others = await otherSessions(db.url);
     if (others > 0) {
@@ -169,32 +221,45 @@ export const restoreCommand: Command = async (args, io) => {
     }
     let how: string;
     if (builtin) {
-      await restoreBuiltin(db.url, file, builtin, { wasEmpty: before.tables.length === 0 }).catch((error: unknown) => {
+      await restoreBuiltin(db.url, file, builtin, { wasEmpty: before.tables.length === 0, key }).catch((error: unknown) => {
         if (error instanceof CommandFailure) throw error;
-        if (error instanceof BadBackupFile) return refuseBadFile(file)(error);
-        throw new CommandFailure(`Nothing was restored (the transaction was rolled back): ${describeDbError(error, db.url)}`);
+        if (error instanceof BadBackupFile || error instanceof IntegrityFailure) return refuseBadFile(file)(error);
+        throw new CommandFailure(`Nothing was restored (the transaction was rolled back): ${describeLoadError(error, db.url)}`);
       });
       how = ` (made ${builtin.made} from PostgreSQL ${builtin.server}) into ${db.where} from the built-in format`;
     } else {
-      how = await withPgRestore(file, archive!, db.url, db.where, force, before, io);
+      how = await withPgRestore(archiveFile, archive!, db.url, db.where, force, before, io);
     }
     const after = await contents(db.url);
     io.out(`Restored ${shownPath(file)}${how}: ${describeContents(after)}.`);
-    const key = signingKeyFile(db.config);
-    if (key && !(await fs.stat(key).catch(() => undefined))) {
-      io.out(`Players stay signed in only with the signing key of the server the backup came from: copy its idp-private-key.pem to ${shownPath(key)} (or set LOCAL_IDP_PRIVATE_KEY) before the first start. Without it everyone signs in again; nothing else is lost.`);
+    const signingKey = signingKeyFile(db.config);
+    if (signingKey && !(await fs.stat(signingKey).catch(() => undefined))) {
+      io.out(`Players stay signed in only with the signing key of the server the backup came from: copy its idp-private-key.pem to ${shownPath(signingKey)} (or set LOCAL_IDP_PRIVATE_KEY) before the first start. Without it everyone signs in again; nothing else is lost.`);
     }
+    if (!verify) io.out(`WARNING: restored without checking its integrity tag (--no-verify): ${file}.`);
     io.out('Start the server: npm start');
   } finally {
     await db.close();
   }
-};
+}
 
-/** A built-in backup that does not read back whole: refused, nothing touched. */
+/** A backup that does not read back whole, or whose tag does not vouch for it: refused, nothing touched. */
 const refuseBadFile = (file: string) => (error: unknown): never => {
+  if (error instanceof IntegrityFailure) throw new CommandFailure(`Nothing was restored: ${file} ${error.message}.`);
   if (error instanceof BadBackupFile) throw new CommandFailure(`Nothing was restored: ${file} is not a usable backup: ${error.message}.`);
   throw error;
 };
+
+/**
+ * Why loading the rows failed: the database out of reach as such, else what PostgreSQL refused in them (a
+ * foreign key a row breaks, checked once all are in), with its detail.
+ */
+function describeLoadError(error: unknown, url: string): string {
+  if (isDatabaseUnavailable(error)) return describeDbError(error, url);
+  const e = error as { code?: string; message?: string; detail?: string };
+  if (typeof e?.code !== 'string') return `${(error as Error)?.message ?? error}`;
+  return `PostgreSQL refused the backup's rows: ${e.message}${e.detail ? ` (${e.detail})` : ''}.`;
+}
 
 /** pg_restore into the database (stray tables dropped first under --force); says what it restored from. */
 async function withPgRestore(

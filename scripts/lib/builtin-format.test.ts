@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BUILTIN_MAGIC, isBuiltinBackup } from './builtin-format.js';
+import { BUILTIN_MAGIC, isBuiltinBackup, readBuiltinBackup } from './builtin-format.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'builtin-format-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -31,5 +31,18 @@ describe('telling a built-in backup from other files', () => {
     const plain = path.join(dir, 'plain.txt');
     fs.writeFileSync(plain, `${BUILTIN_MAGIC} 1\nnot compressed`);
     expect(await isBuiltinBackup(plain)).toBe(false);
+  });
+});
+
+describe('reading a built-in backup', () => {
+  it('refuses a first line or a header longer than a backup ever writes, without reading on (60 MB lines in files of 60 KB)', async () => {
+    const lines = (first: Buffer, second = Buffer.alloc(0)) => zlib.gzipSync(Buffer.concat([first, Buffer.from('\n'), second, Buffer.from('\n')]));
+    const spaces = Buffer.alloc(60 * 1024 * 1024, ' ');
+    const firstLine = path.join(dir, 'first-line.dump');
+    fs.writeFileSync(firstLine, lines(Buffer.concat([Buffer.from(`${BUILTIN_MAGIC} 1`), spaces])));
+    await expect(readBuiltinBackup(firstLine, async () => {})).rejects.toThrow(/^its first line is longer than \d+ bytes/);
+    const header = path.join(dir, 'header.dump');
+    fs.writeFileSync(header, lines(Buffer.from(`${BUILTIN_MAGIC} 1`), Buffer.concat([Buffer.from('{"made":"'), spaces])));
+    await expect(readBuiltinBackup(header, async () => {})).rejects.toThrow(/^its header is longer than [\d.]+ MB/);
   });
 });

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
+import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import zlib from 'node:zlib';
+import { IntegrityFailure, readTag, TagHasher, tagRefusal, type BackupKey } from './backup-tag.js';
 
 /*
  * The built-in backup format, written by the game itself where no pg_dump as new as the server is installed
@@ -16,7 +18,12 @@ import zlib from 'node:zlib';
  *   END {"rows":{"pick":12,…},"sequences":[{"name":"pick_id_seq","value":"12","called":true},…]}\n
  *
  * Sequences come last: they are read after the data (outside any snapshot), so each is at least where the
- * data needs it. A reader checks each table's rows against the END line and that nothing follows it.
+ * data needs it. A reader checks each table's rows against the END line and that nothing follows it. After
+ * the gzip comes the integrity tag every backup ends with (scripts/lib/backup-tag.ts).
+ *
+ * The reader's work grows with the file, never faster: a line is searched for its end only in bytes not
+ * searched before, and the lines that are not rows have bounds (a first line of 60 MB is refused after 64
+ * bytes, not read whole); rows are streamed through, however long.
  */
 
 export const BUILTIN_MAGIC = 'FIRST-ROUND-BACKUP';
@@ -41,6 +48,16 @@ export interface BackupTrailer {
 export class BadBackupFile extends Error {}
 
 const NEWLINE = 0x0a;
+const EMPTY = Buffer.alloc(0);
+/** The longest each line that is not a row may be: longer ones are not a backup this game wrote. */
+const LINE_BOUNDS = {
+  magic: 64,
+  /** A table's title line: `TABLE ` and a name (PostgreSQL's names have at most 63 bytes). */
+  title: 1024,
+  /** The header and the END line: a few kilobytes for the game's tables and sequences. */
+  json: 16 * 1024 * 1024,
+};
+const describeBound = (bytes: number) => (bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes} bytes`);
 const END_OF_TABLE = Buffer.from('\\.\n');
 const LINE_THEN_END = Buffer.from('\n\\.\n');
 
@@ -105,20 +122,29 @@ export class BackupWriter {
 
 /**
  * Reads a built-in backup from start to end: the header, then each table's rows handed to `onTable` as a
- * stream of COPY text (the rows counted on the way), then the trailer. Everything is checked: the magic and
+ * stream of COPY text (the rows counted on the way; `firstLine`: the line of the file its first row is on,
+ * counted from 1 in the file as gunzip gives it), then the trailer. Everything is checked: the magic and
  * version, the gzip checksum, each table in the header's order, each table's rows against the trailer, and
- * nothing after the trailer. Throws BadBackupFile on any of it.
+ * nothing after the trailer. Throws BadBackupFile on any of it. With `key`, the file's integrity tag is
+ * checked too, once every byte has been read (IntegrityFailure); without, a tag is skipped unchecked.
  */
 export async function readBuiltinBackup(
   file: string,
-  onTable: (table: BackupHeader['tables'][number], rows: AsyncIterable<Buffer>) => Promise<void>,
+  onTable: (table: BackupHeader['tables'][number], rows: AsyncIterable<Buffer>, where: { firstLine: number }) => Promise<void>,
+  options: { key?: BackupKey } = {},
 ): Promise<{ header: BackupHeader; trailer: BackupTrailer }> {
+  const { payloadBytes, tag } = await readTag(file);
   const gunzip = zlib.createGunzip();
-  const input = fs.createReadStream(file);
+  // The backup's own bytes, the tag after them left off.
+  const input: Readable = payloadBytes > 0 ? fs.createReadStream(file, { start: 0, end: payloadBytes - 1 }) : Readable.from([]);
+  const hasher = options.key ? new TagHasher(options.key) : undefined;
+  if (hasher) input.on('data', (chunk) => hasher.update(chunk as Buffer));
   input.on('error', (error) => gunzip.destroy(error));
   input.pipe(gunzip);
   const chunks = (gunzip as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-  let pending: Buffer = Buffer.alloc(0);
+  let pending: Buffer = EMPTY;
+  /** Lines of the file read so far. */
+  let lines = 0;
   /** More of the file into `pending`; false at its end. A damaged gzip stream is a bad file. */
   const more = async (): Promise<boolean> => {
     let next: IteratorResult<Buffer>;
@@ -128,20 +154,30 @@ export async function readBuiltinBackup(
       throw new BadBackupFile(`it is damaged or cut short (${(error as Error).message})`);
     }
     if (next.done) return false;
+    // Only ever a few bytes kept from before (rowsOf's end mark): never a growing buffer copied again.
     pending = pending.length === 0 ? next.value : Buffer.concat([pending, next.value]);
     return true;
   };
-  const line = async (what: string): Promise<string> => {
+  /** The next line, at most `bound` bytes: each byte is looked at once, the pieces joined once. */
+  const line = async (what: string, bound: number): Promise<string> => {
+    const pieces: Buffer[] = [];
+    let length = 0;
     for (;;) {
       const at = pending.indexOf(NEWLINE);
       if (at >= 0) {
-        const text = pending.subarray(0, at).toString('utf8');
+        if (length + at > bound) break;
+        pieces.push(pending.subarray(0, at));
         pending = pending.subarray(at + 1);
-        return text;
+        lines++;
+        return (pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, length + at)).toString('utf8');
       }
-      if (pending.length > 64 * 1024 * 1024) throw new BadBackupFile(`its ${what} is not a line`);
+      length += pending.length;
+      if (length > bound) break;
+      pieces.push(pending);
+      pending = EMPTY;
       if (!(await more())) throw new BadBackupFile(`it ends before its ${what}: it was cut short`);
     }
+    throw new BadBackupFile(`its ${what} is longer than ${describeBound(bound)}: no backup this game writes has one that long`);
   };
   /** A table's rows, up to its `\.` line; counts them. */
   async function* rowsOf(name: string, counted: { rows: number }): AsyncGenerator<Buffer> {
@@ -174,26 +210,27 @@ export async function readBuiltinBackup(
   }
 
   try {
-    const magic = await line('first line');
+    const magic = await line('first line', LINE_BOUNDS.magic);
     const [word, version] = magic.split(' ');
     if (word !== BUILTIN_MAGIC) throw new BadBackupFile('it does not start with the built-in format\'s mark');
     if (Number(version) !== BUILTIN_VERSION) {
       throw new BadBackupFile(`it is in version ${version} of the built-in format, and this version of the game reads version ${BUILTIN_VERSION}: restore it with a newer version of the game`);
     }
-    const header = parseJson<BackupHeader>(await line('header'), 'header');
+    const header = parseJson<BackupHeader>(await line('header', LINE_BOUNDS.json), 'header');
     if (!Array.isArray(header.tables) || !Array.isArray(header.migrations)) throw new BadBackupFile('its header lists no tables or migrations');
     const rows: Record<string, number> = {};
     for (const table of header.tables) {
-      const title = await line(`table ${table.name}`);
+      const title = await line(`title line of table ${table.name}`, LINE_BOUNDS.title);
       if (title !== `TABLE ${table.name}`) throw new BadBackupFile(`table ${table.name} is missing where the header puts it`);
       const counted = { rows: 0 };
       const stream = rowsOf(table.name, counted);
-      await onTable(table, stream);
+      await onTable(table, stream, { firstLine: lines + 1 });
       // Whatever onTable left unread is read (and checked) here.
       for await (const _ of stream);
       rows[table.name] = counted.rows;
+      lines += counted.rows + 1; // and its `\.` line
     }
-    const end = await line('END line');
+    const end = await line('END line', LINE_BOUNDS.json);
     if (!end.startsWith('END ')) throw new BadBackupFile('its END line is missing');
     const trailer = parseJson<BackupTrailer>(end.slice(4), 'END line');
     for (const table of header.tables) {
@@ -202,6 +239,8 @@ export async function readBuiltinBackup(
       }
     }
     if (pending.length > 0 || (await more())) throw new BadBackupFile('something follows its END line');
+    const refusal = hasher && tagRefusal(hasher, tag, options.key!);
+    if (refusal) throw new IntegrityFailure(refusal);
     return { header, trailer };
   } finally {
     input.destroy();

@@ -7,6 +7,8 @@ import { migrationsList } from '../../server/src/db/migrations/index.js';
 import { openOrm } from '../../server/src/db/orm.js';
 import { readBuiltinBackup, type BackupHeader, type BackupTrailer } from './builtin-format.js';
 import { CommandFailure } from './command.js';
+import type { BackupKey } from './backup-tag.js';
+import { isDatabaseUnavailable } from '../../server/src/errors.js';
 import { MIGRATIONS_TABLE, copyTarget, gameTables, sqlName } from './game-schema.js';
 
 /**
@@ -34,7 +36,7 @@ export function checkMigrations(header: BackupHeader): void {
  * restore that fails leaves the database as it was (an empty one loses again the empty migrations table
  * the migrator made).
  */
-export async function restoreBuiltin(url: string, file: string, header: BackupHeader, options: { wasEmpty: boolean }): Promise<void> {
+export async function restoreBuiltin(url: string, file: string, header: BackupHeader, options: { wasEmpty: boolean; key?: BackupKey }): Promise<void> {
   const orm = await openOrm(url, 2);
   try {
     // The migrator makes its table outside any transaction (MikroORM's ensureTable): made here, before ours.
@@ -46,9 +48,16 @@ export async function restoreBuiltin(url: string, file: string, header: BackupHe
       const last = header.migrations.at(-1);
       if (last) await orm.getMigrator().up({ to: last, transaction: trx });
       const tables = await prepareTables(client, header);
-      const { trailer } = await readBuiltinBackup(file, async (table, rows) => {
-        await pipeline(Readable.from(rows), client.query(copyFrom(`copy ${copyTarget(client, table)} from stdin`)));
-      });
+      // Read (and its tag checked) again: the file is loaded as it is now, and must still be what was checked.
+      const { trailer } = await readBuiltinBackup(
+        file,
+        async (table, rows, { firstLine }) => {
+          await pipeline(Readable.from(rows), client.query(copyFrom(`copy ${copyTarget(client, table)} from stdin`))).catch((error: unknown) => {
+            throw rowRefused(error, file, table.name, firstLine);
+          });
+        },
+        { key: options.key },
+      );
       await finishLoad(client, tables, trailer);
     });
   } catch (error) {
@@ -60,6 +69,20 @@ export async function restoreBuiltin(url: string, file: string, header: BackupHe
   } finally {
     await orm.close(true);
   }
+}
+
+/**
+ * A row PostgreSQL's COPY refused (a column too many or too few, a value of the wrong type, a duplicate
+ * key): which table, which line of the file and row of the table (COPY's own count, in its `where`),
+ * and PostgreSQL's reason. Anything else (the connection lost) is left as it is.
+ */
+function rowRefused(error: unknown, file: string, table: string, firstLine: number): unknown {
+  const e = error as { code?: string; message?: string; where?: string };
+  if (typeof e?.code !== 'string' || isDatabaseUnavailable(error)) return error;
+  const row = /, line (\d+)/.exec(e.where ?? '')?.[1];
+  const column = /, column (\w+)/.exec(e.where ?? '')?.[1];
+  const where = row ? `line ${firstLine + Number(row) - 1} of the file (row ${row} of the table${column ? `, column ${column}` : ''})` : 'its rows';
+  return new CommandFailure(`Nothing was restored (the transaction was rolled back): ${file}, table ${table}, ${where}: ${e.message}.`);
 }
 
 /**

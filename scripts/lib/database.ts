@@ -35,7 +35,7 @@ export async function openScriptDatabase(options: { seedBoard?: boolean; env?: N
 }
 
 /** The configuration `npm start` would read: `env`, and for the process's own environment `.env` too. */
-function scriptConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function scriptConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env === process.env) {
     const envFile = path.resolve('.env');
     if (fs.existsSync(envFile)) process.loadEnvFile(envFile);

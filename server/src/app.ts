@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { AppDeps } from './deps.js';
 import { sql } from './db/sql.js';
-import { errorAnswer, notFound } from './errors.js';
+import { answerClientError, BODY_DISCARD, discardRestOfBody, notFoundRefusal, refusalFor, type BodyDiscard, type Refusal } from './refusals.js';
 import { registerTrpc } from './trpc/http.js';
 import { registerHotReads } from './trpc/fast-path.js';
 import { registerDraftChangesSse } from './modules/draft/draft.sse.js';
@@ -85,7 +86,15 @@ export interface AppOptions {
    * off, tRPC's own adapter answers every /trpc call, which is what the contract tests hold them equal to.
    */
   fastPaths?: boolean;
+  /** How much of a refused request's body is read before the refusal is answered (refusals.ts); tests make it small. */
+  bodyDiscard?: BodyDiscard;
 }
+
+/**
+ * How long a request may take to arrive whole (headers and body): a client sending slower is answered 408
+ * and closed. Fastify's own default is none, which lets a slow sender hold a connection for ever.
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** Builds the Fastify app around already-open dependencies; tests call it directly and use `inject`. */
 export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -101,6 +110,10 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     // A request that arrives on a connection accepted before the listener closed is answered, not refused:
     // the kernel accepted it, so the client has no reason to think it went elsewhere (draining.ts).
     return503OnClosing: false,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    // What Node's HTTP parser refuses (headers too large, an unreadable request) in the shape of the
+    // protocol the request was for (refusals.ts).
+    clientErrorHandler: (error, socket) => answerClientError(error, socket as Socket),
   });
 
   logRequests(app);
@@ -146,21 +159,26 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   }));
   app.get('/readyz', async (_req, reply) => {
     // First thing a shutdown changes: a balancer stops sending here while the requests it sent are answered.
-    if (isDraining(app.server)) return reply.code(503).send({ status: 'draining', detail: 'Shutting down', message: 'Shutting down' });
+    if (isDraining(app.server)) return reply.code(503).send({ status: 'draining', detail: 'Shutting down', message: 'Shutting down', code: 'UNAVAILABLE' });
     try {
       await sql(deps.orm.em.fork(), 'select 1');
       return { status: 'ready' };
     } catch {
-      return reply.code(503).send({ status: 'unavailable', detail: 'Database unreachable', message: 'Database unreachable' });
+      return reply.code(503).send({ status: 'unavailable', detail: 'Database unreachable', message: 'Database unreachable', code: 'UNAVAILABLE' });
     }
   });
 
   // Fastify's own refusals (unreadable or oversized bodies…) and anything a route threw: the one error
-  // model's answer (errors.ts); 5xx details stay in the log, the database out of reach is a 503.
-  app.setErrorHandler((error, request, reply) => {
-    const { status, body, headers, fault } = errorAnswer(error);
-    if (fault) request.log.error({ err: error }, 'request failed');
-    return reply.code(status).headers(headers ?? {}).send(body);
+  // model's answer (errors.ts) in the protocol's shape (refusals.ts: a tRPC envelope under /trpc); 5xx
+  // details stay in the log, the database out of reach is a 503. A body not yet read to its end (one too
+  // large, of a type nothing reads) is read and dropped first, up to a bound, so the answer reaches a
+  // client still sending it instead of a reset connection.
+  const bodyDiscard = options.bodyDiscard ?? BODY_DISCARD;
+  app.setErrorHandler(async (error, request, reply) => {
+    const refusal = refusalFor(request.url, error);
+    if (refusal.fault) request.log.error({ err: error }, 'request failed');
+    if (!(await discardRestOfBody(request.raw, bodyDiscard))) reply.header('connection', 'close');
+    return sendRefusal(reply, refusal);
   });
 
   // Live streams never finish on their own: end them first so closing drains instead of hanging.
@@ -211,11 +229,17 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     const url = request.url.split('?')[0] ?? '';
     const isApi = /^\/(api|trpc|idp)(\/|$)/.test(url);
     if (request.method === 'GET' && !isApi) return sendSpa(reply);
-    const { status, body } = errorAnswer(notFound('Not found'));
-    return reply.code(status).send(body);
+    return sendRefusal(reply, notFoundRefusal(request));
   });
 
   return app;
+}
+
+function sendRefusal(reply: FastifyReply, refusal: Refusal): FastifyReply {
+  // tRPC's JSON as bytes: Fastify leaves their content type as given, `application/json` as tRPC sends it (a
+  // string would get a charset added).
+  const body = typeof refusal.body === 'string' ? Buffer.from(refusal.body) : refusal.body;
+  return reply.code(refusal.status).headers(refusal.headers).header('content-type', refusal.contentType).send(body);
 }
 
 declare module 'fastify' {

@@ -2,6 +2,7 @@ import { TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { ZodError } from 'zod';
 import type { ErrorKind } from '@first-round/shared/errors';
+import { MESSAGES } from '@first-round/shared/messages';
 import type { JoinRefusalData } from '@first-round/shared/schemas';
 
 export type { ErrorKind } from '@first-round/shared/errors';
@@ -146,7 +147,7 @@ export function describeError(error: unknown): ErrorDescription {
   const e = error as { statusCode?: unknown; code?: unknown; message?: unknown } | undefined;
   const status = typeof e?.statusCode === 'number' ? e.statusCode : 0;
   if (status >= 400 && status < 500) {
-    const message = e?.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'Request body is too large' : typeof e?.message === 'string' ? e.message : '';
+    const message = e?.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? MESSAGES.requestBodyTooLarge : typeof e?.message === 'string' ? e.message : '';
     return described(kindOfStatus(status), message, status);
   }
   // A unique constraint no service turned into its own message (two requests racing to create the same row).

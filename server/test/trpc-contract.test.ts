@@ -9,6 +9,7 @@ import { buildApp } from '../src/app.js';
 import { recordPick } from '../src/modules/draft/draft.service.js';
 import { HOT_READS } from '../src/trpc/fast-path.js';
 import { appRouter } from '../src/trpc/root.js';
+import { notFoundRefusal } from '../src/refusals.js';
 import { CONNECTED, PING } from '../src/trpc/sse.js';
 import { ADMIN_EMAIL, createTestApp, listenOnLoopback, type TestApp, type TestUser } from './support/test-app.js';
 import { operatorStart } from './game/helpers.js';
@@ -306,5 +307,30 @@ describe('draft.changes over SSE, byte for byte as tRPC streams it', () => {
     while (frames(text).length < 2) text += decoder.decode((await reader.read()).value);
     await reader.cancel();
     expect(frames(text).slice(0, 2)).toEqual([CONNECTED, PING.toString('utf8')]);
+  });
+});
+
+describe('answers for a path no route has, byte for byte as tRPC answers a procedure it does not have', () => {
+  it('alone and in a batch, for GET and POST', async () => {
+    // tRPC's adapter answers `/trpc/<one segment>` itself; a path with more segments (or none) never
+    // reaches it, and the app's own answer (refusals.ts) must be the one tRPC gives.
+    for (const [method, url] of [
+      ['GET', '/trpc/nonexistent'],
+      ['GET', '/trpc/groups.nothing?batch=1&input=%7B%7D'],
+      ['GET', '/trpc/no.such,other.one?batch=1'],
+      ['POST', '/trpc/nonexistent'],
+    ] as const) {
+      const request = { method, url, ...(method === 'POST' ? { payload: '{}', headers: { 'content-type': 'application/json' } } : {}) };
+      const trpc = await trpcOnly.inject(request);
+      const ours = notFoundRefusal({ url, query: Object.fromEntries(new URL(url, 'http://x').searchParams) });
+      expect(ours.body, url).toBe(trpc.body);
+      expect(ours.status, url).toBe(trpc.statusCode);
+      expect(ours.contentType, url).toBe(trpc.headers['content-type']);
+    }
+    // And what the app answers for paths tRPC's adapter never sees is that answer.
+    const deeper = await t.app.inject({ method: 'GET', url: '/trpc/groups/get' });
+    expect(deeper.statusCode).toBe(404);
+    expect(deeper.headers['content-type']).toBe('application/json');
+    expect(deeper.body).toBe(notFoundRefusal({ url: '/trpc/groups/get', query: {} }).body as string);
   });
 });

@@ -8,6 +8,12 @@ const ASK_FOR_A_LINK = 'or ask a member for an invite link.';
 
 /** Every text a player reads (docs/rules.md, "Input rules and their words"), so server and client say exactly the same thing. */
 export const MESSAGES = {
+  /** Refusals of a request as such, before any rule: the body, the headers, the path (server/src/refusals.ts). */
+  requestBodyTooLarge: 'Request body is too large',
+  requestHeadersTooLarge: 'Request headers are too large',
+  requestUnreadable: 'The request could not be read',
+  requestTooSlow: 'The request took too long to arrive',
+  notFound: 'Not found',
   authRequired: 'Authentication required',
   authRequiredSignInAgain: 'Authentication required. Please sign in again.',
   invalidCode: 'Invalid verification code',

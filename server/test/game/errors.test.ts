@@ -4,15 +4,22 @@
  * a fault) the exact HTTP status and the exact body `{detail, message, code}` over HTTP, and over tRPC the
  * code, the status and `data.kind` — through the tRPC adapter, the fast path of the hot reads and SSE.
  */
+import net from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { TRPCError } from '@trpc/server';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
 import { ERROR_KINDS } from '@first-round/shared/errors';
 import { MESSAGES } from '@first-round/shared/messages';
 import { NUL_MESSAGE, type GroupDto } from '@first-round/shared/schemas';
+import { buildApp } from '../../src/app.js';
+import { beginDrain } from '../../src/draining.js';
 import { DomainError, ERROR_TABLE, errorAnswer, UNAVAILABLE_MESSAGE } from '../../src/errors.js';
-import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
+import { ADMIN_EMAIL, createTestApp, listenOnLoopback, type TestApp, type TestUser } from '../support/test-app.js';
+import { until } from '../support/server-process.js';
 import { boardIds, createGroup, operatorReset, operatorStart } from './helpers.js';
 
 let t: TestApp;
@@ -210,3 +217,211 @@ describe('the table', () => {
     expect(errorAnswer(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Output validation failed', cause: parsed.error })).status).toBe(500);
   });
 });
+
+/**
+ * What every status the server answers looks like to a client on a real connection: under /trpc a tRPC error
+ * envelope (as tRPC's own adapter shapes one, `data.kind` included), everywhere else `{detail, message,
+ * code}`, for the answers Fastify's parsers and Node's HTTP parser give before any route runs too. And an
+ * over-long body gets its 413 however the client sends it: the server reads the rest (up to a bound) before
+ * it answers and closes, instead of closing while the body is still coming (which resets the connection and
+ * loses the answer).
+ */
+describe('every status in its protocol\'s shape, over a real connection', () => {
+  let base: string;
+  let port: number;
+  beforeAll(async () => {
+    base = await listenOnLoopback(t.app);
+    port = Number(new URL(base).port);
+  });
+
+  const trpcEnvelope = (status: number, code: string, kind: string, message: string, more: Record<string, unknown> = {}) => ({
+    error: { message, code: TRPC_ERROR_CODES_BY_KEY[code as keyof typeof TRPC_ERROR_CODES_BY_KEY], data: { code, httpStatus: status, ...more, detail: message, kind } },
+  });
+
+  it('a 3 MB body to POST /api/picks/ is answered 413 in the REST shape, by fetch as any client sends it', async () => {
+    const res = await fetch(`${base}/api/picks/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: owner.authorization },
+      body: JSON.stringify({ picks: [players[0]], padding: 'x'.repeat(3 * 1024 * 1024) }),
+    });
+    expect({ status: res.status, body: await res.json() }).toEqual({ status: 413, body: body('PAYLOAD_TOO_LARGE', 'Request body is too large') });
+  });
+
+  it('reads an over-long body to its end before answering 413 and closing: a client still sending is never reset', async () => {
+    for (const [path, expected] of [
+      ['/api/picks/', body('PAYLOAD_TOO_LARGE', 'Request body is too large')],
+      ['/trpc/picks.save', trpcEnvelope(413, 'PAYLOAD_TOO_LARGE', 'PAYLOAD_TOO_LARGE', 'Request body is too large')],
+    ] as const) {
+      const exchange = await sendInTwoParts(port, path, 1024 * 1024, 2 * 1024 * 1024);
+      expect(exchange.error, path).toBeUndefined();
+      expect(exchange.status, path).toBe(413);
+      expect(JSON.parse(exchange.body), path).toEqual(expected);
+    }
+  });
+
+  it('over tRPC: a body too large, of a type it does not read, a path that is no procedure', async () => {
+    const big = JSON.stringify({ picks: [players[0]], padding: 'x'.repeat(200 * 1024) });
+    const json = { 'content-type': 'application/json' };
+    const trpc = async (res: Response) => ({ status: res.status, type: res.headers.get('content-type'), body: await res.json() });
+    expect(await trpc(await fetch(`${base}/trpc/picks.save`, { method: 'POST', headers: { ...json, authorization: owner.authorization }, body: big }))).toEqual({
+      status: 413,
+      type: 'application/json',
+      body: trpcEnvelope(413, 'PAYLOAD_TOO_LARGE', 'PAYLOAD_TOO_LARGE', 'Request body is too large'),
+    });
+    expect(await trpc(await fetch(`${base}/trpc/picks.save`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<x/>' }))).toEqual({
+      status: 415,
+      type: 'application/json',
+      body: trpcEnvelope(415, 'UNSUPPORTED_MEDIA_TYPE', 'BAD_REQUEST', 'Unsupported Media Type'),
+    });
+    for (const [path, procedure] of [['/trpc', ''], ['/trpc/', ''], ['/trpc/groups/get', 'groups/get'], ['/trpc/nonexistent', 'nonexistent']] as const) {
+      expect(await trpc(await fetch(`${base}${path}`)), path).toEqual({
+        status: 404,
+        type: 'application/json',
+        body: trpcEnvelope(404, 'NOT_FOUND', 'NOT_FOUND', `No procedure found on path "${procedure}"`, { path: procedure }),
+      });
+    }
+    // tRPC's own answers keep theirs: unreadable JSON, a mutation asked for by GET.
+    expect(await trpc(await fetch(`${base}/trpc/picks.save`, { method: 'POST', headers: json, body: '{"picks": ' }))).toMatchObject({
+      status: 400,
+      body: { error: { code: -32600, data: { code: 'BAD_REQUEST', httpStatus: 400, kind: 'BAD_REQUEST' } } },
+    });
+    expect(await trpc(await fetch(`${base}/trpc/picks.save`))).toMatchObject({ status: 405, body: { error: { data: { code: 'METHOD_NOT_SUPPORTED', httpStatus: 405, kind: 'BAD_REQUEST' } } } });
+  });
+
+  it('headers too large (431) and an unreadable request (400), which Node answers before any route, in the shape of the path they were for', async () => {
+    const padding = { 'x-padding': 'y'.repeat(20_000) };
+    const trpc = await fetch(`${base}/trpc/draft.status`, { headers: padding });
+    expect({ status: trpc.status, body: await trpc.json() }).toEqual({ status: 431, body: trpcEnvelope(431, 'BAD_REQUEST', 'BAD_REQUEST', 'Request headers are too large') });
+    const rest = await fetch(`${base}/api/draft/status`, { headers: padding });
+    expect({ status: rest.status, body: await rest.json() }).toEqual({ status: 431, body: body('BAD_REQUEST', 'Request headers are too large') });
+    // A URL too long is the same refusal.
+    const longUrl = await fetch(`${base}/trpc/draft.status?input=${'1'.repeat(20_000)}`);
+    expect({ status: longUrl.status, body: await longUrl.json() }).toEqual({ status: 431, body: trpcEnvelope(431, 'BAD_REQUEST', 'BAD_REQUEST', 'Request headers are too large') });
+
+    const unreadable = await rawAnswer(port, 'GET /api/draft/status HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n');
+    expect({ status: unreadable.status, body: JSON.parse(unreadable.body) }).toEqual({ status: 400, body: body('BAD_REQUEST', 'The request could not be read') });
+    const unreadableTrpc = await rawAnswer(port, 'GET /trpc/draft.status HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n');
+    expect({ status: unreadableTrpc.status, body: JSON.parse(unreadableTrpc.body) }).toEqual({ status: 400, body: trpcEnvelope(400, 'BAD_REQUEST', 'BAD_REQUEST', 'The request could not be read') });
+    expect((await rawAnswer(port, 'NONSENSE\r\n\r\n')).status).toBe(400);
+  });
+});
+
+describe('the readiness probe', () => {
+  it('answers 503 in the REST shape while draining, its status beside', async () => {
+    const app = await buildApp(t.deps, { logger: false });
+    try {
+      await app.ready();
+      beginDrain(app.server);
+      const res = await app.inject({ method: 'GET', url: '/readyz' });
+      expect({ status: res.statusCode, body: res.json() }).toEqual({ status: 503, body: { status: 'draining', ...body('UNAVAILABLE', 'Shutting down') } });
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('an over-long body beyond the bound, or too slow, has its connection closed', () => {
+  let app: FastifyInstance;
+  let port: number;
+  // Small bounds, so that a test sends little: 1 MB read at most, for at most half a second.
+  const limits = { bytes: 1024 * 1024, ms: 500 };
+  beforeAll(async () => {
+    app = await buildApp(t.deps, { logger: false, bodyDiscard: limits });
+    port = Number(new URL(await listenOnLoopback(app)).port);
+  });
+  afterAll(async () => app?.close());
+
+  /** The server's side of the next connection. */
+  const nextServerSocket = () => new Promise<Socket>((resolve) => app.server.once('connection', resolve));
+
+  it('a body declared longer than the bound is answered 413 at once, not read', async () => {
+    const answer = await rawAnswer(port, `POST /api/picks/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${100 * 1024 * 1024}\r\n\r\n`);
+    expect({ status: answer.status, body: JSON.parse(answer.body) }).toEqual({ status: 413, body: body('PAYLOAD_TOO_LARGE', 'Request body is too large') });
+    expect(answer.headers).toMatch(/\r\nconnection: close/i);
+  });
+
+  it('a body sent on past the bound is read no further: the connection is closed', async () => {
+    const served = nextServerSocket();
+    const socket = net.connect(port, '127.0.0.1');
+    socket.on('error', () => {});
+    socket.write('POST /trpc/picks.save HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+    const server = await served;
+    const chunk = `${(64 * 1024).toString(16)}\r\n${'x'.repeat(64 * 1024)}\r\n`;
+    // Sends as long as the connection is open; the server closes it once the bound is passed.
+    while (!server.destroyed && !socket.destroyed) await new Promise<void>((resolve) => socket.write(chunk, () => resolve()));
+    await until(() => server.destroyed, 10_000, 'the server closed the connection');
+    expect(server.bytesRead).toBeLessThan(limits.bytes + 100 * 1024 + 4 * chunk.length);
+    socket.destroy();
+  });
+
+  it('a body that trickles in is given the bound\'s time, then its connection is closed', async () => {
+    const served = nextServerSocket();
+    const socket = net.connect(port, '127.0.0.1');
+    socket.on('error', () => {});
+    // Declared within the bound, then a little, then nothing more.
+    socket.write(`POST /api/picks/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${512 * 1024}\r\n\r\n${'x'.repeat(200 * 1024)}`);
+    const server = await served;
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    await until(() => server.destroyed, 20_000, 'the server closed the slow connection');
+    await until(() => socket.readableEnded || socket.destroyed, 20_000, 'the client saw it closed');
+    // The refusal went out as it closed.
+    expect(parseAnswer(Buffer.concat(chunks).toString('utf8')).status).toBe(413);
+    socket.destroy();
+  });
+});
+
+/** The status line, headers and body of the one answer on a raw connection, the connection then closed by the server. */
+async function rawAnswer(port: number, request: string): Promise<{ status: number; headers: string; body: string }> {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.write(request);
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  await new Promise((resolve, reject) => {
+    socket.on('end', resolve);
+    socket.on('error', reject);
+  });
+  socket.destroy();
+  return parseAnswer(Buffer.concat(chunks).toString('utf8'));
+}
+
+function parseAnswer(text: string): { status: number; headers: string; body: string } {
+  const [head = '', ...rest] = text.split('\r\n\r\n');
+  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), headers: head, body: rest.join('\r\n\r\n') };
+}
+
+/**
+ * A POST whose body is sent in two parts, reading nothing until all of it is written, as a client busy
+ * sending does: the headers (a Content-Length for both parts) and the first part; then, once the server
+ * has read that part or closed the connection, the second. Any error the connection meets is returned.
+ */
+async function sendInTwoParts(port: number, path: string, first: number, second: number) {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.pause();
+  let error: Error | undefined;
+  socket.on('error', (e) => (error ??= e));
+  await new Promise((resolve) => socket.once('connect', resolve));
+  let served: IncomingMessage | undefined;
+  const watch = (request: IncomingMessage) => {
+    if (request.socket.remotePort === socket.localPort) served = request;
+  };
+  t.app.server.on('request', watch);
+  try {
+    const write = (data: Buffer | string) => new Promise<void>((resolve) => socket.write(data, () => resolve()));
+    await write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: ${owner.authorization}\r\nContent-Length: ${first + second}\r\n\r\n`);
+    await write(Buffer.alloc(first, 'x'));
+    await until(() => served && (served.socket.destroyed || served.socket.bytesRead >= first), 20_000, 'the server read the first part or closed the connection');
+    await write(Buffer.alloc(second, 'x'));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.resume();
+    await new Promise((resolve) => {
+      socket.once('end', resolve);
+      socket.once('close', resolve);
+    });
+    return { error, ...parseAnswer(Buffer.concat(chunks).toString('utf8')) };
+  } finally {
+    t.app.server.off('request', watch);
+    socket.destroy();
+  }
+}
