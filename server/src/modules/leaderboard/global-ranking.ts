@@ -1,6 +1,6 @@
 import { canWin, maxPossible } from '@first-round/shared/contention';
 import type { EntryStatus, LeaderboardRow } from '@first-round/shared/schemas';
-import { bustedIn, fieldsAt, type RankedOrder } from '@first-round/shared/standings-order';
+import { bustedIn, fieldsAt, type RankedOrder } from '@first-round/shared/scoring';
 import { RowsAt, type RankedRows, type RowLookup, type Standings } from './standings.js';
 
 /** What a global ranking reads of the copy beside its order: ids and names by entry index (they only grow). */
@@ -13,7 +13,7 @@ export interface EntryNames {
 }
 
 /**
- * One ranking of the global standings: its order in typed arrays (standings-order.ts) and no row object
+ * One ranking of the global standings: its order in typed arrays (scoring.ts, `rankCounts`) and no row object
  * until a row is read. A row is made at its first read (a page, a reader's own row, a search's match) and
  * kept with this ranking, so every reader of it shares the same object. The order never changes; names
  * are the copy's, so a row first read after a rename shows the new name.
@@ -87,7 +87,7 @@ export class GlobalRanking implements Standings, RankedRows, RowLookup {
   /** The position of a participant's entry in this ranking, -1 if it has none (or it came later). */
   positionOf(participantId: string): number {
     const e = this.names.index.get(participantId);
-    return e === undefined || e >= this.order.size ? -1 : this.order.positionOf[e]!;
+    return e === undefined || e >= this.order.count ? -1 : this.order.positionOf[e]!;
   }
 
   get(participantId: string): LeaderboardRow | undefined {

@@ -1,6 +1,5 @@
 import type { Knex } from '@mikro-orm/postgresql';
-import { codePointOrder, type DraftSnapshot } from '@first-round/shared/scoring';
-import { idRanks, rankCounts, type CountColumns, type RankedOrder } from '@first-round/shared/standings-order';
+import { codePointOrder, idRanks, rankCounts, type CountColumns, type DraftSnapshot, type RankedOrder } from '@first-round/shared/scoring';
 import type { Orm } from '../../db/orm.js';
 import type { DraftSettings } from '../draft/draft.service.js';
 import { GlobalRanking, type EntryNames } from './global-ranking.js';
@@ -73,7 +72,7 @@ interface Read extends Since {
  * buffer of integers keyed by participant number (countsRecord), applied in place to the copy's typed
  * arrays; then every entry is scored again with the
  * rules of shared/src/scoring.ts and only those whose score changed are placed again in the previous order
- * (shared/src/standings-order.ts); a row object is made only when someone reads it (global-ranking.ts).
+ * (`rankCounts`, shared/src/scoring.ts); a row object is made only when someone reads it (global-ranking.ts).
  * server/test/leaderboard-sql.test.ts and global-standings.test.ts hold it equal to the SQL and the rules.
  *
  * "Written since" is PostgreSQL's own bookkeeping, so nothing slips past it: every row version carries the
@@ -273,7 +272,7 @@ export class GlobalStandings {
     return !read.partial || entries.ids.length === read.total;
   }
 
-  /** Ranks the copy: only the entries whose score changed since the previous ranking move (standings-order.ts). */
+  /** Ranks the copy: only the entries whose score changed since the previous ranking move (`rankCounts`). */
   private rank(draft: DraftSnapshot): GlobalRanking {
     const entries = this.entries!;
     const order = rankCounts(entries.counts, draft, entries.idRank, this.previous);
