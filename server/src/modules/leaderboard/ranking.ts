@@ -1,9 +1,11 @@
 import { canWin, maxPossible } from '@first-round/shared/contention';
+import { entrySetGroup } from '@first-round/shared/entries';
 import type { EntryStatus, LeaderboardRow } from '@first-round/shared/schemas';
-import { bustedIn, fieldsAt, type RankedOrder } from '@first-round/shared/scoring';
+import { bustedIn, countColumns, fieldsAt, idRanks, rankCounts, type RankedOrder } from '@first-round/shared/scoring';
+import type { Book } from '../standings/book.js';
 import { RowsAt, type RankedRows, type RowLookup, type Standings } from './standings.js';
 
-/** What a global ranking reads of the copy beside its order: ids and names by entry index (they only grow). */
+/** What a ranking reads beside its order: ids and names by entry index (the global ones only grow). */
 export interface EntryNames {
   ids: readonly string[];
   index: ReadonlyMap<string, number>;
@@ -13,12 +15,13 @@ export interface EntryNames {
 }
 
 /**
- * One ranking of the global standings: its order in typed arrays (scoring.ts, `rankCounts`) and no row object
- * until a row is read. A row is made at its first read (a page, a reader's own row, a search's match) and
- * kept with this ranking, so every reader of it shares the same object. The order never changes; names
- * are the copy's, so a row first read after a rename shows the new name.
+ * One ranking of a group's standings (the global ones, or any group's): its order in typed arrays
+ * (shared/src/scoring.ts, `rankCounts`) and no row object until a row is read. A row is made at its first
+ * read (a page, a reader's own row, a search's match) and kept with this ranking, so every reader of it
+ * shares the same object. The order never changes; the global standings' names are the book's, so a row
+ * first read after a rename shows the new name.
  */
-export class GlobalRanking implements Standings, RankedRows, RowLookup {
+export class Ranking implements Standings, RankedRows, RowLookup {
   private readonly made = new Map<number, LeaderboardRow>();
   private byStatus: Partial<Record<EntryStatus, RowsAt>> = {};
 
@@ -120,4 +123,33 @@ export class GlobalRanking implements Standings, RankedRows, RowLookup {
     }
     return new RowsAt(this, Int32Array.from(positions));
   }
+}
+
+/**
+ * A group's standings, ranked from the book like the global ones (the same counts, the same `rankCounts`):
+ * each member's entry is the set the one entry rule names (shared/src/entries.ts: My Picks when linked,
+ * else their own picks in the group); members whose entry has no picks are not ranked.
+ */
+export function rankGroup(book: Book, groupId: number, members: readonly (readonly [participantId: string, useGlobalPicks: boolean])[]): Ranking {
+  const entries: NonNullable<ReturnType<Book['entrySet']>>[] = [];
+  for (const [participantId, useGlobalPicks] of members) {
+    const entry = book.entrySet(participantId, entrySetGroup(groupId, useGlobalPicks));
+    if (entry && entry.table.counts.picks[entry.set]! > 0) entries.push(entry);
+  }
+  const n = entries.length;
+  const counts = countColumns(n);
+  entries.forEach(({ table, set }, e) => {
+    counts.picks[e] = table.counts.picks[set]!;
+    counts.hits[e] = table.counts.hits[set]!;
+    counts.laterRound[e] = table.counts.laterRound[set]!;
+    counts.maxHitRank[e] = table.counts.maxHitRank[set]!;
+  });
+  // The members' order by id: the book's, among them.
+  const byId = book.participants.idRank;
+  const idOrder = entries.map((_, e) => e).sort((a, b) => byId[entries[a]!.participant]! - byId[entries[b]!.participant]!);
+  const order = rankCounts(counts, book.draft, idRanks(idOrder));
+  const ids = entries.map((e) => book.participants.ids[e.participant]!);
+  const nameAt = entries.map((e) => book.participants.nameAt[e.participant]!);
+  let lower: string[] | undefined;
+  return new Ranking(order, { ids, nameAt, index: new Map(ids.map((id, e) => [id, e])), lowerNames: () => (lower ??= nameAt.map((name) => name.toLowerCase())) });
 }
