@@ -118,7 +118,7 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
     clerkLookup,
     book,
     leaderboards,
-    field: new FieldCache(orm, events),
+    field: new FieldCache(orm, book, events),
     participants: new ParticipantCache(events),
     draftStatus,
     players,
@@ -131,6 +131,6 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
     // On the server's clock (the one tests move), so a test can let a window pass.
     groupProbes: new GroupProbeBudget(config.GROUP_PROBE_LIMIT, config.GROUP_PROBE_WINDOW_SECONDS * 1000, () => now().getTime()),
     feed: new FeedPoller({ orm, config, draft, log, events }, options.feedFetch),
-    push: new PushSender({ orm, log, events, vapid, liveFanOut, subject: config.VAPID_SUBJECT, roundOnePicks: config.ROUND_ONE_PICKS }),
+    push: new PushSender({ orm, log, events, vapid, liveFanOut, subject: config.VAPID_SUBJECT, roundOnePicks: config.ROUND_ONE_PICKS, standings: { book, leaderboards } }),
   };
 }

@@ -1,7 +1,7 @@
-import { rankCounts, type RankedOrder } from '@first-round/shared/scoring';
+import type { RankedOrder } from '@first-round/shared/scoring';
 import type { Book } from '../standings/book.js';
 import type { EntryBook } from '../standings/entry-book.js';
-import { Ranking } from './ranking.js';
+import { rankGlobal, type Ranking } from './ranking.js';
 
 /**
  * The global standings (every participant's My Picks: 100,000 entries and more on draft night), ranked
@@ -31,9 +31,9 @@ export class GlobalStandings {
     const book = await this.book.sync();
     // A book read whole since numbers its entries anew: then every entry is placed again.
     const previous = this.previous?.book === book ? this.previous.order : undefined;
-    const order = rankCounts(book.globalCounts, book.draft, book.participants.idRank, previous);
-    this.previous = { book, order };
-    this.lastRanked = { moved: order.moved, size: order.size };
-    return new Ranking(order, book.participants);
+    const ranking = rankGlobal(book, previous);
+    this.previous = { book, order: ranking.order };
+    this.lastRanked = { moved: ranking.order.moved, size: ranking.order.size };
+    return ranking;
   }
 }

@@ -26,7 +26,7 @@ export class Ranking implements Standings, RankedRows, RowLookup {
   private byStatus: Partial<Record<EntryStatus, RowsAt>> = {};
 
   constructor(
-    private readonly order: RankedOrder,
+    readonly order: RankedOrder,
     private readonly names: EntryNames,
   ) {}
 
@@ -55,25 +55,34 @@ export class Ranking implements Standings, RankedRows, RowLookup {
     const p = index < 0 ? index + this.order.size : index;
     if (!(p >= 0 && p < this.order.size)) return undefined;
     let row = this.made.get(p);
-    if (!row) {
-      // One object literal of one shape, its contention filled in place: the live fan-out makes 5,000 of
-      // these per pick (each reader's own row), and rest and spread copies cost three objects more each.
-      const f = fieldsAt(this.order, p);
-      row = {
-        rank: f.rank,
-        participant_id: this.names.ids[f.entry]!,
-        participant_name: this.names.nameAt[f.entry]!,
-        correct_picks: f.correct_picks,
-        busted: f.busted,
-        tiebreak_rank: f.tiebreak_rank,
-        picks: f.picks,
-        max_possible: 0,
-        can_win: false,
-      };
-      row.max_possible = maxPossible(row);
-      row.can_win = canWin(row, this.order.bar);
-      this.made.set(p, row);
-    }
+    if (!row) this.made.set(p, (row = this.rowAt(p)));
+    return row;
+  }
+
+  /** Rows `start … end`, made for this reader and not kept (the season archive reads every row once). */
+  rowsOnce(start: number, end: number): LeaderboardRow[] {
+    const rows: LeaderboardRow[] = [];
+    for (let p = Math.max(0, start); p < Math.min(end, this.order.size); p++) rows.push(this.made.get(p) ?? this.rowAt(p));
+    return rows;
+  }
+
+  private rowAt(p: number): LeaderboardRow {
+    // One object literal of one shape, its contention filled in place: the live fan-out makes 5,000 of
+    // these per pick (each reader's own row), and rest and spread copies cost three objects more each.
+    const f = fieldsAt(this.order, p);
+    const row: LeaderboardRow = {
+      rank: f.rank,
+      participant_id: this.names.ids[f.entry]!,
+      participant_name: this.names.nameAt[f.entry]!,
+      correct_picks: f.correct_picks,
+      busted: f.busted,
+      tiebreak_rank: f.tiebreak_rank,
+      picks: f.picks,
+      max_possible: 0,
+      can_win: false,
+    };
+    row.max_possible = maxPossible(row);
+    row.can_win = canWin(row, this.order.bar);
     return row;
   }
 
@@ -123,6 +132,14 @@ export class Ranking implements Standings, RankedRows, RowLookup {
     }
     return new RowsAt(this, Int32Array.from(positions));
   }
+}
+
+/**
+ * The global standings from the book: every participant's My Picks, ranked by `rankCounts`; with `previous`
+ * (the last ranking of the same book) only the entries whose score changed are placed again.
+ */
+export function rankGlobal(book: Book, previous?: RankedOrder): Ranking {
+  return new Ranking(rankCounts(book.globalCounts, book.draft, book.participants.idRank, previous), book.participants);
 }
 
 /**

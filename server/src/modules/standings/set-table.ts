@@ -77,6 +77,13 @@ export class SetTable {
     return this.pool.subarray(this.start[s]!, this.start[s]! + this.counts.picks[s]!);
   }
 
+  /** Adds one to `tally[p]` for each player `p` of set `s` (the field: how many entries hold each player). */
+  tallyPlayers(s: number, tally: Int32Array): void {
+    const from = this.start[s]!;
+    const to = from + this.counts.picks[s]!;
+    for (let i = from; i < to; i++) tally[this.pool[i]!]!++;
+  }
+
   /** Whether set `s` holds player `player`. */
   holds(s: number, player: number): boolean {
     const from = this.start[s]!;
