@@ -36,7 +36,6 @@ import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { loadConfig } from '../server/src/config.js';
 import { startEmbeddedPostgres, withDatabase } from '../server/src/db/embedded-postgres.js';
@@ -44,7 +43,6 @@ import { ensureDatabaseExists, migrate, openOrm } from '../server/src/db/orm.js'
 import { createDeps } from '../server/src/deps.js';
 import { seedDefaultBoard } from '../server/src/modules/players/board.service.js';
 import { recordPick, startDraft } from '../server/src/modules/draft/draft.service.js';
-import { groupLeaderboardSql } from '../server/src/modules/leaderboard/leaderboard.sql.js';
 import { STANDINGS_PUSH_WAIT_MS } from '@first-round/shared/constants';
 import { ms, summary } from './lib/bench-live.js';
 import { makeCertificate, NGINX, siteValues, startInstance, startNginx, type Instance, type Proxy } from './lib/deploy-stack.js';
@@ -115,12 +113,10 @@ const log = (line: string) => console.log(line);
 
 /**
  * Inserts the pick sets `sets` names (participant_id, group_id, seed: a number), 8–32 picks each from
- * the board's top 90 (a permutation of them per seed: rank (a · i + b) mod 90 + 1, a coprime to 90), and
- * their `entry_stat` rows. Bulk-loaded: the triggers and foreign-key checks are off for the insert
- * (`session_replication_role = replica`: the sets and players exist), the indexes dropped and built again
- * after it, then `entry_stat` is filled with one aggregate, the one `entry_stat_recompute`
- * (Migration20250401000200_entry_stats.ts) runs per set. Ordering
- * every pick by the hash of its id, as before, took 427 s for 100,000 entries on the busy machine.
+ * the board's top 90 (a permutation of them per seed: rank (a · i + b) mod 90 + 1, a coprime to 90).
+ * Bulk-loaded: the foreign-key checks are off for the insert (`session_replication_role = replica`: the
+ * sets and players exist), the indexes dropped and built again after it. Ordering every pick by the hash of
+ * its id, as before, took 427 s for 100,000 entries on the busy machine.
  */
 async function bulkPicks(db: pg.Client, sets: string) {
   const coprimes = [1, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 49, 53, 59, 61, 67, 71, 73, 77, 79, 83, 89];
@@ -148,47 +144,6 @@ async function bulkPicks(db: pg.Client, sets: string) {
   for (const k of key) await db.query(`alter table pick add constraint ${k.name} ${k.def}`);
   for (const i of indexes) await db.query(i.def);
   await db.query('commit');
-  await db.query(
-    `insert into entry_stat (participant_id, participant_num, pick_group_id, picks, hits, later_round, max_hit_rank)
-     select k.participant_id, pa.num, k.group_id, count(*)::int,
-            (count(*) filter (where p.draft_round = 1))::int,
-            (count(*) filter (where p.draft_round > 1))::int,
-            max(p.rank) filter (where p.draft_round = 1)
-       from (${sets}) s join pick k on k.participant_id = s.participant_id and k.group_id = s.group_id
-       join player p on p.id = k.player_id join participant pa on pa.id = k.participant_id
-      group by k.participant_id, pa.num, k.group_id
-     on conflict (pick_group_id, participant_id) do update
-       set picks = excluded.picks, hits = excluded.hits, later_round = excluded.later_round, max_hit_rank = excluded.max_hit_rank`,
-  );
-}
-
-/**
- * The previous implementation's global ranking (the leaderboard SQL ranks every entry, the rows cross as
- * objects into a map), timed in a worker thread of its own, ended once it answered. In this process its rows
- * (~300 MB at a million entries) were garbage the moment it was timed and the next measured re-rank paid
- * for collecting them (full collections of 0.3–0.6 s inside it); a worker kept alive collected its own
- * garbage whenever it liked, on the same two cores, inside a later re-rank too. A worker ended frees its
- * heap without a collection.
- */
-function timePreviousRanking(url: string): Promise<number> {
-  const worker = new Worker(
-    `const { parentPort, workerData } = require('node:worker_threads');
-     const pg = require('pg');
-     (async () => {
-       const client = new pg.Client({ connectionString: workerData.url });
-       await client.connect();
-       const t0 = performance.now();
-       const { rows } = await client.query(workerData.text, [1, workerData.roundOnePicks]);
-       void new Map(rows.map((r) => [r.participant_id, r]));
-       parentPort.postMessage(performance.now() - t0);
-       await client.end();
-     })();`,
-    { eval: true, workerData: { url, text: groupLeaderboardSql, roundOnePicks: ROUND_ONE_PICKS } },
-  );
-  return new Promise<number>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  }).finally(() => worker.terminate());
 }
 
 async function timed<T>(label: string, run: () => T | Promise<T>): Promise<T> {
@@ -545,12 +500,12 @@ async function main() {
     await db.query('analyze');
     const counts = (
       await db.query<{ entries: number; picks: number; groups: number }>(
-        `select (select count(*) from entry_stat where pick_group_id = 1)::int + (select count(*) from group_membership m
+        `select (select count(distinct participant_id) from pick where group_id = 1)::int + (select count(*) from group_membership m
                   where exists (select 1 from pick k where k.participant_id = m.participant_id and k.group_id = case when m.use_global_picks then 1 else m.group_id end))::int as entries,
                 (select count(*)::int from pick) as picks, (select count(*)::int - 1 from groups) as groups`,
       )
     ).rows[0]!;
-    const globalEntries = (await db.query<{ n: number }>(`select count(*)::int as n from entry_stat where pick_group_id = 1`)).rows[0]!.n;
+    const globalEntries = (await db.query<{ n: number }>(`select count(distinct participant_id)::int as n from pick where group_id = 1`)).rows[0]!.n;
     log(`  ${counts.entries} entries (${globalEntries} global), ${counts.picks} picks, ${counts.groups} groups`);
 
 
@@ -568,7 +523,6 @@ async function main() {
     const fromCommit: number[] = [];
     const fromCall: number[] = [];
     const transaction: number[] = [];
-    const before: number[] = [];
     for (let slot = 1; slot <= RECORDED; slot++) {
       const heard = new Promise<void>((resolve) => {
         const off = deps.events.onChange((c) => {
@@ -593,11 +547,8 @@ async function main() {
       transaction.push(committed - t0);
       fromCommit.push(done - committed);
       fromCall.push(done - t0);
-      // The previous implementation at the same moment, for a fair comparison on a shared machine: the
-      // leaderboard SQL ranks every entry and the rows cross as objects (leaderboard.cache.ts before).
-      before.push(await timePreviousRanking(url));
       log(
-        `  pick ${slot}: recordPick ${ms(committed - t0)}, then re-ranked in ${ms(done - committed)} (CPU ${ms((cpu.user + cpu.system) / 1000)}, heap ${heapGrew >= 0 ? '+' : ''}${heapGrew.toFixed(1)} MB; ${standings.alive.toLocaleString('en-US')} of ${standings.rankings.length.toLocaleString('en-US')} alive); the SQL rank: ${ms(before.at(-1)!)}`,
+        `  pick ${slot}: recordPick ${ms(committed - t0)}, then re-ranked in ${ms(done - committed)} (CPU ${ms((cpu.user + cpu.system) / 1000)}, heap ${heapGrew >= 0 ? '+' : ''}${heapGrew.toFixed(1)} MB; ${standings.alive.toLocaleString('en-US')} of ${standings.rankings.length.toLocaleString('en-US')} alive)`,
       );
     }
     const groupTimes: number[] = [];
@@ -610,8 +561,8 @@ async function main() {
     }
     const rerank = summary(fromCommit);
     const rerankCall = summary(fromCall);
-    const sqlRank = summary(before);
-    log(`  pick → re-ranked: p50 ${ms(rerank.p50)}, max ${ms(rerank.max)} (from the operator's call: p50 ${ms(rerankCall.p50)}, max ${ms(rerankCall.max)}); the SQL rank: p50 ${ms(sqlRank.p50)}`);
+    const recordPickCall = summary(transaction);
+    log(`  pick → re-ranked: p50 ${ms(rerank.p50)}, max ${ms(rerank.max)} (from the operator's call: p50 ${ms(rerankCall.p50)}, max ${ms(rerankCall.max)}); recordPick p50 ${ms(recordPickCall.p50)}, max ${ms(recordPickCall.max)}`);
     await deps.events.stop();
     await closeOrm.run?.();
     closeOrm.run = undefined;
@@ -775,7 +726,6 @@ Data: ${globalEntries.toLocaleString('en-US')} global entries and ${(counts.entr
 |---|---|---|
 | Recorded pick → global standings re-ranked, ${globalEntries.toLocaleString('en-US')} entries (${RECORDED} picks; from the pick's commit) | ≤ ${ms(RERANK_BOUND_MS)} | p50 ${ms(rerank.p50)}, max ${ms(rerank.max)} (${verdict(rerank.max <= RERANK_BOUND_MS)}) |
 | … the same from the operator's call (its transaction included: p50 ${ms(summary(transaction).p50)}) | | p50 ${ms(rerankCall.p50)}, max ${ms(rerankCall.max)} |
-| … the previous implementation (the leaderboard SQL ranks all entries; in a worker thread of its own), timed right after each re-rank | | p50 ${ms(sqlRank.p50)}, max ${ms(sqlRank.max)} |
 | Group standings, first read after a change (4 groups) | | max ${ms(Math.max(...groupTimes))} |
 | Recorded pick → ${CLIENTS.toLocaleString('en-US')} live clients showing the new standings (${rounds.length} picks; from the operator's call returning) | slowest ≤ 0.5 s on every pick | ${total === 0 ? 'no live pages (`--clients 0`)' : `${shownCount}/${total} shown; p50 ${ms(toShown.p50)}, max ${ms(toShown.max)} (${verdict(allShown && toShown.max <= 500)})`} |
 | … per pick, p50 / max | | ${perPick.map((s) => `${ms(s.p50)} / ${ms(s.max)}`).join(', ')} |

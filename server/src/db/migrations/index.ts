@@ -17,6 +17,7 @@ import { Migration20270105000000_group_join_failure_by_group } from './Migration
 import { Migration20270110000000_push_subscriptions } from './Migration20270110000000_push_subscriptions.js';
 import { Migration20270111000000_push_deliveries } from './Migration20270111000000_push_deliveries.js';
 import { Migration20270112000000_entry_numbers } from './Migration20270112000000_entry_numbers.js';
+import { Migration20270113000000_facts_only } from './Migration20270113000000_facts_only.js';
 
 /** Listed explicitly (not discovered by glob) so migrations run the same under tsx, tests and bundles. */
 export const migrationsList: MigrationObject[] = [
@@ -38,4 +39,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20270110000000_push_subscriptions', class: Migration20270110000000_push_subscriptions },
   { name: 'Migration20270111000000_push_deliveries', class: Migration20270111000000_push_deliveries },
   { name: 'Migration20270112000000_entry_numbers', class: Migration20270112000000_entry_numbers },
+  { name: 'Migration20270113000000_facts_only', class: Migration20270113000000_facts_only },
 ];
