@@ -11,8 +11,8 @@ import { Book, type ParticipantFact, type PlayerFact } from './book.js';
 
 /** Participants read per round trip while loading. */
 const PARTICIPANTS_PER_FETCH = 50_000;
-/** Participant numbers whose sets are read per round trip while loading (~15 picks each: ~10 MB of text). */
-const NUMBERS_PER_READ = 50_000;
+/** Participant numbers whose sets are read per round trip while loading (~20 picks each: ~3 MB of text, decoded in ~50 ms). */
+const NUMBERS_PER_READ = 25_000;
 
 /** The board (id, big-board rank, draft round or 0) and whether round one is marked complete. */
 export async function readDraftFacts(em: EntityManager): Promise<{ players: PlayerFact[]; roundOneCompleteMarked: boolean }> {
@@ -22,23 +22,59 @@ export async function readDraftFacts(em: EntityManager): Promise<{ players: Play
 }
 
 /**
+ * A second transaction beside the load's own, in the same snapshot (`snapshot`, from pg_export_snapshot):
+ * it runs `read` there. Given, the pick sets are read by both transactions at once: PostgreSQL aggregates
+ * them at about a microsecond a pick, 20 seconds for a million entries on one core.
+ */
+export type ReadBeside = (snapshot: string, read: (em: EntityManager) => Promise<void>) => Promise<void>;
+
+/** Takes the snapshot a `ReadBeside` was given, first thing in its transaction (repeatable read). */
+export async function joinSnapshot(em: EntityManager, snapshot: string): Promise<void> {
+  if (!/^[0-9A-F-]+$/i.test(snapshot)) throw new Error(`not a snapshot id: ${snapshot}`);
+  await sqlRows(em, `set transaction snapshot '${snapshot}'`);
+  await sqlRows(em, `set local work_mem = '256MB'`);
+}
+
+/**
  * Reads every fact into a new book. Participants come in id order (COLLATE "C", the standings' order of
  * ties) through a cursor, so neither side sorts a million ids at once; the sets come per range of
  * participant numbers as one binary value each (`setRecords`), decoded into the book's typed arrays
- * without an object per set or per pick. Between round trips the event loop is free: at a million
- * entries no step holds it for more than tens of milliseconds. Must run in a transaction (the cursor).
+ * without an object per set or per pick, by this transaction and, with `beside`, a second one in the same
+ * snapshot at the same time. Between round trips the event loop is free: at a million entries no step
+ * holds it for more than tens of milliseconds. Must run in a repeatable-read transaction (the cursor, the
+ * snapshot), or a transaction of its own without `beside` (the season archive reads in its closing one).
  */
-export async function loadBook(em: EntityManager, roundOnePicks: number): Promise<Book> {
-  const [[participants] = [0]] = await sqlRows<[number]>(em, `select count(*)::int from participant`);
+export async function loadBook(em: EntityManager, roundOnePicks: number, beside?: ReadBeside): Promise<Book> {
+  await sqlRows(em, `set local work_mem = '256MB'`);
+  const [[participants, lowest, highest] = [0, null, null]] = await sqlRows<[number, number | null, number | null]>(em, `select count(*)::int, min(num), max(num) from participant`);
   const book = new Book(roundOnePicks, participants);
   const draft = await readDraftFacts(em);
   book.applyDraft(draft.players, draft.roundOneCompleteMarked);
+  // The ranges of participant numbers whose sets are read, taken by whichever transaction is free.
+  const ranges: number[] = [];
+  if (lowest !== null && highest !== null) for (let from = lowest; from <= highest; from += NUMBERS_PER_READ) ranges.push(from);
+  let next = 0;
+  // Sets read before the participants are in wait for them (their numbers name participants).
+  let waiting: Buffer[] | undefined = [];
+  const readSets = async (tx: EntityManager) => {
+    for (let at = next++; at < ranges.length; at = next++) {
+      const [[base64] = ['']] = await sqlRows<[string]>(tx, setRecords(`p.num >= $1 and p.num < $2`), [ranges[at], ranges[at]! + NUMBERS_PER_READ]);
+      const data = Buffer.from(base64, 'base64');
+      if (waiting) waiting.push(data);
+      else takeSetRecords(book, data);
+    }
+  };
+  let second: Promise<void> | undefined;
+  if (beside) {
+    const [[snapshot] = ['']] = await sqlRows<[string]>(em, `select pg_export_snapshot()`);
+    second = beside(snapshot, readSets);
+    // Awaited below; a failure meanwhile is not an unhandled rejection.
+    second.catch(() => {});
+  }
   await sqlRows(
     em,
     `declare book_participants no scroll cursor for
-       select p.num, p.id, coalesce(p.screen_name, p.id) from participant p
-        where exists (select 1 from pick k where k.participant_id = p.id)
-        order by p.id collate "C"`,
+       select num, id, coalesce(screen_name, id) from participant order by id collate "C"`,
   );
   for (;;) {
     const rows = await sqlRows<ParticipantFact>(em, `fetch ${PARTICIPANTS_PER_FETCH} from book_participants`);
@@ -46,14 +82,11 @@ export async function loadBook(em: EntityManager, roundOnePicks: number): Promis
     if (rows.length < PARTICIPANTS_PER_FETCH) break;
   }
   await sqlRows(em, `close book_participants`);
-  const [[lowest, highest] = [null, null]] = await sqlRows<[number | null, number | null]>(em, `select min(num), max(num) from participant`);
-  if (lowest !== null && highest !== null) {
-    for (let from = lowest; from <= highest; from += NUMBERS_PER_READ) {
-      const [[base64] = ['']] = await sqlRows<[string]>(em, setRecords(`p.num >= $1 and p.num < $2`), [from, from + NUMBERS_PER_READ]);
-      takeSetRecords(book, Buffer.from(base64, 'base64'));
-    }
-  }
-  book.indexHolders();
+  for (const data of waiting) takeSetRecords(book, data);
+  waiting = undefined;
+  await readSets(em);
+  await second;
+  for (const step of book.indexHolders()) await new Promise<void>((resolve) => setImmediate(() => resolve(step)));
   return book;
 }
 

@@ -220,10 +220,10 @@ export class Book {
     for (const [p, playerIds] of sets) this.writeSet(p, groupId, playerIds);
   }
 
-  /** Indexes who holds which player, once a load has written every set (`writeSet(…, false)`). */
-  indexHolders(): void {
-    this.global.index();
-    this.own.index();
+  /** Indexes who holds which player, once a load has written every set (`writeSet(…, false)`): in steps (SetTable.indexSteps). */
+  *indexHolders(): Generator<void> {
+    yield* this.global.indexSteps();
+    yield* this.own.indexSteps();
   }
 
   /**

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Orm } from '../../db/orm.js';
 import type { TopicBus } from '../../events/topic-bus.js';
 import type { Book } from './book.js';
-import { groupSetFacts, loadBook, participantFacts, readDraftFacts } from './book.repository.js';
+import { groupSetFacts, joinSnapshot, loadBook, participantFacts, readDraftFacts, type ReadBeside } from './book.repository.js';
 
 /** A whole read running beside the book in use: what was heard since it began, whether another is wanted after it, and its end. */
 interface Reloading {
@@ -173,7 +173,14 @@ export class EntryBook {
 
   private async loadWhole(): Promise<Book> {
     const t0 = performance.now();
-    const book = await this.orm.em.fork().transactional((tx) => loadBook(tx, this.roundOnePicks), { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true });
+    const snapshotRead = { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true };
+    // The sets are read on two connections at once, the second in the first's snapshot.
+    const beside: ReadBeside = (snapshot, read) =>
+      this.orm.em.fork().transactional(async (tx) => {
+        await joinSnapshot(tx, snapshot);
+        await read(tx);
+      }, snapshotRead);
+    const book = await this.orm.em.fork().transactional((tx) => loadBook(tx, this.roundOnePicks, beside), snapshotRead);
     this.loads++;
     this.lastLoad = {
       ms: Math.round(performance.now() - t0),
