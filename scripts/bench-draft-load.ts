@@ -316,8 +316,9 @@ async function main() {
       const drainedAll = (await fromAll('drained', 300_000)).length === workers.length;
       if (!drainedAll) log('  some refetches still unanswered after 5 minutes: the next round overlaps');
 
-      // What every page should show now: the leaderboard SQL's answer, or on the yardstick the pick's page.
-      const fresh = db ? await freshness(options.databaseUrl, options.roundOnePicks) : (r: RoundRecord) => r.via === 'push';
+      // What every page should show now: the standings as ranked here from the facts (read whole: only when
+      // there are pages to compare), or on the yardstick the pick's page.
+      const fresh = db && records.length > 0 ? await freshness(options.databaseUrl, options.roundOnePicks) : (r: RoundRecord) => r.via === 'push';
       const result: RoundResult = {
         slot,
         player: player.player_name,
