@@ -56,8 +56,12 @@ export async function loadBook(em: EntityManager, roundOnePicks: number, beside?
   let next = 0;
   // Sets read before the participants are in wait for them (their numbers name participants).
   let waiting: Buffer[] | undefined = [];
-  const readSets = async (tx: EntityManager) => {
+  // Whether the second transaction took a range: only then is it waited for (one that never got its
+  // connection, say while the pool closes, is not: this one reads every range it did not take).
+  let besideTook = false;
+  const readSets = async (tx: EntityManager, isBeside = false) => {
     for (let at = next++; at < ranges.length; at = next++) {
+      besideTook ||= isBeside;
       const [[base64] = ['']] = await sqlRows<[string]>(tx, setRecords(`p.num >= $1 and p.num < $2`), [ranges[at], ranges[at]! + NUMBERS_PER_READ]);
       const data = Buffer.from(base64, 'base64');
       if (waiting) waiting.push(data);
@@ -67,7 +71,7 @@ export async function loadBook(em: EntityManager, roundOnePicks: number, beside?
   let second: Promise<void> | undefined;
   if (beside) {
     const [[snapshot] = ['']] = await sqlRows<[string]>(em, `select pg_export_snapshot()`);
-    second = beside(snapshot, readSets);
+    second = beside(snapshot, (tx) => readSets(tx, true));
     // Awaited below; a failure meanwhile is not an unhandled rejection.
     second.catch(() => {});
   }
@@ -85,7 +89,7 @@ export async function loadBook(em: EntityManager, roundOnePicks: number, beside?
   for (const data of waiting) takeSetRecords(book, data);
   waiting = undefined;
   await readSets(em);
-  await second;
+  if (besideTook) await second;
   for (const step of book.indexHolders()) await new Promise<void>((resolve) => setImmediate(() => resolve(step)));
   return book;
 }
