@@ -222,6 +222,8 @@ export class Book {
 
   /** Indexes who holds which player, once a load has written every set (`writeSet(…, false)`): in steps (SetTable.indexSteps). */
   *indexHolders(): Generator<void> {
+    this.global.trim();
+    this.own.trim();
     yield* this.global.indexSteps();
     yield* this.own.indexSteps();
   }

@@ -127,6 +127,12 @@ export class SetTable {
     c.maxHitRank[s] = 0;
   }
 
+  /** Gives back the pool's room beyond its picks and an eighth more (a load doubles it as it goes: up to half unused). */
+  trim(): void {
+    const room = this.poolUsed + (this.poolUsed >> 3);
+    if (this.pool.length > room + 1024) this.pool = this.pool.slice(0, room);
+  }
+
   /** Indexes the holders of every player from the sets as they are (then `written` starts empty). */
   index(): void {
     for (const step of this.indexSteps()) void step;
