@@ -2,16 +2,19 @@
 // worker threads (bench-draft-clients.ts), each an open leaderboard page with its own user's SSE stream,
 // and the operator, who records picks through the server's tRPC API as the admin page does. For each
 // recorded pick it measures, from the operator's call returning, when every client got the event and when
-// its page showed the new standings; what a page should show comes from the leaderboard SQL run on the
-// database directly (the reference, independent of the server's caches). Writes the figures to
+// its page showed the new standings; what a page should show comes from the standings ranked here, by the
+// game's own ranking code, from an entry book this process reads from the database (independent of the
+// server's book and caches). Writes the figures to
 // `resultFile`. With `plain`, the same clients measure the plain fan-out yardstick (lib/plain-fanout.mjs) the
 // same way instead. Usage: node --import tsx scripts/bench-draft-load.ts <options.json>
 import fs from 'node:fs';
 import http from 'node:http';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
-import type { LeaderboardRow } from '@first-round/shared/schemas';
-import { groupLeaderboardSql } from '../server/src/modules/leaderboard/leaderboard.sql.js';
+import { IsolationLevel } from '@mikro-orm/core';
+import { openOrm } from '../server/src/db/orm.js';
+import { rankGlobal } from '../server/src/modules/leaderboard/ranking.js';
+import { loadBook } from '../server/src/modules/standings/book.repository.js';
 import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
 import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
 import { leaderboardPath, nextPickPlayer, now, ownRow, PAGE_INPUT, showing, summary } from './lib/bench-live.js';
@@ -313,8 +316,9 @@ async function main() {
       const drainedAll = (await fromAll('drained', 300_000)).length === workers.length;
       if (!drainedAll) log('  some refetches still unanswered after 5 minutes: the next round overlaps');
 
-      // What every page should show now: the leaderboard SQL's answer, or on the yardstick the pick's page.
-      const fresh = db ? await freshness(db, options.roundOnePicks) : (r: RoundRecord) => r.via === 'push';
+      // What every page should show now: the standings as ranked here from the facts (read whole: only when
+      // there are pages to compare), or on the yardstick the pick's page.
+      const fresh = db && records.length > 0 ? await freshness(options.databaseUrl, options.roundOnePicks) : (r: RoundRecord) => r.via === 'push';
       const result: RoundResult = {
         slot,
         player: player.player_name,
@@ -393,12 +397,20 @@ async function nextPick(db: pg.Client, roundOnePicks: number) {
   return { slot, player };
 }
 
-/** Whether a client's page shows what it should now, by the leaderboard SQL's answer (the draft does not move meanwhile). */
-async function freshness(db: pg.Client, roundOnePicks: number): Promise<(r: RoundRecord) => boolean> {
-  const all = (await db.query<LeaderboardRow>(groupLeaderboardSql, [1, roundOnePicks])).rows;
-  const byId = new Map(all.map((r) => [r.participant_id, r]));
-  const page = showing({ draft_started: true, entries: all.length, alive: all.filter((r) => !r.busted).length, rankings: all.slice(0, PAGE_INPUT.limit), me: null }).page;
-  return (r) => r.showing?.page === page && r.showing.me === ownRow(byId.get(r.user) ?? null);
+/**
+ * Whether a client's page shows what it should now, by the global standings ranked here from the facts as
+ * they are (an entry book read whole, ranked by the game's code; the draft does not move meanwhile).
+ */
+async function freshness(databaseUrl: string, roundOnePicks: number): Promise<(r: RoundRecord) => boolean> {
+  const orm = await openOrm(databaseUrl, 1);
+  try {
+    const book = await orm.em.fork().transactional((tx) => loadBook(tx, roundOnePicks), { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true });
+    const ranking = rankGlobal(book);
+    const page = showing({ draft_started: true, entries: ranking.length, alive: ranking.alive, rankings: ranking.slice(0, PAGE_INPUT.limit), me: null }).page;
+    return (r) => r.showing?.page === page && r.showing.me === ownRow(ranking.get(r.user) ?? null);
+  } finally {
+    await orm.close(true);
+  }
 }
 
 main().then(

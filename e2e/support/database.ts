@@ -24,8 +24,16 @@ export interface SeededEntry {
 }
 
 /**
+ * Announces changed participants as the game's own writers do (`participant` on the cache channel, inside
+ * the transaction): the server reads their pick sets again before its next ranking.
+ */
+async function announceParticipants(db: pg.Client, ids: readonly string[]): Promise<void> {
+  await db.query(`select pg_notify('cache_invalidation', json_build_object('kind', 'participant', 'participant_id', id)::text) from unnest($1::text[]) id`, [ids]);
+}
+
+/**
  * Adds participants with global picks in one transaction, under ids starting with `prefix`; returns their
- * ids. The pick-set counts follow by trigger; the server's rankings read them at their next ranking (the
+ * ids. The transaction announces them, so the server's rankings have them from their next ranking (the
  * next draft change). Remove them with `removeSeeded`.
  */
 export async function seedEntries(db: pg.Client, prefix: string, entries: SeededEntry[]): Promise<string[]> {
@@ -42,6 +50,7 @@ export async function seedEntries(db: pg.Client, prefix: string, entries: Seeded
   try {
     await db.query(`insert into participant (id, screen_name, is_first_login) select unnest($1::text[]), unnest($2::text[]), false`, [ids, entries.map((e) => e.name)]);
     await db.query(`insert into pick (participant_id, group_id, player_id) select unnest($1::text[]), 1, unnest($2::int[])`, [pickRows.map((r) => r[0]), pickRows.map((r) => r[1])]);
+    await announceParticipants(db, ids);
     await db.query('commit');
   } catch (error) {
     await db.query('rollback');
@@ -50,7 +59,15 @@ export async function seedEntries(db: pg.Client, prefix: string, entries: Seeded
   return ids;
 }
 
-/** Removes what `seedEntries` added (their picks and counts go with them). */
+/** Removes what `seedEntries` added (their picks go with them), announced as `seedEntries` announces. */
 export async function removeSeeded(db: pg.Client, prefix: string): Promise<void> {
-  await db.query(`delete from participant where id like $1`, [`${prefix.replace(/[%_\\]/g, '\\$&')}%`]);
+  await db.query('begin');
+  try {
+    const { rows } = await db.query<{ id: string }>(`delete from participant where id like $1 returning id`, [`${prefix.replace(/[%_\\]/g, '\\$&')}%`]);
+    await announceParticipants(db, rows.map((r) => r.id));
+    await db.query('commit');
+  } catch (error) {
+    await db.query('rollback');
+    throw error;
+  }
 }

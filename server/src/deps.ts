@@ -11,6 +11,7 @@ import { DEFAULT_IDP_LIMITS, type IdpLimits, type LocalIdpDeps } from './modules
 import type { ClerkUserLookup } from './modules/users/participants.service.js';
 import { BenchmarkCache } from './modules/leaderboard/benchmarks.cache.js';
 import { LeaderboardCache } from './modules/leaderboard/leaderboard.cache.js';
+import { EntryBook } from './modules/standings/entry-book.js';
 import { FieldCache } from './modules/leaderboard/field.cache.js';
 import { TopicBus } from './events/topic-bus.js';
 import { forgetRankingsOf } from './modules/picks/picks.events.js';
@@ -40,6 +41,8 @@ export interface AppDeps {
   bearer: BearerVerifier;
   idp: LocalIdpDeps;
   clerkLookup?: ClerkUserLookup;
+  /** Every pick set in memory with its counts, what the standings, the field and the pushes read (modules/standings/). */
+  book: EntryBook;
   leaderboards: LeaderboardCache;
   /** The benchmark entries every leaderboard shows beside the standings. */
   benchmarks: BenchmarkCache;
@@ -96,7 +99,9 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
   }
   const draftStatus = new DraftStatusCache(orm, draft, events);
   const players = new PlayersCache(orm, events);
-  const leaderboards = new LeaderboardCache(orm, draft, events, log);
+  const book = new EntryBook(orm, draft.roundOnePicks, log);
+  book.follow(events);
+  const leaderboards = new LeaderboardCache(orm, book, events, log);
   events.on('picks', (change) => forgetRankingsOf(leaderboards, change));
   const benchmarks = new BenchmarkCache(config.BENCHMARK_ENTRIES, players, draftStatus);
   const liveFanOut = new LiveFanOut();
@@ -115,8 +120,9 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
       limits: { ...DEFAULT_IDP_LIMITS, requestsPerIpPerMinute: config.IDP_IP_RATE_LIMIT, resendMs: config.IDP_CODE_RESEND_SECONDS * 1000, ...options.idpLimits }, now: options.idpNow ?? (() => new Date()),
       origin: config.publicOrigin },
     clerkLookup,
+    book,
     leaderboards,
-    field: new FieldCache(orm, events),
+    field: new FieldCache(orm, book, events),
     participants: new ParticipantCache(events),
     draftStatus,
     players,
@@ -139,6 +145,7 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
       roundOnePicks: config.ROUND_ONE_PICKS,
       policy: endpointPolicy(config),
       lookup: options.pushLookup,
+      standings: { book, leaderboards },
     }),
   };
 }

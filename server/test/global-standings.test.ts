@@ -1,20 +1,20 @@
 /**
- * The global standings ranked in Node (global-standings.ts) against the leaderboard SQL, after every kind
- * of change, with each ranking reading only what changed since the previous one: recorded picks and undos,
- * round completion, pick edits, new and removed entries, renames, board changes, and a change that was
- * still uncommitted when the previous ranking read (the one a careless "changed since" would lose).
+ * The global standings ranked in memory (global-standings.ts, from the entry book) against the rules'
+ * `rankEntries` on the tables as they are, after every kind of change, each ranking built on the previous
+ * one: recorded picks and undos, round completion, pick edits, new and removed entries, renames, board
+ * changes. Draft and board changes made anywhere show at the next ranking (each reads the draft); pick sets
+ * and names written behind the app's back show once announced, as the app's writers announce them.
  */
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LeaderboardRow } from '@first-round/shared/schemas';
 import { rankEntries, type Entry } from '@first-round/shared/scoring';
 import { completeRoundOne, recordPick, resetDraft, startDraft, undoLast } from '../src/modules/draft/draft.service.js';
-import { GlobalStandings, unseenFrom } from '../src/modules/leaderboard/global-standings.js';
-import { groupLeaderboardSql } from '../src/modules/leaderboard/leaderboard.sql.js';
+import { GlobalStandings } from '../src/modules/leaderboard/global-standings.js';
+import { EntryBook } from '../src/modules/standings/entry-book.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { seededRandom } from '@first-round/shared/seeded-random';
 
 let t: TestApp;
+let book: EntryBook;
 let standings: GlobalStandings;
 let players: number[] = [];
 const participants = Array.from({ length: 200 }, (_, i) => `user_global${String(i).padStart(3, '0')}`);
@@ -28,102 +28,71 @@ async function addEntry(id: string, name: string | null, count: number) {
   await t.db.query(`insert into pick (participant_id, group_id, player_id) select $1, 1, unnest($2::int[])`, [id, [...chosen]]);
 }
 
-/** Ranks and compares with the SQL; `partial`: whether the ranking may have read only what changed. */
-async function expectMatchesSql(partial: boolean) {
+/** Ranks and compares with the rules; `whole`: whether the book was read whole since the previous ranking. */
+async function expectMatchesRules(whole: boolean) {
+  const loads = book.loads;
   const ranked = await standings.compute();
-  const expected = await t.db.query<LeaderboardRow>(groupLeaderboardSql, [1, 32]);
+  const expected = await rankedByScoringRules();
   expect([...ranked.rankings]).toEqual(expected);
   expect(ranked.alive).toBe(expected.filter((r) => !r.busted).length);
   expect(ranked.byParticipant.size).toBe(expected.length);
   for (const row of expected) expect(ranked.byParticipant.get(row.participant_id)).toEqual(row);
   expect(ranked.byParticipant.has('user_without_entry')).toBe(false);
-  expect(standings.lastRead?.partial).toBe(partial);
+  if (!whole) expect(book.loads).toBe(loads);
   return ranked;
 }
 
-/**
- * Ranks until a ranking reads no rows at all (nothing changed). A ranking may read a few rows again that
- * it already had: those written just before the previous read, when a transaction that was running then
- * (in any database of the cluster: other test files run beside this one) has finished since.
- */
-async function settle() {
-  for (let i = 0; i < 10; i++) {
-    await standings.compute();
-    if (standings.lastRead?.partial && standings.lastRead.entryRows === 0 && standings.lastRead.nameRows === 0) return;
-  }
-  throw new Error(`rankings kept reading rows: ${JSON.stringify(standings.lastRead)}`);
-}
-
-/**
- * settle(), until that ranking's snapshot saw no transaction running anywhere in the cluster (other test
- * files run beside this one, writing their own databases: transaction ids are the cluster's). One that was
- * running at a ranking and finishes before the next makes the next read everything it may have written:
- * every row, when it is older than them (seen in CI: a 203-row re-read after one recorded pick). After a
- * quiet ranking the next reads exactly what changed.
- */
-async function settleQuiet() {
-  const deadline = Date.now() + 20_000;
-  await settle();
-  while (standings.lastRead!.snapshot.split(':')[2]) {
-    if (Date.now() > deadline) throw new Error(`transactions kept running: ${standings.lastRead!.snapshot}`);
-    await new Promise((r) => setTimeout(r, 20));
-    await settle();
-  }
-}
-
-const entryCount = async () => (await t.db.query<{ n: number }>(`select count(*)::int as n from entry_stat where pick_group_id = 1`))[0]!.n;
+/** What the app's writers say when they change a participant's picks or name (picks.service, participants.service). */
+const announce = (...ids: string[]) => {
+  for (const id of ids) t.deps.events.invalidate({ kind: 'participant', participant_id: id });
+};
 
 const em = () => t.orm().em.fork();
 
 beforeAll(async () => {
   t = await createTestApp();
-  standings = new GlobalStandings(t.orm(), t.deps.draft);
+  book = new EntryBook(t.orm(), t.deps.draft.roundOnePicks, { info: () => {}, warn: () => {} });
+  // Hearing what the app's instance hears (writes through the services, `announce` below).
+  book.follow(t.deps.events);
+  standings = new GlobalStandings(book);
   players = (await t.db.query<{ id: number }>(`select id from player order by rank limit 60`)).map((r) => r.id);
   // Mixed-case and punctuated ids too: the tie order is COLLATE "C".
   for (const [i, id] of [...participants, 'User_X', 'u-1', '_z'].entries()) await addEntry(id, i % 5 === 0 ? null : `Global ${i}`, 1 + Math.floor(random() * 10));
 });
 afterAll(async () => t.close());
 
-describe('global standings ranked in Node', () => {
+describe('global standings ranked in memory', () => {
   it('read everything once, then only what changed', async () => {
-    await expectMatchesSql(false);
-    expect(standings.lastRead).toMatchObject({ allNames: true });
-    await expectMatchesSql(true);
-    expect(standings.lastRead).toMatchObject({ allNames: false });
-    await settle();
+    await expectMatchesRules(true);
+    expect(book.loads).toBe(1);
+    await expectMatchesRules(false);
   });
 
-  it('follow recorded picks, undo, completion and reopening, reading only the sets holding the player', async () => {
+  it('follow recorded picks, undo, completion and reopening, re-counting only the sets holding the player', async () => {
     await startDraft(em(), t.deps.draft, 'test');
-    await expectMatchesSql(true);
-    const total = await entryCount();
+    await expectMatchesRules(false);
     for (let slot = 1; slot <= 6; slot++) {
-      await settleQuiet();
       await recordPick(em(), t.deps.draft, 'test', slot, players[slot * 2]!);
-      await expectMatchesSql(true);
-      const [holders] = await t.db.query<{ n: number }>(`select count(*)::int as n from pick where group_id = 1 and player_id = $1`, [players[slot * 2]]);
-      expect(standings.lastRead?.entryRows).toBeGreaterThanOrEqual(holders!.n);
-      expect(standings.lastRead?.entryRows).toBeLessThan(total);
+      await expectMatchesRules(false);
+      // Only entries whose score changed were placed again (the sets holding him, and those a slot fewer busts).
+      expect(standings.lastRanked!.moved).toBeLessThan(standings.lastRanked!.size);
     }
     await undoLast(em(), 'test');
-    await expectMatchesSql(true);
+    await expectMatchesRules(false);
     await completeRoundOne(em(), t.deps.draft, 'test');
-    await expectMatchesSql(true);
+    await expectMatchesRules(false);
     await undoLast(em(), 'test');
-    await expectMatchesSql(true);
+    await expectMatchesRules(false);
   });
 
-  it('follow renames made anywhere, and renamed() / forgetNames()', async () => {
+  it('follow renames as they are announced, and renamed()', async () => {
     await t.db.query(`update participant set screen_name = 'Renamed One' where id = $1`, [participants[3]]);
-    const ranked = await expectMatchesSql(true);
+    announce(participants[3]!);
+    const ranked = await expectMatchesRules(false);
     expect(ranked.byParticipant.get(participants[3]!)?.participant_name).toBe('Renamed One');
-    await settle();
-    standings.renamed(participants[4]!);
-    await expectMatchesSql(true);
-    expect(standings.lastRead?.nameRows).toBeGreaterThanOrEqual(1);
-    standings.forgetNames();
-    await expectMatchesSql(true);
-    expect(standings.lastRead?.allNames).toBe(true);
+    await t.db.query(`update participant set screen_name = 'Renamed Two' where id = $1`, [participants[4]]);
+    book.participantChanged(participants[4]!);
+    expect((await expectMatchesRules(false)).byParticipant.get(participants[4]!)?.participant_name).toBe('Renamed Two');
   });
 
   it('keep earlier standings as they were ranked', async () => {
@@ -131,7 +100,8 @@ describe('global standings ranked in Node', () => {
     const [first] = earlier.rankings;
     await addEntry('user_global_later', 'Later', 2);
     await t.db.query(`update participant set screen_name = 'Changed Later' where id = $1`, [first!.participant_id]);
-    const later = await expectMatchesSql(true);
+    announce('user_global_later', first!.participant_id);
+    const later = await expectMatchesRules(false);
     expect(later.byParticipant.has('user_global_later')).toBe(true);
     expect(earlier.byParticipant.has('user_global_later')).toBe(false);
     expect(earlier.byParticipant.size).toBe(earlier.rankings.length);
@@ -139,91 +109,61 @@ describe('global standings ranked in Node', () => {
     expect(first!.participant_name).not.toBe('Changed Later');
   });
 
-  it('follow pick edits, new entries and a changed board rank', async () => {
+  it('follow pick edits and new entries as announced, and a changed board rank made anywhere', async () => {
     await t.db.query(`delete from pick where participant_id = $1 and group_id = 1`, [participants[7]]);
     await t.db.query(`insert into pick (participant_id, group_id, player_id) values ($1, 1, $2), ($1, 1, $3)`, [participants[7], players[2], players[4]]);
-    await expectMatchesSql(true);
+    announce(participants[7]!);
+    await expectMatchesRules(false);
     await addEntry('user_global_new', 'Newcomer', 3);
     await addEntry('A_first', null, 2);
-    const ranked = await expectMatchesSql(true);
+    announce('user_global_new', 'A_first');
+    const ranked = await expectMatchesRules(false);
     expect(ranked.byParticipant.get('user_global_new')?.participant_name).toBe('Newcomer');
+    // The board is read at every ranking: no announcement needed.
     await t.db.query(`begin; set constraints player_rank_unique deferred; update player set rank = 1000 + rank where id = ${players[4]}; commit;`);
-    await expectMatchesSql(true);
-    // A rank far beyond the board's: the entries' binary record holds it exactly.
+    await expectMatchesRules(false);
+    // A rank far beyond the board's: the book's columns hold it exactly.
     await t.db.query(`update player set rank = 20000000 where id = $1`, [players[6]]);
-    const large = await expectMatchesSql(true);
+    const large = await expectMatchesRules(false);
     expect([...large.rankings].some((r) => r.tiebreak_rank === 20_000_000)).toBe(true);
   });
 
-  it('read everything again when entries were removed, even with as many added', async () => {
+  it('drop entries removed, moved to another account or under another id, as announced', async () => {
     await t.db.query(`delete from participant where id = $1`, [participants[10]]);
-    await expectMatchesSql(false);
+    announce(participants[10]!);
+    await expectMatchesRules(false);
     // An account move: one entry gone, another with the same picks in its place (the count is unchanged).
     await t.db.query(`begin;
       insert into participant (id, screen_name) values ('user_moved', 'Moved');
       insert into pick (participant_id, group_id, player_id) select 'user_moved', group_id, player_id from pick where participant_id = '${participants[11]}';
       delete from participant where id = '${participants[11]}';
       commit;`);
-    const ranked = await expectMatchesSql(false);
+    announce(participants[11]!, 'user_moved');
+    const ranked = await expectMatchesRules(false);
     expect(ranked.byParticipant.has(participants[11]!)).toBe(false);
     expect(ranked.byParticipant.get('user_moved')?.participant_name).toBe('Moved');
-    // An id changed in place: the cascade rewrites the set under the new id with the same participant number
-    // (the copy's key), so the copy is read whole and the entry shows under its new id only.
+    // An id changed in place: the cascade moves the set under the new id.
     await t.db.query(`update participant set id = 'user_renumbered' where id = $1`, [participants[12]]);
-    const renumbered = await expectMatchesSql(false);
+    announce(participants[12]!, 'user_renumbered');
+    const renumbered = await expectMatchesRules(false);
     expect(renumbered.byParticipant.has(participants[12]!)).toBe(false);
     expect(renumbered.byParticipant.has('user_renumbered')).toBe(true);
   });
 
-  it('see a change that was uncommitted when the previous ranking read', async () => {
-    const other = new pg.Client({ connectionString: t.db.url });
-    await other.connect();
-    try {
-      await other.query('begin');
-      await other.query(`update participant set screen_name = 'Late Name' where id = $1`, [participants[21]]);
-      // Written in a savepoint: those rows carry the savepoint's own transaction id, which no snapshot lists.
-      await other.query('savepoint pick');
-      await other.query(`insert into pick (participant_id, group_id, player_id) values ($1, 1, $2) on conflict do nothing`, [participants[20], players[12]]);
-      await other.query('release savepoint pick');
-      // Meanwhile a later transaction commits: its id is above the open one's.
-      await t.db.query(`update participant set screen_name = 'Early Name' where id = $1`, [participants[22]]);
-      await expectMatchesSql(true);
-      await other.query('commit');
-    } finally {
-      await other.end();
-    }
-    const ranked = await expectMatchesSql(true);
-    expect(ranked.byParticipant.get(participants[21]!)?.participant_name).toBe('Late Name');
-    expect(ranked.byParticipant.get(participants[22]!)?.participant_name).toBe('Early Name');
-  });
-
-  it('read only what changed while a transaction stays open elsewhere', async () => {
-    const idle = new pg.Client({ connectionString: t.db.url });
-    await idle.connect();
-    try {
-      // An open transaction with an id holds every snapshot's xmin back.
-      await idle.query('begin');
-      await idle.query('select pg_current_xact_id()');
-      await settle();
-      await t.db.query(`update participant set screen_name = 'While Open' where id = $1`, [participants[40]]);
-      const ranked = await expectMatchesSql(true);
-      expect(ranked.byParticipant.get(participants[40]!)?.participant_name).toBe('While Open');
-      // Still open, and older than everything read since: yet rankings get back to reading nothing.
-      await settle();
-    } finally {
-      await idle.query('rollback');
-      await idle.end();
-    }
-  });
-
-  it('follow a reset and a new start, and a reload', async () => {
+  it('follow a reset and a new start, and a whole read again', async () => {
     await resetDraft(em(), 'test');
-    await expectMatchesSql(true);
+    await expectMatchesRules(false);
     await startDraft(em(), t.deps.draft, 'test');
     await recordPick(em(), t.deps.draft, 'test', 1, players[0]!);
-    await expectMatchesSql(true);
-    standings.reload();
-    await expectMatchesSql(false);
+    await expectMatchesRules(false);
+    // Written behind the app's back and never announced: seen once the book is read whole again (a resync).
+    await t.db.query(`delete from pick where participant_id = $1 and group_id = 1`, [participants[13]]);
+    await book.reload();
+    expect(book.loads).toBe(2);
+    const reloaded = await expectMatchesRules(true);
+    expect(reloaded.byParticipant.has(participants[13]!)).toBe(false);
+    // A whole read numbers entries anew: that ranking places every one again.
+    expect(standings.lastRanked!.moved).toBe(book.lastLoad!.participants);
   });
 });
 
@@ -248,7 +188,7 @@ async function rankedByScoringRules() {
 }
 
 describe('global standings against the scoring rules (differential, random pick sequences)', () => {
-  it('equal rankEntries and a ranking from scratch after every recorded pick, undo, round-one completion and its undo, each ranking reading only what changed and moving only what it changed', async () => {
+  it('equal rankEntries and a ranking from scratch after every recorded pick, undo, round-one completion and its undo, each ranking moving only what it changed', async () => {
     const seq = seededRandom(29);
     await resetDraft(em(), 'test');
     await startDraft(em(), t.deps.draft, 'test');
@@ -278,8 +218,9 @@ describe('global standings against the scoring rules (differential, random pick 
         await recordPick(em(), t.deps.draft, 'test', state!.filled + 1, player);
         done.push(`pick ${state!.filled + 1}`);
       }
+      const loads = book.loads;
       const ranked = await standings.compute();
-      expect(standings.lastRead?.partial, done.join(', ')).toBe(true);
+      expect(book.loads, done.join(', ')).toBe(loads);
       // Only the entries whose score changed were placed again (never every one, after the first ranking).
       moved.push(standings.lastRanked!.moved);
       expect(standings.lastRanked!.moved).toBeLessThan(standings.lastRanked!.size);
@@ -287,9 +228,10 @@ describe('global standings against the scoring rules (differential, random pick 
       expect([...ranked.rankings], done.join(', ')).toEqual(expected);
       expect(ranked.alive).toBe(expected.filter((r) => !r.busted).length);
       // And the same as a ranking made from scratch: every entry read and placed anew.
-      const whole = new GlobalStandings(t.orm(), t.deps.draft);
+      const fresh = new EntryBook(t.orm(), t.deps.draft.roundOnePicks, { info: () => {}, warn: () => {} });
+      const whole = new GlobalStandings(fresh);
       expect([...(await whole.compute()).rankings], done.join(', ')).toEqual(expected);
-      expect(whole.lastRead?.partial).toBe(false);
+      expect(whole.lastRanked!.moved).toBe(fresh.lastLoad!.participants);
     }
     expect(moved.some((n) => n > 0)).toBe(true);
     // The sequence went through every kind of change it is meant to cover.
@@ -306,17 +248,5 @@ describe('LeaderboardCache.renamed', () => {
     expect((await t.deps.leaderboards.get(1)).byParticipant.get(participants[30]!)?.participant_name).toBe(before.byParticipant.get(participants[30]!)?.participant_name);
     t.deps.leaderboards.renamed(participants[30]!);
     expect((await t.deps.leaderboards.get(1)).byParticipant.get(participants[30]!)?.participant_name).toBe('Cache Rename');
-  });
-});
-
-describe('unseenFrom', () => {
-  it('is the earlier xmax, or an id the earlier snapshot saw running that has finished since', () => {
-    expect(unseenFrom('100:105:', '107:107:')).toBe('105');
-    expect(unseenFrom('100:105:100,103', '104:110:104')).toBe('100');
-    // Still running: nothing of it is visible yet, so it does not hold the bound back.
-    expect(unseenFrom('100:105:100,103', '100:110:100,108')).toBe('103');
-    expect(unseenFrom('100:105:100,103', '100:110:100,103')).toBe('105');
-    // 64-bit ids past a wraparound: the 32-bit id age(xid) takes.
-    expect(unseenFrom(`${2 ** 32 + 7}:${2 ** 32 + 9}:`, `${2 ** 32 + 9}:${2 ** 32 + 9}:`)).toBe('9');
   });
 });

@@ -56,7 +56,8 @@ it('links members whose group entry was empty or a copy of My Picks, and keeps o
   await add('user_subset', 1, [1, 2, 3]);
   await add('user_subset', group, [1, 2]);
 
-  await orm.getMigrator().up();
+  // Up to this migration: entry_stat, which it checks too, is dropped by a later one (Migration20270117000000_facts_only).
+  await orm.getMigrator().up({ to: LINKED_ENTRIES });
 
   const modes = await db.query<{ participant_id: string; use_global_picks: boolean }>(
     `select participant_id, use_global_picks from group_membership where group_id = $1 order by participant_id`,

@@ -4,7 +4,7 @@
  * entry (scoring.ts) but never ranked among players: they are not participants, hold no place, and do
  * not move anybody's rank, count or 'can still win'.
  */
-import { countPicks, scoreCounts, type DraftSnapshot, type PickedPlayer } from './scoring.js';
+import { countPicks, rankKey, scoreCounts, type DraftSnapshot, type PickedPlayer } from './scoring.js';
 
 export interface BenchmarkDefinition {
   key: 'board_top_32' | 'chalk_20' | 'top_10';
@@ -58,10 +58,9 @@ interface Scored {
   tiebreak_rank: number | null;
 }
 
-/** Where an entry stands against a benchmark, in the standings' own order (ties by the tie-break). */
+/** Where an entry stands against a benchmark, in the standings' own order (`rankKey`: ties by the tie-break). */
 export function versusBenchmark(entry: Scored, benchmark: Scored): 'ahead' | 'level' | 'behind' {
-  if (entry.correct_picks !== benchmark.correct_picks) return entry.correct_picks > benchmark.correct_picks ? 'ahead' : 'behind';
-  const mine = entry.tiebreak_rank ?? 0;
-  const theirs = benchmark.tiebreak_rank ?? 0;
+  const mine = rankKey(entry.correct_picks, entry.tiebreak_rank);
+  const theirs = rankKey(benchmark.correct_picks, benchmark.tiebreak_rank);
   return mine === theirs ? 'level' : mine > theirs ? 'ahead' : 'behind';
 }

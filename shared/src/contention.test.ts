@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canWin, contentionBeforeStart, contentionOf, isSettled, maxPossible, NO_BAR, winningBar, winningBarOfRanked, type ContentionCounts } from './contention.js';
-import { rankEntries, type PickedPlayer } from './scoring.js';
+import { canWin, contentionBeforeStart, contentionOf, isSettled, maxPossible, NO_BAR, type ContentionCounts } from './contention.js';
+import { rankEntries, winningBar, winningBarOfRanked, type PickedPlayer } from './scoring.js';
 
 const alive = (correct_picks: number, picks: number, tiebreak_rank: number | null = correct_picks > 0 ? 10 : null): ContentionCounts => ({
   correct_picks,

@@ -1,15 +1,15 @@
 /**
- * Who can still win (pure, no I/O): for each entry on the standings its best possible final score and
- * whether it can still finish first, from the counts every standings row already has (correct picks,
- * busted, tie-break, picks). The leaderboard SQL (leaderboard.sql.ts) computes the same; the
- * differential tests hold them equal. Reasoning in docs/decisions.md, "Who can still win".
+ * Who can still win (pure, no I/O), part of the game's rules (scoring.ts): for each entry on the standings
+ * its best possible final score and whether it can still finish first, from the counts every standings row
+ * already has (correct picks, busted, tie-break, picks). Reasoning in docs/decisions.md, "Who can still win".
  *
  * - `max_possible`: every pending pick hits. An alive entry has no miss, so that is all of its picks;
  *   a busted entry's is 0 (one miss zeroes it for good).
  * - The bar: the best score that is already certain. Only a "settled" entry (alive, nothing pending:
  *   every pick hit) keeps its score whatever happens next; a leader with pending picks can still bust to
  *   0, so its current hits are not a bar anyone must reach. The bar is the best settled entry's score
- *   and tie-break (none settled: no bar).
+ *   and tie-break (none settled: no bar): the settled entry that ranks first, found by scoring.ts
+ *   (`winningBar`, every ranking's `bar`), since the order is the rules module's to say.
  * - `can_win`: alive, and its best case reaches the bar: above it, or equal to it while the tie-break
  *   can still go its way (it has pending picks, whose big-board ranks decide its final tie-break, or it
  *   is settled with a tie-break at least the bar's: equal shares first place).
@@ -43,31 +43,6 @@ export function maxPossible(row: ContentionCounts): number {
 /** Alive with nothing pending: its score and tie-break are final. */
 export function isSettled(row: ContentionCounts): boolean {
   return !row.busted && row.correct_picks === row.picks;
-}
-
-/** Whether `a` is a higher bar than `b` (score, then tie-break). */
-function above(a: WinningBar, b: WinningBar): boolean {
-  return a.score > b.score || (a.score === b.score && a.tiebreakRank > b.tiebreakRank);
-}
-
-/** The bar of a scope: its best settled entry (rows in any order). */
-export function winningBar(rows: Iterable<ContentionCounts>): WinningBar {
-  let bar = NO_BAR;
-  for (const row of rows) {
-    if (!isSettled(row)) continue;
-    const candidate = { score: row.correct_picks, tiebreakRank: row.tiebreak_rank ?? 0 };
-    if (above(candidate, bar)) bar = candidate;
-  }
-  return bar;
-}
-
-/**
- * The bar from rows in ranking order (score desc, tie-break desc): the first settled row, so a scan stops
- * there. Same answer as `winningBar`.
- */
-export function winningBarOfRanked(rows: readonly ContentionCounts[]): WinningBar {
-  for (const row of rows) if (isSettled(row)) return { score: row.correct_picks, tiebreakRank: row.tiebreak_rank ?? 0 };
-  return NO_BAR;
 }
 
 /** Whether an entry can still finish first (alone or sharing first) against the scope's bar. */

@@ -317,6 +317,8 @@ describe('leaderboards', () => {
     ];
     // The global board is everyone's: start it from these entries only (earlier tests left global picks).
     await t.db.query(`delete from pick where group_id = 1`);
+    // Deleted behind the app's back: the instance's book is read whole again, as after a resync.
+    await t.deps.book.reload();
     for (const { user, picks } of globalEntries) await savePicks(t, user, picks);
     for (const { user, picks } of groupEntries) if (user !== b) await savePicks(t, user, picks, group.id);
     expectStatus(await post(`/api/groups/${group.id}/use-global-picks`, b, { use_global_picks: true }), 200);

@@ -19,6 +19,7 @@ import { Migration20270111000000_push_deliveries } from './Migration202701110000
 import { Migration20270112000000_entry_numbers } from './Migration20270112000000_entry_numbers.js';
 import { Migration20270113000000_push_device_cap } from './Migration20270113000000_push_device_cap.js';
 import { Migration20270116000000_name_lookalike_keys } from './Migration20270116000000_name_lookalike_keys.js';
+import { Migration20270117000000_facts_only } from './Migration20270117000000_facts_only.js';
 
 /** Listed explicitly (not discovered by glob) so migrations run the same under tsx, tests and bundles. */
 export const migrationsList: MigrationObject[] = [
@@ -42,4 +43,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20270112000000_entry_numbers', class: Migration20270112000000_entry_numbers },
   { name: 'Migration20270113000000_push_device_cap', class: Migration20270113000000_push_device_cap },
   { name: 'Migration20270116000000_name_lookalike_keys', class: Migration20270116000000_name_lookalike_keys },
+  { name: 'Migration20270117000000_facts_only', class: Migration20270117000000_facts_only },
 ];

@@ -1,11 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
+import { entrySetGroup } from '@first-round/shared/entries';
 import { fieldOutput, type FieldRow } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
 import { CappedCache } from '../../cache/capped.js';
 import { prepareJson } from '../../responses/json-body.js';
-import { sql } from '../../db/sql.js';
+import { sqlRows } from '../../db/sql.js';
 import type { TopicBus } from '../../events/topic-bus.js';
-import { fieldSql } from './field.sql.js';
+import type { EntryBook } from '../standings/entry-book.js';
+import { groupMembers } from '../standings/book.repository.js';
 
 /** A safety bound for what no announcement covers (rows written behind the app's back, with psql). */
 const MAX_AGE_MS = 5 * 60_000;
@@ -18,8 +21,9 @@ export function shareOf(pickedBy: number, entries: number): number {
 }
 
 /**
- * The field per group (leaderboard.field), computed by one aggregate (field.sql.ts) and kept, validated
- * and serialised once, until something changes who holds which player. It is only read after the start,
+ * The field per group (leaderboard.field), counted from the entry book's pick sets (the entries the
+ * standings rank: a member's entry by the one entry rule, shared/src/entries.ts, with at least one pick)
+ * and kept, validated and serialised once, until something changes who holds which player. It is only read after the start,
  * when picks are locked, so a recorded pick (which moves the draft version) does not make it stale;
  * what does:
  * - the draft's start and reset (picks were editable in between): every group;
@@ -40,9 +44,11 @@ export class FieldCache {
 
   constructor(
     private readonly orm: Orm,
+    private readonly book: EntryBook,
     private readonly events: Pick<TopicBus, 'isConnected' | 'onChange' | 'onResync' | 'onInvalidate'>,
     private readonly clock: () => number = Date.now,
   ) {
+    book.onReloaded(() => this.clear());
     events.onChange((change) => {
       if (change.kind === 'start' || change.kind === 'auto_start' || change.kind === 'reset') this.clear();
     });
@@ -86,8 +92,35 @@ export class FieldCache {
   }
 
   private async compute(em: EntityManager, groupId: number): Promise<FieldRow[]> {
-    const rows = await sql<{ player_id: number; player_name: string; picked_by: number; entries: number }>(em, fieldSql, [groupId]);
-    const field = rows.map((r) => ({ ...r, share: shareOf(r.picked_by, r.entries) }));
+    const [book, members, players] = await Promise.all([
+      this.book.sync(),
+      groupId === GLOBAL_GROUP_ID ? undefined : groupMembers(em, groupId),
+      sqlRows<[id: number, name: string, rank: number]>(em, `select id, player_name, rank from player`),
+    ]);
+    // How many of the scope's entries hold each player, by board index.
+    const tally = new Int32Array(book.board.count);
+    let entries = 0;
+    if (!members) {
+      const { global } = book;
+      for (let s = 0; s < global.count; s++) {
+        if (global.counts.picks[s] === 0) continue;
+        entries++;
+        global.tallyPlayers(s, tally);
+      }
+    } else {
+      for (const [participantId, useGlobalPicks] of members) {
+        const entry = book.entrySet(participantId, entrySetGroup(groupId, useGlobalPicks));
+        if (!entry || entry.table.counts.picks[entry.set] === 0) continue;
+        entries++;
+        entry.table.tallyPlayers(entry.set, tally);
+      }
+    }
+    const field = players
+      .map(([id, name, rank]) => ({ rank, row: { player_id: id, player_name: name, picked_by: tally[book.board.index.get(id) ?? -1] ?? 0, entries } }))
+      .filter(({ row }) => row.picked_by > 0)
+      // Most picked first, then by big-board rank.
+      .sort((a, b) => b.row.picked_by - a.row.picked_by || a.rank - b.rank || a.row.player_id - b.row.player_id)
+      .map(({ row }) => ({ ...row, share: shareOf(row.picked_by, row.entries) }));
     return prepareJson(fieldOutput.parse(field));
   }
 }

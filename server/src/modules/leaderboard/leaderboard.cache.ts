@@ -6,12 +6,12 @@ import { CappedCache } from '../../cache/capped.js';
 import { prepareJson } from '../../responses/json-body.js';
 import type { MaybePromise } from '../../cache/maybe-promise.js';
 import type { Orm } from '../../db/orm.js';
-import { sql } from '../../db/sql.js';
-import type { DraftSettings } from '../draft/draft.service.js';
 import type { TopicBus } from '../../events/topic-bus.js';
+import type { EntryBook } from '../standings/entry-book.js';
+import { groupMembers } from '../standings/book.repository.js';
 import { GlobalStandings } from './global-standings.js';
-import { groupLeaderboardSql } from './leaderboard.sql.js';
-import { standingsOfRows, type RankedRows, type Standings } from './standings.js';
+import { rankGroup } from './ranking.js';
+import type { RankedRows, Standings } from './standings.js';
 
 export type { Standings } from './standings.js';
 
@@ -42,17 +42,19 @@ interface Ranking {
 }
 
 /**
- * Ranked standings per group, computed by the leaderboard SQL inside PostgreSQL and kept at most 60 s
- * (at most MAX_RANKINGS of them, cache/capped.ts). Any draft change (heard through LISTEN/NOTIFY, so also
- * from the CLI or another instance) makes every entry stale at once; membership changes drop their group
- * and only it (a ranking of another group, or the global one, being computed meanwhile is still kept),
- * renames and board imports every ranking (all announced on the invalidation channel). Concurrent readers
- * share one computation.
+ * Ranked standings per group, ranked in memory from the entry book (modules/standings/) by the rules'
+ * own code, and kept at most 60 s (at most MAX_RANKINGS of them, cache/capped.ts): the global ones by
+ * GlobalStandings (each ranking built on the previous), a group's by `rankGroup` over its members as
+ * PostgreSQL lists them at that ranking. Any draft change (heard through LISTEN/NOTIFY, so also from the
+ * CLI or another instance) makes every ranking stale at once; membership changes drop their group and only
+ * it (a ranking of another group, or the global one, being computed meanwhile is still kept), renames and
+ * board imports every ranking (all announced on the invalidation channel). Concurrent readers share one
+ * computation. Every ranking syncs the book first (entry-book.ts): the draft as it is now, and every change
+ * heard before it.
  *
- * The global standings (every entry) are never ranked by a request: they are re-ranked in the
- * background after each draft change or announcement (and once a minute while announcements cannot be
- * heard), and requests read the latest ranked copy. Each re-rank reads only what changed since the
- * previous one (global-standings.ts).
+ * The global standings are never ranked by a request: they are re-ranked in the background after each
+ * draft change or announcement (and once a minute while announcements cannot be heard), and requests read
+ * the latest ranked copy.
  */
 export class LeaderboardCache {
   /**
@@ -76,23 +78,22 @@ export class LeaderboardCache {
    * every pick, to each of its watchers, and one pass over 100,000 names takes a few milliseconds.
    */
   private readonly searches = new WeakMap<Standings, CappedCache<string, RankedRows>>();
-  /** The global group, ranked in Node from what changed since its last ranking (global-standings.ts). */
+  /** The global group, each ranking built on the previous one (global-standings.ts). */
   private readonly global: GlobalStandings;
 
   constructor(
     private readonly orm: Orm,
-    private readonly draft: DraftSettings,
+    private readonly book: EntryBook,
     private readonly events: TopicBus,
     private readonly log: Pick<FastifyBaseLogger, 'warn'>,
   ) {
-    this.global = new GlobalStandings(orm, draft);
+    this.global = new GlobalStandings(book);
     // After every draft change the global standings are ranked once, here, in the background: requests
-    // only ever read a ranked copy. Other groups are small and ranked on their first read.
+    // only ever read a ranked copy. Other groups are ranked on their first read.
     events.onChange(() => this.refresh());
-    events.onResync(() => {
-      this.global.reload();
-      this.refresh();
-    });
+    // The book reads everything again after a resync; meanwhile it answers from what it has.
+    events.onResync(() => this.refresh());
+    book.onReloaded(() => this.refresh());
     events.onInvalidate((message) => {
       // Names (a rename, a merged account) and the board (tie-break ranks) show in every ranking.
       if (message.kind === 'participant') this.renamed(message.participant_id);
@@ -202,19 +203,13 @@ export class LeaderboardCache {
   }
 
   /**
-   * A participant's name changed (here, or heard from another instance): every group's next ranking shows
-   * it, the global one included. Each global ranking already reads the participants changed since the
-   * previous one; this re-ranks at once instead of at the next draft change or minute.
+   * A participant's name or picks changed (here, or heard from another instance): the book reads them again
+   * at its next sync, and every group's next ranking shows it, the global one included, re-ranked at once.
    */
   renamed(participantId: string) {
-    this.global.renamed(participantId);
+    this.book.participantChanged(participantId);
     this.inFlight.clear();
     this.refresh();
-  }
-
-  /** Every name is read again at the next global ranking (a safety net: renames are read as they happen). */
-  forgetNames() {
-    this.global.forgetNames();
   }
 
   /**
@@ -229,7 +224,8 @@ export class LeaderboardCache {
 
   private async compute(em: EntityManager, groupId: number): Promise<Standings> {
     if (groupId === GLOBAL_GROUP_ID) return this.global.compute();
-    return standingsOfRows(await sql<LeaderboardRow>(em, groupLeaderboardSql, [groupId, this.draft.roundOnePicks]));
+    const [members, book] = await Promise.all([groupMembers(em, groupId), this.book.sync()]);
+    return rankGroup(book, groupId, members);
   }
 }
 

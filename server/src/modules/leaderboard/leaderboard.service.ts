@@ -182,7 +182,7 @@ export function publicStandingsUpdate(deps: StandingsDeps & Pick<AppDeps, 'confi
 /**
  * Per group the caller is in: members, members whose entry there has picks, and the caller's own entry
  * (how many picks; linked to My Picks or their own). Each member's entry is read by the one entry rule
- * (entry-rule.ts), as the standings read it.
+ * (entry-rule.ts), as the standings read it; facts only (the picks themselves), no count kept anywhere.
  */
 const myGroupsSql = /* sql */ `
 with mine as (
@@ -190,14 +190,13 @@ with mine as (
 )
 select mine.group_id,
        count(*)::int as members,
-       count(s.participant_id)::int as ready,
-       coalesce(max(s.picks) filter (where m.participant_id = $1), 0)::int as my_picks,
-       bool_or(mine.use_global_picks) as use_global_picks
+       (count(*) filter (where exists (select 1 from pick k where k.participant_id = m.participant_id
+                                                            and k.group_id = ${entrySetGroupSql('m.group_id', 'm.use_global_picks')})))::int as ready,
+       (select count(*) from pick k where k.participant_id = $1 and k.group_id = ${entrySetGroupSql('mine.group_id', 'mine.use_global_picks')})::int as my_picks,
+       mine.use_global_picks
   from mine
   join group_membership m on m.group_id = mine.group_id
-  left join entry_stat s on s.participant_id = m.participant_id
-                        and s.pick_group_id = ${entrySetGroupSql('m.group_id', 'm.use_global_picks')}
- group by mine.group_id
+ group by mine.group_id, mine.use_global_picks
  order by mine.group_id`;
 
 /**

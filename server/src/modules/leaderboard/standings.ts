@@ -35,28 +35,6 @@ export interface Standings {
   matching(search: string, status: EntryStatus | undefined): RankedRows;
 }
 
-/** The standings of rows ranked elsewhere (a group's, by the leaderboard SQL): small, held as objects. */
-export function standingsOfRows(rows: LeaderboardRow[]): Standings {
-  let split: Record<EntryStatus, LeaderboardRow[]> | undefined;
-  let lowerNames: string[] | undefined;
-  return {
-    rankings: rows,
-    alive: rows.filter((r) => !r.busted).length,
-    byParticipant: new Map(rows.map((r) => [r.participant_id, r])),
-    withStatus(status) {
-      if (!split) {
-        split = { alive: [], busted: [] };
-        for (const row of rows) split[row.busted ? 'busted' : 'alive'].push(row);
-      }
-      return split[status];
-    },
-    matching(search, status) {
-      lowerNames ??= rows.map((r) => r.participant_name.toLowerCase());
-      return rows.filter((row, i) => lowerNames![i]!.includes(search) && (status === undefined || row.busted === (status === 'busted')));
-    },
-  };
-}
-
 /** Some rows of a ranking, by their positions in it (ranking order), made only when read. */
 export class RowsAt implements RankedRows {
   constructor(

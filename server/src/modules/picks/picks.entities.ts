@@ -27,30 +27,4 @@ export const PickSchema = new EntitySchema<Pick>({
   },
 });
 
-/**
- * The counts the standings rank by, one row per entry. Written only by the database's triggers on `pick`
- * and `player` (Migration20250401000200_entry_stats), read only by the leaderboard's SQL.
- */
-export interface EntryStat {
-  participantId: string;
-  pickGroupId: number;
-  picks: number;
-  hits: number;
-  laterRound: number;
-  maxHitRank: number | null;
-  [PrimaryKeyProp]?: ['pickGroupId', 'participantId'];
-}
-export const EntryStatSchema = new EntitySchema<EntryStat>({
-  name: 'EntryStat',
-  tableName: 'entry_stat',
-  properties: {
-    pickGroupId: { type: 'integer', primary: true, fieldName: 'pick_group_id' },
-    participantId: { type: 'text', primary: true, fieldName: 'participant_id' },
-    picks: { type: 'integer' },
-    hits: { type: 'integer' },
-    laterRound: { type: 'integer', fieldName: 'later_round' },
-    maxHitRank: { type: 'integer', nullable: true, fieldName: 'max_hit_rank' },
-  },
-});
-
-export const picksEntities = [PickSchema, EntryStatSchema];
+export const picksEntities = [PickSchema];

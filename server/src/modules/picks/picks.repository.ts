@@ -13,8 +13,8 @@ export async function entryPlayerIds(em: EntityManager, participantId: string, g
 }
 
 /**
- * Replaces an entry's picks with `playerIds`: one delete and one multi-row insert, so the entry_stat
- * triggers recount the entry once for each. Run it inside the caller's transaction.
+ * Replaces an entry's picks with `playerIds`: one delete and one multi-row insert. Run it inside the
+ * caller's transaction (which announces the change: every instance's entry book reads the set again).
  */
 export async function replaceEntry(tx: EntityManager, participantId: string, groupId: number, playerIds: readonly number[]): Promise<void> {
   await tx.nativeDelete(PickSchema, { participantId, groupId });
@@ -34,9 +34,9 @@ export async function pickedPlayerIds(em: EntityManager, playerIds: readonly num
 }
 
 /**
- * Empties every entry at once (a new season starts with no picks): TRUNCATE, whose trigger empties
- * entry_stat in one step instead of recounting every set. Inside the caller's transaction; it holds the
- * table exclusively until that commits, so a save racing the new season waits and then sees it.
+ * Empties every entry at once (a new season starts with no picks): TRUNCATE, one step whatever the number
+ * of picks. Inside the caller's transaction; it holds the table exclusively until that commits, so a save
+ * racing the new season waits and then sees it.
  */
 export async function deleteAllPicks(tx: EntityManager): Promise<void> {
   await tx.execute('truncate pick');

@@ -101,7 +101,7 @@ export async function lastRoundOneSelection(em: EntityManager): Promise<Player |
 
 /**
  * Records (slot) or clears (null) a loaded player's round-one result; written by the caller's next flush
- * (the draft's change and its audit-log entry go in one). The entry_stat triggers re-count his pickers.
+ * (the draft's change and its audit-log entry go in one): nothing else is written, whoever holds him.
  */
 export function setRoundOneResult(player: Player, slot: number | null): void {
   player.draftRound = slot === null ? null : 1;

@@ -1,10 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import type { PushPayload } from '@first-round/shared/schemas';
-import type { EntryCounts } from '@first-round/shared/scoring';
 import { sql, sqlOne } from '../../db/sql.js';
-import { entrySetGroupSql } from '../groups/entry-rule.js';
-import { groupLeaderboardSql } from '../leaderboard/leaderboard.sql.js';
 
 /** One device's subscription as web-push sends to it. */
 export interface DeviceSubscription {
@@ -85,67 +81,24 @@ export function subscribedDevices(em: EntityManager) {
   );
 }
 
-/** A subscribed player's pick set (the global one: groupId null) as `entry_stat` counts it, and whether it holds `playerId`. */
-export interface SubscriberEntry extends EntryCounts {
-  participantId: string;
-  groupId: number | null;
-  holds: boolean;
-}
-
-/** Every pick set of every player with a subscribed device. */
-export function subscriberEntries(em: EntityManager, playerId: number) {
-  return sql<SubscriberEntry>(
-    em,
-    `select s.participant_id as "participantId", nullif(s.pick_group_id, $2) as "groupId", s.picks, s.hits,
-            s.later_round as "laterRound", s.max_hit_rank as "maxHitRank",
-            exists (select 1 from pick k where k.participant_id = s.participant_id and k.group_id = s.pick_group_id and k.player_id = $1) as holds
-       from entry_stat s
-      where s.participant_id in (select participant_id from push_subscription)`,
-    [playerId, GLOBAL_GROUP_ID],
-  );
-}
-
 /** Whether `playerId` is still the pick at `slot` (an undone pick tells nobody anything). */
 export async function pickStands(em: EntityManager, playerId: number, slot: number): Promise<boolean> {
   return (await sqlOne(em, `select 1 from player where id = $1 and draft_round = 1 and draft_pick = $2`, [playerId, slot])) !== undefined;
 }
 
-/** The groups (the global one included) where a subscribed player has an entry: the standings a final result reads. */
-export async function groupsOfSubscribers(em: EntityManager): Promise<number[]> {
-  const rows = await sql<{ id: number }>(
+/** Every membership of a subscribed player, with the group's name and whether the entry there is linked to My Picks. */
+export function subscriberMemberships(em: EntityManager) {
+  return sql<{ participantId: string; groupId: number; groupName: string; useGlobalPicks: boolean }>(
     em,
-    `select $1::int as id
-     union
-     select m.group_id from group_membership m where m.participant_id in (select participant_id from push_subscription)`,
-    [GLOBAL_GROUP_ID],
-  );
-  return rows.map((r) => r.id);
-}
-
-/** A subscribed player's entry in a group: its name, its hits and the picks round one ended without (best-ranked first). */
-export function subscriberEntryDetails(em: EntityManager) {
-  return sql<{ participantId: string; groupId: number; groupName: string | null; hits: number; missed: string[] }>(
-    em,
-    `with entries as (
-       select participant_id, $1::int as group_id, $1::int as set_group from push_subscription
-       union
-       select m.participant_id, m.group_id, ${entrySetGroupSql('m.group_id', 'm.use_global_picks')}
-         from group_membership m where m.participant_id in (select participant_id from push_subscription)
-     )
-     select e.participant_id as "participantId", e.group_id as "groupId", g.name as "groupName", coalesce(s.hits, 0) as hits,
-            array(select p.player_name from pick k join player p on p.id = k.player_id
-                   where k.participant_id = e.participant_id and k.group_id = e.set_group and p.draft_round is distinct from 1
-                   order by p.rank) as missed
-       from entries e
-       left join groups g on g.id = e.group_id and e.group_id <> $1
-       left join entry_stat s on s.participant_id = e.participant_id and s.pick_group_id = e.set_group`,
-    [GLOBAL_GROUP_ID],
+    `select m.participant_id as "participantId", m.group_id as "groupId", g.name as "groupName", m.use_global_picks as "useGlobalPicks"
+       from group_membership m join groups g on g.id = m.group_id
+      where m.participant_id in (select participant_id from push_subscription)`,
   );
 }
 
-/** One group's standings, as the leaderboard ranks them (its own SQL). */
-export function groupStandings(em: EntityManager, groupId: number, roundOnePicks: number) {
-  return sql<{ rank: number; participant_id: string; busted: boolean; picks: number }>(em, groupLeaderboardSql, [groupId, roundOnePicks]);
+/** The board's names, by player id. */
+export async function playerNames(em: EntityManager): Promise<Map<number, string>> {
+  return new Map((await sql<{ id: number; name: string }>(em, `select id, player_name as name from player`)).map((r) => [r.id, r.name]));
 }
 
 // ---------------------------------------------------------------- the durable queue (push.sender.ts)

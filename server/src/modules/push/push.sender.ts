@@ -9,7 +9,7 @@ import { draftChangesByIds } from '../draft/draft.repository.js';
 import type { VapidKeys } from './vapid-keys.js';
 import { PushTransport } from './push.transport.js';
 import { checkEndpoint, PushEndpointRefused, type PushEndpointPolicy, type PushLookup } from './endpoint-policy.js';
-import { fanOut } from './push.fanout.js';
+import { fanOut, type FanOutStandings } from './push.fanout.js';
 import {
   deleteDeliveries,
   dropDeliveriesOf,
@@ -32,6 +32,8 @@ export interface PushSenderOptions {
   liveFanOut?: Pick<LiveFanOut, 'busy' | 'idle'>;
   /** Round-one slots (the draft's settings): when a pick fills round one, the final result is told. */
   roundOnePicks: number;
+  /** The entry book and the rankings a change's news is read from (push.fanout.ts). */
+  standings: FanOutStandings;
   /** VAPID `sub`: a mailto: or https: address the push services can reach the operator at. */
   subject: string;
   /** Where pushes may go (endpoint-policy.ts): checked before each push and at each connection. */
@@ -272,7 +274,7 @@ export class PushSender {
       }
       // Due from when this instance heard the change (moments after its commit), on this process's clock:
       // the change's own time is the draft's clock, which tests and replays may move.
-      for (const row of await fanOut(em, change, this.options.roundOnePicks, Date.now())) this.enqueue(row);
+      for (const row of await fanOut(em, change, this.options.roundOnePicks, Date.now(), this.options.standings)) this.enqueue(row);
       this.pump();
     } catch (error) {
       this.options.log.warn({ err: (error as Error).message, slot: change.slot, kind: change.kind }, 'push notifications for a draft change could not be queued');

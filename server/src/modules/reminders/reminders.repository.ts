@@ -6,8 +6,8 @@ import { ReminderSentSchema, type ReminderKind } from './reminders.entities.js';
 
 /*
  * The reminders module's data access: the reminder_sent table, the run's lock, and the one read across
- * modules that finds whose entries are not in (like leaderboard.sql.ts, a set-based read over picks,
- * memberships and participants is SQL: one statement instead of a call per player and group).
+ * modules that finds whose entries are not in (a set-based read over picks, memberships and participants
+ * is SQL: one statement instead of a call per player and group).
  */
 
 /** A player's missing entry: the global one (groupId null) or a group's. */
@@ -20,9 +20,9 @@ export interface MissingEntry {
 
 /**
  * Every entry not in, of players who want reminders, have an e-mail address (their own, else the built-in
- * identity provider's) and have not had this reminder for this deadline. An entry is in as the leaderboard
- * counts it (leaderboard.sql.ts): the global pick set; in a group, the member's set there, or the global
- * one when they reuse it (use_global_picks). Ordered by player, the global entry first, then group names.
+ * identity provider's) and have not had this reminder for this deadline. An entry is in as the standings
+ * count it (the one entry rule, shared/src/entries.ts): the global pick set; in a group, the member's set
+ * there, or the global one when they reuse it (use_global_picks). Ordered by player, the global entry first, then group names.
  */
 export function findMissingEntries(em: EntityManager, reminder: ReminderKind, deadline: Date): Promise<MissingEntry[]> {
   return sql<MissingEntry>(

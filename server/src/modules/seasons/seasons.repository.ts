@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql, sqlOne } from '../../db/sql.js';
+import type { LeaderboardRow } from '@first-round/shared/schemas';
+import { sql, sqlOne, sqlRows } from '../../db/sql.js';
 import { entrySetGroupSql } from '../groups/entry-rule.js';
-import { groupLeaderboardSql } from '../leaderboard/leaderboard.sql.js';
 import { SeasonSchema, type Season } from './seasons.entities.js';
 
 /**
@@ -60,44 +60,70 @@ export async function archiveDraftEvents(tx: EntityManager, year: number): Promi
   return rows.length;
 }
 
-/** Groups whose standings are worth keeping: the global one and every group with a member. */
-export async function groupsWithMembers(tx: EntityManager): Promise<number[]> {
-  const rows = await sql<{ id: number }>(tx, `select 1 as id union select distinct group_id from group_membership order by 1`);
-  return rows.map((r) => r.id);
+/** Every membership: whose standings are worth keeping (every group with a member), and who is in each. */
+export async function allMemberships(tx: EntityManager): Promise<Map<number, [participantId: string, useGlobalPicks: boolean][]>> {
+  const rows = await sqlRows<[number, string, boolean]>(tx, `select group_id, participant_id, use_global_picks from group_membership order by group_id`);
+  const groups = new Map<number, [string, boolean][]>();
+  for (const [groupId, participantId, useGlobalPicks] of rows) {
+    let members = groups.get(groupId);
+    if (!members) groups.set(groupId, (members = []));
+    members.push([participantId, useGlobalPicks]);
+  }
+  return groups;
 }
 
-/**
- * One group's standings as the leaderboard ranks them (the very query, leaderboard.sql.ts), stored as
- * the group's final standings. Returns how many entries were ranked.
- */
-export async function archiveStandings(tx: EntityManager, year: number, groupId: number, roundOnePicks: number): Promise<number> {
-  const rows = await sql(
-    tx,
-    `insert into season_entry (season, group_id, participant_id, participant_name, rank, picks, correct_picks, busted, tiebreak_rank)
-     select $3::int, $1::int, s.participant_id, s.participant_name, s.rank, s.picks, s.correct_picks, s.busted, s.tiebreak_rank
-       from (${groupLeaderboardSql}) s
-     returning participant_id`,
-    [groupId, roundOnePicks, year],
-  );
-  return rows.length;
+/** Rows archived per statement: a million entries go in a few dozen statements, never as one huge value. */
+const ARCHIVE_BATCH = 20_000;
+
+/** One group's final standings (rows as the game ranked them), stored as the group's final standings. */
+export async function archiveStandings(tx: EntityManager, year: number, groupId: number, rows: Iterable<LeaderboardRow>): Promise<number> {
+  let batch: LeaderboardRow[] = [];
+  let archived = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    await sql(
+      tx,
+      `insert into season_entry (season, group_id, participant_id, participant_name, rank, picks, correct_picks, busted, tiebreak_rank)
+       select $1::int, $2::int, * from unnest($3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::bool[], $9::int[])`,
+      [
+        year,
+        groupId,
+        batch.map((r) => r.participant_id),
+        batch.map((r) => r.participant_name),
+        batch.map((r) => r.rank),
+        batch.map((r) => r.picks),
+        batch.map((r) => r.correct_picks),
+        batch.map((r) => r.busted),
+        batch.map((r) => r.tiebreak_rank),
+      ],
+    );
+    archived += batch.length;
+    batch = [];
+  };
+  for (const row of rows) {
+    batch.push(row);
+    if (batch.length >= ARCHIVE_BATCH) await flush();
+  }
+  await flush();
+  return archived;
 }
 
 /**
  * Each archived entry's picks (a group entry reusing the global picks gets those), each a hit when its
- * player went in round one, then each entry's hit count.
+ * player is one of `hits` (the players the rules count as hits: scoring.ts decides, not this query), then
+ * each entry's hit count.
  */
-export async function archiveEntryPicks(tx: EntityManager, year: number): Promise<void> {
+export async function archiveEntryPicks(tx: EntityManager, year: number, hits: readonly number[]): Promise<void> {
   await sql(
     tx,
     `insert into season_entry_pick (season, group_id, participant_id, player_id, hit)
-     select e.season, e.group_id, e.participant_id, k.player_id, coalesce(p.draft_round = 1, false)
+     select e.season, e.group_id, e.participant_id, k.player_id, k.player_id = any($2::int[])
        from season_entry e
        left join group_membership m on m.group_id = e.group_id and m.participant_id = e.participant_id
        join pick k on k.participant_id = e.participant_id
                   and k.group_id = ${entrySetGroupSql('e.group_id', 'm.use_global_picks')}
-       join player p on p.id = k.player_id
       where e.season = $1`,
-    [year],
+    [year, hits],
   );
   await sql(
     tx,

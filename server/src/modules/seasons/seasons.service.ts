@@ -3,7 +3,8 @@ import { GLOBAL_GROUP_ID, nextDraftNight } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { parseOrderCsv, type OrderRow } from '@first-round/shared/order-csv';
 import type { BoardRow } from '@first-round/shared/players-csv';
-import type { SeasonEntry, SeasonLeaderboard, SeasonPick, SeasonLeaderboardInput, SeasonSummary } from '@first-round/shared/schemas';
+import type { LeaderboardRow, SeasonEntry, SeasonLeaderboard, SeasonPick, SeasonLeaderboardInput, SeasonSummary } from '@first-round/shared/schemas';
+import { pickOutcome } from '@first-round/shared/scoring';
 import { announce } from '../../cache/invalidation.js';
 import { conflict, notFound, unprocessable } from '../../errors.js';
 import { deleteDraftEvents, readDraftState, recordDeadline, updateDraftState } from '../draft/draft.repository.js';
@@ -12,7 +13,23 @@ import { replaceOrder } from '../draft/order.repository.js';
 import { groupPicksPublic, requireMembership } from '../groups/membership.js';
 import { deleteAllPicks } from '../picks/picks.repository.js';
 import { clearDraftResults, deferRankUniqueness, deletePlayers, playersLeftOff, upsertBoardRows } from '../players/players.repository.js';
+import { rankGlobal, rankGroup, type Ranking } from '../leaderboard/ranking.js';
+import type { Book } from '../standings/book.js';
+import { loadBook } from '../standings/book.repository.js';
 import * as repo from './seasons.repository.js';
+
+/** A ranking's rows one stretch at a time, none kept (a million at the global archive). */
+function* rowsOnce(ranking: Ranking): Generator<LeaderboardRow> {
+  for (let at = 0; at < ranking.length; at += 10_000) yield* ranking.rowsOnce(at, at + 10_000);
+}
+
+/** The board's players the rules count as hits as the book's draft stands. */
+function hitPlayers(book: Book): number[] {
+  const { ids, columns, count } = book.board;
+  const hits: number[] = [];
+  for (let i = 0; i < count; i++) if (pickOutcome({ rank: columns.rank[i]!, draftRound: columns.round[i] || null }, book.draft) === 'hit') hits.push(ids[i]!);
+  return hits;
+}
 
 // ---------------------------------------------------------------- opening the next season (operator command)
 
@@ -50,8 +67,9 @@ export function defaultSeasonDeadline(year: number, configured: string | undefin
 
 /**
  * Closes the current season into the archive and opens `year` (docs/decisions.md, "Seasons"), all in one
- * transaction: a refusal or a failure writes nothing. The final standings are the leaderboard's own
- * query, run with round one counted complete (the season is over: a player not taken is a miss).
+ * transaction: a refusal or a failure writes nothing. The final standings are ranked as the game ranks
+ * them (an entry book read in the transaction, the same ranking code), with round one counted complete
+ * (the season is over: a player not taken is a miss).
  * Groups, memberships, accounts and invite links stay; picks, results, the audit log, the feed's queue
  * go; the board and round one's order are replaced (the closed season's order is archived as it stood,
  * traded picks included). Running servers hear a `reset` draft change and a `board` change on commit,
@@ -84,13 +102,17 @@ export async function openSeason(em: EntityManager, settings: DraftSettings, inp
     await repo.archiveOrder(tx, year);
     const events = await repo.archiveDraftEvents(tx, year);
     await updateDraftState(tx, { roundOneComplete: true });
-    const groups = await repo.groupsWithMembers(tx);
+    // Ranked as the game ranks them: an entry book read in this transaction (round one now counted complete).
+    const book = await loadBook(tx, settings.roundOnePicks);
+    const memberships = await repo.allMemberships(tx);
+    const groups = [GLOBAL_GROUP_ID, ...memberships.keys()];
     let entries = 0;
     for (const groupId of groups) {
-      const ranked = await repo.archiveStandings(tx, year, groupId, settings.roundOnePicks);
+      const ranking = groupId === GLOBAL_GROUP_ID ? rankGlobal(book) : rankGroup(book, groupId, memberships.get(groupId)!);
+      const ranked = await repo.archiveStandings(tx, year, groupId, rowsOnce(ranking));
       if (groupId === GLOBAL_GROUP_ID) entries = ranked;
     }
-    await repo.archiveEntryPicks(tx, year);
+    await repo.archiveEntryPicks(tx, year, hitPlayers(book));
     await repo.closeSeason(tx, year, settings.roundOnePicks);
 
     // The new season: nothing picked, nothing recorded, the new board, the new deadline.

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentionOf } from './contention.js';
-import { codePointOrder, countPicks, rankEntries, type DraftSnapshot, type Entry } from './scoring.js';
-import { fieldsAt, idRanks, rankCounts, type CountColumns, type RankedOrder } from './standings-order.js';
+import { codePointOrder, countPicks, fieldsAt, idRanks, rankCounts, rankEntries, type CountColumns, type DraftSnapshot, type Entry, type RankedOrder } from './scoring.js';
 import { seededRandom } from './seeded-random';
 
 // Mixed case, punctuation, a BMP letter above the surrogates and an astral one: every order trap.
@@ -148,4 +147,59 @@ describe('rankCounts equals rankEntries', () => {
     expect(after.moved).toBeLessThanOrEqual(holders + entries.filter((e) => e.picks.length > 31).length);
     expect(rowsOf(after, entries)).toEqual(rankEntries(entries, { ...d, filledSlots: 1 }));
   });
+});
+
+/**
+ * The rules as docs/rules.md words them, written here a second way on purpose (a sort with a comparator of
+ * its own, then competition ranks), so the one implementation is held to an independent reading of them.
+ */
+function rankedAsWorded(entries: readonly Entry[], d: DraftSnapshot) {
+  const complete = d.roundOneCompleteMarked || d.filledSlots >= d.roundOnePicks;
+  const remaining = complete ? 0 : Math.max(0, d.roundOnePicks - d.filledSlots);
+  const scored = entries
+    .filter((e) => e.picks.length > 0)
+    .map((e) => {
+      const hits = e.picks.filter((p) => p.draftRound === 1);
+      const later = e.picks.filter((p) => p.draftRound !== null && p.draftRound > 1).length;
+      const undrafted = e.picks.filter((p) => p.draftRound === null).length;
+      const busted = later > 0 || (complete ? undrafted > 0 : undrafted > remaining);
+      const tiebreak = busted || hits.length === 0 ? null : Math.max(...hits.map((p) => p.rank));
+      return { id: e.participantId, correct: busted ? 0 : hits.length, tiebreak, busted };
+    });
+  const codePoints = (s: string) => [...s].map((c) => c.codePointAt(0)!);
+  const byId = (a: string, b: string) => {
+    const x = codePoints(a);
+    const y = codePoints(b);
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+    return x.length - y.length;
+  };
+  scored.sort((a, b) => b.correct - a.correct || (b.tiebreak ?? -1) - (a.tiebreak ?? -1) || byId(a.id, b.id));
+  return scored.map((s, i) => {
+    let first = i;
+    while (first > 0 && scored[first - 1]!.correct === s.correct && scored[first - 1]!.tiebreak === s.tiebreak) first--;
+    return [first + 1, s.id, s.correct, s.tiebreak, s.busted];
+  });
+}
+
+describe('rankEntries equals the rules as worded', () => {
+  for (const [seed, filled, marked] of [
+    [31, 0, false],
+    [32, 9, false],
+    [33, 27, false],
+    [34, 32, false],
+    [35, 15, true],
+  ] as const) {
+    it(`600 random entries, ${filled} slots filled${marked ? ', marked complete' : ''}`, () => {
+      const { next, entries } = randomWorld(seed, 1);
+      const order = Array.from({ length: 120 }, (_, i) => i + 1).sort(() => next() - 0.5);
+      const round = new Map<number, number | null>(order.map((rank, i) => [rank, i < filled ? 1 : i < filled + 8 ? 2 : null]));
+      for (const entry of entries) for (const pick of entry.picks as { rank: number; draftRound: number | null }[]) pick.draftRound = round.get(pick.rank)!;
+      // Some entries without picks: not ranked.
+      entries.push({ participantId: 'no_picks', participantName: 'None', picks: [] });
+      const d: DraftSnapshot = { roundOnePicks: 32, filledSlots: filled, roundOneCompleteMarked: marked };
+      const rows = rankEntries(entries, d).map((r) => [r.rank, r.participant_id, r.correct_picks, r.tiebreak_rank, r.busted]);
+      expect(rows).toEqual(rankedAsWorded(entries, d));
+      expect(rows.filter((r, i) => i > 0 && rows[i - 1]![0] === r[0]).length).toBeGreaterThan(20);
+    });
+  }
 });

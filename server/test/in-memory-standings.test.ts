@@ -1,9 +1,8 @@
 /**
- * Equivalence test: the leaderboard SQL must return exactly the rows of the
- * pure reference implementation `rankEntries` (shared/src/scoring.ts), row for
- * row and in the same order, on randomized but seeded data covering every
- * phase of the draft, the global group and several other groups. The global
- * group's in-memory ranking (global-standings.ts) must return them too.
+ * Equivalence test: the standings ranked in memory from the entry book (modules/standings/, read whole
+ * from the facts) must return exactly the rows of `rankEntries` (shared/src/scoring.ts) on the same
+ * entries, row for row and in the same order, on randomized but seeded data covering every phase of the
+ * draft, the global group and several other groups (members linked to My Picks or playing their own).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,10 +13,18 @@ import {
   type RankedRow,
 } from '@first-round/shared/scoring';
 import { entrySetGroup } from '@first-round/shared/entries';
-import { groupLeaderboardSql } from '../src/modules/leaderboard/leaderboard.sql.js';
+import type { LeaderboardRow } from '@first-round/shared/schemas';
 import { GlobalStandings } from '../src/modules/leaderboard/global-standings.js';
+import { rankGroup } from '../src/modules/leaderboard/ranking.js';
+import { groupMembers } from '../src/modules/standings/book.repository.js';
+import { EntryBook } from '../src/modules/standings/entry-book.js';
 import { openOrm, type Orm } from '../src/db/orm.js';
 import { createTestDb, type TestDb } from './support/test-db.js';
+import { createTestApp, type TestApp } from './support/test-app.js';
+import { DomainError } from '../src/errors.js';
+import { completeRoundOne, recordPick, resetDraft, startDraft, undoLast } from '../src/modules/draft/draft.service.js';
+import { joinGroup, leaveGroup, setEntryMode } from '../src/modules/groups/groups.service.js';
+import { savePicks } from '../src/modules/picks/picks.service.js';
 
 const ROUND_ONE_PICKS = 32;
 const PLAYER_COUNT = 150;
@@ -353,17 +360,22 @@ async function loadWorld(db: TestDb, s: Scenario, world: World): Promise<Map<num
 
 // ---------------------------------------------------------------------- tests
 
-describe('groupLeaderboardSql matches rankEntries', () => {
+/** Each group's standings as the server ranks them, from a book read whole now. */
+async function rankedInMemory(orm: Orm, groupId: number): Promise<LeaderboardRow[]> {
+  const book = new EntryBook(orm, ROUND_ONE_PICKS, { info: () => {}, warn: () => {} });
+  if (groupId === GLOBAL_GROUP) return [...(await new GlobalStandings(book).compute()).rankings];
+  return [...rankGroup(await book.sync(), groupId, await groupMembers(orm.em.fork(), groupId)).rankings];
+}
+
+describe('the standings ranked in memory match rankEntries', () => {
   let db: TestDb | undefined;
   let orm: Orm | undefined;
-  let global: GlobalStandings | undefined;
   let total = 0;
   const seen = { aliveScoring: 0, busted: 0, sharedRanks: 0, aliveEliminated: 0, canWin: 0 };
 
   beforeAll(async () => {
     db = await createTestDb();
     orm = await openOrm(db.url, 2);
-    global = new GlobalStandings(orm, { roundOnePicks: ROUND_ONE_PICKS, deadline: new Date(), now: () => new Date() });
   }, 120_000);
 
   afterAll(async () => {
@@ -380,14 +392,13 @@ describe('groupLeaderboardSql matches rankEntries', () => {
 
       for (const [placeholder, groupId] of groupIds) {
         const expected: RankedRow[] = rankEntries(entriesFor(world, placeholder), world.snapshot);
-        const actual = await db.query<RankedRow>(groupLeaderboardSql, [groupId, ROUND_ONE_PICKS]);
+        const actual = await rankedInMemory(orm!, groupId);
         expect(actual, `${s.name}, group ${String(groupId)}`).toEqual(expected);
-        if (groupId === GLOBAL_GROUP) expect([...(await global!.compute()).rankings], `${s.name}, in Node`).toEqual(expected);
         // The pick count (the Pending column is counted from it) is each entry's picks as loaded, and an
         // alive entry has no miss: every pick of it is a hit or pending.
         const loaded = new Map(entriesFor(world, placeholder).map((e) => [e.participantId, e.picks]));
         expect(actual.map((r) => r.picks), `${s.name}, pick counts`).toEqual(actual.map((r) => loaded.get(r.participant_id)?.length));
-        const undrafted = (r: RankedRow) => loaded.get(r.participant_id)!.filter((p) => p.draftRound === null).length;
+        const undrafted = (r: LeaderboardRow) => loaded.get(r.participant_id)!.filter((p) => p.draftRound === null).length;
         for (const r of actual.filter((row) => !row.busted)) expect(r.picks - r.correct_picks, `${s.name}, pending`).toBe(undrafted(r));
 
         total += expected.length;
@@ -409,4 +420,124 @@ describe('groupLeaderboardSql matches rankEntries', () => {
     expect(seen.aliveEliminated).toBeGreaterThan(20);
     expect(seen.canWin).toBeGreaterThan(20);
   });
+});
+
+// ------------------------------------------------- followed through every change (the book kept up to date)
+
+describe('the standings followed through every kind of change match rankEntries and a book read whole', () => {
+  let t: TestApp;
+  afterAll(async () => t?.close());
+
+  /** `rankEntries` on the entries as the tables hold them now (the one entry rule in JS). */
+  async function expected(groupId: number): Promise<RankedRow[]> {
+    const picks = await t.db.query<{ participant_id: string; group_id: number; rank: number; draft_round: number | null }>(
+      `select k.participant_id, k.group_id, pl.rank, pl.draft_round from pick k join player pl on pl.id = k.player_id`,
+    );
+    const names = new Map((await t.db.query<{ id: string; name: string }>(`select id, coalesce(screen_name, id) as name from participant`)).map((r) => [r.id, r.name]));
+    const sets = new Map<string, PickedPlayer[]>();
+    for (const k of picks) {
+      const key = `${k.participant_id}:${k.group_id}`;
+      sets.set(key, [...(sets.get(key) ?? []), { rank: k.rank, draftRound: k.draft_round }]);
+    }
+    const members =
+      groupId === GLOBAL_GROUP
+        ? [...names.keys()].map((id) => ({ participant_id: id, use_global_picks: true }))
+        : await t.db.query<{ participant_id: string; use_global_picks: boolean }>(`select participant_id, use_global_picks from group_membership where group_id = $1`, [groupId]);
+    const [state] = await t.db.query<{ filled: number; marked: boolean }>(
+      `select (select count(*)::int from player where draft_round = 1) as filled, round_one_complete as marked from draft_state`,
+    );
+    const entries = members.map((m) => ({
+      participantId: m.participant_id,
+      participantName: names.get(m.participant_id)!,
+      picks: sets.get(`${m.participant_id}:${entrySetGroup(groupId, m.use_global_picks)}`) ?? [],
+    }));
+    return rankEntries(entries, { roundOnePicks: ROUND_ONE_PICKS, filledSlots: state!.filled, roundOneCompleteMarked: state!.marked });
+  }
+
+  it('after saves of My Picks and of own picks, joins, forks, links, leaves, recorded picks, undo, completion and reset', async () => {
+    t = await createTestApp();
+    const em = () => t.orm().em.fork();
+    const rng = new Rng(4242);
+    const ids = Array.from({ length: 24 }, (_, i) => `${rng.pick(ID_PREFIXES)}seq_${i}`);
+    const board = (await t.db.query<{ id: number }>(`select id from player order by rank limit 60`)).map((r) => r.id);
+    await t.db.query(`insert into participant (id, screen_name) select unnest($1::text[]), 'Seq ' || unnest($1::text[])`, [ids]);
+    const groups: number[] = [];
+    for (let g = 0; g < 3; g++) {
+      const [row] = await t.db.query<{ id: number }>(`insert into groups (name, created_by) values ($1, $2) returning id`, [`Sequence ${g}`, ids[g]]);
+      groups.push(row!.id);
+      await t.db.query(`insert into group_membership (group_id, participant_id, is_owner) values ($1, $2, true)`, [row!.id, ids[g]]);
+    }
+    const caller = (participantId: string) => ({ em: em(), participantId, draft: t.deps.draft, bus: t.deps.events, sink: t.deps.events, now: new Date() });
+    const someone = () => rng.pick(ids);
+    const somePicks = () => rng.sample(board, rng.int(1, 12));
+    const done: string[] = [];
+    const kinds = new Set<string>();
+    let started = false;
+    for (let step = 0; step < 90; step++) {
+      const roll = rng.float();
+      const [state] = await t.db.query<{ filled: number; marked: boolean }>(
+        `select (select count(*)::int from player where draft_round = 1) as filled, round_one_complete as marked from draft_state`,
+      );
+      let kind: string;
+      try {
+        if (!started) {
+          if (roll < 0.3) {
+            await savePicks(caller(someone()), { picks: somePicks() });
+            kind = 'save My Picks';
+          } else if (roll < 0.45) {
+            const [m] = await t.db.query<{ group_id: number; participant_id: string }>(`select group_id, participant_id from group_membership order by random() limit 1`);
+            await savePicks(caller(m!.participant_id), { picks: somePicks(), group_id: m!.group_id });
+            kind = 'save own picks';
+          } else if (roll < 0.62) {
+            await joinGroup(caller(someone()), { group_id: rng.pick(groups) });
+            kind = 'join';
+          } else if (roll < 0.8) {
+            const [m] = await t.db.query<{ group_id: number; participant_id: string }>(`select group_id, participant_id from group_membership order by random() limit 1`);
+            const mode = roll < 0.72 ? 'own' : 'linked';
+            await setEntryMode(caller(m!.participant_id), m!.group_id, mode);
+            kind = mode === 'own' ? 'fork' : 'link';
+          } else if (roll < 0.86) {
+            const [m] = await t.db.query<{ group_id: number; participant_id: string }>(`select group_id, participant_id from group_membership where not is_owner order by random() limit 1`);
+            if (!m) continue;
+            await leaveGroup(caller(m.participant_id), m.group_id);
+            kind = 'leave';
+          } else {
+            await startDraft(em(), t.deps.draft, 'test');
+            started = true;
+            kind = 'start';
+          }
+        } else if (state!.marked || state!.filled >= ROUND_ONE_PICKS) {
+          await undoLast(em(), 'test');
+          kind = 'undo';
+        } else if (roll < 0.55) {
+          const left = (await t.db.query<{ id: number }>(`select id from player where draft_round is null and id = any($1::int[]) order by rank`, [board])).map((r) => r.id);
+          await recordPick(em(), t.deps.draft, 'test', state!.filled + 1, left[Math.floor(rng.float() ** 2 * left.length)]!);
+          kind = 'pick';
+        } else if (roll < 0.72 && state!.filled > 0) {
+          await undoLast(em(), 'test');
+          kind = 'undo';
+        } else if (roll < 0.82) {
+          await completeRoundOne(em(), t.deps.draft, 'test');
+          kind = 'complete';
+        } else if (roll < 0.9) {
+          await resetDraft(em(), 'test');
+          started = false;
+          kind = 'reset';
+        } else continue;
+      } catch (error) {
+        // A refusal the rules make (an owner leaving members behind, a member's second join): nothing changed.
+        if (error instanceof DomainError) continue;
+        throw error;
+      }
+      done.push(kind);
+      kinds.add(kind);
+      for (const groupId of [GLOBAL_GROUP, ...groups]) {
+        const want = await expected(groupId);
+        t.deps.leaderboards.invalidateGroup(groupId);
+        expect([...(await t.deps.leaderboards.get(groupId)).rankings], `${done.join(', ')}: group ${groupId}`).toEqual(want);
+        expect(await rankedInMemory(t.orm(), groupId), `${done.join(', ')}: group ${groupId}, read whole`).toEqual(want);
+      }
+    }
+    expect([...kinds].sort()).toEqual(['complete', 'fork', 'join', 'leave', 'link', 'pick', 'reset', 'save My Picks', 'save own picks', 'start', 'undo']);
+  }, 180_000);
 });

@@ -1,0 +1,172 @@
+import { canWin, maxPossible } from '@first-round/shared/contention';
+import { entrySetGroup } from '@first-round/shared/entries';
+import type { EntryStatus, LeaderboardRow } from '@first-round/shared/schemas';
+import { bustedIn, countColumns, fieldsAt, idRanks, rankCounts, type RankedOrder } from '@first-round/shared/scoring';
+import type { Book } from '../standings/book.js';
+import { RowsAt, type RankedRows, type RowLookup, type Standings } from './standings.js';
+
+/** What a ranking reads beside its order: ids and names by entry index (the global ones only grow). */
+export interface EntryNames {
+  ids: readonly string[];
+  index: ReadonlyMap<string, number>;
+  nameAt: readonly string[];
+  /** Lower-cased names by entry index, made at the first search and kept in step with renames. */
+  lowerNames(): readonly string[];
+}
+
+/**
+ * One ranking of a group's standings (the global ones, or any group's): its order in typed arrays
+ * (shared/src/scoring.ts, `rankCounts`) and no row object until a row is read. A row is made at its first
+ * read (a page, a reader's own row, a search's match) and kept with this ranking, so every reader of it
+ * shares the same object. The order never changes; the global standings' names are the book's, so a row
+ * first read after a rename shows the new name.
+ */
+export class Ranking implements Standings, RankedRows, RowLookup {
+  private readonly made = new Map<number, LeaderboardRow>();
+  private byStatus: Partial<Record<EntryStatus, RowsAt>> = {};
+
+  constructor(
+    readonly order: RankedOrder,
+    private readonly names: EntryNames,
+  ) {}
+
+  get rankings(): RankedRows {
+    return this;
+  }
+
+  get byParticipant(): RowLookup {
+    return this;
+  }
+
+  get alive(): number {
+    return this.order.alive;
+  }
+
+  /** Entries ranked (`rankings.length` and `byParticipant.size` alike). */
+  get length(): number {
+    return this.order.size;
+  }
+
+  get size(): number {
+    return this.order.size;
+  }
+
+  at(index: number): LeaderboardRow | undefined {
+    const p = index < 0 ? index + this.order.size : index;
+    if (!(p >= 0 && p < this.order.size)) return undefined;
+    let row = this.made.get(p);
+    if (!row) this.made.set(p, (row = this.rowAt(p)));
+    return row;
+  }
+
+  /** Rows `start … end`, made for this reader and not kept (the season archive reads every row once). */
+  rowsOnce(start: number, end: number): LeaderboardRow[] {
+    const rows: LeaderboardRow[] = [];
+    for (let p = Math.max(0, start); p < Math.min(end, this.order.size); p++) rows.push(this.made.get(p) ?? this.rowAt(p));
+    return rows;
+  }
+
+  private rowAt(p: number): LeaderboardRow {
+    // One object literal of one shape, its contention filled in place: the live fan-out makes 5,000 of
+    // these per pick (each reader's own row), and rest and spread copies cost three objects more each.
+    const f = fieldsAt(this.order, p);
+    const row: LeaderboardRow = {
+      rank: f.rank,
+      participant_id: this.names.ids[f.entry]!,
+      participant_name: this.names.nameAt[f.entry]!,
+      correct_picks: f.correct_picks,
+      busted: f.busted,
+      tiebreak_rank: f.tiebreak_rank,
+      picks: f.picks,
+      max_possible: 0,
+      can_win: false,
+    };
+    row.max_possible = maxPossible(row);
+    row.can_win = canWin(row, this.order.bar);
+    return row;
+  }
+
+  slice(start = 0, end = this.order.size): LeaderboardRow[] {
+    const rows: LeaderboardRow[] = [];
+    for (let p = Math.max(0, start); p < Math.min(end, this.order.size); p++) rows.push(this.at(p)!);
+    return rows;
+  }
+
+  *[Symbol.iterator](): Iterator<LeaderboardRow> {
+    for (let p = 0; p < this.order.size; p++) yield this.at(p)!;
+  }
+
+  /** The position of a participant's entry in this ranking, -1 if it has none (or it came later). */
+  positionOf(participantId: string): number {
+    const e = this.names.index.get(participantId);
+    return e === undefined || e >= this.order.count ? -1 : this.order.positionOf[e]!;
+  }
+
+  get(participantId: string): LeaderboardRow | undefined {
+    const p = this.positionOf(participantId);
+    return p < 0 ? undefined : this.at(p);
+  }
+
+  has(participantId: string): boolean {
+    return this.positionOf(participantId) >= 0;
+  }
+
+  withStatus(status: EntryStatus): RankedRows {
+    let rows = this.byStatus[status];
+    if (!rows) {
+      const busted = status === 'busted';
+      const positions = new Int32Array(busted ? this.order.size - this.order.alive : this.order.alive);
+      let i = 0;
+      for (let p = 0; p < this.order.size; p++) if (bustedIn(this.order, this.order.entries[p]!) === busted) positions[i++] = p;
+      this.byStatus[status] = rows = new RowsAt(this, positions);
+    }
+    return rows;
+  }
+
+  matching(search: string, status: EntryStatus | undefined): RankedRows {
+    const lower = this.names.lowerNames();
+    const positions: number[] = [];
+    for (let p = 0; p < this.order.size; p++) {
+      const e = this.order.entries[p]!;
+      if (lower[e]!.includes(search) && (status === undefined || bustedIn(this.order, e) === (status === 'busted'))) positions.push(p);
+    }
+    return new RowsAt(this, Int32Array.from(positions));
+  }
+}
+
+/**
+ * The global standings from the book: every participant's My Picks, ranked by `rankCounts`; with `previous`
+ * (the last ranking of the same book) only the entries whose score changed are placed again.
+ */
+export function rankGlobal(book: Book, previous?: RankedOrder): Ranking {
+  return new Ranking(rankCounts(book.globalCounts, book.draft, book.participants.idRank, previous), book.participants);
+}
+
+/**
+ * A group's standings, ranked from the book like the global ones (the same counts, the same `rankCounts`):
+ * each member's entry is the set the one entry rule names (shared/src/entries.ts: My Picks when linked,
+ * else their own picks in the group); members whose entry has no picks are not ranked.
+ */
+export function rankGroup(book: Book, groupId: number, members: readonly (readonly [participantId: string, useGlobalPicks: boolean])[]): Ranking {
+  const entries: NonNullable<ReturnType<Book['entrySet']>>[] = [];
+  for (const [participantId, useGlobalPicks] of members) {
+    const entry = book.entrySet(participantId, entrySetGroup(groupId, useGlobalPicks));
+    if (entry && entry.table.counts.picks[entry.set]! > 0) entries.push(entry);
+  }
+  const n = entries.length;
+  const counts = countColumns(n);
+  entries.forEach(({ table, set }, e) => {
+    counts.picks[e] = table.counts.picks[set]!;
+    counts.hits[e] = table.counts.hits[set]!;
+    counts.laterRound[e] = table.counts.laterRound[set]!;
+    counts.maxHitRank[e] = table.counts.maxHitRank[set]!;
+  });
+  // The members' order by id: the book's, among them.
+  const byId = book.participants.idRank;
+  const idOrder = entries.map((_, e) => e).sort((a, b) => byId[entries[a]!.participant]! - byId[entries[b]!.participant]!);
+  const order = rankCounts(counts, book.draft, idRanks(idOrder));
+  const ids = entries.map((e) => book.participants.ids[e.participant]!);
+  const nameAt = entries.map((e) => book.participants.nameAt[e.participant]!);
+  let lower: string[] | undefined;
+  return new Ranking(order, { ids, nameAt, index: new Map(ids.map((id, e) => [id, e])), lowerNames: () => (lower ??= nameAt.map((name) => name.toLowerCase())) });
+}
