@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { OwnConnection } from './own-connection.js';
 import { supervise } from './supervisor.js';
 import { freePort } from '../free-port.js';
 
@@ -193,8 +194,7 @@ async function runningCluster(dir: string): Promise<{ pid: number; port: number 
 
 /** Signs in as the superuser once: 'refused' is a wrong password, 'unavailable' anything else (not up yet). */
 async function tryLogin(port: number, password: string): Promise<'ok' | 'refused' | 'unavailable'> {
-  const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password, database: 'postgres', connectionTimeoutMillis: 5000 });
-  client.on('error', () => {});
+  const client = new OwnConnection({ host: '127.0.0.1', port, user: USER, password, database: 'postgres', connectionTimeoutMillis: 5000 });
   try {
     await client.connect();
     return 'ok';
@@ -202,7 +202,7 @@ async function tryLogin(port: number, password: string): Promise<'ok' | 'refused
     const code = (error as { code?: string }).code;
     return code === '28P01' || code === '28000' ? 'refused' : 'unavailable';
   } finally {
-    await client.end().catch(() => {});
+    await client.close();
   }
 }
 
@@ -361,25 +361,23 @@ async function settlePassword(dir: string, port: number, log: (line: string) => 
   const login = filed ? await tryLogin(port, filed) : 'refused';
   if (login === 'unavailable') throw new Error('The embedded PostgreSQL does not accept connections');
   const password = filed ?? newPassword();
-  const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password: login === 'ok' ? password : LEGACY_PASSWORD, database: 'postgres' });
-  client.on('error', () => {});
+  const client = new OwnConnection({ host: '127.0.0.1', port, user: USER, password: login === 'ok' ? password : LEGACY_PASSWORD, database: 'postgres' });
   try {
     await client.connect();
   } catch (error) {
-    await client.end().catch(() => {});
     throw new Error(`The embedded PostgreSQL refused the password in ${passwordFile(dir)} (${(error as Error).message})`, { cause: error });
   }
   try {
     if (login !== 'ok') {
       if (!filed) await writePassword(dir, password);
       await client.query(`set password_encryption = 'scram-sha-256'`);
-      await client.query(`alter role ${USER} password ${client.escapeLiteral(password)}`);
+      await client.query(`alter role ${USER} password ${pg.escapeLiteral(password)}`);
       log(`Embedded PostgreSQL: replaced the old built-in password with a random one (${passwordFile(dir)})`);
     }
     // After the password: a SCRAM rule needs a SCRAM-hashed password.
     if (await upgradeHostRules(dir)) await client.query('select pg_reload_conf()');
   } finally {
-    await client.end().catch(() => {});
+    await client.close();
   }
   return password;
 }

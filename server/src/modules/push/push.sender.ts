@@ -1,8 +1,8 @@
-import pg from 'pg';
 import webPush from 'web-push';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DraftChange } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
+import { OwnConnection } from '../../db/own-connection.js';
 import type { TopicBus } from '../../events/topic-bus.js';
 import type { LiveFanOut } from '../../events/live-fan-out.js';
 import { draftChangesByIds } from '../draft/draft.repository.js';
@@ -22,6 +22,8 @@ import {
 
 /** The session-level advisory lock the sending instance holds (every other instance stands by). */
 export const PUSH_LOCK = 'first-round:push';
+/** The lock connection's `application_name`. */
+export const PUSH_SENDER_NAME = 'first-round push sender';
 
 export interface PushSenderOptions {
   orm: Orm;
@@ -111,7 +113,7 @@ export class PushSender {
   private inFlight = 0;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
-  private lockClient: pg.Client | undefined;
+  private lockClient: OwnConnection | undefined;
   private leaderTimer: NodeJS.Timeout | undefined;
   private unlisten: (() => void) | undefined;
   private stopped = false;
@@ -183,7 +185,7 @@ export class PushSender {
     this.transport.close();
     const client = this.lockClient;
     this.lockClient = undefined;
-    await client?.end().catch(() => {});
+    await client?.close();
   }
 
   private forgetQueue() {
@@ -193,32 +195,32 @@ export class PushSender {
     this.rebuild();
   }
 
-  /** Takes PUSH_LOCK on a connection of its own; standing by, tries again every leaderRetryMs. */
+  /** Takes PUSH_LOCK on a connection of its own (db/own-connection.ts); standing by, tries again every leaderRetryMs. */
   private async tryLead(): Promise<void> {
     if (this.stopped || this.lockClient) return;
-    const client = new pg.Client({ connectionString: this.options.orm.config.get('clientUrl'), application_name: 'first-round push sender' });
+    const connection = new OwnConnection({ connectionString: this.options.orm.config.get('clientUrl'), application_name: PUSH_SENDER_NAME }, (error) => {
+      // A lost connection releases the lock: another sender may take over from the table, so this one
+      // forgets its queue (or both would send it), stands by and tries again.
+      if (this.lockClient !== connection) return;
+      this.options.log.warn({ err: error.message }, 'push sender lost its lock connection; standing by');
+      this.lockClient = undefined;
+      this.forgetQueue();
+      this.scheduleLeaderRetry();
+    });
+    let leading = false;
     try {
-      await client.connect();
-      const result = await client.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [PUSH_LOCK]);
-      if (result.rows[0]?.ok && !this.stopped) {
-        this.lockClient = client;
-        // A lost connection releases the lock: another sender may take over from the table, so this one
-        // forgets its queue (or both would send it), stands by and tries again.
-        client.on('error', () => {});
-        client.on('end', () => {
-          if (this.lockClient !== client) return;
-          this.lockClient = undefined;
-          this.forgetQueue();
-          this.scheduleLeaderRetry();
-        });
-        await this.takeOver();
-        return;
-      }
-      await client.end();
+      await connection.connect();
+      const result = await connection.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [PUSH_LOCK]);
+      leading = Boolean(result.rows[0]?.ok) && connection.isOpen && !this.stopped;
     } catch (error) {
       this.options.log.warn({ err: (error as Error).message }, 'push sender could not reach the database; trying again');
-      await client.end().catch(() => {});
     }
+    if (leading) {
+      this.lockClient = connection;
+      await this.takeOver();
+      return;
+    }
+    await connection.close();
     this.scheduleLeaderRetry();
   }
 
