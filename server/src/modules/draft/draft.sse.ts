@@ -8,8 +8,7 @@ import { CONNECTED, errorFrame, SSE_HEADERS } from '../../trpc/sse.js';
 import { acceptsGzip, GzipStream, type ByteSink } from '../../responses/gzip-stream.js';
 import { chunkedBody } from '../../responses/chunked-socket.js';
 import { draftRouter } from './draft.router.js';
-import { LiveSubscription } from './live-stream.js';
-import { PublicLiveSubscription } from './public-live-stream.js';
+import { LiveSubscription } from '../../live/hub.js';
 import { closesConnection } from '../../draining.js';
 
 /** The draft's procedures called in process: the route runs `draft.changes` (or `publicChanges`) itself, checks and all. */
@@ -34,7 +33,7 @@ export function registerDraftChangesSse(app: FastifyInstance, deps: AppDeps) {
   // The spectators' stream (public-live-stream.ts), read the same way: same wire, same checks' path.
   registerStream(app, deps, 'draft.publicChanges', async (ctx, signal, input) => {
     const subscription = await callDraft(ctx, { signal }).publicChanges(input as PublicChangesInput);
-    if (!(subscription instanceof PublicLiveSubscription)) throw new Error('draft.publicChanges did not return a live subscription');
+    if (!(subscription instanceof LiveSubscription)) throw new Error('draft.publicChanges did not return a live subscription');
     return subscription;
   });
 }
