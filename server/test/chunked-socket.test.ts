@@ -2,8 +2,8 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chunkedBody, chunkOf } from '../src/responses/chunked-socket.js';
-import { GzipStream } from '../src/responses/gzip-stream.js';
+import { chunkedBody, chunkOf } from '../src/wire/chunked-socket.js';
+import { GzipStream } from '../src/wire/gzip-stream.js';
 import zlib from 'node:zlib';
 
 /** A server whose every response is written by `write` through chunkedBody, after its head went out. */

@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { acceptsGzip, GzipStream } from '../src/responses/gzip-stream.js';
+import { GzipStream } from '../src/wire/gzip-stream.js';
+import { acceptsGzip } from '../src/event-streams.js';
 
 /** What a GzipStream writes to its response, chunk by chunk. */
 function capture() {

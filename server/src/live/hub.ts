@@ -3,11 +3,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DraftChange, LiveMessage } from '@first-round/shared/schemas';
 import type { AppDeps } from '../deps.js';
 import type { MaybePromise } from '../cache/maybe-promise.js';
-import type { ByteSink } from '../responses/gzip-stream.js';
+import type { ByteSink } from '../event-streams.js';
+import { SseOutlet } from '../wire/sse-outlet.js';
 import { toTrpcError } from '../trpc/trpc.js';
 import { draftChangesAfter } from '../modules/draft/draft.repository.js';
 import { HOLD_FOR_PAGE_MS, PlaceBook, QuietPings, type PlaceLimits } from './parts.js';
-import { IteratorOutlet, SseOutlet, type Delivery, type Outlet, type SharedPage } from './outlets.js';
+import { IteratorOutlet, type Delivery, type Outlet, type SharedPage } from './outlets.js';
 
 export type { Delivery, SharedPage } from './outlets.js';
 

@@ -1,7 +1,5 @@
 import { tracked } from '@trpc/server';
 import type { DraftChange, LiveMessage } from '@first-round/shared/schemas';
-import type { ByteSink } from '../responses/gzip-stream.js';
-import { changeFrame, PING, trackedFrame } from '../trpc/sse.js';
 import { TrackedQueue } from './parts.js';
 
 /** A change as the hub hands it to every stream: one object per change, its frame made once (by the first SSE stream that sends it). */
@@ -22,8 +20,8 @@ export interface SharedPage {
 }
 
 /**
- * Where one stream's messages go: an SSE response, as frames (SseOutlet), or tRPC's own machinery, as
- * values it serialises and frames itself (IteratorOutlet). Everything else about a stream is the same
+ * Where one stream's messages go: an SSE response, as frames (wire/sse-outlet.ts), or tRPC's own machinery, as
+ * values it serialises and frames itself (IteratorOutlet, below). Everything else about a stream is the same
  * whichever it is, and lives in the hub.
  */
 export interface Outlet {
@@ -37,52 +35,6 @@ export interface Outlet {
   end(error?: unknown): void;
   cork(): void;
   uncork(): void;
-}
-
-/**
- * Frames written straight to the response (or its gzip stream): a change's and a page's as the one buffer
- * every stream shares, the reader's own part as text. Ended with `failed`'s frame on a failure.
- */
-export class SseOutlet implements Outlet {
-  /** Opened just now, after the stream's `connected` frame. */
-  lastWriteAt = performance.now();
-
-  constructor(
-    private readonly out: ByteSink,
-    private readonly failed: (error: unknown) => string,
-  ) {}
-
-  change(delivery: Delivery) {
-    this.write((delivery.frame ??= Buffer.from(changeFrame(delivery.change))));
-  }
-
-  standings(page: SharedPage, mine: string | undefined) {
-    if (mine !== undefined) this.write(trackedFrame(mine, page.eventId));
-    this.write((page.frame ??= Buffer.from(trackedFrame(page.json, page.eventId))));
-  }
-
-  ping() {
-    this.write(PING);
-  }
-
-  /** Without a `return` event: the client reconnects (to another instance, on shutdown). */
-  end(error?: unknown) {
-    if (error === undefined) this.out.end();
-    else this.out.end(this.failed(error));
-  }
-
-  cork() {
-    this.out.cork();
-  }
-
-  uncork() {
-    this.out.uncork();
-  }
-
-  private write(chunk: string | Buffer) {
-    this.lastWriteAt = performance.now();
-    this.out.write(chunk);
-  }
 }
 
 /**

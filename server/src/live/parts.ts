@@ -56,6 +56,14 @@ export class PlaceBook {
   }
 }
 
+/** The live streams' SSE settings, for tRPC (trpc/trpc.ts) and the frames written by hand (wire/sse-frames.ts) alike. */
+export const SSE_OPTIONS = {
+  // A ping keeps proxies from closing idle streams (the live hub pings a quiet one in its turn, once an
+  // interval: QuietPings below); clients reconnect after this much silence.
+  ping: { enabled: true, intervalMs: 15_000 },
+  client: { reconnectAfterInactivityMs: 40_000 },
+} as const;
+
 /**
  * How long a change waits for the page re-ranked after it (every channel: the players' watched page, the
  * spectators' top 100), to go out with it in one write; past this it goes alone. A write to a socket costs

@@ -1,11 +1,7 @@
 import crypto from 'node:crypto';
-import type { OutgoingHttpHeaders } from 'node:http';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { closesConnection } from '../draining.js';
-import type { ByteSink } from './gzip-stream.js';
 
 /** A value serialised once: its JSON text, that text's bytes (made at the first response that sends them) and its ETag (at the first that needs it). */
-interface Prepared {
+export interface Prepared {
   json: string;
   etag?: string;
   bytes?: Buffer;
@@ -139,41 +135,9 @@ export function jsonText(body: JsonBody): string {
   return body.pieces.map((p) => (typeof p === 'string' ? p : p.json)).join('');
 }
 
-function bytesOf(piece: Prepared): Buffer {
+/** A prepared value's bytes, made at the first answer that sends them. */
+export function bytesOf(piece: Prepared): Buffer {
   return (piece.bytes ??= Buffer.from(piece.json));
-}
-
-/**
- * Writes a body to a stream (the live fan-out) without copying the big prepared pieces: the text around a
- * standings page and the page's own bytes, shared by every stream that watches it. One page copied per
- * stream was 18 KB × 5,000 streams of fresh buffers after every pick, and that much new memory outside
- * the heap makes V8 collect the whole (large) heap.
- */
-export function writeJson(out: Pick<ByteSink, 'cork' | 'uncork' | 'write'>, body: JsonBody): void {
-  out.cork();
-  writePieces(out, body);
-  out.uncork();
-}
-
-/** The body's pieces in order, the text between shared pieces joined (the caller corks around it). */
-function writePieces(out: Pick<ByteSink, 'write'>, body: JsonBody): void {
-  let text = '';
-  for (const p of body.pieces) {
-    if (typeof p === 'string') text += p;
-    else {
-      if (text) out.write(text);
-      text = '';
-      out.write(bytesOf(p));
-    }
-  }
-  if (text) out.write(text);
-}
-
-/** The body's length in bytes, for Content-Length. */
-function byteLengthOf(body: JsonBody): number {
-  let length = 0;
-  for (const p of body.pieces) length += typeof p === 'string' ? Buffer.byteLength(p) : bytesOf(p).length;
-  return length;
 }
 
 /** Whether an `If-None-Match` header names this ETag (a list, `*`, or weak forms of it). */
@@ -181,40 +145,4 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
-
-/**
- * A read's answer with its ETag: `304 Not Modified` when the client already holds these bytes. `private,
- * no-cache`: a browser may keep it but must ask each time (the answer depends on who asks and on the
- * draft), and shared caches must not keep it at all.
- */
-export function sendRead(request: FastifyRequest, reply: FastifyReply, body: JsonBody) {
-  // Added to what is there: CORS has already said the answer varies by Origin.
-  const vary = reply.getHeader('vary');
-  reply.header('etag', body.etag).header('cache-control', 'private, no-cache').header('vary', vary ? `${String(vary)}, authorization` : 'authorization');
-  if (etagMatches(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
-  return writeAnswer(reply, body);
-}
-
-/**
- * A 200 answer written to the socket as its pieces, in one write: the headers, the caller's own text and
- * the shared page's bytes as they are. Through `reply.send` it had to be one string or one buffer: the
- * 18 KB page copied into a new string per read, copied again behind the headers and encoded on the way
- * out cost ~10 µs of a read's ~100, and a new buffer per read is worse (see writeJson). The reply is
- * hijacked for this: Fastify's onResponse hooks (request logging) still run, its onSend hooks do not,
- * so what the one onSend hook does (close the connection while the server drains, draining.ts) is done here.
- */
-function writeAnswer(reply: FastifyReply, body: JsonBody) {
-  const headers = reply.getHeaders() as OutgoingHttpHeaders; // a copy
-  headers['content-type'] = 'application/json; charset=utf-8';
-  headers['content-length'] = byteLengthOf(body);
-  if (closesConnection(reply)) headers.connection = 'close';
-  reply.hijack();
-  const res = reply.raw;
-  res.writeHead(reply.statusCode, headers);
-  res.cork();
-  writePieces(res, body);
-  // end() uncorks: headers, pieces and the end of the answer leave in one write.
-  res.end();
-  return reply;
 }

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import type { ByteSink } from './gzip-stream.js';
+import type { ByteSink } from '../event-streams.js';
 
 /*
- * A long-lived chunked response written straight to its socket, each shared piece framed as a chunk once
+ * The `chunks` piece (wire/switch.ts): a long-lived chunked response written straight to its socket, each shared piece framed as a chunk once
  * for every stream that sends it.
  *
  * After each pick the live fan-out writes the same page to 5,000 streams. Through http.ServerResponse each
@@ -26,14 +26,24 @@ export function chunkOf(bytes: Buffer): Buffer {
 }
 
 /**
- * Where a live stream writes `res`'s body: straight to its socket when the response owns a real one with
- * chunked coding and its head has gone out; otherwise (a response waiting behind another on a pipelined
- * connection, a HEAD request, an HTTP/1.0 client, a response injected in tests without a socket) the
- * response itself, as before. Ending goes through the response (its last chunk).
+ * Whether Node frames `res`'s body in chunks: an HTTP/1.1 request other than HEAD, whose answer names no
+ * length (HTTP/1.0 may ask for chunks too; such a client is left to the response, as a HEAD request is).
+ */
+function isChunked(res: ServerResponse): boolean {
+  const { req } = res;
+  return req.method !== 'HEAD' && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && !res.hasHeader('content-length');
+}
+
+/**
+ * Where a live stream writes `res`'s body: straight to its socket when the response holds a real one (a
+ * response waiting behind another on a pipelined connection has none yet: Node gives it its socket when
+ * the one before it has finished), its head has gone out and its body is chunked; otherwise (a HEAD
+ * request, an HTTP/1.0 client, a response injected in tests without a socket) the response itself. Ending
+ * goes through the response (its last chunk).
  */
 export function chunkedBody(res: ServerResponse): ByteSink {
-  const socket = res.socket as (Socket & { _httpMessage?: unknown }) | null;
-  if (!(socket instanceof Socket) || socket._httpMessage !== res || !res.headersSent || !(res as ServerResponse & { chunkedEncoding?: boolean }).chunkedEncoding) return res;
+  const { socket } = res;
+  if (!(socket instanceof Socket) || !res.headersSent || !isChunked(res)) return res;
   return {
     cork: () => socket.cork(),
     uncork: () => socket.uncork(),
