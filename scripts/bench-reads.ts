@@ -37,6 +37,8 @@ const SLICES = opt('slices', 5);
 const RECORDED = 8;
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1]!.split(',') : undefined;
 const against = args.includes('--against') ? args[args.indexOf('--against') + 1]! : undefined;
+/** More environment for the other game only (--other-env NAME=VALUE). */
+const otherEnv = args.includes('--other-env') ? Object.fromEntries([args[args.indexOf('--other-env') + 1]!.split('=')]) : {};
 if (only !== undefined && args.includes('--write')) throw new Error('--only measures part of the table: it cannot --write docs/benchmarks.md');
 const PAGE = 100;
 
@@ -176,7 +178,12 @@ async function main() {
   const tokenFor = await fill(env);
   // The other game (--against): a second instance on the same database, its fast paths as SPEC.
   const otherPort = against === undefined ? undefined : await freePort();
-  const otherPid = otherPort === undefined ? undefined : await startGame({ ...env, PORT: String(otherPort), FAST_PATHS: against }, otherPort, 'other.log');
+  const otherPid = otherPort === undefined ? undefined : await startGame(
+    // The readers' tokens name the first game's origin (its `azp`): the other one allows it too.
+    { ...env, PORT: String(otherPort), CORS_ORIGINS: `http://localhost:${port}`, FAST_PATHS: against, ...otherEnv },
+    otherPort,
+    'other.log',
+  );
   if (against !== undefined) console.log(`The other game: FAST_PATHS=${against} on port ${otherPort}`);
   const base = `http://127.0.0.1:${port}`;
   const auth = async () => ({ authorization: `Bearer ${await tokenFor('user_bench1')}` });

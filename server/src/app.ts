@@ -6,7 +6,6 @@ import fastifyStatic from '@fastify/static';
 import type { AppDeps } from './deps.js';
 import { sql } from './db/sql.js';
 import { answerClientError, BODY_DISCARD, discardRestOfBody, notFoundRefusal, refusalFor, type BodyDiscard, type Refusal } from './refusals.js';
-import fastifyCors from '@fastify/cors';
 import { registerTrpc } from './trpc/http.js';
 import { registerHotReads } from './wire/hot-reads.js';
 import { registerSseRoutes } from './wire/sse-route.js';
@@ -16,7 +15,7 @@ import { registerRestAdapter } from './rest/adapter.js';
 import { registerIdpRoutes } from './modules/auth/idp.routes.js';
 import { registerOpenApi } from './rest/openapi.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
-import { CORS_VARY, registerCors } from './wire/cors.js';
+import { CORS_VARY, registerCors } from './cors.js';
 import { apiSecurityHeaders, isApiPath, securityHeaders } from './security-headers.js';
 import { registerInvitePage } from './modules/join-links/invite-page.js';
 import { inviteDraft } from './modules/join-links/join-links.router.js';
@@ -142,12 +141,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.decorateReply('asDocument', function (this: FastifyReply) {
     return this.headers(documentHeaders);
   });
-  if (pieces.has('cors')) registerCors(app, deps.config.appOrigins);
-  else {
-    // Only the configured origins (CORS_ORIGINS, PUBLIC_URL, the server's own: config.appOrigins), with credentials.
-    const allowed = new Set(deps.config.appOrigins);
-    await app.register(fastifyCors, { origin: (origin, done) => done(null, origin !== undefined && allowed.has(origin) ? origin : false), credentials: true, maxAge: 600 });
-  }
+  await registerCors(app, deps.config.appOrigins);
   // REST clients send `Content-Type: application/json` on every call, bodyless ones included.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
@@ -200,7 +194,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   });
 
   await registerIdpRoutes(app, deps);
-  await registerTrpc(app, deps);
+  await registerTrpc(app, deps, pieces);
   if (pieces.has('hot-reads')) registerHotReads(app, deps, pieces);
   if (pieces.has('streams')) registerSseRoutes(app, deps, pieces);
   await registerRestAdapter(app, deps, pieces);

@@ -93,7 +93,7 @@ const envSchema = z.object({
    * the bench); never in production.
    */
   PUSH_ALLOW_LOOPBACK_HTTP: z.preprocess(emptyToUndefined, z.stringbool().default(false)),
-  /** The hand-written fast paths (server/src/wire/): `on`, `off`, or either with pieces added or taken away (`on,-cors`): wire/switch.ts. */
+  /** The hand-written fast paths (server/src/wire/): `on`, `off`, or either with pieces added or taken away (`on,-gzip`): wire/switch.ts. */
   FAST_PATHS: z.preprocess(
     emptyToUndefined,
     z

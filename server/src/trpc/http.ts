@@ -4,6 +4,7 @@ import { isHotRead } from '@first-round/shared/hot-reads';
 import type { AppDeps } from '../deps.js';
 import { describeError, errorHeaders } from '../errors.js';
 import { etagMatches, etagOf } from '../responses/json-body.js';
+import type { FastPaths } from '../wire/switch.js';
 import { createContextInner } from './context.js';
 import { appRouter, type AppRouter } from './root.js';
 
@@ -28,18 +29,24 @@ function joinVary(reply: FastifyReply, answer: Response, more: string[] = []) {
 
 /**
  * tRPC's adapter answers with a web Response, whose headers replace the reply's own of the same name: its
- * Vary is joined with the app's. A hot read it answers (FAST_PATHS without `hot-reads`: wire/switch.ts)
- * gets what the fast path gives it: an ETag, `304 Not Modified` when the client holds these bytes, and
- * `private, no-cache` (the answer depends on who asks: Vary: Authorization).
+ * Vary is joined with the app's (Origin).
  */
-function answerAsTheAppDoes(app: FastifyInstance) {
+function joinVaryOfAnswers(app: FastifyInstance) {
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (payload instanceof Response) joinVary(reply, payload);
+    done(null, payload);
+  });
+}
+
+/**
+ * A hot read tRPC answers (FAST_PATHS without `hot-reads`: wire/switch.ts) gets what the fast path gives it:
+ * an ETag, `304 Not Modified` when the client holds these bytes, and `private, no-cache` (the answer depends
+ * on who asks: Vary: Authorization).
+ */
+function validatorsOfHotReads(app: FastifyInstance) {
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!(payload instanceof Response) || !request.url.startsWith('/trpc/')) return payload;
-    const path = request.url.slice('/trpc/'.length).split('?')[0] ?? '';
-    if (request.method !== 'GET' || payload.status !== 200 || !isHotRead(path)) {
-      joinVary(reply, payload);
-      return payload;
-    }
+    if (!(payload instanceof Response) || request.method !== 'GET' || payload.status !== 200) return payload;
+    if (!request.url.startsWith('/trpc/') || !isHotRead(request.url.slice('/trpc/'.length).split('?')[0] ?? '')) return payload;
     joinVary(reply, payload, ['authorization']);
     const text = await payload.text();
     const etag = etagOf(text);
@@ -52,8 +59,9 @@ function answerAsTheAppDoes(app: FastifyInstance) {
 }
 
 /** tRPC at /trpc (batching on; the live subscription over SSE reads its token from `connectionParams`). */
-export async function registerTrpc(app: FastifyInstance, deps: AppDeps) {
-  answerAsTheAppDoes(app);
+export async function registerTrpc(app: FastifyInstance, deps: AppDeps, pieces: FastPaths) {
+  if (!pieces.has('hot-reads')) validatorsOfHotReads(app);
+  joinVaryOfAnswers(app);
   const createContext = ({ req, info }: CreateFastifyContextOptions) => {
     const fromParams = tokenFromConnectionParams(info);
     const authorization = req.headers.authorization ?? (fromParams ? `Bearer ${fromParams}` : undefined);

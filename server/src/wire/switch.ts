@@ -1,7 +1,7 @@
 /**
  * The one switch of the hand-written fast paths (FAST_PATHS): `on` (the default: every piece), `off` (none:
  * plain Fastify and tRPC answer everything), or either followed by pieces to take away or add, e.g.
- * `on,-cors` or `off,+hot-reads` (one piece alone, for measuring it). The game is the same either way;
+ * `on,-gzip` or `off,+hot-reads` (one piece alone, for measuring it). The game is the same either way;
  * only the bytes' path differs. Each piece and what answers instead when it is off:
  *
  * - `hot-reads`: the reads every open page repeats, answered as tRPC GETs in front of tRPC's adapter
@@ -14,9 +14,8 @@
  *   zlib per stream.
  * - `chunks`: on that route, chunks framed once per shared piece and written to the socket
  *   (wire/chunked-socket.ts). Off: the response frames each write.
- * - `cors`: the CORS headers by an own hook (wire/cors.ts). Off: @fastify/cors.
  */
-export const FAST_PATH_PIECES = ['hot-reads', 'reply', 'streams', 'gzip', 'chunks', 'cors'] as const;
+export const FAST_PATH_PIECES = ['hot-reads', 'reply', 'streams', 'gzip', 'chunks'] as const;
 export type FastPathPiece = (typeof FAST_PATH_PIECES)[number];
 export type FastPaths = ReadonlySet<FastPathPiece>;
 
