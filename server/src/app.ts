@@ -195,7 +195,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
 
   await registerIdpRoutes(app, deps);
   await registerTrpc(app, deps, pieces);
-  if (pieces.has('hot-reads')) registerHotReads(app, deps, pieces);
+  if (pieces.has('hot-reads')) registerHotReads(app, deps);
   if (pieces.has('streams')) registerSseRoutes(app, deps, pieces);
   await registerRestAdapter(app, deps, pieces);
   await registerOpenApi(app);

@@ -1,7 +1,6 @@
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { jsonBody, prepareJson } from '../src/responses/json-body.js';
-import { sendRead } from '../src/wire/json-answer.js';
+import { jsonBody, prepareJson, sendRead } from '../src/responses/json-body.js';
 import { closeConnectionsWhileDraining } from '../src/draining.js';
 
 /**

@@ -1,10 +1,10 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import crypto from 'node:crypto';
 
-/** A value serialised once: its JSON text, that text's bytes (made at the first response that sends them) and its ETag (at the first that needs it). */
-export interface Prepared {
+/** A value serialised once: its JSON text and its ETag (made at the first answer that needs it). */
+interface Prepared {
   json: string;
   etag?: string;
-  bytes?: Buffer;
 }
 
 /**
@@ -135,14 +135,22 @@ export function jsonText(body: JsonBody): string {
   return body.pieces.map((p) => (typeof p === 'string' ? p : p.json)).join('');
 }
 
-/** A prepared value's bytes, made at the first answer that sends them. */
-export function bytesOf(piece: Prepared): Buffer {
-  return (piece.bytes ??= Buffer.from(piece.json));
-}
-
 /** Whether an `If-None-Match` header names this ETag (a list, `*`, or weak forms of it). */
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/**
+ * A read's answer with its ETag: `304 Not Modified` when the client already holds these bytes. `private,
+ * no-cache`: a browser may keep it but must ask each time (the answer depends on who asks and on the
+ * draft), and shared caches must not keep it at all.
+ */
+export function sendRead(request: FastifyRequest, reply: FastifyReply, body: JsonBody) {
+  // Added to what is there: CORS has already said the answer varies by Origin.
+  const vary = reply.getHeader('vary');
+  reply.header('etag', body.etag).header('cache-control', 'private, no-cache').header('vary', vary ? `${String(vary)}, authorization` : 'authorization');
+  if (etagMatches(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(jsonText(body));
 }

@@ -5,8 +5,7 @@ import { createCaller } from '../trpc/root.js';
 import { NUL_MESSAGE } from '@first-round/shared/schemas';
 import { containsNul } from '../trpc/trpc.js';
 import { errorAnswer, unprocessable } from '../errors.js';
-import { jsonBody } from '../responses/json-body.js';
-import { sendRead } from '../wire/json-answer.js';
+import { jsonBody, sendRead } from '../responses/json-body.js';
 import type { FastPaths } from '../wire/switch.js';
 import { parseQuery, restRoutes, type RestRoute } from './routes.js';
 import { HOT_READS } from '../wire/hot-reads.js';
@@ -50,7 +49,7 @@ export async function registerRestAdapter(app: FastifyInstance, deps: AppDeps, p
         const hot = pieces.has('hot-reads') && isHotRead(route.procedure) ? HOT_READS[route.procedure] : undefined;
         const answer = hot ? runHotRead(hot, ctx, input) : procedureOf(createCaller(ctx), route.procedure)(input);
         const result = answer instanceof Promise ? await answer : answer;
-        if (route.method === 'GET') return sendRead(req, reply, hot ? hotReadBody(hot, result) : jsonBody(result), pieces);
+        if (route.method === 'GET') return sendRead(req, reply, hot ? hotReadBody(hot, result) : jsonBody(result));
         return reply.send(result ?? { success: true });
       } catch (error) {
         const { status, body, headers, fault } = errorAnswer(error);

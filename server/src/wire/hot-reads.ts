@@ -2,15 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HotReadPath } from '@first-round/shared/hot-reads';
 import type { AppDeps } from '../deps.js';
 import { describeError, errorHeaders } from '../errors.js';
-import { enveloped } from '../responses/json-body.js';
+import { enveloped, sendRead } from '../responses/json-body.js';
 import { readProfile } from '../modules/auth/auth.router.js';
 import { readDraftStatus } from '../modules/draft/draft.router.js';
 import { readField, readLeaderboard, readPublicStandings } from '../modules/leaderboard/leaderboard.router.js';
 import { readPlayers } from '../modules/players/players.router.js';
 import { createContextInner, type Context } from '../trpc/context.js';
 import { hotReadBody, runHotRead, type AnyHotRead } from '../trpc/hot-read.js';
-import { sendRead } from './json-answer.js';
-import type { FastPaths } from './switch.js';
 import { parseQueryInput, queryParam, trpcErrorAnswer } from './trpc-wire.js';
 
 /**
@@ -32,7 +30,7 @@ export const HOT_READS: Record<HotReadPath, AnyHotRead> = {
   'auth.me': readProfile,
 };
 
-export function registerHotReads(app: FastifyInstance, deps: AppDeps, pieces: FastPaths) {
+export function registerHotReads(app: FastifyInstance, deps: AppDeps) {
   for (const [path, read] of Object.entries(HOT_READS)) {
     app.get(`/trpc/${path}`, async (request: FastifyRequest, reply: FastifyReply) => {
       const query = request.query as Record<string, string | string[] | undefined>;
@@ -47,7 +45,7 @@ export function registerHotReads(app: FastifyInstance, deps: AppDeps, pieces: Fa
         const answer = runHotRead(read, ctx, input);
         const body = hotReadBody(read, answer instanceof Promise ? await answer : answer);
         const answered = batch ? enveloped(body, '[{"result":{"data":', '}}]', 'tb') : enveloped(body, '{"result":{"data":', '}}', 't');
-        return sendRead(request, reply, answered, pieces);
+        return sendRead(request, reply, answered);
       } catch (cause) {
         const { status, shape } = trpcErrorAnswer(cause, { type: 'query', path, input, ctx });
         if (status >= 500 && status !== 503) request.log.error({ err: cause }, 'hot read failed');

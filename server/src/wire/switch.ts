@@ -6,8 +6,6 @@
  *
  * - `hot-reads`: the reads every open page repeats, answered as tRPC GETs in front of tRPC's adapter
  *   (wire/hot-reads.ts) and by the REST rows without a tRPC caller. Off: their tRPC procedures.
- * - `reply`: a read's answer written to the socket as its prepared pieces (wire/json-answer.ts). Off:
- *   `reply.send` of its text.
  * - `streams`: the live streams' SSE route (wire/sse-route.ts), frames written by hand, one buffer per
  *   change and page for every stream. Off: tRPC's own SSE adapter, per stream.
  * - `gzip`: on that route, shared pieces compressed once for every gzip stream (wire/gzip-stream.ts). Off:
@@ -15,7 +13,7 @@
  * - `chunks`: on that route, chunks framed once per shared piece and written to the socket
  *   (wire/chunked-socket.ts). Off: the response frames each write.
  */
-export const FAST_PATH_PIECES = ['hot-reads', 'reply', 'streams', 'gzip', 'chunks'] as const;
+export const FAST_PATH_PIECES = ['hot-reads', 'streams', 'gzip', 'chunks'] as const;
 export type FastPathPiece = (typeof FAST_PATH_PIECES)[number];
 export type FastPaths = ReadonlySet<FastPathPiece>;
 
