@@ -11,7 +11,6 @@ import { lastEventIdOf, parseConnectionParams, parseQueryInput, queryParam, trpc
 import { CONNECTED, errorFrame, SSE_HEADERS } from './sse-frames.js';
 import type { ByteSink } from '../event-streams.js';
 import { GzipStream } from './gzip-stream.js';
-import { chunkedBody } from './chunked-socket.js';
 import type { FastPaths } from './switch.js';
 
 /** The draft's procedures called in process: the route runs `draft.changes` (or `publicChanges`) itself, checks and all. */
@@ -19,26 +18,28 @@ const callDraft = createCallerFactory(draftRouter);
 
 /**
  * The `streams` piece (wire/switch.ts). `draft.changes` over SSE for the web app's EventSource, in front of
- * tRPC's adapter: the very procedure (its checks, its place limit, its stream: live/hub.ts), with the stream's frames written straight to
- * the response, shared by every stream and compressed once for all when the client accepts gzip, instead
+ * tRPC's adapter: the very procedure (its checks, its place limit, its stream: live/hub.ts), with the
+ * stream's frames written straight to the response, shared by every stream and compressed once for all when the client accepts gzip, instead
  * of through tRPC's per-stream web streams. Everything before the frames is read as tRPC reads it
  * (wire/trpc-wire.ts): the token may come in `connectionParams` (EventSource cannot send headers), a
  * Last-Event-ID joins the input, and a refusal is an event stream whose only event after `connected` is
  * tRPC's `serialized-error`. server/test/trpc-contract.test.ts holds every byte to tRPC's own answer.
  */
 export function registerSseRoutes(app: FastifyInstance, deps: AppDeps, pieces: FastPaths) {
-  registerStream(app, deps, pieces, 'draft.changes', async (ctx, signal, input) => {
-    const subscription = await callDraft(ctx, { signal }).changes(input as DraftChangesInput);
-    // (tRPC types what a subscription returns as its values; the procedure returns the stream itself.)
-    if (!(subscription instanceof LiveSubscription)) throw new Error('draft.changes did not return a live subscription');
-    return subscription;
-  });
-  // The spectators' stream (modules/draft/public-live-stream.ts), read the same way: same wire, same checks' path.
-  registerStream(app, deps, pieces, 'draft.publicChanges', async (ctx, signal, input) => {
-    const subscription = await callDraft(ctx, { signal }).publicChanges(input as PublicChangesInput);
-    if (!(subscription instanceof LiveSubscription)) throw new Error('draft.publicChanges did not return a live subscription');
-    return subscription;
-  });
+  // The players' stream and the spectators' (modules/draft/live-stream.ts, public-live-stream.ts): same
+  // wire, same checks' path.
+  const streams: Record<string, (ctx: Context, signal: AbortSignal, input: unknown) => Promise<unknown>> = {
+    'draft.changes': (ctx, signal, input) => callDraft(ctx, { signal }).changes(input as DraftChangesInput),
+    'draft.publicChanges': (ctx, signal, input) => callDraft(ctx, { signal }).publicChanges(input as PublicChangesInput),
+  };
+  for (const [path, open] of Object.entries(streams)) {
+    registerStream(app, deps, pieces, path, async (ctx, signal, input) => {
+      const subscription = await open(ctx, signal, input);
+      // (tRPC types what a subscription returns as its values; the procedure returns the stream itself.)
+      if (!(subscription instanceof LiveSubscription)) throw new Error(`${path} did not return a live subscription`);
+      return subscription;
+    });
+  }
 }
 
 /** What a stream procedure returns to the route: it writes itself to the response as frames. */
@@ -87,12 +88,9 @@ function registerStream(app: FastifyInstance, deps: AppDeps, pieces: FastPaths, 
         // A stream opened while the server drains ends with the drain; its connection with it.
         ...(closesConnection(reply) ? { connection: 'close' } : {}),
       });
-      // The head is flushed, so that the body's chunks can go straight to the socket (the `chunks` piece:
-      // wire/chunked-socket.ts); corked, it leaves with the `connected` frame in one write.
+      // Corked: the head leaves with the `connected` frame in one write.
       reply.raw.cork();
-      reply.raw.flushHeaders();
-      const body = pieces.has('chunks') ? chunkedBody(reply.raw) : reply.raw;
-      const zipped = !gzip ? body : pieces.has('gzip') ? new GzipStream(body) : gzipPerStream(reply.raw);
+      const zipped = !gzip ? reply.raw : pieces.has('gzip') ? new GzipStream(reply.raw) : gzipPerStream(reply.raw);
       const out = cutAtShutdown(zipped, reply);
       out.write(CONNECTED);
       reply.raw.uncork();

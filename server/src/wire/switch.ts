@@ -10,10 +10,8 @@
  *   change and page for every stream. Off: tRPC's own SSE adapter, per stream.
  * - `gzip`: on that route, shared pieces compressed once for every gzip stream (wire/gzip-stream.ts). Off:
  *   zlib per stream.
- * - `chunks`: on that route, chunks framed once per shared piece and written to the socket
- *   (wire/chunked-socket.ts). Off: the response frames each write.
  */
-export const FAST_PATH_PIECES = ['hot-reads', 'streams', 'gzip', 'chunks'] as const;
+export const FAST_PATH_PIECES = ['hot-reads', 'streams', 'gzip'] as const;
 export type FastPathPiece = (typeof FAST_PATH_PIECES)[number];
 export type FastPaths = ReadonlySet<FastPathPiece>;
 
