@@ -77,7 +77,7 @@ export const isDraining = (server: Server) => drainingServers.has(server);
  */
 export const closesConnection = (reply: FastifyReply) => isDraining(reply.server.server) || !reply.server.server.listening;
 
-/** Answers sent through Fastify while the server drains say `Connection: close` (hot reads write their own: responses/json-body.ts). */
+/** Answers sent through Fastify while the server drains say `Connection: close` (a live stream opened then, too: wire/sse-route.ts). */
 export function closeConnectionsWhileDraining(app: FastifyInstance) {
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closesConnection(reply)) reply.header('connection', 'close');

@@ -14,10 +14,11 @@ interface Prepared {
 const SHARED_PIECE_MIN = 1024;
 
 /**
- * A response body as sent: its pieces in order (text of its own, or a prepared value whose bytes every
- * response shares) and its entity tag. A standings page is one piece however many callers read it; the
- * caller's own part is a few hundred bytes around it. The ETag is hashed at its first use: a read needs
- * it, a live frame (5,000 of them after each pick) never does.
+ * A response body: its pieces in order (text of its own, or a prepared value whose JSON every answer
+ * shares), put together into one text when sent, and its entity tag. A standings page is one piece however
+ * many callers read it; the caller's own part is a few hundred bytes around it, and the ETag names the page
+ * by its own tag instead of hashing its 18 KB again. The ETag is hashed at its first use: a read needs it,
+ * a live frame (5,000 of them after each pick) never does.
  */
 export class JsonBody {
   private tag: string | undefined;
