@@ -30,9 +30,14 @@ export interface Channel<W, P extends SharedPage = SharedPage> {
   readonly openingPage: boolean;
   /** Streams whose watches have the same key share one page (the very same bytes). */
   keyOf(watch: W): string;
-  /** Whether `reader` may read the page; absent: anyone may. Asked once, and again after `groupOf`'s group announces a join or leave. */
-  mayRead?(em: EntityManager, watch: W, reader: string): MaybePromise<boolean>;
-  groupOf?(watch: W): number;
+  /**
+   * Who may read a page, when not anyone: asked once per stream, and again after the watched page's group
+   * announces a join or leave.
+   */
+  membership?: {
+    mayRead(em: EntityManager, watch: W, reader: string): MaybePromise<boolean>;
+    groupOf(watch: W): number;
+  };
   /** Makes ready, once per change for all its watchers, what their pages read (the standings ranked). */
   rank(watches: W[]): Promise<unknown>;
   /** The page of `watch` as of change `eventId`, made once for all the streams of its key. */
@@ -115,12 +120,12 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
     this.places = new PlaceBook(channel.places);
     this.pings = new QuietPings(pingMs, this.streams);
     deps.events.onChange((change) => this.broadcast(change));
-    const { groupOf } = channel;
-    if (groupOf) {
+    const { membership } = channel;
+    if (membership) {
       deps.events.onInvalidate((message) => {
         // A member joined or left: whether each watcher of that group may read it is checked again.
         if (message.kind !== 'group') return;
-        for (const s of this.streams) if (s.watch !== undefined && groupOf(s.watch) === message.group_id) s.allowed = undefined;
+        for (const s of this.streams) if (s.watch !== undefined && membership.groupOf(s.watch) === message.group_id) s.allowed = undefined;
       });
     }
   }
@@ -164,7 +169,7 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
       reader: request.reader,
       watch,
       key: watch === undefined ? undefined : this.channel.keyOf(watch),
-      allowed: this.channel.mayRead ? undefined : true,
+      allowed: this.channel.membership ? undefined : true,
       lastSent: Number(request.lastEventId ?? 0),
       release,
       pingTurn: 0,
@@ -318,8 +323,8 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
         if (overtaken()) return sent;
         if (!this.streams.has(s) || s.lastSent > eventId) continue;
         const watch = s.watch!;
-        if (s.allowed === undefined) {
-          const allowed = channel.mayRead!(em, watch, s.reader);
+        if (s.allowed === undefined && channel.membership) {
+          const allowed = channel.membership.mayRead(em, watch, s.reader);
           s.allowed = typeof allowed === 'boolean' ? allowed : await allowed;
         }
         if (!s.allowed) {
