@@ -6,7 +6,9 @@
 // Options: --entries N (20000), --seconds N (10 per route), --slices N (5 turns each), --connections N (50), --write (docs/benchmarks.md),
 //          --profile DIR (the game runs with --cpu-prof and leaves its profile in DIR),
 //          --only TEXT[,TEXT…] (measure only the routes whose label contains one of the TEXTs, e.g. 'draft.status REST' to
-//          profile one, or 'public standings,leaderboard REST' to set the spectators' route beside the players' in one run)
+//          profile one, or 'public standings,leaderboard REST' to set the spectators' route beside the players' in one run),
+//          --against SPEC (a second game on the same database with FAST_PATHS=SPEC, e.g. 'on,-cors', measured in the same
+//          turns: each route's gain with the game's fast paths over it, for docs/benchmarks.md's table of pieces)
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -34,6 +36,9 @@ const CONNECTIONS = opt('connections', 50);
 const SLICES = opt('slices', 5);
 const RECORDED = 8;
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1]!.split(',') : undefined;
+const against = args.includes('--against') ? args[args.indexOf('--against') + 1]! : undefined;
+/** More environment for the other game only (--other-env NAME=VALUE). */
+const otherEnv = args.includes('--other-env') ? Object.fromEntries([args[args.indexOf('--other-env') + 1]!.split('=')]) : {};
 if (only !== undefined && args.includes('--write')) throw new Error('--only measures part of the table: it cannot --write docs/benchmarks.md');
 const PAGE = 100;
 
@@ -57,8 +62,8 @@ async function waitFor(check: () => Promise<boolean>, what: string, ms = 120_000
 }
 
 /** The game, started the way `npm start` starts it; its output goes to a log file beside its data. */
-async function startGame(env: NodeJS.ProcessEnv, port: number): Promise<number | undefined> {
-  const out = fs.openSync(path.join(dataDir, 'server.log'), 'a');
+async function startGame(env: NodeJS.ProcessEnv, port: number, log = 'server.log'): Promise<number | undefined> {
+  const out = fs.openSync(path.join(dataDir, log), 'a');
   const profileDir = args.includes('--profile') ? path.resolve(args[args.indexOf('--profile') + 1]!) : undefined;
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const child = spawn(process.execPath, [...profile, path.join(root, 'scripts', 'start.mjs')], { cwd: root, env, stdio: ['ignore', out, out] });
@@ -139,19 +144,16 @@ async function stretch(server: Server, headers: Record<string, string>, seconds:
 }
 
 /**
- * A route and its yardstick, measured in turns (plain, game, plain, game…, SLICES each) so that anything
- * else the machine does during the run weighs on both alike; the ratio is then a property of the game,
- * not of the minute it was measured in. req/s over all of a side's turns; p50 their mean, p99 their worst.
+ * A route and its yardstick (and, with --against, the same route on the other game), measured in turns
+ * (plain, game, other, plain, game, other…, SLICES each) so that anything else the machine does during the
+ * run weighs on all alike; the ratio is then a property of the game, not of the minute it was measured in.
+ * req/s over all of a side's turns; p50 their mean, p99 their worst.
  */
-async function loadPair(label: string, plain: Server, game: Server & { headers: Record<string, string> }): Promise<[Measured, Measured]> {
-  await autocannon({ url: plain.url, connections: CONNECTIONS, duration: 2 }); // warm-ups, not reported
-  await autocannon({ url: game.url, connections: CONNECTIONS, duration: 2, headers: game.headers });
-  const turns: Record<'plain' | 'game', Awaited<ReturnType<typeof stretch>>[]> = { plain: [], game: [] };
-  for (let i = 0; i < SLICES; i++) {
-    turns.plain.push(await stretch(plain, {}, SECONDS / SLICES));
-    turns.game.push(await stretch(game, game.headers, SECONDS / SLICES));
-  }
-  const measured = (name: string, list: (typeof turns)['game']): Measured => ({
+async function loadSides(label: string, sides: Array<Server & { name: string; headers: Record<string, string> }>): Promise<Measured[]> {
+  for (const side of sides) await autocannon({ url: side.url, connections: CONNECTIONS, duration: 2, headers: side.headers }); // warm-ups, not reported
+  const turns = sides.map(() => [] as Awaited<ReturnType<typeof stretch>>[]);
+  for (let i = 0; i < SLICES; i++) for (const [n, side] of sides.entries()) turns[n]!.push(await stretch(side, side.headers, SECONDS / SLICES));
+  const measured = (name: string, list: (typeof turns)[number]): Measured => ({
     name,
     rps: list.reduce((n, t) => n + t.requests, 0) / list.reduce((n, t) => n + t.seconds, 0),
     p50: Math.round(list.reduce((n, t) => n + t.p50, 0) / list.length),
@@ -160,7 +162,7 @@ async function loadPair(label: string, plain: Server, game: Server & { headers: 
     bad: list.reduce((n, t) => n + t.bad, 0),
     cpuUs: list.some((t) => t.cpuMs === undefined) ? undefined : (1000 * list.reduce((n, t) => n + t.cpuMs!, 0)) / list.reduce((n, t) => n + t.requests, 0),
   });
-  return [measured(`plain Fastify, same bytes as ${label}`, turns.plain), measured(label, turns.game)];
+  return sides.map((side, n) => measured(n === 0 ? `plain Fastify, same bytes as ${label}` : side.name === 'game' ? label : `${label}, FAST_PATHS=${side.name}`, turns[n]!));
 }
 
 const cpuText = (m: Measured) => (m.cpuUs === undefined ? '–' : `${m.cpuUs.toFixed(0)} µs`);
@@ -174,6 +176,15 @@ async function main() {
   const gamePid = await startGame(env, port);
   console.log('Filling it…');
   const tokenFor = await fill(env);
+  // The other game (--against): a second instance on the same database, its fast paths as SPEC.
+  const otherPort = against === undefined ? undefined : await freePort();
+  const otherPid = otherPort === undefined ? undefined : await startGame(
+    // The readers' tokens name the first game's origin (its `azp`): the other one allows it too.
+    { ...env, PORT: String(otherPort), CORS_ORIGINS: `http://localhost:${port}`, FAST_PATHS: against, ...otherEnv },
+    otherPort,
+    'other.log',
+  );
+  if (against !== undefined) console.log(`The other game: FAST_PATHS=${against} on port ${otherPort}`);
   const base = `http://127.0.0.1:${port}`;
   const auth = async () => ({ authorization: `Bearer ${await tokenFor('user_bench1')}` });
   const routes = {
@@ -209,13 +220,19 @@ async function main() {
     for (const kind of ['rest', 'trpc'] as const) {
       const label = `${name} ${kind === 'rest' ? 'REST' : 'tRPC'}`;
       if (only !== undefined && !only.some((text) => label.includes(text))) continue;
-      const [yardstick, game] = await loadPair(
-        label,
-        { url: `${plain}/${name}/${kind}`, pid: plainProcess.pid },
-        { url: base + paths[kind], pid: gamePid, headers: await headersFor(name) },
-      );
+      const headers = await headersFor(name);
+      const [yardstick, game, other] = await loadSides(label, [
+        { name: 'plain', url: `${plain}/${name}/${kind}`, pid: plainProcess.pid, headers: {} },
+        { name: 'game', url: base + paths[kind], pid: gamePid, headers },
+        ...(otherPort === undefined ? [] : [{ name: against!, url: `http://127.0.0.1:${otherPort}${paths[kind]}`, pid: otherPid, headers }]),
+      ]);
+      if (!yardstick || !game) throw new Error('a side was not measured');
       const bytes = plainRoutes[`/${name}/${kind}`]!.body.length;
       rows.push({ ...yardstick, ratio: 1, bytes }, { ...game, ratio: game.rps / yardstick.rps, bytes, target: TARGETS[label] });
+      if (other) {
+        rows.push({ ...other, ratio: other.rps / yardstick.rps, bytes });
+        console.log(`  ${label}: with the game's fast paths ${game.rps.toFixed(0)} req/s, CPU ${cpuText(game)}; FAST_PATHS=${against} ${other.rps.toFixed(0)} req/s, CPU ${cpuText(other)}: gain ${((100 * game.rps) / other.rps - 100).toFixed(0)} % req/s`);
+      }
       const verdict = TARGETS[label] === undefined ? '' : game.rps / yardstick.rps >= TARGETS[label]! && game.p99 <= P99_TARGET_MS ? ' ✓' : ' ✗ below target';
       console.log(`  ${label}: ${game.rps.toFixed(0)} req/s (plain ${yardstick.rps.toFixed(0)}), ${((100 * game.rps) / yardstick.rps).toFixed(0)} %, p99 ${game.p99} ms (turns ${game.p99s.join('/')}; plain ${yardstick.p99s.join('/')}); CPU per answer ${cpuText(game)} (plain ${cpuText(yardstick)})${verdict}`);
     }

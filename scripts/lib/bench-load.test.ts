@@ -3,7 +3,7 @@ import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CONNECTED } from '../../server/src/trpc/sse.js';
+import { CONNECTED } from '../../server/src/wire/sse-frames.js';
 import { startPlainFanOut, type Cleanups } from './bench-load.js';
 import { openEventStream } from './event-stream-client.js';
 

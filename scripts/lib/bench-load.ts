@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { CONNECTED } from '../../server/src/trpc/sse.js';
+import { CONNECTED } from '../../server/src/wire/sse-frames.js';
 import type { LoadOptions, LoadResult } from '../bench-draft-load.js';
 
 /** What may stop the bench's children on the way out (the bench's own list, run last-in first). */

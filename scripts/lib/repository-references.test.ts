@@ -41,7 +41,7 @@ const docNames = new Set(all.filter((f) => f.endsWith('.md')).map((f) => path.po
 function resolves(mention: string, from: string): boolean {
   const fromDir = path.posix.dirname(from);
   if (fileSet.has(mention) || fileSet.has(path.posix.normalize(path.posix.join(fromDir, mention)))) return true;
-  // A mention relative to a source root (`modules/draft/draft.sse.ts` in server/src, `lib/trpc.ts` in client/src).
+  // A mention relative to a source root (`wire/sse-route.ts` in server/src, `lib/trpc.ts` in client/src).
   return all.some((f) => f.endsWith(`/${mention}`));
 }
 

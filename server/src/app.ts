@@ -7,8 +7,10 @@ import type { AppDeps } from './deps.js';
 import { sql } from './db/sql.js';
 import { answerClientError, BODY_DISCARD, discardRestOfBody, notFoundRefusal, refusalFor, type BodyDiscard, type Refusal } from './refusals.js';
 import { registerTrpc } from './trpc/http.js';
-import { registerHotReads } from './trpc/fast-path.js';
-import { registerDraftChangesSse } from './modules/draft/draft.sse.js';
+import { registerHotReads } from './wire/hot-reads.js';
+import { registerSseRoutes } from './wire/sse-route.js';
+import { ALL_FAST_PATHS, NO_FAST_PATHS, type FastPaths } from './wire/switch.js';
+import { registerEventStreams } from './event-streams.js';
 import { registerRestAdapter } from './rest/adapter.js';
 import { registerIdpRoutes } from './modules/auth/idp.routes.js';
 import { registerOpenApi } from './rest/openapi.js';
@@ -81,11 +83,11 @@ function logRequests(app: FastifyInstance) {
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /**
-   * The answers written by hand in tRPC's wire format in front of its adapter: the hot reads
-   * (trpc/fast-path.ts) and the live stream's SSE (modules/draft/draft.sse.ts). On unless turned off;
-   * off, tRPC's own adapter answers every /trpc call, which is what the contract tests hold them equal to.
+   * The hand-written fast paths (server/src/wire/, wire/switch.ts): every piece (`true`), none (`false`),
+   * or the pieces named; FAST_PATHS (config.ts) unless given. Off, plain Fastify and tRPC's own adapter
+   * answer everything, which is what the contract tests hold each piece's bytes equal to.
    */
-  fastPaths?: boolean;
+  fastPaths?: boolean | FastPaths;
   /** How much of a refused request's body is read before the refusal is answered (refusals.ts); tests make it small. */
   bodyDiscard?: BodyDiscard;
 }
@@ -98,6 +100,7 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** Builds the Fastify app around already-open dependencies; tests call it directly and use `inject`. */
 export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
+  const pieces = options.fastPaths === true ? ALL_FAST_PATHS : options.fastPaths === false ? NO_FAST_PATHS : (options.fastPaths ?? deps.config.FAST_PATHS);
   const app = Fastify({
     logger: options.logger ?? loggerOptions(deps.config.LOG_LEVEL),
     // Two JSON lines per request cost about as much as serving a hot read: see logRequests below.
@@ -138,7 +141,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.decorateReply('asDocument', function (this: FastifyReply) {
     return this.headers(documentHeaders);
   });
-  registerCors(app, deps.config.appOrigins);
+  await registerCors(app, deps.config.appOrigins);
   // REST clients send `Content-Type: application/json` on every call, bodyless ones included.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
@@ -181,19 +184,20 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     return sendRefusal(reply, refusal);
   });
 
+  // tRPC's own event streams (the live streams when the `streams` piece is off): gzip, and cut at shutdown.
+  const eventStreams = registerEventStreams(app);
   // Live streams never finish on their own: end them first so closing drains instead of hanging.
   app.addHook('preClose', async () => {
+    eventStreams.cutAtShutdown();
     deps.live.close();
     deps.publicLive.close();
   });
 
   await registerIdpRoutes(app, deps);
-  await registerTrpc(app, deps);
-  if (options.fastPaths !== false) {
-    registerHotReads(app, deps);
-    registerDraftChangesSse(app, deps);
-  }
-  await registerRestAdapter(app, deps);
+  await registerTrpc(app, deps, pieces);
+  if (pieces.has('hot-reads')) registerHotReads(app, deps);
+  if (pieces.has('streams')) registerSseRoutes(app, deps, pieces);
+  await registerRestAdapter(app, deps, pieces);
   await registerOpenApi(app);
 
   const hasClient = fs.existsSync(path.join(CLIENT_DIST, 'index.html'));

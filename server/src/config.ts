@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_ROUND_ONE_PICKS, nextDraftNight } from '@first-round/shared/constants';
+import { parseFastPaths, type FastPaths } from './wire/switch.js';
 
 /** Thrown for a bad environment value; main.ts prints its message alone (no stack). */
 export class ConfigError extends Error {}
@@ -92,6 +93,18 @@ const envSchema = z.object({
    * the bench); never in production.
    */
   PUSH_ALLOW_LOOPBACK_HTTP: z.preprocess(emptyToUndefined, z.stringbool().default(false)),
+  /** The hand-written fast paths (server/src/wire/): `on`, `off`, or either with pieces added or taken away (`on,-gzip`): wire/switch.ts. */
+  FAST_PATHS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('on')
+      .transform((value, ctx) => {
+        const pieces = parseFastPaths(value);
+        if (typeof pieces === 'string') ctx.addIssue({ code: 'custom', message: pieces });
+        return pieces as FastPaths;
+      }),
+  ),
   VAPID_SUBJECT: z.preprocess(emptyToUndefined, z.string().regex(/^(mailto:|https:\/\/)/, 'VAPID_SUBJECT must start with mailto: or https://').default('mailto:no-reply@first-round.local')),
 });
 

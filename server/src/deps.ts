@@ -17,7 +17,7 @@ import { TopicBus } from './events/topic-bus.js';
 import { forgetRankingsOf } from './modules/picks/picks.events.js';
 import { LiveStream } from './modules/draft/live-stream.js';
 import { PublicLiveStream } from './modules/draft/public-live-stream.js';
-import { SSE_OPTIONS } from './trpc/sse.js';
+import { SSE_OPTIONS } from './live/parts.js';
 import { ParticipantCache } from './modules/users/participant.cache.js';
 import { DraftStatusCache } from './modules/draft/draft-status.cache.js';
 import { PlayersCache } from './modules/players/players.cache.js';

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
@@ -33,6 +33,9 @@ export const IDLE_CLOSE_MS = 4000;
 /** Per server, its open connections and how many requests each has in flight (step 3b tells idle ones by it). */
 const connections = new WeakMap<Server, Map<Socket, number>>();
 
+/** Per connection, its answers not yet finished (a pipelined request's waits behind the one before it). */
+const answersInFlight = new WeakMap<Socket, Set<ServerResponse>>();
+
 /** Keeps count of the server's connections and their requests in flight, for the drain. */
 export function trackConnections(server: Server) {
   const open = new Map<Socket, number>();
@@ -41,14 +44,21 @@ export function trackConnections(server: Server) {
     open.set(socket, 0);
     socket.once('close', () => open.delete(socket));
   });
-  server.on('request', (request, response) => {
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const socket = request.socket;
     open.set(socket, (open.get(socket) ?? 0) + 1);
+    let answers = answersInFlight.get(socket);
+    if (!answers) answersInFlight.set(socket, (answers = new Set()));
+    answers.add(response);
     response.once('close', () => {
+      answers.delete(response);
       if (open.has(socket)) open.set(socket, Math.max(0, open.get(socket)! - 1));
     });
   });
 }
+
+/** Whether an answer has begun on this connection (its head written): nothing else may be written to it then. */
+export const answerUnderWay = (socket: Socket) => [...(answersInFlight.get(socket) ?? [])].some((response) => response.headersSent);
 
 const idleConnections = (server: Server) => [...(connections.get(server) ?? new Map<Socket, number>()).values()].filter((inFlight) => inFlight === 0).length;
 
@@ -67,7 +77,7 @@ export const isDraining = (server: Server) => drainingServers.has(server);
  */
 export const closesConnection = (reply: FastifyReply) => isDraining(reply.server.server) || !reply.server.server.listening;
 
-/** Answers sent through Fastify while the server drains say `Connection: close` (hot reads write their own: responses/json-body.ts). */
+/** Answers sent through Fastify while the server drains say `Connection: close` (a live stream opened then, too: wire/sse-route.ts). */
 export function closeConnectionsWhileDraining(app: FastifyInstance) {
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closesConnection(reply)) reply.header('connection', 'close');

@@ -3,7 +3,8 @@ import type { Socket } from 'node:net';
 import { TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { MESSAGES } from '@first-round/shared/messages';
 import { describeError, DomainError, ERROR_TABLE, errorAnswer, errorHeaders, notFound, type ErrorBody } from './errors.js';
-import { queryParam, trpcErrorAnswer } from './trpc/wire.js';
+import { queryParam, trpcErrorAnswer } from './wire/trpc-wire.js';
+import { answerUnderWay } from './draining.js';
 
 /*
  * The answers given before a route has run, or instead of one: Fastify's refusals of a body (too large, a
@@ -44,7 +45,7 @@ export interface Refusal {
 
 /**
  * `error` answered for a request to `url`, in its protocol's shape. Over tRPC the envelope is made by tRPC's
- * own error shaping with the router's formatter (trpc/wire.ts), as for an error before the call is known
+ * own error shaping with the router's formatter (wire/trpc-wire.ts), as for an error before the call is known
  * (type `unknown`, no path, one envelope even for a batch): tRPC's code for the status, and where tRPC has
  * none (431) its BAD_REQUEST with the real status in `httpStatus`.
  */
@@ -165,8 +166,7 @@ export function answerClientError(error: Error & { code?: string; rawPacket?: un
   refusedSockets.add(socket);
   // An answer already under way on this connection (a request pipelined behind it was refused): nothing can
   // be written without corrupting it, so the connection goes, as Node itself does.
-  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (inFlight?.headersSent) {
+  if (answerUnderWay(socket)) {
     socket.destroy();
     return;
   }

@@ -1,6 +1,9 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { acceptsGzip, GzipStream } from '../src/responses/gzip-stream.js';
+import { GzipStream } from '../src/wire/gzip-stream.js';
+import { acceptsGzip } from '../src/event-streams.js';
 
 /** What a GzipStream writes to its response, chunk by chunk. */
 function capture() {
@@ -72,5 +75,32 @@ describe('a gzip stream with shared pieces compressed once', () => {
     ['', false],
   ])('Accept-Encoding %j accepts gzip: %s', (header, accepted) => {
     expect(acceptsGzip(header)).toBe(accepted);
+  });
+});
+
+describe('a gzip stream with shared pieces over real HTTP', () => {
+  it("decodes with a client's gunzip to what was written, through http.ServerResponse's chunks", async () => {
+    const page = Buffer.from('data: {"kind":"standings_page"}\nid: 3\n\n'.repeat(50));
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+      const gzip = new GzipStream(res);
+      gzip.write(page);
+      gzip.write('data: {"own":"part"}\nid: 3\n\n');
+      gzip.write(page);
+      gzip.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const decoded = await new Promise<string>((resolve, reject) => {
+        http.get({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/' }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve(zlib.gunzipSync(Buffer.concat(chunks)).toString()));
+        }).on('error', reject);
+      });
+      expect(decoded).toBe(`${page}data: {"own":"part"}\nid: 3\n\n${page}`);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -8,7 +8,7 @@ import { eventually, operatorReset, operatorStart } from './game/helpers.js';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { createContextInner } from '../src/trpc/context.js';
 import { runHotRead } from '../src/trpc/hot-read.js';
-import { HOT_READS } from '../src/trpc/fast-path.js';
+import { HOT_READS } from '../src/wire/hot-reads.js';
 
 /**
  * The hot reads (draft status, board, standings, profile) are answered from memory on every instance.

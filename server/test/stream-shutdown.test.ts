@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 /** Opens the spectators' stream on a raw keep-alive connection, as nginx's upstream keepalive does: every byte the server sends. */
-function openStream(): Promise<{ received: () => string; closed: Promise<void> }> {
+function openStream(): Promise<{ received: () => string; closed: Promise<void>; socket: net.Socket }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     let bytes = '';
@@ -30,7 +30,7 @@ function openStream(): Promise<{ received: () => string; closed: Promise<void> }
     socket.on('error', () => {});
     socket.on('data', (chunk) => {
       bytes += chunk.toString('latin1');
-      if (bytes.includes('\r\n\r\n')) resolve({ received: () => bytes, closed });
+      if (bytes.includes('\r\n\r\n')) resolve({ received: () => bytes, closed, socket });
     });
     socket.once('connect', () =>
       socket.write(`GET /trpc/draft.publicChanges HTTP/1.1\r\nHost: first-round.test\r\nAccept: text/event-stream\r\nConnection: keep-alive\r\n\r\n`),
@@ -38,6 +38,18 @@ function openStream(): Promise<{ received: () => string; closed: Promise<void> }
     setTimeout(() => reject(new Error(`no answer: ${bytes}`)), 10_000);
   });
 }
+
+describe('a refused request behind a stream under way', () => {
+  it('closes the connection instead of writing a refusal into the stream', async () => {
+    // What Node's parser refuses on a connection whose answer is under way cannot be answered there: a 400
+    // written into the stream's body would corrupt it. The connection is closed instead, as Node itself does
+    // (refusals.ts asks draining.ts which answers are under way).
+    const stream = await openStream();
+    stream.socket.write('NOT A REQUEST\r\n\r\n');
+    await stream.closed;
+    expect(stream.received().match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 200']);
+  });
+});
 
 describe('a live stream at shutdown', () => {
   it('is cut, not finished, so a proxy never reuses its connection as the server closes it', async () => {

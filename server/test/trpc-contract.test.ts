@@ -7,16 +7,16 @@ import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import type { PlayerDto } from '@first-round/shared/schemas';
 import { buildApp } from '../src/app.js';
 import { recordPick } from '../src/modules/draft/draft.service.js';
-import { HOT_READS } from '../src/trpc/fast-path.js';
+import { HOT_READS } from '../src/wire/hot-reads.js';
 import { appRouter } from '../src/trpc/root.js';
 import { notFoundRefusal } from '../src/refusals.js';
-import { CONNECTED, PING } from '../src/trpc/sse.js';
+import { CONNECTED, PING } from '../src/wire/sse-frames.js';
 import { ADMIN_EMAIL, createTestApp, listenOnLoopback, type TestApp, type TestUser } from './support/test-app.js';
 import { operatorStart } from './game/helpers.js';
 
 /**
  * Some /trpc answers are written by hand in tRPC's wire format, in front of tRPC's adapter: the hot
- * reads (trpc/fast-path.ts) and the live stream's SSE (modules/draft/draft.sse.ts). Any tRPC client must
+ * reads (wire/hot-reads.ts) and the live stream's SSE (wire/sse-route.ts). Any tRPC client must
  * read them unchanged, so each is held byte for byte to what tRPC itself answers for the same procedure
  * and input: a second app on the same dependencies (same database, same caches) with the hand-written
  * paths turned off answers through tRPC's own Fastify adapter.
@@ -24,6 +24,8 @@ import { operatorStart } from './game/helpers.js';
 
 let t: TestApp;
 let trpcOnly: FastifyInstance;
+/** The app with every fast path on, whatever FAST_PATHS says for the run. */
+let fastApp: FastifyInstance;
 let fastUrl: string;
 let trpcUrl: string;
 let admin: TestUser;
@@ -34,7 +36,8 @@ let streamGroup: { id: number };
 beforeAll(async () => {
   t = await createTestApp({ startEvents: true });
   trpcOnly = await buildApp(t.deps, { logger: false, fastPaths: false });
-  fastUrl = await listenOnLoopback(t.app);
+  fastApp = await buildApp(t.deps, { logger: false, fastPaths: true });
+  fastUrl = await listenOnLoopback(fastApp);
   trpcUrl = await listenOnLoopback(trpcOnly);
   admin = await t.signUp('operator', ADMIN_EMAIL);
   streamer = await t.signUp('streamer');
@@ -42,6 +45,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await trpcOnly?.close();
+  await fastApp?.close();
   await t?.close();
 });
 
@@ -56,7 +60,7 @@ const query = (input: unknown, batch: boolean) => {
 /** The same GET answered by the hand-written path and by tRPC's adapter. */
 async function bothAnswers(url: string, user: TestUser | undefined) {
   const request = { method: 'GET' as const, url, headers: user ? { authorization: user.authorization } : {} };
-  const [fast, trpc] = [await t.app.inject(request), await trpcOnly.inject(request)];
+  const [fast, trpc] = [await fastApp.inject(request), await trpcOnly.inject(request)];
   return { fast, trpc };
 }
 
@@ -214,7 +218,7 @@ describe('draft.changes over SSE, byte for byte as tRPC streams it', () => {
   it('answers unreadable connection params as tRPC does: a JSON error, before any stream', async () => {
     for (const params of ['{not json', '5', '{"token":5}', 'null', '[]']) {
       const url = `/trpc/draft.changes?connectionParams=${encodeURIComponent(params)}`;
-      const [fast, trpc] = [await t.app.inject({ method: 'GET', url }), await trpcOnly.inject({ method: 'GET', url })];
+      const [fast, trpc] = [await fastApp.inject({ method: 'GET', url }), await trpcOnly.inject({ method: 'GET', url })];
       expect(fast.body, params).toBe(trpc.body);
       expect(fast.statusCode, params).toBe(trpc.statusCode);
       expect(fast.headers['content-type'], params).toBe(trpc.headers['content-type']);
@@ -328,7 +332,7 @@ describe('answers for a path no route has, byte for byte as tRPC answers a proce
       expect(ours.contentType, url).toBe(trpc.headers['content-type']);
     }
     // And what the app answers for paths tRPC's adapter never sees is that answer.
-    const deeper = await t.app.inject({ method: 'GET', url: '/trpc/groups/get' });
+    const deeper = await fastApp.inject({ method: 'GET', url: '/trpc/groups/get' });
     expect(deeper.statusCode).toBe(404);
     expect(deeper.headers['content-type']).toBe('application/json');
     expect(deeper.body).toBe(notFoundRefusal({ url: '/trpc/groups/get', query: {} }).body as string);

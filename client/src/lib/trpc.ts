@@ -2,6 +2,7 @@ import { createTRPCReact, type inferReactQueryProcedureOptions } from '@trpc/rea
 import { httpBatchLink, httpLink, httpSubscriptionLink, splitLink, TRPCClientError, type TRPCLink } from '@trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
 import { isErrorKind, type ErrorKind } from '@first-round/shared/errors';
+import { isHotRead } from '@first-round/shared/hot-reads';
 import type { JoinRefusalData } from '@first-round/shared/schemas';
 import type { AppRouter } from '@first-round/server/router';
 import { fetchNotingConnectivity } from './connectivity';
@@ -15,14 +16,6 @@ export type ReactQueryOptions = inferReactQueryProcedureOptions<AppRouter>;
 export interface LinkOptions {
   getToken: () => Promise<string | null>;
 }
-
-/**
- * The hot reads of draft night, each sent alone as a GET with a stable URL (/trpc/draft.status, …) so the
- * browser's HTTP cache keeps the answer and revalidates it with If-None-Match: an unchanged answer comes
- * back as an empty 304, which fetch hands over as the cached 200. A batch URL names whichever calls
- * happened to go together, so it would rarely be the same twice.
- */
-export const HOT_READS: ReadonlySet<string> = new Set(['draft.status', 'players.list', 'leaderboard.group', 'leaderboard.field', 'leaderboard.public', 'auth.me']);
 
 /** With the cookies, and noting whether an answer came (lib/connectivity.ts: the offline banner). */
 const withCookies: typeof fetch = (url, init) => fetchNotingConnectivity(url, { ...init, credentials: 'include' });
@@ -46,8 +39,11 @@ export function createLinks({ getToken }: LinkOptions): TRPCLink<AppRouter>[] {
           return token ? { token } : {};
         },
       }),
+      // The hot reads (shared/src/hot-reads.ts) each alone as a GET with a stable URL, which the browser's
+      // HTTP cache keeps and revalidates (an unchanged answer is an empty 304); a batch URL names whichever
+      // calls happened to go together, so it would rarely be the same twice.
       false: splitLink({
-        condition: (op) => op.type === 'query' && HOT_READS.has(op.path),
+        condition: (op) => op.type === 'query' && isHotRead(op.path),
         true: httpLink({ url: '/trpc', headers: authorization, fetch: withCookies }),
         false: httpBatchLink({ url: '/trpc', maxItems: 10, headers: authorization, fetch: withCookies }),
       }),

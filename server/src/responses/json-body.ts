@@ -1,14 +1,10 @@
-import crypto from 'node:crypto';
-import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { closesConnection } from '../draining.js';
-import type { ByteSink } from './gzip-stream.js';
+import crypto from 'node:crypto';
 
-/** A value serialised once: its JSON text, that text's bytes (made at the first response that sends them) and its ETag (at the first that needs it). */
+/** A value serialised once: its JSON text and its ETag (made at the first answer that needs it). */
 interface Prepared {
   json: string;
   etag?: string;
-  bytes?: Buffer;
 }
 
 /**
@@ -18,10 +14,11 @@ interface Prepared {
 const SHARED_PIECE_MIN = 1024;
 
 /**
- * A response body as sent: its pieces in order (text of its own, or a prepared value whose bytes every
- * response shares) and its entity tag. A standings page is one piece however many callers read it; the
- * caller's own part is a few hundred bytes around it. The ETag is hashed at its first use: a read needs
- * it, a live frame (5,000 of them after each pick) never does.
+ * A response body: its pieces in order (text of its own, or a prepared value whose JSON every answer
+ * shares), put together into one text when sent, and its entity tag. A standings page is one piece however
+ * many callers read it; the caller's own part is a few hundred bytes around it, and the ETag names the page
+ * by its own tag instead of hashing its 18 KB again. The ETag is hashed at its first use: a read needs it,
+ * a live frame (5,000 of them after each pick) never does.
  */
 export class JsonBody {
   private tag: string | undefined;
@@ -139,43 +136,6 @@ export function jsonText(body: JsonBody): string {
   return body.pieces.map((p) => (typeof p === 'string' ? p : p.json)).join('');
 }
 
-function bytesOf(piece: Prepared): Buffer {
-  return (piece.bytes ??= Buffer.from(piece.json));
-}
-
-/**
- * Writes a body to a stream (the live fan-out) without copying the big prepared pieces: the text around a
- * standings page and the page's own bytes, shared by every stream that watches it. One page copied per
- * stream was 18 KB × 5,000 streams of fresh buffers after every pick, and that much new memory outside
- * the heap makes V8 collect the whole (large) heap.
- */
-export function writeJson(out: Pick<ByteSink, 'cork' | 'uncork' | 'write'>, body: JsonBody): void {
-  out.cork();
-  writePieces(out, body);
-  out.uncork();
-}
-
-/** The body's pieces in order, the text between shared pieces joined (the caller corks around it). */
-function writePieces(out: Pick<ByteSink, 'write'>, body: JsonBody): void {
-  let text = '';
-  for (const p of body.pieces) {
-    if (typeof p === 'string') text += p;
-    else {
-      if (text) out.write(text);
-      text = '';
-      out.write(bytesOf(p));
-    }
-  }
-  if (text) out.write(text);
-}
-
-/** The body's length in bytes, for Content-Length. */
-function byteLengthOf(body: JsonBody): number {
-  let length = 0;
-  for (const p of body.pieces) length += typeof p === 'string' ? Buffer.byteLength(p) : bytesOf(p).length;
-  return length;
-}
-
 /** Whether an `If-None-Match` header names this ETag (a list, `*`, or weak forms of it). */
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
@@ -193,28 +153,5 @@ export function sendRead(request: FastifyRequest, reply: FastifyReply, body: Jso
   const vary = reply.getHeader('vary');
   reply.header('etag', body.etag).header('cache-control', 'private, no-cache').header('vary', vary ? `${String(vary)}, authorization` : 'authorization');
   if (etagMatches(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
-  return writeAnswer(reply, body);
-}
-
-/**
- * A 200 answer written to the socket as its pieces, in one write: the headers, the caller's own text and
- * the shared page's bytes as they are. Through `reply.send` it had to be one string or one buffer: the
- * 18 KB page copied into a new string per read, copied again behind the headers and encoded on the way
- * out cost ~10 µs of a read's ~100, and a new buffer per read is worse (see writeJson). The reply is
- * hijacked for this: Fastify's onResponse hooks (request logging) still run, its onSend hooks do not,
- * so what the one onSend hook does (close the connection while the server drains, draining.ts) is done here.
- */
-function writeAnswer(reply: FastifyReply, body: JsonBody) {
-  const headers = reply.getHeaders() as OutgoingHttpHeaders; // a copy
-  headers['content-type'] = 'application/json; charset=utf-8';
-  headers['content-length'] = byteLengthOf(body);
-  if (closesConnection(reply)) headers.connection = 'close';
-  reply.hijack();
-  const res = reply.raw;
-  res.writeHead(reply.statusCode, headers);
-  res.cork();
-  writePieces(res, body);
-  // end() uncorks: headers, pieces and the end of the answer leave in one write.
-  res.end();
-  return reply;
+  return reply.type('application/json; charset=utf-8').send(jsonText(body));
 }

@@ -6,8 +6,10 @@ import { NUL_MESSAGE } from '@first-round/shared/schemas';
 import { containsNul } from '../trpc/trpc.js';
 import { errorAnswer, unprocessable } from '../errors.js';
 import { jsonBody, sendRead } from '../responses/json-body.js';
+import type { FastPaths } from '../wire/switch.js';
 import { parseQuery, restRoutes, type RestRoute } from './routes.js';
-import { HOT_READS } from '../trpc/fast-path.js';
+import { HOT_READS } from '../wire/hot-reads.js';
+import { isHotRead } from '@first-round/shared/hot-reads';
 import { hotReadBody, runHotRead } from '../trpc/hot-read.js';
 
 type Caller = ReturnType<typeof createCaller>;
@@ -28,7 +30,7 @@ function wantsPage(req: FastifyRequest): boolean {
  * Every row of the table at `/api<path>` and `<path>`, each one call of the same procedure. Errors are
  * answered by the one error model (errors.ts): `{detail, message, code}` with the kind's status.
  */
-export async function registerRestAdapter(app: FastifyInstance, deps: AppDeps) {
+export async function registerRestAdapter(app: FastifyInstance, deps: AppDeps, pieces: FastPaths) {
   for (const route of restRoutes) {
     const handle = (prefixed: boolean, absent?: string) => async (req: FastifyRequest, reply: FastifyReply) => {
       if (!prefixed && wantsPage(req)) return reply.sendSpa();
@@ -43,7 +45,8 @@ export async function registerRestAdapter(app: FastifyInstance, deps: AppDeps) {
         const ctx = made instanceof Promise ? await made : made;
         const params = { ...(req.params as Record<string, string>), ...(absent ? { [absent]: '' } : {}) };
         const input = route.input?.({ params, query, body: req.body });
-        const hot = HOT_READS[route.procedure];
+        // With the `hot-reads` piece (wire/switch.ts) a hot read runs its read function, not a tRPC caller.
+        const hot = pieces.has('hot-reads') && isHotRead(route.procedure) ? HOT_READS[route.procedure] : undefined;
         const answer = hot ? runHotRead(hot, ctx, input) : procedureOf(createCaller(ctx), route.procedure)(input);
         const result = answer instanceof Promise ? await answer : answer;
         if (route.method === 'GET') return sendRead(req, reply, hot ? hotReadBody(hot, result) : jsonBody(result));

@@ -91,6 +91,8 @@ export async function createTestApp(
     // Tests ask for unknown groups from one address far more than a player would; the budget's own test sets it low.
     GROUP_PROBE_LIMIT: '1000000',
     PORT: '3000',
+    // The fast paths as the run says (`FAST_PATHS=off npm run test:unit` runs every test on plain Fastify and tRPC).
+    ...(process.env.FAST_PATHS ? { FAST_PATHS: process.env.FAST_PATHS } : {}),
     // Pushes go to the push service stand-in (startPushService), plain http on loopback: allowed except in
     // production, where the setting is refused (tests of what production refuses set it to 'false').
     ...(options.env?.NODE_ENV === 'production' ? {} : { PUSH_ALLOW_LOOPBACK_HTTP: 'true' }),

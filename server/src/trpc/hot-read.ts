@@ -13,7 +13,7 @@ export type ReadContext = Context & { em: EntityManager };
  * A read every open page repeats after each draft change (the draft status, the board, standings, the
  * caller's profile). It is defined once, here, as a function that does its own checks (`signedIn`,
  * `requireMembership`) and reads from the caches; the tRPC procedure and the fast HTTP path
- * (trpc/fast-path.ts, used for tRPC GETs and the REST rows) both run exactly this function, so they
+ * (wire/hot-reads.ts, used for tRPC GETs and the REST rows) both run exactly this function, so they
  * cannot disagree on who may read what. The fast path exists because each tRPC middleware level costs
  * about as much as the read itself; `output` documents the answer, which its cache validated once.
  */

@@ -12,7 +12,7 @@ import type { Identity } from '../modules/auth/bearer.js';
 import { requireMembership } from '../modules/groups/membership.js';
 import { spendOnGroupNotFound } from '../modules/groups/probe-budget.js';
 import { isDraftStarted } from '../modules/draft/draft.service.js';
-import { SSE_OPTIONS } from './sse.js';
+import { SSE_OPTIONS } from '../live/parts.js';
 
 /**
  * Who may call a procedure. Each builder below sets its own (`.meta({ access })`), so a procedure says it
@@ -60,7 +60,7 @@ const t = initTRPC
   .create({
     // Outside development stack traces would leak into responses (tRPC's isDev).
     isDev: false,
-    // SSE subscriptions: the same settings as the hand-written live stream (sse.ts).
+    // SSE subscriptions: the same settings as the frames written by hand (live/parts.ts).
     sse: SSE_OPTIONS,
     // The message a client may see, the kind it branches on and the error's data (a refused join's tries
     // left), from the one error model (errors.ts); tRPC's own code and HTTP status stay as tRPC sets them.

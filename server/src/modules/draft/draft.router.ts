@@ -62,7 +62,7 @@ export const draftRouter = router({
   reset: operatorChange.meta(CHANGE).mutation(({ ctx }) => draft.resetDraft(ctx.em, actorOf(ctx))),
   /**
    * Live draft changes (live-stream.ts). The browser reads them through the SSE route in front of tRPC
-   * (draft.sse.ts), which calls this very procedure for its checks and its stream; the browser passes its
+   * (wire/sse-route.ts), which calls this very procedure for its checks and its stream; the browser passes its
    * token in `connectionParams`.
    */
   changes: authedProcedure
@@ -74,7 +74,7 @@ export const draftRouter = router({
    * The spectators' live stream (public-live-stream.ts): every change and after each the public top 100
    * (leaderboard.public's answer). No sign-in; at most MAX_PUBLIC_STREAMS_PER_IP per address and
    * MAX_PUBLIC_STREAMS per instance; 404 with PUBLIC_STANDINGS=false. The browser reads it through the
-   * same SSE route as draft.changes (draft.sse.ts).
+   * same SSE route as draft.changes (wire/sse-route.ts).
    */
   publicChanges: publicProcedure
     .meta({ output: z.union([draftChange, standingsUpdate]), errors: ['NOT_FOUND', 'TOO_MANY_REQUESTS'] })

@@ -1,37 +1,71 @@
 import type { TrackedEnvelope } from '@trpc/server';
 import type { LiveMessage } from '@first-round/shared/schemas';
-import type { ByteSink } from '../../responses/gzip-stream.js';
-import { PING } from '../../trpc/sse.js';
 
 /*
- * What the players' live stream (live-stream.ts) and the spectators' (public-live-stream.ts) both need and
- * do alike: the places a caller holds while a stream is open, how long a change waits for its page, the
- * pings of quiet streams, and the queue tRPC reads a stream from.
+ * The pieces of the live hub (hub.ts) that stand on their own: the places callers hold while their streams
+ * are open, how long a change waits for its page, the pings of quiet streams, and the queue tRPC reads a
+ * stream from.
  */
 
-/**
- * Takes one of `key`'s places in `places` (the caller has checked there is room) until the answer is called
- * or `signal` aborts, whichever comes first; `onRelease` runs once with it. Any number of calls release once.
- */
-export function holdPlace(places: Map<string, number>, key: string, signal: AbortSignal | undefined, onRelease?: () => void): () => void {
-  places.set(key, (places.get(key) ?? 0) + 1);
-  let released = false;
-  const release = () => {
-    if (released) return;
-    released = true;
-    signal?.removeEventListener('abort', release);
-    onRelease?.();
-    const left = (places.get(key) ?? 1) - 1;
-    if (left > 0) places.set(key, left);
-    else places.delete(key);
-  };
-  if (signal?.aborted) release();
-  else signal?.addEventListener('abort', release, { once: true });
-  return release;
+/** How many streams one caller may hold (`perKey`) and one instance (`total`), and what a refusal says. */
+export interface PlaceLimits {
+  perKey: number;
+  total?: number;
+  /** The 429 for a caller holding `perKey` already. */
+  fullForKey(limit: number): Error;
+  /** The 429 for an instance holding `total` already. */
+  fullForAll?(limit: number): Error;
 }
 
 /**
- * How long a change waits for the page re-ranked after it (both streams: the players' watched page, the
+ * The places of one channel's streams: per caller (a player, an address) and in all. A place is held from
+ * `take` until its release is called or the signal aborts, whichever comes first; any number of calls
+ * release once.
+ */
+export class PlaceBook {
+  private readonly held = new Map<string, number>();
+  private taken = 0;
+
+  constructor(private readonly limits: PlaceLimits) {}
+
+  /** How many places `key` holds. */
+  count(key: string): number {
+    return this.held.get(key) ?? 0;
+  }
+
+  /** One of `key`'s places (the limit's 429 when none is left), and its release. */
+  take(key: string, signal: AbortSignal | undefined): () => void {
+    const { perKey, total, fullForKey, fullForAll } = this.limits;
+    if (this.count(key) >= perKey) throw fullForKey(perKey);
+    if (total !== undefined && this.taken >= total) throw fullForAll?.(total) ?? fullForKey(perKey);
+    this.taken += 1;
+    this.held.set(key, this.count(key) + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      signal?.removeEventListener('abort', release);
+      this.taken -= 1;
+      const left = this.count(key) - 1;
+      if (left > 0) this.held.set(key, left);
+      else this.held.delete(key);
+    };
+    if (signal?.aborted) release();
+    else signal?.addEventListener('abort', release, { once: true });
+    return release;
+  }
+}
+
+/** The live streams' SSE settings, for tRPC (trpc/trpc.ts) and the frames written by hand (wire/sse-frames.ts) alike. */
+export const SSE_OPTIONS = {
+  // A ping keeps proxies from closing idle streams (the live hub pings a quiet one in its turn, once an
+  // interval: QuietPings below); clients reconnect after this much silence.
+  ping: { enabled: true, intervalMs: 15_000 },
+  client: { reconnectAfterInactivityMs: 40_000 },
+} as const;
+
+/**
+ * How long a change waits for the page re-ranked after it (every channel: the players' watched page, the
  * spectators' top 100), to go out with it in one write; past this it goes alone. A write to a socket costs
  * tens of µs on a busy machine however small it is, so one write per stream and pick instead of two is a
  * fifth of the fan-out; and the page never shows a pick before its standings. Ranking 100,000 entries
@@ -97,35 +131,6 @@ export class QuietPings {
     this.turn = (turn + 1) % PING_TURNS;
     const quietSince = performance.now() - this.intervalMs / 2;
     for (const stream of this.streams) if (stream.pingTurn === turn && stream.outlet.lastWriteAt <= quietSince) stream.outlet.ping();
-  }
-}
-
-/**
- * An SSE response (or its gzip stream) as both streams write it: noting when the last bytes went out
- * (QuietPings pings quiet ones), and ended with `failed`'s frame on a failure.
- */
-export class SseWriter {
-  /** Opened just now, after the stream's `connected` frame. */
-  lastWriteAt = performance.now();
-
-  constructor(
-    protected readonly out: ByteSink,
-    private readonly failed: (error: unknown) => string,
-  ) {}
-
-  protected write(chunk: string | Buffer) {
-    this.lastWriteAt = performance.now();
-    this.out.write(chunk);
-  }
-
-  ping() {
-    this.write(PING);
-  }
-
-  /** Without a `return` event: the client reconnects (to another instance, on shutdown). */
-  end(error?: unknown) {
-    if (error === undefined) this.out.end();
-    else this.out.end(this.failed(error));
   }
 }
 

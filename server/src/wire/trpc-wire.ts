@@ -1,11 +1,11 @@
 import { getTRPCErrorFromUnknown, getTRPCErrorShape, TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
-import type { Context } from './context.js';
-import { trpcConfig } from './trpc.js';
+import type { Context } from '../trpc/context.js';
+import { trpcConfig } from '../trpc/trpc.js';
 
 /*
  * How tRPC's HTTP adapter reads a request and answers an error, for the answers written by hand in front
- * of it (trpc/fast-path.ts, modules/draft/draft.sse.ts). Each rule is tRPC's own, error messages
+ * of it (wire/hot-reads.ts, wire/sse-route.ts). Each rule is tRPC's own, error messages
  * included: server/test/trpc-contract.test.ts compares the answers byte for byte.
  */
 

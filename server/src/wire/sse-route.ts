@@ -1,42 +1,45 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DraftChangesInput, PublicChangesInput } from '@first-round/shared/schemas';
-import type { AppDeps } from '../../deps.js';
-import { createContextInner, type Context } from '../../trpc/context.js';
-import { createCallerFactory } from '../../trpc/trpc.js';
-import { lastEventIdOf, parseConnectionParams, parseQueryInput, queryParam, trpcErrorAnswer, withLastEventId } from '../../trpc/wire.js';
-import { CONNECTED, errorFrame, SSE_HEADERS } from '../../trpc/sse.js';
-import { acceptsGzip, GzipStream, type ByteSink } from '../../responses/gzip-stream.js';
-import { chunkedBody } from '../../responses/chunked-socket.js';
-import { draftRouter } from './draft.router.js';
-import { LiveSubscription } from './live-stream.js';
-import { PublicLiveSubscription } from './public-live-stream.js';
-import { closesConnection } from '../../draining.js';
+import type { AppDeps } from '../deps.js';
+import { createContextInner, type Context } from '../trpc/context.js';
+import { createCallerFactory } from '../trpc/trpc.js';
+import { draftRouter } from '../modules/draft/draft.router.js';
+import { LiveSubscription } from '../live/hub.js';
+import { closesConnection } from '../draining.js';
+import { acceptsGzip, gzipPerStream } from '../event-streams.js';
+import { lastEventIdOf, parseConnectionParams, parseQueryInput, queryParam, trpcErrorAnswer, withLastEventId } from './trpc-wire.js';
+import { CONNECTED, errorFrame, SSE_HEADERS } from './sse-frames.js';
+import type { ByteSink } from '../event-streams.js';
+import { GzipStream } from './gzip-stream.js';
+import type { FastPaths } from './switch.js';
 
 /** The draft's procedures called in process: the route runs `draft.changes` (or `publicChanges`) itself, checks and all. */
 const callDraft = createCallerFactory(draftRouter);
 
 /**
- * `draft.changes` over SSE for the web app's EventSource, in front of tRPC's adapter: the very procedure
- * (its checks, its place limit, its stream: live-stream.ts), with the stream's frames written straight to
- * the response, shared by every stream and compressed once for all when the client accepts gzip, instead
+ * The `streams` piece (wire/switch.ts). `draft.changes` over SSE for the web app's EventSource, in front of
+ * tRPC's adapter: the very procedure (its checks, its place limit, its stream: live/hub.ts), with the
+ * stream's frames written straight to the response, shared by every stream and compressed once for all when the client accepts gzip, instead
  * of through tRPC's per-stream web streams. Everything before the frames is read as tRPC reads it
- * (trpc/wire.ts): the token may come in `connectionParams` (EventSource cannot send headers), a
+ * (wire/trpc-wire.ts): the token may come in `connectionParams` (EventSource cannot send headers), a
  * Last-Event-ID joins the input, and a refusal is an event stream whose only event after `connected` is
  * tRPC's `serialized-error`. server/test/trpc-contract.test.ts holds every byte to tRPC's own answer.
  */
-export function registerDraftChangesSse(app: FastifyInstance, deps: AppDeps) {
-  registerStream(app, deps, 'draft.changes', async (ctx, signal, input) => {
-    const subscription = await callDraft(ctx, { signal }).changes(input as DraftChangesInput);
-    // (tRPC types what a subscription returns as its values; the procedure returns the stream itself.)
-    if (!(subscription instanceof LiveSubscription)) throw new Error('draft.changes did not return a live subscription');
-    return subscription;
-  });
-  // The spectators' stream (public-live-stream.ts), read the same way: same wire, same checks' path.
-  registerStream(app, deps, 'draft.publicChanges', async (ctx, signal, input) => {
-    const subscription = await callDraft(ctx, { signal }).publicChanges(input as PublicChangesInput);
-    if (!(subscription instanceof PublicLiveSubscription)) throw new Error('draft.publicChanges did not return a live subscription');
-    return subscription;
-  });
+export function registerSseRoutes(app: FastifyInstance, deps: AppDeps, pieces: FastPaths) {
+  // The players' stream and the spectators' (modules/draft/live-stream.ts, public-live-stream.ts): same
+  // wire, same checks' path.
+  const streams: Record<string, (ctx: Context, signal: AbortSignal, input: unknown) => Promise<unknown>> = {
+    'draft.changes': (ctx, signal, input) => callDraft(ctx, { signal }).changes(input as DraftChangesInput),
+    'draft.publicChanges': (ctx, signal, input) => callDraft(ctx, { signal }).publicChanges(input as PublicChangesInput),
+  };
+  for (const [path, open] of Object.entries(streams)) {
+    registerStream(app, deps, pieces, path, async (ctx, signal, input) => {
+      const subscription = await open(ctx, signal, input);
+      // (tRPC types what a subscription returns as its values; the procedure returns the stream itself.)
+      if (!(subscription instanceof LiveSubscription)) throw new Error(`${path} did not return a live subscription`);
+      return subscription;
+    });
+  }
 }
 
 /** What a stream procedure returns to the route: it writes itself to the response as frames. */
@@ -44,7 +47,7 @@ interface FramedStream {
   sendTo(out: ByteSink, failed: (error: unknown) => string): void;
 }
 
-function registerStream(app: FastifyInstance, deps: AppDeps, path: string, call: (ctx: Context, signal: AbortSignal, input: unknown) => Promise<FramedStream>) {
+function registerStream(app: FastifyInstance, deps: AppDeps, pieces: FastPaths, path: string, call: (ctx: Context, signal: AbortSignal, input: unknown) => Promise<FramedStream>) {
   app.get(`/trpc/${path}`, async (request: FastifyRequest, reply: FastifyReply) => {
     const query = request.query as Record<string, string | string[] | undefined>;
     // Listened for first: a client that leaves while its token is still being checked must give its
@@ -71,7 +74,7 @@ function registerStream(app: FastifyInstance, deps: AppDeps, path: string, call:
     let out: ByteSink | undefined;
     const failed = (cause: unknown) => errorFrame(trpcErrorAnswer(cause, { type: 'subscription', path: path, input, ctx }).shape);
     // Compressed when the client accepts it (browsers do): the stream's shared frames are compressed
-    // once for all streams (responses/gzip-stream.ts).
+    // once for all streams (the `gzip` piece: wire/gzip-stream.ts), else by zlib for this stream alone.
     const gzip = acceptsGzip(request.headers['accept-encoding']);
     const start = (): ByteSink => {
       reply.hijack();
@@ -85,12 +88,10 @@ function registerStream(app: FastifyInstance, deps: AppDeps, path: string, call:
         // A stream opened while the server drains ends with the drain; its connection with it.
         ...(closesConnection(reply) ? { connection: 'close' } : {}),
       });
-      // The head is flushed, so that the body's chunks can go straight to the socket
-      // (responses/chunked-socket.ts); corked, it leaves with the `connected` frame in one write, as before.
+      // Corked: the head leaves with the `connected` frame in one write.
       reply.raw.cork();
-      reply.raw.flushHeaders();
-      const body = chunkedBody(reply.raw);
-      const out = cutAtShutdown(gzip ? new GzipStream(body) : body, reply);
+      const zipped = !gzip ? reply.raw : pieces.has('gzip') ? new GzipStream(reply.raw) : gzipPerStream(reply.raw);
+      const out = cutAtShutdown(zipped, reply);
       out.write(CONNECTED);
       reply.raw.uncork();
       return out;

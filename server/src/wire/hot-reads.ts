@@ -1,18 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { HotReadPath } from '@first-round/shared/hot-reads';
 import type { AppDeps } from '../deps.js';
 import { describeError, errorHeaders } from '../errors.js';
 import { enveloped, sendRead } from '../responses/json-body.js';
-import type { ProcedurePath } from '../rest/routes.js';
 import { readProfile } from '../modules/auth/auth.router.js';
 import { readDraftStatus } from '../modules/draft/draft.router.js';
 import { readField, readLeaderboard, readPublicStandings } from '../modules/leaderboard/leaderboard.router.js';
 import { readPlayers } from '../modules/players/players.router.js';
-import { createContextInner, type Context } from './context.js';
-import { hotReadBody, runHotRead, type AnyHotRead } from './hot-read.js';
-import { parseQueryInput, queryParam, trpcErrorAnswer } from './wire.js';
+import { createContextInner, type Context } from '../trpc/context.js';
+import { hotReadBody, runHotRead, type AnyHotRead } from '../trpc/hot-read.js';
+import { parseQueryInput, queryParam, trpcErrorAnswer } from './trpc-wire.js';
 
 /**
- * The reads every open page repeats after each draft change (trpc/hot-read.ts). Over tRPC (an unbatched
+ * The `hot-reads` piece (wire/switch.ts). The reads every open page repeats after each draft change
+ * (shared/src/hot-reads.ts names them; trpc/hot-read.ts defines one). Over tRPC (an unbatched
  * GET, as the web app sends them, or a batch of one) they are answered here instead of by the tRPC
  * adapter: the same context and the same read function (so the same checks), but without tRPC's
  * middleware chain and its conversion to a web Request and back, and the answer goes out as the bytes its
@@ -20,7 +21,7 @@ import { parseQueryInput, queryParam, trpcErrorAnswer } from './wire.js';
  * (`{"result":{"data":…}}`, errors shaped by the router's error formatter), so any tRPC client reads it
  * unchanged. The REST rows of these procedures run the same functions (rest/adapter.ts).
  */
-export const HOT_READS: Partial<Record<ProcedurePath, AnyHotRead>> = {
+export const HOT_READS: Record<HotReadPath, AnyHotRead> = {
   'draft.status': readDraftStatus,
   'players.list': readPlayers,
   'leaderboard.group': readLeaderboard,
@@ -43,7 +44,8 @@ export function registerHotReads(app: FastifyInstance, deps: AppDeps) {
         ctx = made instanceof Promise ? await made : made;
         const answer = runHotRead(read, ctx, input);
         const body = hotReadBody(read, answer instanceof Promise ? await answer : answer);
-        return sendRead(request, reply, batch ? enveloped(body, '[{"result":{"data":', '}}]', 'tb') : enveloped(body, '{"result":{"data":', '}}', 't'));
+        const answered = batch ? enveloped(body, '[{"result":{"data":', '}}]', 'tb') : enveloped(body, '{"result":{"data":', '}}', 't');
+        return sendRead(request, reply, answered);
       } catch (cause) {
         const { status, shape } = trpcErrorAnswer(cause, { type: 'query', path, input, ctx });
         if (status >= 500 && status !== 503) request.log.error({ err: cause }, 'hot read failed');

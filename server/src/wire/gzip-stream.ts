@@ -1,7 +1,9 @@
 import zlib from 'node:zlib';
+import type { ByteSink } from '../event-streams.js';
 
 /*
- * A gzip response stream whose shared parts are compressed once for every stream that sends them.
+ * The `gzip` piece (wire/switch.ts): a gzip response stream whose shared parts are compressed once for every
+ * stream that sends them.
  *
  * After each pick the live fan-out sends the same 18 KB standings page to 5,000 streams, each with a few
  * hundred bytes of its own around it. Compressing every stream with its own zlib state would cost as much
@@ -13,14 +15,6 @@ import zlib from 'node:zlib';
  * beside it. The gzip trailer's CRC-32 is kept per stream by combining the shared pieces' CRCs
  * (zlib's crc32_combine), so the stream stays valid gzip to its end.
  */
-
-/** What a live stream writes to: an http.ServerResponse, or a GzipStream around one. */
-export interface ByteSink {
-  cork(): void;
-  uncork(): void;
-  write(chunk: string | Buffer, encoding?: BufferEncoding): boolean;
-  end(chunk?: string | Buffer): unknown;
-}
 
 /** A piece compressed once: its deflate blocks, and its CRC-32 and length for each stream's trailer. */
 interface DeflatedPiece {
@@ -78,17 +72,6 @@ function deflatedOf(shared: Buffer): DeflatedPiece {
 const HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 /** Longer own text is compressed (once, for this stream) rather than stored. */
 const STORE_MAX = 1024;
-
-/** Whether an Accept-Encoding header accepts gzip (`gzip`, `x-gzip` or `*`, not at q=0). */
-export function acceptsGzip(header: string | undefined): boolean {
-  if (!header) return false;
-  return header.split(',').some((entry) => {
-    const [coding = '', ...params] = entry.trim().toLowerCase().split(';');
-    if (coding !== 'gzip' && coding !== 'x-gzip' && coding !== '*') return false;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
-}
 
 /**
  * One response's gzip stream, written as the plain stream would be: a Buffer is a shared piece (compressed

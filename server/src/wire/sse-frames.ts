@@ -1,19 +1,12 @@
 import type { DraftChange } from '@first-round/shared/schemas';
+import { SSE_OPTIONS } from '../live/parts.js';
 
 /*
- * tRPC's SSE wire format, written by hand where the live stream writes frames itself (modules/draft/
- * draft.sse.ts, live-stream.ts) instead of through tRPC's per-stream machinery. The web app's
- * httpSubscriptionLink reads them unchanged: server/test/trpc-contract.test.ts holds every frame here
- * byte for byte to what tRPC's own adapter sends.
+ * tRPC's SSE wire format, written by hand where the live hub's streams write frames themselves (the SSE
+ * route, wire/sse-route.ts, and its outlet, wire/sse-outlet.ts) instead of through tRPC's per-stream
+ * machinery. The web app's httpSubscriptionLink reads them unchanged: server/test/trpc-contract.test.ts
+ * holds every frame here byte for byte to what tRPC's own adapter sends.
  */
-
-/** The live stream's SSE settings, for tRPC (trpc.ts) and the hand-written stream alike. */
-export const SSE_OPTIONS = {
-  // A ping keeps proxies from closing idle streams (the live streams ping a quiet one in its turn, once an
-  // interval: modules/draft/stream-parts.ts); clients reconnect after this much silence.
-  ping: { enabled: true, intervalMs: 15_000 },
-  client: { reconnectAfterInactivityMs: 40_000 },
-} as const;
 
 /** The headers tRPC sends with a subscription stream. */
 export const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', connection: 'keep-alive' };
@@ -24,7 +17,7 @@ export const sseFrame = (fields: Array<[string, string]>) => `${fields.map(([k, 
 /** The first event of every stream: the client's reconnect settings. */
 export const CONNECTED = sseFrame([['event', 'connected'], ['data', JSON.stringify(SSE_OPTIONS.client)]]);
 
-/** Written to every stream alike: one buffer, so a gzip stream compresses it once for all (responses/gzip-stream.ts). */
+/** Written to every stream alike: one buffer, so a gzip stream compresses it once for all (wire/gzip-stream.ts). */
 export const PING = Buffer.from(sseFrame([['event', 'ping'], ['data', '']]));
 
 /** A refusal or failure: the error shape the router's formatter made (trpc.ts, trpcErrorAnswer). */

@@ -1,0 +1,392 @@
+import type { TrackedEnvelope } from '@trpc/server';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { DraftChange, LiveMessage } from '@first-round/shared/schemas';
+import type { AppDeps } from '../deps.js';
+import type { MaybePromise } from '../cache/maybe-promise.js';
+import type { ByteSink } from '../event-streams.js';
+import { SseOutlet } from '../wire/sse-outlet.js';
+import { toTrpcError } from '../trpc/trpc.js';
+import { draftChangesAfter } from '../modules/draft/draft.repository.js';
+import { HOLD_FOR_PAGE_MS, PlaceBook, QuietPings, type PlaceLimits } from './parts.js';
+import { IteratorOutlet, type Delivery, type Outlet, type SharedPage } from './outlets.js';
+
+export type { Delivery, SharedPage } from './outlets.js';
+
+/** The most changes a reconnecting stream replays (a whole draft night is a few hundred). */
+export const REPLAY_MAX = 500;
+
+export type HubDeps = Pick<AppDeps, 'events' | 'orm' | 'log' | 'liveFanOut'>;
+
+/**
+ * What differs between the live streams, passed to the hub: who may open one (its places), which page
+ * follows a change for a stream that watches one (`W`, a stream's watch; `P`, its page as of a change), whose
+ * own part goes with it, and who may read it.
+ */
+export interface Channel<W, P extends SharedPage = SharedPage> {
+  /** Its log lines' prefix: `<name> fan-out written`, `<name> standings not sent`. */
+  readonly name: string;
+  readonly places: PlaceLimits;
+  /** Whether a stream without a last event id gets its page at once, as of the newest change heard. */
+  readonly openingPage: boolean;
+  /** Streams whose watches have the same key share one page (the very same bytes). */
+  keyOf(watch: W): string;
+  /**
+   * Who may read a page, when not anyone: asked once per stream, and again after the watched page's group
+   * announces a join or leave.
+   */
+  membership?: {
+    mayRead(em: EntityManager, watch: W, reader: string): MaybePromise<boolean>;
+    groupOf(watch: W): number;
+  };
+  /** Makes ready, once per change for all its watchers, what their pages read (the standings ranked). */
+  rank(watches: W[]): Promise<unknown>;
+  /** The page of `watch` as of change `eventId`, made once for all the streams of its key. */
+  page(watch: W, eventId: number): MaybePromise<P>;
+  /** The reader's own part of a page (compared with the last one sent: it goes only when it changed), and its message. */
+  own?(page: P, reader: string): string;
+  ownMessage?(watch: W, eventId: number, own: string): string;
+}
+
+/** What a stream is opened with. */
+export interface StreamRequest<W> {
+  /** Who reads it (a participant id, an address): its places and its own part are theirs. */
+  reader: string;
+  /** The page it watches, if any: sent after every change. */
+  watch?: W;
+  /** The last change the client saw: nothing at or below it is sent, what came after it is replayed. */
+  lastEventId?: string | null;
+}
+
+/**
+ * One open stream. Everything the hub knows about it lives here, so that what it has not sent yet stays
+ * nameable: the changes held for its page, the live changes waiting behind its replay. (A stream whose
+ * socket stops draining could keep only its newest page and its held changes here until it drains.)
+ */
+interface Stream<W> {
+  outlet: Outlet;
+  reader: string;
+  watch?: W;
+  key?: string;
+  /** The reader's own part as last sent on this stream: not sent again unchanged. */
+  lastMine?: string;
+  /** Whether the reader may read the watched page; unknown until checked, and again after a join/leave. */
+  allowed?: boolean;
+  /** The newest change sent (or, before anything is, the client's last event id): nothing at or below it is sent. */
+  lastSent: number;
+  /** Changes waiting to go out with the page re-ranked after them (HOLD_FOR_PAGE_MS). */
+  held?: Delivery[];
+  /** While the replay after a reconnect is read: live changes, sent once the replay has been. */
+  pending?: Delivery[];
+  /** Gives the stream's place back (any number of calls). */
+  release: () => void;
+  /** Its turn for a ping when quiet (QuietPings), given when it opens. */
+  pingTurn: number;
+}
+
+/** What sendStandings did: when the standings it sent were ranked (performance.now()), if they were, and how many own parts went. */
+interface Sent {
+  rankedAt?: number;
+  ownParts: number;
+}
+
+/**
+ * The one engine of every live stream (the players' `draft.changes`, the spectators' `draft.publicChanges`,
+ * the TV view's), read either way: through the SSE route as frames (SseOutlet: each change's and each
+ * page's frame made once and written to every stream, compressed once for all gzip streams), or through
+ * tRPC's own machinery as tracked values (IteratorOutlet).
+ *
+ * The rules, the same for every channel: a caller holds one of the channel's places while a stream is open
+ * (429 past its limits). A stream listens first, then replays what the client missed after its last event
+ * id from the audit log, then sends live changes in order, each with its audit-log id, never one twice. A
+ * stream that watches a page also gets it after every change (and after a replay, and when it opens if the
+ * channel says so), once ranked: made once per change for all its watchers (SharedPage), with the reader's
+ * own part before it when that changed. The change waits for its page (HOLD_FOR_PAGE_MS at most) and both go
+ * out in one write; a page late past that follows its change unless a newer change overtook it. A page the
+ * reader may not read never goes (checked on the first page, and again after its group announces a join or
+ * leave). A quiet SSE stream gets a ping in its turn (QuietPings); tRPC pings its own. On shutdown every
+ * stream ends.
+ */
+export class LiveHub<W, P extends SharedPage = SharedPage> {
+  private readonly streams = new Set<Stream<W>>();
+  private readonly places: PlaceBook;
+  private readonly pings: QuietPings;
+  private closed = false;
+
+  constructor(
+    private readonly deps: HubDeps,
+    pingMs: number,
+    private readonly channel: Channel<W, P>,
+  ) {
+    this.places = new PlaceBook(channel.places);
+    this.pings = new QuietPings(pingMs, this.streams);
+    deps.events.onChange((change) => this.broadcast(change));
+    const { membership } = channel;
+    if (membership) {
+      deps.events.onInvalidate((message) => {
+        // A member joined or left: whether each watcher of that group may read it is checked again.
+        if (message.kind !== 'group') return;
+        for (const s of this.streams) if (s.watch !== undefined && membership.groupOf(s.watch) === message.group_id) s.allowed = undefined;
+      });
+    }
+  }
+
+  /** Streams open on this instance. */
+  get size() {
+    return this.streams.size;
+  }
+
+  /** How many streams `reader` holds open on this instance. */
+  streamsOpenBy(reader: string): number {
+    return this.places.count(reader);
+  }
+
+  /**
+   * A stream for `request.reader`, holding one of their places (429 once all are in use) until it ends, the
+   * caller stops reading or `signal` aborts (the client went away), whichever comes first; also if the
+   * client leaves before the stream has started, which would otherwise keep the place until a restart.
+   */
+  protected subscribeAs(request: StreamRequest<W>, signal: AbortSignal | undefined): LiveSubscription {
+    const release = this.places.take(request.reader, signal);
+    return new LiveSubscription((outlet) => this.open(request, outlet, signal, release), signal);
+  }
+
+  /** Server shutdown: every stream ends (SSE ones without a `return` event, so clients reconnect elsewhere). */
+  close() {
+    this.closed = true;
+    this.pings.stop();
+    for (const s of this.streams) {
+      s.outlet.end();
+      s.release();
+    }
+    this.streams.clear();
+  }
+
+  /** Starts a stream on its outlet; its `remove`, for an outlet whose reader stops reading. */
+  private open(request: StreamRequest<W>, outlet: Outlet, signal: AbortSignal | undefined, release: () => void): () => void {
+    const { watch } = request;
+    const s: Stream<W> = {
+      outlet,
+      reader: request.reader,
+      watch,
+      key: watch === undefined ? undefined : this.channel.keyOf(watch),
+      allowed: this.channel.membership ? undefined : true,
+      lastSent: Number(request.lastEventId ?? 0),
+      release,
+      pingTurn: 0,
+    };
+    const remove = () => this.remove(s);
+    if (signal?.aborted) {
+      release();
+      return remove;
+    }
+    if (this.closed) {
+      release();
+      outlet.end();
+      return remove;
+    }
+    s.pingTurn = this.pings.nextTurn();
+    this.streams.add(s);
+    signal?.addEventListener('abort', remove, { once: true });
+    this.pings.start();
+    if (s.lastSent > 0) void this.replay(s);
+    else if (s.watch !== undefined && this.channel.openingPage) void this.sendOpeningPage(s);
+    return remove;
+  }
+
+  /**
+   * A page's first stream (no last event id) gets its page at once, as of the newest change this instance
+   * heard, its reader's own part with it: the page is current from its first moment on the stream instead
+   * of only from the next change, and a first pick after thousands of pages connected costs what any other
+   * does (each stream's first page, its reader's first own part and its socket's first large write
+   * otherwise all fell on that pick: docs/benchmarks.md). The web app holds it as it holds a read's answer
+   * (client/src/lib/hold-gate.ts), so a viewer with a viewing delay sees nothing early.
+   */
+  private async sendOpeningPage(s: Stream<W>) {
+    const eventId = this.deps.events.lastHeardEventId;
+    if (eventId > 0) await this.sendStandings([s], eventId);
+  }
+
+  /** The stream ended on the reader's side: it hears nothing more, and its place is free. */
+  private remove(s: Stream<W>) {
+    this.streams.delete(s);
+    s.release();
+  }
+
+  /**
+   * What the client missed after its last event id, from the audit log. Live changes keep arriving
+   * meanwhile (the stream listens first, so none falls between): they wait until the replay has gone out,
+   * for a client reads its changes in order and resumes after the newest it saw.
+   */
+  private async replay(s: Stream<W>) {
+    s.pending = [];
+    let missed: DraftChange[];
+    try {
+      missed = await draftChangesAfter(this.deps.orm.em.fork(), s.lastSent, REPLAY_MAX);
+    } catch (error) {
+      // Sent as a failure (the database out of reach is a 503): the client reconnects from the same
+      // event id, and nothing is skipped.
+      if (!this.streams.has(s)) return;
+      this.deps.log.warn({ err: error }, `${this.channel.name} stream: replay not read`);
+      this.remove(s);
+      return s.outlet.end(toTrpcError(error) ?? error);
+    }
+    const pending = s.pending;
+    s.pending = undefined;
+    if (!this.streams.has(s)) return;
+    const caughtUp = s.lastSent;
+    s.outlet.cork();
+    for (const change of missed) this.send(s, { change });
+    for (const delivery of pending) this.send(s, delivery);
+    s.outlet.uncork();
+    // Caught up: the page as of the newest change sent. The log can be ahead of this instance's bus (a
+    // notification still on its way): then the caches are marked stale first, so the page is ranked with
+    // that change; its notification, when it comes, goes past this stream (already sent) and would
+    // otherwise leave the page one change behind until the next.
+    if (s.lastSent > caughtUp && s.watch !== undefined) {
+      if (this.deps.events.lastHeardEventId < s.lastSent) this.deps.events.touch(s.lastSent);
+      await this.sendStandings([s], s.lastSent);
+    }
+  }
+
+  private send(s: Stream<W>, delivery: Delivery) {
+    if (delivery.change.event_id <= s.lastSent) return;
+    s.lastSent = delivery.change.event_id;
+    s.outlet.change(delivery);
+  }
+
+  private broadcast(change: DraftChange) {
+    // One delivery for every stream: its frame is made once, by the first SSE stream that sends it.
+    const delivery: Delivery = { change };
+    const watchers: Stream<W>[] = [];
+    for (const s of this.streams) {
+      if (s.pending) s.pending.push(delivery);
+      else if (change.event_id <= s.lastSent) continue;
+      else if (s.watch !== undefined) {
+        s.lastSent = change.event_id;
+        (s.held ??= []).push(delivery);
+        watchers.push(s);
+      } else {
+        s.lastSent = change.event_id;
+        s.outlet.change(delivery);
+      }
+    }
+    // Nobody watching a page: none is made.
+    if (watchers.length === 0) return;
+    const done = this.deps.liveFanOut.begin();
+    const heardAt = performance.now();
+    const late = setTimeout(() => watchers.forEach((s) => this.releaseHeld(s)), HOLD_FOR_PAGE_MS);
+    const written = ({ rankedAt, ownParts }: Sent = { ownParts: 0 }) => {
+      done();
+      clearTimeout(late);
+      for (const s of watchers) this.releaseHeld(s);
+      // One line per change: on draft night, how long this instance took from hearing a pick to its
+      // standings ranked and to the last open page written, and how many readers' own parts went with the
+      // pages; `npm run bench:draft` reads the players' from the log.
+      const since = (at: number | undefined) => (at === undefined ? undefined : Math.round(at - heardAt));
+      this.deps.log.info(
+        { eventId: change.event_id, streams: watchers.length, ownParts, rankedMs: since(rankedAt), ms: since(performance.now()) },
+        `${this.channel.name} fan-out written`,
+      );
+    };
+    void this.sendStandings(watchers, change.event_id).then(written, () => written());
+  }
+
+  /** Sends the changes a stream holds for its page (with the page when the caller corked it). */
+  private releaseHeld(s: Stream<W>) {
+    const held = s.held;
+    s.held = undefined;
+    if (held && this.streams.has(s)) for (const delivery of held) s.outlet.change(delivery);
+  }
+
+  /**
+   * The watched pages as of change `eventId`, once ranked (the ranking started with the change): each page
+   * once for all its watchers, and to each watcher its own part when it changed. Given up when a newer
+   * change arrives meanwhile: that one sends its own, newer pages, and a page never goes back to older ones.
+   */
+  private async sendStandings(watchers: Stream<W>[], eventId: number): Promise<Sent> {
+    // Not the cache version: that also moves when this instance marks its own change (touch) before or after
+    // hearing it, and the standings read below are the newest whatever the version.
+    const overtaken = () => this.deps.events.lastHeardEventId > eventId;
+    const { channel } = this;
+    const em = this.deps.orm.em.fork();
+    const sent: Sent = { ownParts: 0 };
+    try {
+      await channel.rank(watchers.map((s) => s.watch!));
+      sent.rankedAt = performance.now();
+      // Reads that came while the ranking was made are answered first, from it: resumed on the ranking
+      // before them, the 5,000 writes below kept them waiting (docs/decisions.md, "National scale: the
+      // fan-out"). One turn of the event loop; the writes then go in one go (yielding between slices of
+      // them made the first pick after the pages connect slower, twice, on a busy machine).
+      await new Promise((resolve) => setImmediate(resolve));
+      const pages = new Map<string, P>();
+      for (const s of watchers) {
+        if (overtaken()) return sent;
+        if (!this.streams.has(s) || s.lastSent > eventId) continue;
+        const watch = s.watch!;
+        if (s.allowed === undefined && channel.membership) {
+          const allowed = channel.membership.mayRead(em, watch, s.reader);
+          s.allowed = typeof allowed === 'boolean' ? allowed : await allowed;
+        }
+        if (!s.allowed) {
+          this.releaseHeld(s);
+          continue;
+        }
+        let page = pages.get(s.key!);
+        if (!page) {
+          const made = channel.page(watch, eventId);
+          pages.set(s.key!, (page = made instanceof Promise ? await made : made));
+        }
+        if (overtaken()) return sent;
+        if (!this.streams.has(s)) continue;
+        let mine: string | undefined;
+        if (channel.own) {
+          const own = channel.own(page, s.reader);
+          if (own !== s.lastMine) mine = channel.ownMessage!(watch, eventId, own);
+          s.lastMine = own;
+        }
+        if (mine !== undefined) sent.ownParts += 1;
+        s.outlet.cork();
+        this.releaseHeld(s);
+        s.outlet.standings(page, mine);
+        s.outlet.uncork();
+      }
+    } catch (error) {
+      // The pages fall back to reading the standings themselves (the web app waits only so long).
+      this.deps.log.warn({ err: error }, `${channel.name} standings not sent`);
+    }
+    return sent;
+  }
+}
+
+/**
+ * One stream as its procedure returns it: read as an async iterable of tracked values by tRPC (its SSE
+ * adapter, or a server-side caller), or sent as frames by the SSE route (`sendTo`). One or the other, once.
+ */
+export class LiveSubscription implements AsyncIterable<TrackedEnvelope<LiveMessage>> {
+  private started = false;
+
+  constructor(
+    private readonly start: (outlet: Outlet) => () => void,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<TrackedEnvelope<LiveMessage>> {
+    const outlet = new IteratorOutlet();
+    outlet.onReturn = this.open(outlet);
+    // The client went away: a read waiting for the next message ends instead of waiting forever.
+    this.signal?.addEventListener('abort', () => outlet.end(), { once: true });
+    if (this.signal?.aborted) outlet.end();
+    return outlet;
+  }
+
+  /** Writes the stream to `out` (the response, or its gzip stream) as SSE frames; `failed` frames an error. */
+  sendTo(out: ByteSink, failed: (error: unknown) => string) {
+    this.open(new SseOutlet(out, failed));
+  }
+
+  private open(outlet: Outlet): () => void {
+    if (this.started) throw new Error('a live subscription is read once');
+    this.started = true;
+    return this.start(outlet);
+  }
+}

@@ -1,0 +1,58 @@
+import { tracked } from '@trpc/server';
+import type { DraftChange, LiveMessage } from '@first-round/shared/schemas';
+import { TrackedQueue } from './parts.js';
+
+/** A change as the hub hands it to every stream: one object per change, its frame made once (by the first SSE stream that sends it). */
+export interface Delivery {
+  change: DraftChange;
+  frame?: Buffer;
+}
+
+/**
+ * A page as of one change, made once for all its watchers: whoever reads it (the SSE route, tRPC) gets the
+ * very same bytes. Its frame is made by the first SSE stream that sends it, its value by the first tRPC one.
+ */
+export interface SharedPage {
+  eventId: number;
+  json: string;
+  frame?: Buffer;
+  value?: LiveMessage;
+}
+
+/**
+ * Where one stream's messages go: an SSE response, as frames (wire/sse-outlet.ts), or tRPC's own machinery, as
+ * values it serialises and frames itself (IteratorOutlet, below). Everything else about a stream is the same
+ * whichever it is, and lives in the hub.
+ */
+export interface Outlet {
+  change(delivery: Delivery): void;
+  /** A page as of a change: the reader's own part first when it is sent (`mine`, its message's JSON), then the page. */
+  standings(page: SharedPage, mine: string | undefined): void;
+  /** When bytes last went out (QuietPings pings a stream only after a quiet spell). */
+  readonly lastWriteAt: number;
+  ping(): void;
+  /** No more messages: the server is shutting down (no error), or the stream failed. */
+  end(error?: unknown): void;
+  cork(): void;
+  uncork(): void;
+}
+
+/**
+ * Messages as tRPC's tracked values, for tRPC to serialise (its SSE adapter, a server-side caller): a page is
+ * parsed back from its JSON once for all such streams. Pings are tRPC's own business there.
+ */
+export class IteratorOutlet extends TrackedQueue implements Outlet {
+  change({ change }: Delivery) {
+    this.push(tracked(String(change.event_id), change));
+  }
+
+  standings(page: SharedPage, mine: string | undefined) {
+    const id = String(page.eventId);
+    if (mine !== undefined) this.push(tracked(id, JSON.parse(mine) as LiveMessage));
+    this.push(tracked(id, (page.value ??= Object.freeze(JSON.parse(page.json) as LiveMessage))));
+  }
+
+  cork() {}
+
+  uncork() {}
+}
