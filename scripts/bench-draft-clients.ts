@@ -479,12 +479,13 @@ port.on('message', async (message: ToWorker) => {
     roundSample = [];
     roundWire = [];
     reported = false;
-    // Slow readers are not waited for (nor measured).
-    waiting = init.throttleKBps ? 0 : clients.filter((c) => c.connected).length;
+    waiting = clients.filter((c) => c.connected).length;
     roundOpen = true;
     send({ type: 'roundOpen' });
     // No pages here (`--clients 0`): nothing to wait for; the round was otherwise cut off at --round-timeout.
-    if (waiting === 0) allIn();
+    // Slow readers: nothing measured, nothing to wait for (their worker's reports are empty).
+    if (init.throttleKBps) roundOpen = false;
+    else if (waiting === 0) allIn();
   } else if (message.type === 'drain') {
     // Before the next round: no refetch of this one still queued at the server.
     drained = () => {
