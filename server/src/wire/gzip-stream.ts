@@ -81,7 +81,7 @@ const STORE_MAX = 1024;
  * `uncork` as one write, so one HTTP chunk: each write of a response is a chunk of its own, and a client
  * decodes chunk by chunk (node:http hands its gunzip each chunk; zlib streams work each write on the
  * thread pool). Four chunks a pick cost the browser-like clients of `npm run bench:draft -- --kinds browser`
- * twice the decoding and the server four times the chunk framing (docs/benchmarks.md).
+ * about twice the decoding CPU and the server four times the chunk framing (docs/benchmarks.md).
  */
 export class GzipStream implements ByteSink {
   private crc = 0;
