@@ -2,17 +2,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventSource } from 'eventsource';
-import { createTRPCClient, httpSubscriptionLink } from '@trpc/client';
-import type { DraftChangesInput } from '@first-round/shared/schemas';
-import { LiveConnection } from '../../client/src/lib/live-connection.js';
-import type { AppRouter } from '../src/trpc/root.js';
-import { fellBehind } from '../src/live/hub.js';
-import { toTrpcError } from '../src/trpc/trpc.js';
-import { CONNECTED, errorFrame, SSE_HEADERS, trackedFrame } from '../src/wire/sse-frames.js';
-import { trpcErrorAnswer } from '../src/wire/trpc-wire.js';
 import { recordPick, startDraft } from '../src/modules/draft/draft.service.js';
 import { createTestApp, type TestApp, type TestUser } from './support/test-app.js';
 
@@ -218,54 +208,6 @@ describe('a reader whose socket stops draining', () => {
     } finally {
       t.deps.live.owedLimits = limits;
       control.close();
-    }
-  });
-
-  it("the web app's connection, its stream closed so, subscribes again from the last event id it saw", async () => {
-    // A stream as the route ends one that fell behind: a change (id 41), then the reason, then the end; the
-    // next request is answered `connected` and kept open. The frames are the route's own (wire/sse-frames.ts).
-    const inputs: DraftChangesInput[] = [];
-    const change = JSON.stringify({ kind: 'undo', event_id: 41, slot: 3 });
-    const reason = errorFrame(trpcErrorAnswer(toTrpcError(fellBehind()), { type: 'subscription', path: 'draft.changes', input: undefined, ctx: undefined }).shape);
-    const server = http.createServer((req, res) => {
-      const input = new URL(req.url!, 'http://x').searchParams.get('input');
-      inputs.push(input ? (JSON.parse(input) as DraftChangesInput) : {});
-      res.writeHead(200, SSE_HEADERS);
-      res.write(CONNECTED);
-      if (inputs.length === 1) res.end(trackedFrame(change, 41) + reason);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/trpc`;
-    const client = createTRPCClient<AppRouter>({ links: [httpSubscriptionLink({ url, EventSource })] });
-    const changes: number[] = [];
-    // As the web app holds it (client/src/components/draft-live.tsx).
-    const connection = new LiveConnection({
-      transport: {
-        subscribe: (input, handlers) =>
-          client.draft.changes.subscribe(input, {
-            onStarted: handlers.onStarted,
-            onData: (event) => handlers.onData(event.id, event.data),
-            onConnectionStateChange: (state) => handlers.onConnectionStateChange(state.state, state.error),
-            onError: handlers.onError,
-            onComplete: handlers.onComplete,
-          }),
-        readStatus: () => new Promise(() => {}),
-      },
-      cachedStatus: () => undefined,
-      onChange: (c) => changes.push(c.event_id),
-      onStandings: () => {},
-      onStale: () => {},
-    });
-    try {
-      connection.start();
-      await until(() => inputs.length >= 2, 'the connection subscribing again');
-      expect(changes).toEqual([41]);
-      expect(inputs[0]).toMatchObject({ lastEventId: null });
-      expect(inputs[1]).toMatchObject({ lastEventId: '41' });
-    } finally {
-      connection.stop();
-      server.closeAllConnections();
-      server.close();
     }
   });
 });
