@@ -32,6 +32,9 @@ export default defineConfig({
           environment: 'happy-dom',
           setupFiles: ['client/src/test/setup.ts'],
           pool: 'threads',
+          // A bound on a hang: a screen re-renders in tens of milliseconds alone, several times that with both
+          // cores busy (the unit tests, a build, Chromium).
+          testTimeout: 30_000,
         },
       },
     ],

@@ -22,14 +22,14 @@ function Where() {
  * A screen as the app mounts it (app.tsx): Chakra with the app's theme, the app's query client, the tRPC
  * client whose first link is the hold-back gate, the router on the guarded browser history, and the toaster,
  * with the network replaced by `server` (a FakeServer, or the handlers to build one). `route` is where the
- * browser is, `path` the route pattern the screen is mounted at (default: the route's path); any other path
+ * browser is (`from` the page before it, for Back), `path` the route pattern the screen is mounted at (default: the route's path); any other path
  * shows 'Another screen'.
  */
-export function renderApp(ui: ReactElement, { server = new FakeServer(), route = '/', path }: { server?: FakeServer | Handlers; route?: string; path?: string } = {}) {
+export function renderApp(ui: ReactElement, { server = new FakeServer(), route = '/', path, from }: { server?: FakeServer | Handlers; route?: string; path?: string; from?: string } = {}) {
   const fake = server instanceof FakeServer ? server : new FakeServer(server);
   const queryClient = createQueryClient();
   const client = trpc.createClient({ links: [holdBackLink(), fake.link()] });
-  window.history.replaceState({ usr: null, key: 'test', idx: 0 }, '', route);
+  goTo(route, from);
   const user = userEvent.setup();
   const screenPath = path ?? new URL(route, 'http://app').pathname;
   // A wrapper, so that `rerender(ui)` keeps the providers, the caches and the screen's state.
@@ -53,6 +53,21 @@ export function renderApp(ui: ReactElement, { server = new FakeServer(), route =
   }
   const view = render(ui, { wrapper: App });
   return { ...view, server: fake, queryClient, user };
+}
+
+/**
+ * Puts the browser at `route` (after `from`, for Back) through the app's guarded history, listening for a
+ * moment as the router does, so the guard knows where the router stands before the screen mounts.
+ */
+function goTo(route: string, from?: string) {
+  const stop = appGuard.history.listen(() => undefined);
+  if (from) {
+    appGuard.history.replace(from);
+    appGuard.history.push(route);
+  } else {
+    appGuard.history.replace(route);
+  }
+  stop();
 }
 
 /** Where the router is now ('/my-picks?x=1'). */

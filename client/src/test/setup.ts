@@ -7,3 +7,9 @@ afterEach(() => {
   cleanup();
   localStorage.clear();
 });
+
+// The toasts live in one store for the page (lib/toast-view.tsx): a test starts with none on screen.
+afterEach(async () => {
+  const { toaster } = await import('../lib/toast-view');
+  toaster.remove();
+});
