@@ -7,7 +7,8 @@ import type { AppRouter } from '@first-round/server/router';
 /*
  * The network boundary of the component tests: a terminating tRPC link that answers each call from a handler
  * named after its procedure, typed by the app's own router (a handler answers what the server would, or the
- * test does not compile). Every call is recorded, so a test can say what request a click made. Everything
+ * test does not compile). Every call is recorded, so a test can say what request a click made; a subscription
+ * carries what the test pushes (`push`), as the live stream would. Everything
  * above it (the hold-back gate, TanStack Query, the screens) is the app's own code.
  */
 
@@ -58,9 +59,13 @@ function merge(into: Record<string, unknown>, from: Record<string, unknown>) {
   }
 }
 
+type StreamObserver = { next(value: { result: { type: 'started' } | { type: 'data'; data: unknown } }): void };
+
 export class FakeServer {
   readonly calls: Call[] = [];
   private readonly handlers: Handlers = {};
+  /** Open subscriptions by procedure ('draft.changes'): what `push` sends to. */
+  private readonly streams = new Map<string, Set<StreamObserver>>();
 
   constructor(handlers: Handlers = {}) {
     this.answer(handlers);
@@ -77,13 +82,30 @@ export class FakeServer {
     return this.calls.filter((c) => c.path === path).map((c) => c.input);
   }
 
+  /** Whether a subscription to `path` is open (the live layer has connected). */
+  streaming(path: string): boolean {
+    return (this.streams.get(path)?.size ?? 0) > 0;
+  }
+
+  /** Sends one tracked event (`id`, `data`) on every open subscription to `path`, as the server's stream does. */
+  push(path: string, id: string, data: unknown): void {
+    for (const observer of this.streams.get(path) ?? []) observer.next({ result: { type: 'data', data: { id, data } } });
+  }
+
   link(): TRPCLink<AppRouter> {
     return () =>
       ({ op }) =>
         observable((observer) => {
-          // The live stream is no part of these tests: a subscription stays open and silent.
-          if (op.type === 'subscription') return () => undefined;
           this.calls.push({ path: op.path, input: op.input });
+          // A stream opens at once and carries what the test pushes.
+          if (op.type === 'subscription') {
+            const open = this.streams.get(op.path) ?? new Set();
+            this.streams.set(op.path, open);
+            const stream = observer as unknown as StreamObserver;
+            open.add(stream);
+            stream.next({ result: { type: 'started' } });
+            return () => open.delete(stream);
+          }
           const handler = lookup(this.handlers, op.path);
           let closed = false;
           void (async () => {
