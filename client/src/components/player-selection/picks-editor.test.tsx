@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { Link } from 'react-router-dom';
 import { MESSAGES } from '@first-round/shared/messages';
 import { FakeServer, Refusal, deferred } from '../../test/fake-server';
