@@ -1,8 +1,8 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
-// Each test starts on an empty screen and an empty device (unsaved picks, the viewing delay).
+// Each test starts on an empty screen with nothing kept on the device (unsaved picks, a viewing delay).
 afterEach(() => {
   cleanup();
   localStorage.clear();
@@ -13,3 +13,6 @@ afterEach(async () => {
   const { toaster } = await import('../lib/toast-view');
   toaster.remove();
 });
+
+// Waits are for conditions, bounded for a hang only: on a busy machine a re-render can take seconds.
+configure({ asyncUtilTimeout: 10_000 });
