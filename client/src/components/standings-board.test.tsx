@@ -92,6 +92,25 @@ describe('StandingsBoard: what the rows say', () => {
   });
 });
 
+describe('StandingsBoard: the tie-break explained', () => {
+  it('opens on hover and closes when the pointer leaves; a tap pins it until Escape', async () => {
+    const { user } = renderApp(<StandingsBoard groupId={GROUP} />, { server: standings([row(1, 'Ann')]) });
+    const tip = await screen.findByRole('button', { name: 'Tie-break: boldest hit (what it means)' });
+    const text = document.getElementById(tip.getAttribute('aria-describedby')!)!;
+    expect(text).toHaveAttribute('role', 'tooltip');
+    expect(text).not.toBeVisible();
+    await user.hover(tip);
+    expect(text).toBeVisible();
+    expect(text).toHaveTextContent(/A tie goes to the bolder entry/);
+    await user.unhover(tip);
+    expect(text).not.toBeVisible();
+    await user.click(tip);
+    expect(text).toBeVisible();
+    await user.keyboard('{Escape}');
+    expect(text).not.toBeVisible();
+  });
+});
+
 describe('StandingsBoard: states', () => {
   it('before the start it says when the standings open, with no rows', async () => {
     renderApp(<StandingsBoard groupId={GROUP} />, { server: standings([], { phase: 'before' }) });

@@ -57,9 +57,23 @@ describe('PicksEditor: choosing', () => {
     expect(player('Cam Ward')).toHaveAttribute('aria-pressed', 'false');
   });
 
-  it('the 32nd pick fills the entry; a 33rd tap says why and adds nobody', async () => {
+  it('shows each player’s risk band, and the bands as this board draws them', () => {
+    render({ players: board(45) });
+    expect(within(screen.getByRole('list', { name: 'Risk bands' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Safe #1–20', 'Bubble #21–40', 'Long shot #41+']);
+    expect(screen.getByText('One miss zeroes the entry: every pick has to go in round one.')).toBeInTheDocument();
+    for (const [name, band] of [['Cam Ward', 'safe'], ['Player 20', 'safe'], ['Player 21', 'bubble'], ['Player 40', 'bubble'], ['Player 41', 'long_shot']] as const) {
+      expect(player(`${name}\\b`).querySelector('[data-band]'), name).toHaveAttribute('data-band', band);
+    }
+  });
+
+  it('the 32nd pick fills the entry; a 33rd tap says why and adds nobody, never counting 33 even for a moment', async () => {
     const { user } = render({ players: board(34), saved: Array.from({ length: 31 }, (_, i) => i + 1) });
     await waitFor(() => expect(count()).toBe('31'));
+    const overLimit: string[] = [];
+    const watch = new MutationObserver(() => {
+      if (/33 \/ 32|33 selections/.test(document.body.textContent ?? '')) overLimit.push(document.body.textContent!);
+    });
+    watch.observe(document.body, { subtree: true, childList: true, characterData: true });
     await user.click(player('Player 32'));
     expect(screen.getByTestId('pick-count')).toHaveTextContent('32 / 32');
     expect(screen.getByText("That's the limit: 32 picks. Remove one to add another.")).toBeInTheDocument();
@@ -68,6 +82,8 @@ describe('PicksEditor: choosing', () => {
     expect(screen.getByText(MESSAGES.tooManyPicksTitle)).toBeInTheDocument();
     expect(player('Player 33')).toHaveAttribute('aria-pressed', 'false');
     expect(count()).toBe('32');
+    watch.disconnect();
+    expect(overLimit).toEqual([]);
     // Removing one makes room again.
     await user.click(player('Player 32'));
     await user.click(player('Player 33'));
