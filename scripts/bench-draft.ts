@@ -887,8 +887,8 @@ How it is measured:
 - The yardstick (\`--no-yardstick\` skips it): once the game's picks are measured, the game is stopped and the same load
   generator opens the same ${CLIENTS.toLocaleString('en-US')} streams on a plain Fastify process (scripts/lib/plain-fanout.mjs: no auth, database,
   ranking or logging). At each pick, after answering the operator's call, it writes every stream, corked, in one loop,
-  the bytes one client's stream brought at the game's last pick (the change, that reader's own part and the page,
-  uncompressed even with \`--gzip\`); a page is in when it has come. What both take is the machine's (the sockets, the kernel's writes, the clients' share of
+  the bytes one client's stream brought at the game's last pick (the change, that reader's own part and the page;
+  to a client that asked for gzip, as they came on the game's wire, compressed); a page is in when it has come. What both take is the machine's (the sockets, the kernel's writes, the clients' share of
   the cores, the first pick after the streams connect); what the game takes beyond it is its own work.
 - The clients ${gzipNote}.
 - ${
