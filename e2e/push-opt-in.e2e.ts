@@ -10,7 +10,7 @@ import { signInWithSession } from './support/session';
 import { acceptRules, waitForPath } from './support/ui';
 
 /**
- * Issue 26 §2, the opt-in flow in Chromium, end to end. Chromium's own PushManager.subscribe cannot
+ * The opt-in flow in Chromium, end to end. Chromium's own PushManager.subscribe cannot
  * subscribe here: headless Debian Chromium, offline, with notifications granted, refuses at once with
  * "AbortError: Registration failed - permission denied" (the first test; it has no push messaging service
  * to register with, and Google's, FCM, is out of reach anyway). So the page's `subscribe` — and only it,

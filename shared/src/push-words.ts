@@ -1,5 +1,5 @@
 /**
- * What a push notification says (issue 26 §2), decided and worded here once for the server that sends it and
+ * What a push notification says, decided and worded here once for the server that sends it and
  * the tests that read it. A pick tells each player at most one thing per device: one of their picks was taken
  * ('✓ Cam Ward — #1 to TEN', '1 hit, still alive'), else an entry of theirs busted at that pick, and once
  * round one is complete the final result ('Final: 9 hits, 2nd of 12 in Sunday Squad'). The entry's state
