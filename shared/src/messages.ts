@@ -20,6 +20,8 @@ export const MESSAGES = {
   sendCodeFailed: 'Failed to send verification code',
   /** The offline banner (client/src/components/offline-banner.tsx). */
   offline: "You're offline — standings update when you're back",
+  /** Under it, when the page shows answers read before (client/src/lib/persisted-queries.ts). */
+  offlineLastKnown: 'Showing what was last known',
   verificationIncomplete: 'Verification incomplete',
   enterEmail: 'Please enter your email',
   enterCode: 'Please enter the verification code',

@@ -3,8 +3,11 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { trpc } from '../lib/trpc';
 import { RulesList } from './rules';
 
-/** A group's page (an invitee lands there): the rules close onto it instead of sending them to My Picks. */
-export const staysAfterRules = (pathname: string) => /^\/groups\/\d+(\/picks)?\/?$/.test(pathname);
+/**
+ * A group's page (an invitee lands there) or the operator's console: the rules close onto it instead of
+ * sending them to My Picks.
+ */
+export const staysAfterRules = (pathname: string) => /^\/groups\/\d+(\/picks)?\/?$/.test(pathname) || /^\/admin\/?$/.test(pathname);
 
 /**
  * The first-login 'Rules of the Game' dialog; only its button closes it. A lazy chunk (Chakra's dialog
