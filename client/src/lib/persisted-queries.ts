@@ -4,7 +4,7 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
  * The last answers this device saw, kept in localStorage so that a page opened offline (or reloaded there)
  * shows them instead of an endless "Loading…": each successful query's key, data and time, put back with
  * TanStack Query's setQueryData (its dehydrate/hydrate would add a kilobyte to the first load). A restored answer
- * keeps the time it was read, so it is stale at once: the page reads again as soon as it can (paused while
+ * is marked invalid at once: the page reads again as soon as it can (paused while
  * offline, resumed by onlineManager when the network is back), and the offline banner says the page shows
  * what was last known. Answers that passed the viewing delay's gate only are ever in the cache, so a restored
  * one never shows a pick the viewer's TV has not.
@@ -55,6 +55,9 @@ export function restoreQueries(client: QueryClient): void {
   owner = stored.user;
   restoredAt = stored.savedAt;
   for (const answer of stored.answers) client.setQueryData(answer.key, answer.data, { updatedAt: answer.at });
+  // Shown at once, never trusted as current (another tab or an earlier visit may have changed them since):
+  // every one is read again when a screen uses it, whatever its stale time.
+  void client.invalidateQueries({ refetchType: 'none' });
 }
 
 function save(client: QueryClient): void {
