@@ -171,7 +171,7 @@ describe('draft night: the live strip, rank arrows and the Final card', () => {
     await pickAndWatch(2, 'Jalon Walker');
     await liveStrip(ana.page, 'Pick 2 · JAX · Jalon Walker, LB/EDGE, Georgia · your entry ✓').waitFor();
     const ticker = ana.page.getByRole('list', { name: 'Earlier picks' });
-    expect((await ticker.getByRole('listitem').allTextContents()).map((t) => t.trim())).toEqual(['#1 · TEN · Travis Hunter, CB/WR']);
+    expect((await ticker.getByRole('listitem').allTextContents()).map((t) => t.trim())).toEqual(['Pick 1 · TEN · Travis Hunter, CB/WR']);
 
     await rowOf(ana.page, ana.name).locator('[data-move="up"]').waitFor({ timeout: LIVE_MS });
     expect(await arrow(ana.page, ana.name)).toBe('▲1');
@@ -193,7 +193,7 @@ describe('draft night: the live strip, rank arrows and the Final card', () => {
     await liveStrip(ana.page, 'Pick 3 · NYG · Armand Membou, OT, Missouri · your entry ✓').waitFor();
     await expect.poll(() => rows(ana.page).locator('[data-move]').count(), { timeout: LIVE_MS }).toBe(0);
     const ticker = ana.page.getByRole('list', { name: 'Earlier picks' });
-    expect((await ticker.getByRole('listitem').allTextContents()).map((t) => t.trim())).toEqual(['#2 · JAX · Jalon Walker, LB/EDGE ✓ your entry', '#1 · TEN · Travis Hunter, CB/WR']);
+    expect((await ticker.getByRole('listitem').allTextContents()).map((t) => t.trim())).toEqual(['Pick 2 · JAX · Jalon Walker, LB/EDGE ✓ your entry', 'Pick 1 · TEN · Travis Hunter, CB/WR']);
   });
 
   it('pick 4, Cy’s: Cy passes Bo on the boldest hit', async () => {

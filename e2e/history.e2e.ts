@@ -116,7 +116,7 @@ describe('a group’s History', () => {
     expect(await boPicks.isVisible()).toBe(false);
     await page.getByText(`Busted (1 of 2 hit)`).click();
     await boPicks.waitFor();
-    expect(await boPicks.getByRole('listitem').allInnerTexts()).toEqual([expect.stringMatching(/Bo Nix[\s\S]*Hit · #12/i), expect.stringMatching(/Spencer Rattler[\s\S]*Miss/i)]);
+    expect(await boPicks.getByRole('listitem').allInnerTexts()).toEqual([expect.stringMatching(/Bo Nix[\s\S]*Hit · Pick 12/i), expect.stringMatching(/Spencer Rattler[\s\S]*Miss/i)]);
 
     expect(await axeFindings(page)).toEqual([]);
   });

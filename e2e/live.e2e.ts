@@ -6,6 +6,7 @@ import { operator } from './support/operator';
 import { acceptRules, liveStrip, signUpThroughUi, togglePlayer, waitForPath } from './support/ui';
 import { signInWithSession } from './support/session';
 import { serverDatabase } from './support/database';
+import { BUST_RULE } from '@first-round/shared/entry-words';
 
 /**
  * Draft night live: a player keeps the leaderboard and My Picks open (no reload, no navigation)
@@ -144,7 +145,7 @@ describe('draft night, live', () => {
     await console_.getByRole('button', { name: 'Record pick 2: Travis Hunter' }).click();
 
     await liveStrip(board, 'Pick 2 · JAX · Travis Hunter, CB/WR, Colorado · your entry ✓').waitFor({ timeout: LIVE_MS });
-    await board.getByRole('list', { name: 'Earlier picks' }).getByText('#1 · TEN · Cam Ward, QB').waitFor();
+    await board.getByRole('list', { name: 'Earlier picks' }).getByText('Pick 1 · TEN · Cam Ward, QB').waitFor();
     await myRow(board, username).getByLabel('2 correct picks').waitFor({ timeout: LIVE_MS });
     // The audit log outlives this spec (others record picks too): look at the newest entry only.
     const log = console_.getByRole('list', { name: 'Audit log' });
@@ -190,6 +191,11 @@ describe('draft night, live', () => {
     const list = picks.getByRole('list', { name: 'My picks' });
     await list.getByText(/✗ Missed/).nth(1).waitFor({ timeout: LIVE_MS });
     await picks.getByText(/^BUSTED: (Travis Hunter|Shedeur Sanders) was not drafted in round one \(and 1 other miss\)$/).waitFor();
+    // One number everywhere: the score is 0, and where hits are shown they read as the standings' 0 does.
+    await picks.getByRole('status', { name: 'Your entry' }).getByText('busted · had 1 hit', { exact: true }).waitFor();
+    expect(await picks.getByText(/\d+ of 3 hit/).count()).toBe(0);
+    // The standings that say Busted say why an entry busts, the slots-left way included.
+    await board.getByTestId('bust-rule').getByText(BUST_RULE).waitFor();
 
     // The blocked tab never had a stream: it fell back to polling draft.status and caught up.
     expect(blockedStreams).toBeGreaterThan(0);

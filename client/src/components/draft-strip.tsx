@@ -23,7 +23,7 @@ import {
 } from '../lib/live-strip';
 import { OnTheClock, TeamName } from './team-name';
 import { useDraftStatus, useField, usePlayers } from '../lib/queries';
-import { ofEveryone } from '../lib/field-text';
+import { ofAllEntries } from '@first-round/shared/field-words';
 import { plural } from '@first-round/shared/words';
 
 /*
@@ -179,7 +179,7 @@ function LatestPick({ pick, share }: { pick: StripPick; share?: number }) {
         <>
           {' '}
           <Text as="span" whiteSpace="nowrap" color="navy.100">
-            {dot} {ofEveryone(share)}
+            {dot} {ofAllEntries(share)}
           </Text>
         </>
       )}

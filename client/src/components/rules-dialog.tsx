@@ -44,7 +44,7 @@ export function RulesDialog({ open }: { open: boolean }) {
             </Dialog.Header>
             <Dialog.Body py="5">
               <Text mb="4" fontWeight="semibold" color="navy.800">
-                Pick the players you think will be drafted in the 1st Round. No mistakes allowed.
+                Pick the players you think will be drafted in round one. No mistakes allowed.
               </Text>
               <RulesList />
             </Dialog.Body>

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Badge, Box, Grid, Stack, Text, type GridProps } from '@chakra-ui/react';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
-import { entryState, entryStateText, fieldSummary, firstPlaceShared } from '@first-round/shared/entry-words';
+import { BUST_RULE, entryState, entryStateText, fieldSummary, firstPlaceShared } from '@first-round/shared/entry-words';
 import { useDraftPhase } from '../lib/queries';
 import { contentionText, pendingOf, plural, tiebreakText } from '../lib/standings-text';
 import { CheckIcon, XIcon } from './icons';
@@ -323,6 +323,11 @@ export function StandingsTable({
           </Box>
         )}
       </Box>
+      {(rows.some((r) => r.busted) || me?.busted) && (
+        <Text fontSize="xs" color="gray.700" data-testid="bust-rule">
+          {BUST_RULE}
+        </Text>
+      )}
     </Stack>
   );
 }

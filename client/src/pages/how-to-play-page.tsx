@@ -11,7 +11,7 @@ import { useDraftStatus } from '../lib/queries';
 export function HowToPlayPage() {
   const draft = useDraftStatus();
   return (
-    <Page title="How to Win the NFL Draft Game" subtitle="Pick the players you think will be drafted in the 1st Round. No mistakes allowed.">
+    <Page title="How to Win the NFL Draft Game" subtitle="Pick the players you think will be drafted in round one. No mistakes allowed.">
       <Stack gap="5">
         <Card>
           <RulesList />

@@ -1,3 +1,4 @@
+import { hitsText } from '@first-round/shared/entry-words';
 import { Badge, Box, Flex, Stack, Text } from '@chakra-ui/react';
 import type { SeasonEntry, SeasonLeaderboard, SeasonPick } from '@first-round/shared/schemas';
 import { EmptyState } from '../page';
@@ -25,7 +26,7 @@ export function SeasonStandings({ board, me }: { board: SeasonLeaderboard; me: s
 }
 
 function EntryRow({ entry, mine }: { entry: SeasonEntry; mine: boolean }) {
-  const score = entry.busted ? `Busted (${entry.hits} of ${entry.picks} hit)` : `${entry.correct_picks} ${entry.correct_picks === 1 ? 'hit' : 'hits'}`;
+  const score = hitsText({ busted: entry.busted, hits: entry.busted ? entry.hits : entry.correct_picks });
   const summary = (
     <Flex align="center" gap="3" px="4" py="3" cursor={entry.pick_list ? 'pointer' : undefined}>
       <Text fontWeight="black" color="navy.900" minW="8">

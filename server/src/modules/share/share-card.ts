@@ -4,7 +4,7 @@
  * will show before anything is drawn.
  */
 import type { PickOutcome } from '@first-round/shared/scoring';
-import { placeText } from '@first-round/shared/entry-words';
+import { BUST_RULE, hitsText, placeText } from '@first-round/shared/entry-words';
 import { plural, possessive } from '@first-round/shared/words';
 import { pickLabel } from '@first-round/shared/teams';
 
@@ -72,9 +72,9 @@ export function cardLines(card: ShareCard) {
   const standing = card.rank === null ? null : placeText(card.rank, card.entries, card.final);
   const pending = card.chips.filter((c) => c.outcome === 'pending').length;
   return {
-    headline: card.picks === 0 ? 'No picks' : plural(card.hits, 'hit'),
+    headline: card.picks === 0 ? 'No picks' : hitsText(card),
     detail: card.picks === 0 ? 'made no picks before the draft' : `${plural(card.picks, 'pick')}${pending ? ` · ${pending} pending` : ''}`,
-    title: `${card.name} · ${card.picks === 0 ? 'no picks' : plural(card.hits, 'hit')} · First Round`,
+    title: `${card.name} · ${card.picks === 0 ? 'no picks' : hitsText(card)} · First Round`,
     status,
     standing,
   };
@@ -85,8 +85,9 @@ export function cardDescription(card: ShareCard): string {
   const lines = cardLines(card);
   const where = card.group === 'Global' ? 'on the global leaderboard' : `in ${card.group}`;
   if (card.phase === 'before') return `${possessive(card.name)} First Round entry ${where}: ${lines.headline}, ${lines.detail}.`;
-  const parts = [lines.headline, lines.status?.toLowerCase(), lines.standing].filter(Boolean);
-  return `${possessive(card.name)} First Round entry ${where}: ${parts.join(', ')}.`;
+  // A busted entry's headline says it already ('busted · had 9 hits'); the rule follows, in its one wording.
+  const parts = [lines.headline, !card.busted && lines.status?.toLowerCase(), lines.standing].filter(Boolean);
+  return `${possessive(card.name)} First Round entry ${where}: ${parts.join(', ')}.${card.busted ? ` ${BUST_RULE}` : ''}`;
 }
 
 // ------------------------------------------------------------------ layout (satori's element tree)
