@@ -6,7 +6,7 @@ import { ordinal } from '@first-round/shared/words';
 import { bustReason, hitsText } from '@first-round/shared/entry-words';
 import type { DraftStatus, PlayerDto } from '@first-round/shared/schemas';
 import { outcomeOf } from '../lib/draft-snapshot';
-import { contentionShown, contentionText, plural } from '../lib/standings-text';
+import { clinchedEntry, contentionShown, contentionText, plural } from '../lib/standings-text';
 import { formatWhen } from '@first-round/shared/deadline';
 import { trpc } from '../lib/trpc';
 
@@ -62,7 +62,8 @@ export function EntryStatusCard({ picks, status, snapshot }: { picks: PlayerDto[
   const rank = me && (final ? `${ordinal(me.rank)} of ${standing.data!.entries}` : `rank ${me.rank} of ${standing.data!.entries}`);
   const hits = `${final ? 'Final: ' : ''}${score.hits} of ${picks.length} hit`;
   // Whether the entry can still finish first globally, from its standings row (decided by the server).
-  const contention = me && !me.busted && contentionShown(status) ? contentionText(me) : null;
+  const clinched = me && standing.data ? clinchedEntry(standing.data.rankings, standing.data.alive, standing.data.entries, me) === me.participant_id : false;
+  const contention = me && !me.busted && contentionShown(status) ? contentionText(me, clinched) : null;
   if (!score.busted) {
     return (
       <Card tone="alive">
