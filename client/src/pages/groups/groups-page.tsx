@@ -54,7 +54,7 @@ export function GroupsPage() {
           Public Groups
         </Heading>
         <Text color="gray.600" mb="4">
-          {started ? 'The draft has started: public groups can no longer be joined.' : 'Open to everyone: join with one click.'}
+          {started ? `${MESSAGES.publicGroupsClosed}.` : 'Open to everyone: join with one click.'}
         </Text>
         {publicGroups.isPending ? (
           <Text color="gray.600">Loading public groups...</Text>
