@@ -7,6 +7,7 @@ import type { ClientConfig } from './auth/auth-provider';
 import { registerServiceWorker } from './lib/register-service-worker';
 import { startConnectivity } from './lib/connectivity';
 import { createQueryClient } from './lib/query-client';
+import { keepQueries, restoreQueries } from './lib/persisted-queries';
 
 /** The last answer of /api/client-config, for a start offline (the worker never keeps API answers). */
 const CONFIG_KEY = 'fr_client_config';
@@ -28,17 +29,12 @@ async function loadConfig(): Promise<ClientConfig> {
   return { auth_provider: 'local', clerk_publishable_key: null };
 }
 
-/** The query cache with the answers this device kept (a page opened offline shows them): its code loads beside the configuration. */
-async function loadQueryClient() {
-  const queryClient = createQueryClient();
-  const { keepQueries, restoreQueries } = await import('./lib/persisted-queries');
-  restoreQueries(queryClient);
-  keepQueries(queryClient);
-  return queryClient;
-}
-
 startConnectivity();
-const [config, queryClient] = await Promise.all([loadConfig(), loadQueryClient()]);
+const config = await loadConfig();
+// The query cache, with the answers this device kept for when the network gives none (lib/persisted-queries.ts).
+const queryClient = createQueryClient();
+restoreQueries(queryClient);
+keepQueries(queryClient);
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App config={config} queryClient={queryClient} />

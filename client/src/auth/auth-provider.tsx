@@ -6,6 +6,7 @@ import { createTrpcClient, trpc } from '../lib/trpc';
 import { bindPushClient, setPushDelay } from '../lib/push';
 import { getViewingDelay, subscribeViewingDelay } from '../lib/viewing-delay';
 import { FullPageMessage } from '../components/full-page-message';
+import { forUser } from '../lib/persisted-queries';
 
 export interface ClientConfig {
   auth_provider: 'local' | 'clerk';
@@ -32,11 +33,8 @@ function TrpcProvider({ children }: { children: ReactNode }) {
     return created;
   });
   // The answers kept on this device are this person's only (a sign-out or another account drops them).
-  // (Its module is loaded before the first render, by main.tsx: this import finds it there.)
   const person = !isLoaded ? null : isSignedIn ? userId : 'visitor';
-  useEffect(() => {
-    void import('../lib/persisted-queries').then(({ forUser }) => forUser(queryClient, person));
-  }, [queryClient, person]);
+  useEffect(() => forUser(queryClient, person), [queryClient, person]);
   return (
     <trpc.Provider client={client} queryClient={queryClient}>
       {children}

@@ -131,7 +131,7 @@ function StandingsRow({
       </Box>
       <Box gridArea="name" display="flex" alignItems="center" gap="2" minW="0" flexWrap={highlighted ? 'wrap' : undefined}>
         {/* Others' long names are cut to fit; the player's own is never cut: it wraps. */}
-        <Text fontWeight="semibold" minW="0" {...(highlighted ? { wordBreak: 'break-word' } : { truncate: true })}>
+        <Text fontWeight="semibold" minW="0" wordBreak="break-word">
           {row.participant_name}
         </Text>
         {highlighted && (

@@ -1,13 +1,14 @@
-import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import { onlineManager, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { getViewingDelay } from './viewing-delay';
 
 /*
  * The last answers this device saw, kept in localStorage so that a page opened offline (or reloaded there)
  * shows them instead of an endless "Loading…": each successful query's key, data and time, put back with
- * TanStack Query's setQueryData (its dehydrate/hydrate would add a kilobyte to the first load). A restored answer
- * is marked invalid at once: the page reads again as soon as it can (paused while
- * offline, resumed by onlineManager when the network is back), and the offline banner says the page shows
- * what was last known. Answers that passed the viewing delay's gate only are ever in the cache, so a restored
- * one never shows a pick the viewer's TV has not.
+ * TanStack Query's setQueryData (its dehydrate/hydrate would add a kilobyte to the first load) when the
+ * network gives no answer (`restoreQueries` says when). A restored answer is marked invalid at once: the
+ * page reads again as soon as it can (paused while offline, resumed by onlineManager when the network is
+ * back), and the offline banner says the page shows what was last known. Answers that passed the viewing
+ * delay's gate only are ever in the cache, so a restored one never shows a pick the viewer's TV has not.
  *
  * Kept per person: a sign-out or another account drops them (`forUser`). Kept per build: another build's
  * answers may not fit this one's screens.
@@ -40,24 +41,46 @@ function read(): Stored | null {
 }
 
 let owner: string | null = null;
-let restoredAt: number | null = null;
+/** Answers kept by an earlier page, not put in the cache yet (online, they wait for the network to fail). */
+let kept: Stored | null = null;
+/** Whether kept answers went into the cache. */
+let filled = false;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
-/** The time the restored answers were saved, or null when none were (for the offline banner). */
-export function lastKnownAt(): number | null {
-  return restoredAt;
+/**
+ * Puts the kept answers into the cache where it has none: shown at once, never trusted as current (another
+ * tab or an earlier visit may have changed them since), so each is marked invalid and read again.
+ */
+function fill(client: QueryClient): void {
+  const stored = kept;
+  kept = null;
+  if (!stored) return;
+  filled = true;
+  for (const answer of stored.answers) {
+    if (client.getQueryData(answer.key) !== undefined) continue;
+    client.setQueryData(answer.key, answer.data, { updatedAt: answer.at });
+    void client.invalidateQueries({ queryKey: answer.key, exact: true, refetchType: 'none' });
+  }
 }
 
-/** Puts the answers kept by this build back into the cache (before the first render). */
+/**
+ * The answers kept by this build, for when the network does not answer: put in the cache before the first
+ * render when the page opens offline, or with a viewing delay (its first answers wait a whole delay, and
+ * what this device showed before is no spoiler: "catching up to your TV" says the page is behind); else
+ * only once the app finds itself offline (lib/connectivity.ts), into the queries that have no answer yet.
+ * Online and live, a page shows only what the server says now, never a moment of an older state.
+ */
 export function restoreQueries(client: QueryClient): void {
   const stored = read();
   if (!stored || stored.build !== buildName() || Date.now() - stored.savedAt > MAX_AGE_MS) return;
   owner = stored.user;
-  restoredAt = stored.savedAt;
-  for (const answer of stored.answers) client.setQueryData(answer.key, answer.data, { updatedAt: answer.at });
-  // Shown at once, never trusted as current (another tab or an earlier visit may have changed them since):
-  // every one is read again when a screen uses it, whatever its stale time.
-  void client.invalidateQueries({ refetchType: 'none' });
+  kept = stored;
+  if (!onlineManager.isOnline() || getViewingDelay() > 0) return fill(client);
+  const stop = onlineManager.subscribe((online) => {
+    if (online) return;
+    stop();
+    fill(client);
+  });
 }
 
 function save(client: QueryClient): void {
@@ -99,10 +122,10 @@ export function keepQueries(client: QueryClient): () => void {
  */
 export function forUser(client: QueryClient, user: string | null): void {
   if (user === null || user === owner) return;
-  if (owner !== null || restoredAt !== null) {
-    client.clear();
-    restoredAt = null;
-  }
+  // Someone else's answers: out of the cache if they were put there, and off the device.
+  if (filled) client.clear();
+  filled = false;
+  kept = null;
   owner = user;
   try {
     localStorage.removeItem(KEY);

@@ -59,7 +59,7 @@ export function ParticipantPicks({ groupId, participantId, name }: { groupId: nu
               {state === 'hit' ? <CheckIcon size={15} /> : state === 'miss' ? <XIcon size={14} /> : p.rank}
             </Flex>
             <Box flex="1" minW="0">
-              <Text fontWeight="semibold" fontSize="sm" truncate>
+              <Text fontWeight="semibold" fontSize="sm" wordBreak="break-word">
                 {p.player_name}
               </Text>
               <Text fontSize="xs" color="gray.600" truncate>

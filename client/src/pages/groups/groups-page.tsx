@@ -99,7 +99,7 @@ function PublicGroupCard({ group, canJoin }: { group: GroupDto; canJoin: boolean
     <Flex as="li" bg="white" borderRadius="xl" borderWidth="1px" borderColor="gray.200" boxShadow="sm" p="4" align="center" gap="3" minW="0">
       <GroupCardText
         name={
-          <Text fontWeight="bold" color="navy.900" truncate title={group.name}>
+          <Text fontWeight="bold" color="navy.900" wordBreak="break-word" title={group.name}>
             {group.name}
           </Text>
         }
