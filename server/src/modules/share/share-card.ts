@@ -162,7 +162,7 @@ const moreLabel = (n: number) => `+${n} more`;
  * How many chips the card shows, the rest folded into '+N more': packed in rows as flex-wrap lays them out,
  * as many rows as the height left holds. Every chip shown is whole; none is hidden under the footer.
  */
-export function chipLayout(card: Extract<ShareCard, { phase: 'live' }>, statsLines = 1): { shown: number; more: number; rows: number; size: ChipSize } {
+export function chipLayout(card: Extract<ShareCard, { phase: 'live' }>, statsLines = 1): { shown: number; more: number; rows: number; size: ChipSize; height: number } {
   const size = chipSize(card.chips.length > 12);
   const height = CHIP_AREA.height - (statsLines - 1) * CHIP_AREA.statsLine;
   const maxRows = Math.max(1, Math.floor((height + CHIP_GAP) / (size.height + CHIP_GAP)));
@@ -182,8 +182,11 @@ export function chipLayout(card: Extract<ShareCard, { phase: 'live' }>, statsLin
   };
   let shown = card.chips.length;
   while (shown > 0 && rowsFor(shown, card.chips.length - shown) > maxRows) shown -= 1;
-  return { shown, more: card.chips.length - shown, rows: rowsFor(shown, card.chips.length - shown), size };
+  return { shown, more: card.chips.length - shown, rows: rowsFor(shown, card.chips.length - shown), size, height };
 }
+
+/** The chips' layout as the card draws them (its stats taking one line or two). */
+export const cardChipLayout = (card: Extract<ShareCard, { phase: 'live' }>) => chipLayout(card, statsLines(cardLines(card)));
 
 /** Lines the stats take: the headline, the badge, the place and the detail, wrapped at the card's width. */
 function statsLines(lines: ReturnType<typeof cardLines>): number {
@@ -212,7 +215,7 @@ function chipsOf(card: ShareCard): CardNode[] {
       h('div', { display: 'flex', width: 44, height: 44, borderRadius: 10, border: `2px solid ${BRAND.gold}`, alignItems: 'center', justifyContent: 'center', color: BRAND.gold, fontSize: 26, fontWeight: 700 }, '?'),
     );
   }
-  const { shown, more, size } = chipLayout(card, statsLines(cardLines(card)));
+  const { shown, more, size } = cardChipLayout(card);
   const { small, fontSize } = size;
   const chips = card.chips.slice(0, shown).map((chip) =>
     h(
