@@ -58,7 +58,7 @@ export function fieldSummary(entries: number, alive: number, final: boolean, nou
  * more picks still pending than round-one slots left (the entry can no longer be perfect). Decided in
  * shared/src/scoring.ts (bustedUnder).
  */
-export const BUST_RULE = 'Busted: a pick was not drafted in round one, or more picks are still pending than round-one slots are left. A busted entry scores 0.';
+export const BUST_RULE = 'Busted (score 0): a pick missed round one, or more picks were undrafted than round-one slots left.';
 
 /**
  * An entry's hits where they are shown: '9 hits'; busted, its score is 0 and the words say what it had,

@@ -187,14 +187,14 @@ function LatestPick({ pick, share }: { pick: StripPick; share?: number }) {
   );
 }
 
-/** The picks before the latest, newest first ('#2 · JAX · Travis Hunter, CB/WR': tickerText), on one line that scrolls sideways on a phone. */
+/** The picks before the latest, newest first ('Pick 2 · JAX · Travis Hunter, CB/WR': tickerText), on one line that scrolls sideways on a phone. */
 function Ticker({ picks }: { picks: StripPick[] }) {
   return (
     <Flex as="ol" aria-label="Earlier picks" listStyleType="none" gap="4" fontSize="xs" color="navy.100" overflowX="auto" whiteSpace="nowrap" css={{ scrollbarWidth: 'none' }}>
       {picks.map((p) => (
         <Box as="li" key={p.slot} flexShrink={0} _motionSafe={{ animation: 'fade-in 0.4s ease-out' }}>
           <Text as="span" fontWeight="bold" color="navy.200">
-            #{p.slot}
+            Pick {p.slot}
             {p.team && (
               <>
                 {' · '}

@@ -113,7 +113,7 @@ export function StandingsRows({ rows, entries, alive, final }: { rows: Leaderboa
         </Text>
       )}
       {rows.some((r) => r.busted) && (
-        <Text color="navy.100" pt="1" fontSize="0.6em" data-testid="bust-rule">
+        <Text color="navy.100" pt="1" fontSize="28px" lineHeight="1.2" data-testid="bust-rule">
           {BUST_RULE}
         </Text>
       )}
