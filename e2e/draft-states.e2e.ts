@@ -135,7 +135,8 @@ describe('time and state always right', () => {
     const STALE = [/Until then you can change/, /Start Making Picks/, /The draft has started/, /Draft night, live/, /Can still win/, /Can't finish 1st/, /Not picked yet/, /editable until/i, /DRAFT IS LIVE/, /DAYS? LEFT/, /on the clock/i];
     async function walk(path: string) {
       await page.goto(path);
-      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      // (The TV view keeps its heading for screen readers only on a phone: attached, not visible.)
+      await page.locator('h1').first().waitFor({ state: 'attached' });
       await page.getByText(/^Loading/).first().waitFor({ state: 'detached' });
       // The app knows the draft is over (its phase is in the strip's Final card or the banner) before the words are read.
       const text = await page.evaluate('document.body.innerText');

@@ -9,7 +9,7 @@ import { TeamName } from '../team-name';
 /**
  * A closed season's final standings: one row per entry (rank, name, score), each opening onto its picks
  * with ✓/✗. A native <details> per entry: keyboard and screen readers get expand/collapse for free.
- * ✓ and ✗ are drawn, and always said in words too ("Hit · #3 · NYG": the slot and the team that made the
+ * ✓ and ✗ are drawn, and always said in words too ("Hit · Pick 3 · NYG": the slot and the team that made the
  * pick, as the season's order had it; "Miss"), never by colour alone.
  */
 export function SeasonStandings({ board, me }: { board: SeasonLeaderboard; me: string | undefined }) {
@@ -82,7 +82,7 @@ function PickList({ picks, name }: { picks: SeasonPick[]; name: string }) {
           <Text flexShrink={0} fontSize="xs" fontWeight="bold" textTransform="uppercase" color={p.hit ? 'turf.700' : 'red.700'}>
             {p.hit && p.draft_pick !== null ? (
               <>
-                Hit · #{p.draft_pick}
+                Hit · Pick {p.draft_pick}
                 {p.team && (
                   <>
                     {' · '}
