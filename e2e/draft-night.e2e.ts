@@ -95,7 +95,8 @@ describe('draft night: the live strip, rank arrows and the Final card', () => {
     for (const [f, viewport, timezoneId, reducedMotion] of setups) {
       f.context = await newContext(browser, { viewport, timezoneId, reducedMotion });
       f.context.setDefaultTimeout(10_000);
-      f.sightings = await watchForText(f.context, [1, 2, 3, 4].map((n) => `Pick ${n}`));
+      // The strip's headline of each pick (the ticker writes earlier picks the same way, without the school).
+      f.sightings = await watchForText(f.context, ['Pick 1 · TEN · Travis Hunter, CB/WR, Colorado', 'Pick 2 · JAX · Jalon Walker, LB/EDGE, Georgia', 'Pick 3 · NYG · Armand Membou, OT, Missouri', 'Pick 4 · NE · Colston Loveland, TE, Michigan']);
       f.page = await f.context.newPage();
       await signInWithSession(f.page, f.email);
       await f.page.goto(`/groups/${groupId}/picks`);

@@ -3,7 +3,6 @@ import { Box, Flex, Stack, Text } from '@chakra-ui/react';
 import type { BoardSlot, LeaderboardRow, PlayerDto } from '@first-round/shared/schemas';
 import { onTheClockLabel, pickLabel, teamName } from '@first-round/shared/teams';
 import { ordinal } from '@first-round/shared/words';
-import { BUST_RULE } from '@first-round/shared/entry-words';
 import { entryState, hadByText, hitsText, restOfStandings } from '../../lib/tv-words';
 import { winnerText } from '../../lib/live-strip';
 
@@ -110,11 +109,6 @@ export function StandingsRows({ rows, entries, alive, final }: { rows: Leaderboa
       {rest && (
         <Text color="navy.100" pt="1" data-testid="tv-standings-rest">
           {rest}
-        </Text>
-      )}
-      {rows.some((r) => r.busted) && (
-        <Text color="navy.100" pt="1" fontSize="28px" lineHeight="1.2" data-testid="bust-rule">
-          {BUST_RULE}
         </Text>
       )}
     </Stack>
