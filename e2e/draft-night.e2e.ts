@@ -95,8 +95,7 @@ describe('draft night: the live strip, rank arrows and the Final card', () => {
     for (const [f, viewport, timezoneId, reducedMotion] of setups) {
       f.context = await newContext(browser, { viewport, timezoneId, reducedMotion });
       f.context.setDefaultTimeout(10_000);
-      // The strip's headline of each pick (the ticker writes earlier picks the same way, without the school).
-      f.sightings = await watchForText(f.context, ['Pick 1 · TEN · Travis Hunter, CB/WR, Colorado', 'Pick 2 · JAX · Jalon Walker, LB/EDGE, Georgia', 'Pick 3 · NYG · Armand Membou, OT, Missouri', 'Pick 4 · NE · Colston Loveland, TE, Michigan']);
+      f.sightings = await watchForText(f.context, [1, 2, 3, 4].map((n) => `Pick ${n}`));
       f.page = await f.context.newPage();
       await signInWithSession(f.page, f.email);
       await f.page.goto(`/groups/${groupId}/picks`);
@@ -209,7 +208,8 @@ describe('draft night: the live strip, rank arrows and the Final card', () => {
     // Every time a pick number was put on any of the three screens: never one older than a number shown before.
     for (const f of [ana, bo, cy]) {
       let newest = 0;
-      for (const s of f.sightings) {
+      // The ticker of earlier picks writes them the same way ('Pick 1 · TEN · …'): only the headline counts.
+      for (const s of f.sightings.filter((x) => x.within !== 'Earlier picks')) {
         const n = Number(s.text.match(/Pick (\d+)/)![1]);
         expect(n, `${f.name}'s strip showed pick ${n} after pick ${newest}`).toBeGreaterThanOrEqual(newest);
         newest = Math.max(newest, n);
