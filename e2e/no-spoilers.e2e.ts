@@ -183,7 +183,7 @@ describe('no spoilers: a viewer 5 s behind the draft room', () => {
     await bar.getByRole('combobox', { name: 'Watching on' }).selectOption({ label: 'A stream (about 45 s behind)' });
     await bar.getByText('Delayed 45 s').waitFor();
     // What this page shows now was shown before: once the cache has kept it, a reload may show it at once.
-    await page.waitForFunction('localStorage.getItem("fr_last_answers")?.includes("leaderboard")');
+    await expect.poll(() => page.evaluate('localStorage.getItem("fr_last_answers")?.includes("leaderboard") === true')).toBe(true);
     for (const width of [375, 320]) {
       await page.setViewportSize({ width, height: 760 });
       await page.reload();
