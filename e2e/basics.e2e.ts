@@ -49,7 +49,7 @@ describe('routes, validation and limits', () => {
 
     await page.getByRole('link', { name: "I don't have an account" }).click();
     await page.getByRole('heading', { name: 'Join the First Round' }).waitFor();
-    await page.getByText('The game is simple. Pick the players you think will be drafted in the 1st Round. No mistakes allowed.').waitFor();
+    await page.getByText('The game is simple. Pick the players you think will be drafted in round one. No mistakes allowed.').waitFor();
     await page.getByRole('textbox', { name: 'Email' }).fill('someone@example.com');
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await page.getByText('Please enter a username').waitFor();

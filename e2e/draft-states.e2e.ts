@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser, newPerson } from './support/browser';
 import { BASE_URL, DEPUTY_EMAIL, uniqueEmail, uniqueUsername } from './support/env';
 import { apiSession } from './support/idp';
-import { operator } from './support/operator';
+import { operator, playerId } from './support/operator';
 import { signInWithSession } from './support/session';
 import { watchForText } from './support/watch-text';
 
@@ -85,16 +85,16 @@ describe('time and state always right', () => {
 
     await op.startDraft();
     await page.goto(`/groups/${publicId}`);
-    await page.getByText('The draft has started: public groups can no longer be joined.').waitFor();
+    await page.getByText('Picks are locked: public groups can no longer be joined.').waitFor();
     await page.getByRole('heading', { name: publicName, level: 1 }).waitFor();
     expect(await page.getByRole('button', { name: 'Join Group' }).count()).toBe(0);
     expect(new URL(page.url()).pathname).toBe(`/groups/${publicId}`);
     // The picks page of the group says the same to a non-member.
     await page.goto(`/groups/${publicId}/picks`);
-    await page.getByText('The draft has started: public groups can no longer be joined.').waitFor();
+    await page.getByText('Picks are locked: public groups can no longer be joined.').waitFor();
     // The groups list shows the group without its Join button.
     await page.goto('/groups');
-    await page.getByText('The draft has started: public groups can no longer be joined.').waitFor();
+    await page.getByText('Picks are locked: public groups can no longer be joined.').waitFor();
     expect(await page.getByRole('button', { name: `Join Group ${publicName}` }).count()).toBe(0);
     // The server refuses it too, with the draft-lock message.
     const res = await fetch(`${BASE_URL}/api/groups/join`, {
@@ -108,4 +108,59 @@ describe('time and state always right', () => {
     await op.resetDraft();
     await context.close();
   });
+
+  it('a leader nobody can catch reads Clinched; after round one every route, signed in or out, speaks of a finished draft', async () => {
+    const email = uniqueEmail('after');
+    const name = uniqueUsername('After');
+    const session = await apiSession(email, name);
+    const auth = { 'content-type': 'application/json', authorization: `Bearer ${await session.token()}` };
+    await fetch(`${BASE_URL}/api/users/me/status`, { method: 'PATCH', headers: auth });
+    const groupId = Number(((await (await fetch(`${BASE_URL}/api/groups`, { method: 'POST', headers: auth, body: JSON.stringify({ name: `After Party ${Date.now().toString(36)}` }) })).json()) as { group_id: number }).group_id);
+    const picks = [await playerId('Cam Ward')];
+    for (const body of [{ picks }, { picks, group_id: groupId }]) await fetch(`${BASE_URL}/api/picks`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+    await op.startDraft();
+    await op.recordPick(1, 'Cam Ward');
+
+    const player = await newPerson(browser, { width: 375, height: 800 });
+    const { page } = player;
+    await signInWithSession(page, email, name);
+    // The only entry of the group, with every pick a hit: first place is certain, not just possible.
+    await page.goto(`/groups/${groupId}/picks`);
+    const row = page.getByRole('list', { name: 'Rankings' }).getByRole('listitem').filter({ hasText: name });
+    await row.getByText('Clinched 1st').waitFor();
+    expect(await page.getByText('Can still win').count()).toBe(0);
+
+    await op.completeRound();
+    /** Words of a draft still to come or under way: none may stay once round one is over. */
+    const STALE = [/Until then you can change/, /Start Making Picks/, /The draft has started/, /Draft night, live/, /Can still win/, /Can't finish 1st/, /Not picked yet/, /editable until/i, /DRAFT IS LIVE/, /DAYS? LEFT/, /on the clock/i];
+    async function walk(path: string) {
+      await page.goto(path);
+      // (The TV view keeps its heading for screen readers only on a phone: attached, not visible.)
+      await page.locator('h1').first().waitFor({ state: 'attached' });
+      await page.getByText(/^Loading/).first().waitFor({ state: 'detached' });
+      // The app knows the draft is over (its phase is in the strip's Final card or the banner) before the words are read.
+      const text = await page.evaluate('document.body.innerText');
+      const stale = STALE.filter((re) => re.test(text as string)).map(String);
+      expect(stale, `${path}: ${stale.join(', ')}`).toEqual([]);
+    }
+    for (const path of ['/groups', '/my-picks', '/leaderboard', '/how-to-play', '/select-players', `/groups/${groupId}`, `/groups/${groupId}/picks`, `/groups/${groupId}/board`, `/groups/${groupId}/tv`, '/settings', '/live']) {
+      await walk(path);
+    }
+    await player.context.close();
+
+    const visitor = await newPerson(browser, { width: 375, height: 800 });
+    try {
+      for (const path of ['/sign-in', '/sign-up', '/live']) {
+        await visitor.page.goto(path);
+        await visitor.page.getByRole('heading', { level: 1 }).first().waitFor();
+        await visitor.page.getByText(/^Loading/).first().waitFor({ state: 'detached' });
+        const text = (await visitor.page.evaluate('document.body.innerText')) as string;
+        const stale = STALE.filter((re) => re.test(text)).map(String);
+        expect(stale, `${path} (signed out): ${stale.join(', ')}`).toEqual([]);
+      }
+    } finally {
+      await visitor.context.close();
+    }
+    await op.resetDraft();
+  }, 90_000);
 });

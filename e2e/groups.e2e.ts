@@ -401,7 +401,7 @@ describe('groups: create, invite, join, pick and compete', () => {
     await rows.filter({ hasText: friendName }).getByRole('button').click();
     const friendPicks = page.getByRole('list', { name: `${friendName}'s picks` });
     await friendPicks.getByText('Will Campbell').waitFor();
-    expect(await friendPicks.getByText(/^Hit · #\d+ · [A-Z]{2,3}$/).count()).toBe(4);
+    expect(await friendPicks.getByText(/^Hit · Pick \d+ · [A-Z]{2,3}$/).count()).toBe(4);
     await dismissToasts(page); // any toast (picks are on the live strip, not toasted)
     await shots(page, 'group-leaderboard');
 

@@ -114,9 +114,9 @@ describe('a group’s History', () => {
     // Bo's entry: closed until opened, then his hit and his miss, each in words.
     const boPicks = page.getByRole('list', { name: `${names.bo}'s picks` });
     expect(await boPicks.isVisible()).toBe(false);
-    await page.getByText(`Busted (1 of 2 hit)`).click();
+    await page.getByText('busted · had 1 hit').click();
     await boPicks.waitFor();
-    expect(await boPicks.getByRole('listitem').allInnerTexts()).toEqual([expect.stringMatching(/Bo Nix[\s\S]*Hit · #12/i), expect.stringMatching(/Spencer Rattler[\s\S]*Miss/i)]);
+    expect(await boPicks.getByRole('listitem').allInnerTexts()).toEqual([expect.stringMatching(/Bo Nix[\s\S]*Hit · Pick 12/i), expect.stringMatching(/Spencer Rattler[\s\S]*Miss/i)]);
 
     expect(await axeFindings(page)).toEqual([]);
   });

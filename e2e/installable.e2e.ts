@@ -126,4 +126,49 @@ describe('installable: manifest, service worker, offline', () => {
     // Still nothing of the API in the caches after all those reads.
     expect((await cachedUrls(page)).filter((u) => /^\/(api|trpc|idp|s)\//.test(u))).toEqual([]);
   });
+
+  it('offline, a page not yet opened still opens: its code comes from the worker whatever the headers of the request', async () => {
+    const { page, context } = player;
+    const groupName = `Offline ${Date.now().toString(36)}`;
+    await page.goto('/groups/create');
+    await page.getByRole('textbox', { name: 'Group Name' }).fill(groupName);
+    await page.getByRole('button', { name: 'Create Group' }).click();
+    await page.waitForURL(/\/groups\/\d+$/);
+    const groupPath = new URL(page.url()).pathname;
+    await page.getByRole('heading', { name: groupName, level: 1 }).waitFor();
+    await controlled(page);
+
+    await context.setOffline(true);
+    // The leaderboard's chunk was never loaded on this page: a module script, asked for with an Origin header.
+    await page.getByRole('link', { name: 'Leaderboard' }).first().click();
+    await page.getByRole('heading', { name: 'Global Leaderboard', level: 1 }).waitFor();
+    expect(await page.getByText(/Failed to fetch dynamically imported module/).count()).toBe(0);
+
+    // A reload offline opens the group with what was known last, said so, instead of an endless "Loading group...".
+    await page.goto(groupPath);
+    await page.getByRole('heading', { name: groupName, level: 1 }).waitFor();
+    await page.getByRole('status').filter({ hasText: /last known/i }).waitFor();
+    // Back online it reads again by itself: the mark goes.
+    await context.setOffline(false);
+    await page.getByRole('status').filter({ hasText: /last known/i }).waitFor({ state: 'detached' });
+    await page.getByRole('heading', { name: groupName, level: 1 }).waitFor();
+  });
+
+  it('a page whose code could not load offline (no worker yet) opens once the network is back: never a blank page', async () => {
+    const visitor = await newPerson(browser, { width: 375, height: 800 });
+    try {
+      const { page, context } = visitor;
+      await signInWithSession(page, uniqueEmail('chunk'));
+      await acceptRules(page);
+      await page.goto('/groups');
+      await page.getByRole('heading', { name: 'My Groups', level: 1 }).waitFor();
+      await context.setOffline(true);
+      await page.getByRole('link', { name: 'Leaderboard' }).first().click();
+      await page.getByRole('status').filter({ hasText: OFFLINE }).waitFor();
+      await context.setOffline(false);
+      await page.getByRole('heading', { name: 'Global Leaderboard', level: 1 }).waitFor({ timeout: 20_000 });
+    } finally {
+      await visitor.context.close();
+    }
+  });
 });

@@ -33,7 +33,7 @@ describe('the landing and signing in', () => {
       const answered = page.waitForResponse((r) => r.url().includes('groups.publicCounts') && r.status() === 200);
       await page.goto('/sign-up');
       await page.getByRole('heading', { name: 'Join the First Round' }).waitFor();
-      await page.getByText('Call the first round. Survive draft night.').waitFor();
+      await page.getByText('Call round one. Survive draft night.').waitFor();
       const steps = page.getByRole('list', { name: 'How to play' }).getByRole('listitem');
       expect((await steps.allInnerTexts()).map((t) => t.split('\n').map((l) => l.trim()).filter(Boolean)[1])).toEqual(['PICK', 'LOCK', 'SURVIVE']);
       const example = page.getByRole('group', { name: 'Example entry' });

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPerson } from './support/browser';
-import { BASE_URL, OPERATOR_EMAIL, uniqueEmail, uniqueUsername } from './support/env';
-import { apiSession } from './support/idp';
+import { OPERATOR_EMAIL, uniqueEmail, uniqueUsername } from './support/env';
 import { operator } from './support/operator';
 import { acceptRules, liveStrip, signUpThroughUi, togglePlayer, waitForPath } from './support/ui';
 import { signInWithSession } from './support/session';
+import { serverDatabase } from './support/database';
+import { BUST_RULE } from '@first-round/shared/entry-words';
 
 /**
  * Draft night live: a player keeps the leaderboard and My Picks open (no reload, no navigation)
@@ -118,15 +119,22 @@ describe('draft night, live', () => {
   });
 
   it('the operator records a pick from the console by searching, undoes it, and sees the audit log', async () => {
-    // The operator's account exists (operator() signed it up); skip the first-login rules for the browser.
-    const session = await apiSession(OPERATOR_EMAIL, 'DraftOperator');
-    await fetch(`${BASE_URL}/api/users/me/status`, { method: 'PATCH', headers: { authorization: `Bearer ${await session.token()}` } });
+    // The operator's account exists (operator() signed it up): a first login, as for a new operator.
+    const db = await serverDatabase();
+    try {
+      await db.query('update participant set is_first_login = true where lower(email) = lower($1)', [OPERATOR_EMAIL]);
+    } finally {
+      await db.end();
+    }
     console_ = (await newPerson(browser)).page;
     await signInWithSession(console_, OPERATOR_EMAIL);
-    await console_.getByRole('link', { name: 'Settings' }).click();
-    await console_.getByRole('link', { name: 'Open the draft console' }).click();
-    await waitForPath(console_, '/admin');
+    // The rules of a first login, dismissed on the console, leave the operator on the console.
+    await console_.goto('/admin');
+    const rules = console_.getByRole('alertdialog', { name: 'Rules of the Game' });
+    await rules.getByRole('button', { name: 'Play First Round' }).click();
+    await rules.waitFor({ state: 'hidden' });
     await console_.getByRole('heading', { name: 'Draft control' }).waitFor();
+    expect(new URL(console_.url()).pathname).toBe('/admin');
     await console_.getByText('1 / 32').waitFor();
 
     const slot = console_.getByRole('textbox', { name: 'Slot' });
@@ -137,13 +145,15 @@ describe('draft night, live', () => {
     await console_.getByRole('button', { name: 'Record pick 2: Travis Hunter' }).click();
 
     await liveStrip(board, 'Pick 2 · JAX · Travis Hunter, CB/WR, Colorado · your entry ✓').waitFor({ timeout: LIVE_MS });
-    await board.getByRole('list', { name: 'Earlier picks' }).getByText('#1 · TEN · Cam Ward, QB').waitFor();
+    await board.getByRole('list', { name: 'Earlier picks' }).getByText('Pick 1 · TEN · Cam Ward, QB').waitFor();
     await myRow(board, username).getByLabel('2 correct picks').waitFor({ timeout: LIVE_MS });
     // The audit log outlives this spec (others record picks too): look at the newest entry only.
     const log = console_.getByRole('list', { name: 'Audit log' });
     const newest = () => log.getByRole('listitem').first();
     await newest().getByText('Pick 2: Travis Hunter').waitFor();
     expect(await log.getByRole('listitem').first().innerText()).toContain(`by ${OPERATOR_EMAIL}`);
+    // Its time names its zone, as every time the game tells ('Apr 23, 08:14:05 PM EDT', 'UTC', 'GMT+2').
+    expect(await newest().locator('time').innerText()).toMatch(/\d\d:\d\d:\d\d [AP]M (UTC|GMT[+-]?\d*|[A-Z]{2,5})$/);
     // Drafted players leave the search.
     await console_.getByRole('textbox', { name: 'Player' }).fill('Travis Hunter');
     await console_.getByText('No undrafted player matches.').waitFor();
@@ -164,6 +174,8 @@ describe('draft night, live', () => {
   it('marking round one complete busts the entry everywhere, also where push is blocked (polling)', async () => {
     await console_.getByRole('button', { name: 'Mark round one complete' }).click();
     const dialog = console_.getByRole('alertdialog', { name: 'Mark round one complete?' });
+    // One pick of 32 is in: the console asks knowing the rest stay empty.
+    await dialog.getByText('1 of 32 picks are in: 31 slots have no pick: they will stay empty.', { exact: false }).waitFor();
     await dialog.getByRole('button', { name: 'Mark complete' }).click();
     await console_.getByRole('list', { name: 'Audit log' }).getByRole('listitem').first().getByText('Marked round one complete').waitFor();
 
@@ -179,6 +191,11 @@ describe('draft night, live', () => {
     const list = picks.getByRole('list', { name: 'My picks' });
     await list.getByText(/✗ Missed/).nth(1).waitFor({ timeout: LIVE_MS });
     await picks.getByText(/^BUSTED: (Travis Hunter|Shedeur Sanders) was not drafted in round one \(and 1 other miss\)$/).waitFor();
+    // One number everywhere: the score is 0, and where hits are shown they read as the standings' 0 does.
+    await picks.getByRole('status', { name: 'Your entry' }).getByText('busted · had 1 hit', { exact: true }).waitFor();
+    expect(await picks.getByText(/\d+ of 3 hit/).count()).toBe(0);
+    // The standings that say Busted say why an entry busts, the slots-left way included.
+    await board.getByTestId('bust-rule').getByText(BUST_RULE).waitFor();
 
     // The blocked tab never had a stream: it fell back to polling draft.status and caught up.
     expect(blockedStreams).toBeGreaterThan(0);
@@ -186,6 +203,21 @@ describe('draft night, live', () => {
     await yourEntry(polled).getByText('Busted', { exact: true }).waitFor({ timeout: 35_000 });
     expect(await toast(polled, 'Pick 1: Cam Ward').count()).toBe(0);
   }, 60_000);
+
+  it('/live after the round: Final, and the slots nobody filled are empty, not waiting', async () => {
+    const visitor = await newPerson(browser, { width: 375, height: 800 });
+    try {
+      const { page } = visitor;
+      await page.goto('/live');
+      await page.getByRole('heading', { name: 'Draft night: Final', level: 1 }).waitFor();
+      const board = page.getByRole('list', { name: 'Round one picks' });
+      await board.locator('li[data-slot="2"]').getByText('No pick (round complete)').waitFor();
+      expect(await page.getByText('Not picked yet').count()).toBe(0);
+      expect(await page.getByRole('heading', { name: 'Draft night, live' }).count()).toBe(0);
+    } finally {
+      await visitor.context.close();
+    }
+  });
 
   it('the console is a 404 for everyone else', async () => {
     // Only now does the player's tab navigate: every check above ran without a reload.

@@ -176,6 +176,37 @@ describe('no spoilers: a viewer 5 s behind the draft room', () => {
     await liveStrip(page, 'Ashton Jeanty').waitFor({ timeout: Math.max(1, asked + 7000 - Date.now()) });
   });
 
+  it('with a stream delay, a reload shows the standings it last showed at once (only held changes wait); the pill keeps Catch up on a 320 px screen', async () => {
+    await page.goto(`/groups/${groupId}/picks`);
+    await hits().waitFor();
+    const bar = page.getByRole('region', { name: 'Viewing delay' });
+    await bar.getByRole('combobox', { name: 'Watching on' }).selectOption({ label: 'A stream (about 45 s behind)' });
+    await bar.getByText('Delayed 45 s').waitFor();
+    // What this page shows now was shown before: once the cache has kept it, a reload may show it at once.
+    await expect.poll(() => page.evaluate('localStorage.getItem("fr_last_answers")?.includes("leaderboard") === true')).toBe(true);
+    for (const width of [375, 320]) {
+      await page.setViewportSize({ width, height: 760 });
+      await page.reload();
+      // Still catching up to the TV (the page's first answers wait 45 s), yet the standings are there.
+      const pill = bar.getByText(/catching up to your TV, \d+ s/);
+      await pill.waitFor();
+      await page.getByRole('list', { name: 'Rankings' }).getByRole('listitem').filter({ hasText: name }).waitFor();
+      expect(await pill.isVisible(), `still catching up at ${width} px`).toBe(true);
+      // The pill wraps rather than pushing Catch up off the screen.
+      const box = await bar.getByRole('button', { name: 'Catch up' }).boundingBox();
+      expect(box, `Catch up at ${width} px`).not.toBeNull();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width, `Catch up at ${width} px`).toBeLessThanOrEqual(width);
+      expect(await sidewaysOverflow(page)).toMatchObject({ scroll: 0, element: 0 });
+    }
+    await bar.getByRole('button', { name: 'Catch up' }).click();
+    await bar.getByText(/catching up/).waitFor({ state: 'detached' });
+    await page.setViewportSize({ width: 375, height: 760 });
+    await bar.getByRole('combobox', { name: 'Watching on' }).selectOption({ label: 'Another delay (seconds)' });
+    await bar.getByRole('spinbutton', { name: 'Seconds behind' }).fill(String(DELAY_S));
+    await bar.getByText(`Delayed ${DELAY_S} s`).waitFor();
+  });
+
   it('Settings offers the same choice, and "Live" turns the badge off', async () => {
     await page.goto('/settings');
     const card = page.getByRole('region', { name: 'No spoilers' });

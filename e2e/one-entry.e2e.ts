@@ -219,7 +219,7 @@ describe('one entry, one truth', () => {
     const slots = page.locator('ol[aria-label="Round one picks"] > li');
     await slots.first().getByText('Cam Ward').waitFor();
     // The global figure comes with the field's own read, a moment after the board's (no wrong figure before it).
-    await expect.poll(() => slots.first().getByTestId('slot-share').innerText()).toMatch(/^3 of 3 here · \d+ % of everyone$/);
+    await expect.poll(() => slots.first().getByTestId('slot-share').innerText()).toMatch(/^3 of 3 in this group · \d+ % of all entries$/);
     expect(await page.locator('body').innerText()).not.toContain('in no entry');
     await noLiveWords('the draft board');
 

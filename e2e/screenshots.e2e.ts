@@ -294,7 +294,7 @@ describe('screenshots', () => {
       await page.waitForLoadState('networkidle');
       await page.screenshot({ path: path.join(OUT, `draft-board-${size.width}.png`), fullPage: true, animations: 'disabled' });
       await page.goto('/my-picks');
-      await page.getByText(/of the field/).first().waitFor();
+      await page.getByText(/of all entries|Only you picked him/).first().waitFor();
       await shot(page, 'my-picks-field', size.width);
       await context.close();
     }

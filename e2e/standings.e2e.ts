@@ -160,7 +160,7 @@ describe('standings people can read', () => {
     // (#5) are both in the board's top 10, which is ahead of the player's single hit.
     const benchmarks = page.getByRole('region', { name: 'Benchmarks' });
     const top10 = benchmarks.getByRole('listitem', { name: 'Benchmark: Top 10 only' });
-    await top10.getByText('2 hits · 8 pending · You are behind').waitFor();
+    await top10.getByText('2 hits · 8 pending · It has more hits than you').waitFor();
     expect(await benchmarks.getByRole('listitem').count()).toBe(3);
     await benchmarks.getByRole('listitem', { name: 'Benchmark: Big board top 32' }).getByText('Alive', { exact: true }).waitFor();
 
@@ -260,7 +260,7 @@ describe('standings people can read', () => {
     expect(Number(of)).toBeGreaterThanOrEqual(301);
     expect(await page.getByRole('link', { name: 'Edit Picks' }).count()).toBe(0);
     // Each pick says how much of the field holds him too (the global field, read once after the start).
-    const shares = page.getByRole('list', { name: 'My picks' }).getByText(/^Picked by you and (<1|\d+) % of the field$/);
+    const shares = page.getByRole('list', { name: 'My picks' }).getByText(/^(Picked by (<1|\d+) % of all entries, you included|Only you picked him)$/);
     await shares.first().waitFor();
     expect(await shares.count()).toBe(2);
 
@@ -279,7 +279,9 @@ describe('standings people can read', () => {
     // Live, no reload.
     await card.getByText('BUSTED: Shedeur Sanders was not drafted in round one').waitFor({ timeout: LIVE_MS });
     // Round one is over: the card says final.
-    await card.getByText('Final: 1 of 2 hit', { exact: true }).waitFor();
+    await card.getByText('Final', { exact: true }).waitFor();
+    // A miss zeroes the entry: its hits are told as every screen tells them.
+    await card.getByText('busted · had 1 hit', { exact: true }).waitFor();
     await page.getByRole('heading', { name: 'My Picks', level: 1 }).waitFor();
 
     await page.goto('/groups');

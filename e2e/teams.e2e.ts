@@ -62,7 +62,7 @@ describe('the teams on the clock', () => {
 
     await op.recordPick(2, 'Travis Hunter');
     await liveStrip(fan.page, 'Pick 2 · JAX · Travis Hunter, CB/WR, Colorado').waitFor({ timeout: LIVE_MS });
-    await fan.page.getByRole('list', { name: 'Earlier picks' }).getByText('#1 · TEN · Cam Ward, QB').waitFor();
+    await fan.page.getByRole('list', { name: 'Earlier picks' }).getByText('Pick 1 · TEN · Cam Ward, QB').waitFor();
     await slots().nth(1).getByText('Pick 2 · JAX · Travis Hunter').waitFor({ timeout: LIVE_MS });
     await slots().nth(2).getByText('Pick 3 · NYG on the clock').waitFor();
   });

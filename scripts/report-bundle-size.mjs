@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
-const BUDGET_KB = 190;
+/** 192 since the offline work (pages that recover from a failed chunk, the kept answers) and the shared words: 190 before. */
+const BUDGET_KB = 192;
 const dist = path.resolve(process.cwd(), 'dist');
 const assets = path.join(dist, 'assets');
 const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useState, type ComponentType } from 'react';
+import { Suspense, useState } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import { ChakraProvider } from '@chakra-ui/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Route, Routes, unstable_HistoryRouter as HistoryRouter } from 'react-router-dom';
@@ -10,11 +11,10 @@ import { AuthProvider, type ClientConfig } from './auth/auth-provider';
 import { AppShell, HomeRedirect, ProtectedRoute } from './components/layouts';
 import { FullPageMessage } from './components/full-page-message';
 import { useProfile } from './lib/queries';
+import { lazyNamed } from './lib/connectivity';
 
-/** Route-level code splitting: each page is its own chunk. */
-function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
-  return lazy(async () => ({ default: (await load())[name] }));
-}
+/** Route-level code splitting: each page is its own chunk (one that failed to load offline loads once back). */
+const page = lazyNamed;
 
 const SignInPage = page(() => import('./pages/sign-in-page'), 'SignInPage');
 const SignUpPage = page(() => import('./pages/sign-up-page'), 'SignUpPage');
@@ -93,8 +93,9 @@ export function AppRoutes() {
   );
 }
 
-export function App({ config }: { config: ClientConfig }) {
-  const [queryClient] = useState(createQueryClient);
+/** `queryClient`: made by main.tsx, holding the answers this device kept (lib/persisted-queries.ts). */
+export function App({ config, queryClient: given }: { config: ClientConfig; queryClient?: QueryClient }) {
+  const [queryClient] = useState(() => given ?? createQueryClient());
   // The tRPC client is built inside AuthProvider, which knows how to get a token.
   return (
     <ChakraProvider value={system}>

@@ -6,6 +6,8 @@ import { App } from './app';
 import type { ClientConfig } from './auth/auth-provider';
 import { registerServiceWorker } from './lib/register-service-worker';
 import { startConnectivity } from './lib/connectivity';
+import { createQueryClient } from './lib/query-client';
+import { keepQueries, restoreQueries } from './lib/persisted-queries';
 
 /** The last answer of /api/client-config, for a start offline (the worker never keeps API answers). */
 const CONFIG_KEY = 'fr_client_config';
@@ -29,9 +31,13 @@ async function loadConfig(): Promise<ClientConfig> {
 
 startConnectivity();
 const config = await loadConfig();
+// The query cache, with the answers this device kept for when the network gives none (lib/persisted-queries.ts).
+const queryClient = createQueryClient();
+restoreQueries(queryClient);
+keepQueries(queryClient);
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App config={config} />
+    <App config={config} queryClient={queryClient} />
   </StrictMode>,
 );
 registerServiceWorker();

@@ -4,7 +4,10 @@
  * "Installable and offline").
  * - Navigations: the network first (the server's page always names the newest build), the cached shell
  *   (index.html) when there is no answer at all.
- * - Hashed build assets (/assets/…): the cache first; a name never changes its content.
+ * - Hashed build assets (/assets/…): the cache first; a name never changes its content. Matched whatever
+ *   the request's headers: the server answers every file with `Vary: Origin` (its CORS rule), and a module
+ *   script is asked for with an Origin header the precache's requests lack, so a match that honoured Vary
+ *   would never find a lazy page's chunk offline.
  * - Everything else, the API above all (/api, /trpc and its live stream, /idp, /s/): never touched, never
  *   cached. Where the browser knows static routes, those requests do not even wake the worker.
  * A new build has a new version: its worker takes over at once and deletes the older caches.
@@ -57,7 +60,7 @@ async function navigate(request: Request): Promise<Response> {
   try {
     return await fetch(request);
   } catch (error) {
-    const shell = await caches.match(SHELL, { cacheName: CACHE });
+    const shell = await caches.match(SHELL, { cacheName: CACHE, ignoreVary: true });
     if (shell) return shell;
     throw error;
   }
@@ -65,7 +68,7 @@ async function navigate(request: Request): Promise<Response> {
 
 async function hashedAsset(request: Request): Promise<Response> {
   const cache = await caches.open(CACHE);
-  const cached = await cache.match(request);
+  const cached = await cache.match(request, { ignoreVary: true });
   if (cached) return cached;
   const response = await fetch(request);
   if (response.ok) await cache.put(request, response.clone());

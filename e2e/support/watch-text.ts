@@ -7,6 +7,8 @@ export interface TextSighting {
   at: number;
   /** Date.now() in the page then: the test's own clock (one machine), to tell a sighting's time from when it is checked. */
   wallAt: number;
+  /** The accessible label of the nearest labelled element around it ('Earlier picks'), or null. */
+  within: string | null;
 }
 
 /**
@@ -25,19 +27,21 @@ export async function watchForText(context: BrowserContext, texts: string[]) {
   await context.addInitScript(`(() => {
     const needles = ${JSON.stringify(texts)};
     window.__textSightings = [];
-    const check = (content) => {
+    const check = (content, node) => {
       if (!content) return;
+      const el = node && (node.nodeType === 1 ? node : node.parentElement);
+      const within = el?.closest?.('[aria-label]')?.getAttribute('aria-label') ?? null;
       for (const text of needles) {
         if (!content.includes(text)) continue;
-        const s = { text, path: location.pathname, at: performance.now(), wallAt: Date.now() };
+        const s = { text, path: location.pathname, at: performance.now(), wallAt: Date.now(), within };
         window.__textSightings.push(s);
         window.__reportTextSighting?.(s)?.catch?.(() => undefined);
       }
     };
     new MutationObserver((records) => {
       for (const r of records) {
-        if (r.type === 'characterData') check(r.target.textContent);
-        r.addedNodes.forEach((n) => check(n.textContent));
+        if (r.type === 'characterData') check(r.target.textContent, r.target);
+        r.addedNodes.forEach((n) => check(n.textContent, n));
       }
     }).observe(document, { childList: true, subtree: true, characterData: true });
   })();`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canWin, contentionBeforeStart, contentionOf, isSettled, maxPossible, NO_BAR, type ContentionCounts } from './contention.js';
+import { canWin, contentionBeforeStart, contentionOf, hasClinched, isSettled, maxPossible, NO_BAR, type ContentionCounts } from './contention.js';
 import { rankEntries, winningBar, winningBarOfRanked, type PickedPlayer } from './scoring.js';
 
 const alive = (correct_picks: number, picks: number, tiebreak_rank: number | null = correct_picks > 0 ? 10 : null): ContentionCounts => ({
@@ -102,5 +102,17 @@ describe('rankEntries carries who can still win', () => {
       short: [1, false],
       bust: [0, false],
     });
+  });
+});
+
+describe('hasClinched', () => {
+  const row = (correct_picks: number, picks: number, busted = false, can_win = true) => ({ correct_picks, picks, busted, tiebreak_rank: correct_picks ? 10 : null, can_win });
+  it('a settled leader that nobody else can reach has clinched; one with picks pending can still bust', () => {
+    expect(hasClinched(row(3, 3), 1, null)).toBe(true);
+    expect(hasClinched(row(3, 3), 2, [row(1, 1, false, false)])).toBe(true);
+    expect(hasClinched(row(3, 3), 2, [row(1, 4, false, true)])).toBe(false);
+    expect(hasClinched(row(3, 3), 2, null)).toBe(false);
+    expect(hasClinched(row(2, 3), 1, null)).toBe(false);
+    expect(hasClinched(row(0, 0, true, false), 0, null)).toBe(false);
   });
 });

@@ -73,3 +73,15 @@ export function contentionOf(row: ContentionCounts, bar: WinningBar): Contention
 export function contentionBeforeStart(picks: number): Contention {
   return { max_possible: picks, can_win: true };
 }
+
+/**
+ * Whether an entry has clinched first place while round one runs: it is settled (nothing pending, so it
+ * cannot bust) and no other entry of its scope can still finish first, even sharing it: every other is
+ * busted (it is the only one alive) or can no longer reach it. `others`: every other entry of the scope,
+ * or null when they are not all known (a page of a big board), where only "the only one alive" can tell.
+ */
+export function hasClinched(row: ContentionCounts, alive: number, others: readonly { busted: boolean; can_win: boolean }[] | null): boolean {
+  if (!isSettled(row) || row.correct_picks === 0) return false;
+  if (alive === 1) return true;
+  return others !== null && others.every((o) => o.busted || !o.can_win);
+}

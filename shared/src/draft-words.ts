@@ -1,5 +1,6 @@
 import type { DraftChange, NextUndo } from './schemas.js';
 import { teamName } from './teams.js';
+import { plural } from './words.js';
 
 /** What a change is described from: a live change, or an audit-log entry (which has only the name). */
 export interface ChangeToDescribe {
@@ -61,4 +62,20 @@ export function describeUndo(next: NonNullable<NextUndo>): string {
     case 'undo_team':
       return `the change of pick ${next.slot} to ${next.team_before}${next.team ? ` (back to ${next.team})` : ''}`;
   }
+}
+
+/**
+ * What marking round one complete does, as the console asks before it: with slots still empty, that they
+ * stay empty (and count as misses).
+ */
+export function completeRoundWarning(picksMade: number, roundOnePicks: number): string {
+  const empty = roundOnePicks - picksMade;
+  const base = 'Every pick not yet drafted becomes a miss, busting those entries. Undo reverses it.';
+  if (empty <= 0) return base;
+  return `${picksMade} of ${roundOnePicks} picks are in: ${plural(empty, 'slot has', 'slots have')} no pick: ${empty === 1 ? 'it' : 'they'} will stay empty. ${base}`;
+}
+
+/** A round-one slot with no player: waiting while the round runs, empty for good once it is complete. */
+export function emptySlotWords(roundComplete: boolean): string {
+  return roundComplete ? 'No pick (round complete)' : 'Not picked yet';
 }

@@ -52,3 +52,27 @@ export function placeText(rank: number, entries: number, final: boolean): string
 export function fieldSummary(entries: number, alive: number, final: boolean, noun: [string, string] = ['entry', 'entries']): string {
   return `${plural(entries, noun[0], noun[1])} · ${alive} ${final ? 'survived round one' : 'still alive'}`;
 }
+
+/**
+ * The bust rule in one wording for every screen that says Busted, the rules and docs/rules.md: a miss, or
+ * more picks still pending than round-one slots left (the entry can no longer be perfect). Decided in
+ * shared/src/scoring.ts (bustedUnder).
+ */
+export const BUST_RULE = 'Busted (score 0): a pick missed round one, or more picks were undrafted than round-one slots left.';
+
+/**
+ * An entry's hits where they are shown: '9 hits'; busted, its score is 0 and the words say what it had,
+ * 'busted · had 9 hits', the same on every screen and the share card.
+ */
+export function hitsText(entry: { busted: boolean; hits: number }): string {
+  return entry.busted ? `busted · had ${plural(entry.hits, 'hit')}` : plural(entry.hits, 'hit');
+}
+
+/**
+ * Why an entry busted: its first miss ('Cam Ward was not drafted in round one (and 1 other miss)'), or,
+ * without a miss, too many picks pending ('24 picks still pending, only 23 slots left in round one').
+ */
+export function bustReason(firstMiss: string | null, misses: number, pending: number, slotsLeft: number): string {
+  if (firstMiss !== null) return `${firstMiss} was not drafted in round one${misses > 1 ? ` (and ${plural(misses - 1, 'other miss', 'other misses')})` : ''}`;
+  return `${plural(pending, 'pick')} still pending, only ${plural(slotsLeft, 'slot')} left in round one`;
+}

@@ -20,6 +20,8 @@ export const MESSAGES = {
   sendCodeFailed: 'Failed to send verification code',
   /** The offline banner (client/src/components/offline-banner.tsx). */
   offline: "You're offline — standings update when you're back",
+  /** Under it, when the page shows answers read before (client/src/lib/persisted-queries.ts). */
+  offlineLastKnown: 'Showing what was last known',
   verificationIncomplete: 'Verification incomplete',
   enterEmail: 'Please enter your email',
   enterCode: 'Please enter the verification code',
@@ -34,6 +36,9 @@ export const MESSAGES = {
   groupsLocked: 'The draft has started: groups can no longer be created',
   joinLinksLocked: 'The draft has started: invite links can no longer be created',
   publicGroupsLocked: 'The draft has started: public groups can no longer be joined',
+  /** What the pages say of the same lock: true while round one runs and once it is over. */
+  publicGroupsClosed: 'Picks are locked: public groups can no longer be joined',
+  groupsClosed: 'Picks are locked: groups can no longer be created',
   groupExists: 'Group already exists, please pick a different name',
   groupNameRequired: 'Group name is required',
   groupIdRequired: 'Group ID is required',

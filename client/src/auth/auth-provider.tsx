@@ -1,4 +1,4 @@
-import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { LocalAuthProvider } from './local-auth';
 import { useAuth } from './auth-context';
@@ -6,6 +6,7 @@ import { createTrpcClient, trpc } from '../lib/trpc';
 import { bindPushClient, setPushDelay } from '../lib/push';
 import { getViewingDelay, subscribeViewingDelay } from '../lib/viewing-delay';
 import { FullPageMessage } from '../components/full-page-message';
+import { forUser } from '../lib/persisted-queries';
 
 export interface ClientConfig {
   auth_provider: 'local' | 'clerk';
@@ -20,7 +21,7 @@ const ClerkAuthProvider = lazy(() => import('./clerk-auth'));
  * provider's getter changes (Clerk makes a new one when its state does), so queries keep their cache.
  */
 function TrpcProvider({ children }: { children: ReactNode }) {
-  const { getToken } = useAuth();
+  const { getToken, isLoaded, isSignedIn, userId } = useAuth();
   const latestGetToken = useRef(getToken);
   latestGetToken.current = getToken;
   const queryClient = useQueryClient();
@@ -31,6 +32,9 @@ function TrpcProvider({ children }: { children: ReactNode }) {
     subscribeViewingDelay(() => void setPushDelay(getViewingDelay()).catch(() => {}));
     return created;
   });
+  // The answers kept on this device are this person's only (a sign-out or another account drops them).
+  const person = !isLoaded ? null : isSignedIn ? userId : 'visitor';
+  useEffect(() => forUser(queryClient, person), [queryClient, person]);
   return (
     <trpc.Provider client={client} queryClient={queryClient}>
       {children}

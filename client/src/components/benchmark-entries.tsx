@@ -4,7 +4,8 @@ import type { BenchmarkRowDto, LeaderboardRow } from '@first-round/shared/schema
 import { plural } from '../lib/standings-text';
 import { EntryStateBadge } from './standings-table';
 
-const VERSUS = { ahead: 'You are ahead', level: 'Tied with you', behind: 'You are behind' } as const;
+// Beside the caller's entry, said of the benchmark (it is not ranked): never 'You are behind' to the #1 entry.
+const VERSUS = { ahead: 'You have more hits', level: 'As many hits as you', behind: 'It has more hits than you' } as const;
 
 /**
  * The benchmark entries beside the standings (Big board top 32, Chalk 20, Top 10 only): the consensus,

@@ -23,7 +23,7 @@ import {
 } from '../lib/live-strip';
 import { OnTheClock, TeamName } from './team-name';
 import { useDraftStatus, useField, usePlayers } from '../lib/queries';
-import { ofEveryone } from '../lib/field-text';
+import { ofAllEntries } from '@first-round/shared/field-words';
 import { plural } from '@first-round/shared/words';
 
 /*
@@ -179,7 +179,7 @@ function LatestPick({ pick, share }: { pick: StripPick; share?: number }) {
         <>
           {' '}
           <Text as="span" whiteSpace="nowrap" color="navy.100">
-            {dot} {ofEveryone(share)}
+            {dot} {ofAllEntries(share)}
           </Text>
         </>
       )}
@@ -187,14 +187,14 @@ function LatestPick({ pick, share }: { pick: StripPick; share?: number }) {
   );
 }
 
-/** The picks before the latest, newest first ('#2 · JAX · Travis Hunter, CB/WR': tickerText), on one line that scrolls sideways on a phone. */
+/** The picks before the latest, newest first ('Pick 2 · JAX · Travis Hunter, CB/WR': tickerText), on one line that scrolls sideways on a phone. */
 function Ticker({ picks }: { picks: StripPick[] }) {
   return (
     <Flex as="ol" aria-label="Earlier picks" listStyleType="none" gap="4" fontSize="xs" color="navy.100" overflowX="auto" whiteSpace="nowrap" css={{ scrollbarWidth: 'none' }}>
       {picks.map((p) => (
         <Box as="li" key={p.slot} flexShrink={0} _motionSafe={{ animation: 'fade-in 0.4s ease-out' }}>
           <Text as="span" fontWeight="bold" color="navy.200">
-            #{p.slot}
+            Pick {p.slot}
             {p.team && (
               <>
                 {' · '}

@@ -3,9 +3,10 @@ import { GLOBAL_GROUP_ID, STALE_TIMES } from '@first-round/shared/constants';
 import { compareByDraftOrder } from '@first-round/shared/player-filter';
 import { isRoundOneComplete, remainingSlots, scoreEntry, type DraftSnapshot } from '@first-round/shared/scoring';
 import { ordinal } from '@first-round/shared/words';
+import { bustReason, hitsText } from '@first-round/shared/entry-words';
 import type { DraftStatus, PlayerDto } from '@first-round/shared/schemas';
 import { outcomeOf } from '../lib/draft-snapshot';
-import { contentionShown, contentionText, plural } from '../lib/standings-text';
+import { clinchedEntry, contentionShown, contentionText, plural } from '../lib/standings-text';
 import { formatWhen } from '@first-round/shared/deadline';
 import { trpc } from '../lib/trpc';
 
@@ -61,7 +62,8 @@ export function EntryStatusCard({ picks, status, snapshot }: { picks: PlayerDto[
   const rank = me && (final ? `${ordinal(me.rank)} of ${standing.data!.entries}` : `rank ${me.rank} of ${standing.data!.entries}`);
   const hits = `${final ? 'Final: ' : ''}${score.hits} of ${picks.length} hit`;
   // Whether the entry can still finish first globally, from its standings row (decided by the server).
-  const contention = me && !me.busted && contentionShown(status) ? contentionText(me) : null;
+  const clinched = me && standing.data ? clinchedEntry(standing.data.rankings, standing.data.alive, standing.data.entries, me) === me.participant_id : false;
+  const contention = me && !me.busted && contentionShown(status) ? contentionText(me, clinched) : null;
   if (!score.busted) {
     return (
       <Card tone="alive">
@@ -72,17 +74,14 @@ export function EntryStatusCard({ picks, status, snapshot }: { picks: PlayerDto[
     );
   }
   const misses = picks.filter((p) => outcomeOf(p, snapshot) === 'miss').sort(compareByDraftOrder);
-  const first = misses[0];
-  const reason = first
-    ? `${first.player_name} was not drafted in round one${misses.length > 1 ? ` (and ${plural(misses.length - 1, 'other miss', 'other misses')})` : ''}`
-    : `${plural(score.pending, 'pick')} still pending, only ${plural(remainingSlots(snapshot), 'slot')} left in round one`;
+  const reason = bustReason(misses[0]?.player_name ?? null, misses.length, score.pending, remainingSlots(snapshot));
   return (
     <Card tone="busted">
       <Text fontWeight="bold" color="red.700" fontSize="lg">
         BUSTED: {reason}
       </Text>
       <Text fontSize="sm" color="gray.700" mt="1">
-        <Parts parts={[hits, rank]} />
+        <Parts parts={[final && 'Final', hitsText({ busted: true, hits: score.hits }), rank]} />
       </Text>
     </Card>
   );

@@ -95,7 +95,7 @@ export function LandingPitch() {
           The NFL Draft pick'em
         </Text>
         <Text as="p" fontSize={{ base: '3xl', md: '5xl' }} fontWeight="black" lineHeight="1.05" letterSpacing="tight">
-          Call the first round. Survive draft night.
+          Call round one. Survive draft night.
         </Text>
         <Text color="navy.100" fontSize={{ base: 'md', md: 'lg' }} maxW="xl">
           Pick who goes in round one, then watch every pick land live with your friends.

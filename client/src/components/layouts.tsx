@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Box } from '@chakra-ui/react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useRouteTitle } from '../lib/document-title';
@@ -10,17 +10,18 @@ import { withNext } from '../lib/next-path';
 import { FirstLoginModal } from './first-login-modal';
 import { SkipLink, MAIN_ID } from './skip-link';
 import { OfflineBanner } from './offline-banner';
+import { lazyNamed } from '../lib/connectivity';
 
 // The live layer draws nothing, so it is not in the initial bundle; its own empty Suspense boundary
 // means loading it never blanks the page.
-const DraftLive = lazy(async () => ({ default: (await import('./draft-live')).DraftLive }));
+const DraftLive = lazyNamed(() => import('./draft-live'), 'DraftLive');
 // Draft night inside the app (components/draft-strip.tsx): the sticky live strip under the header, and the
 // countdown chip or the Final card at the top of the page. Lazy too, and blank while it loads.
-const LiveStrip = lazy(async () => ({ default: (await import('./draft-strip')).LiveStrip }));
+const LiveStrip = lazyNamed(() => import('./draft-strip'), 'LiveStrip');
 // The viewing delay (no spoilers): "Delayed 45 s · Catch up" and the chooser at the top of the strip's pages
 // while a delay is set; the chooser at the end of them while live.
-const ViewingDelayBar = lazy(async () => ({ default: (await import('./viewing-delay-bar')).ViewingDelayBar }));
-const DraftStateBanner = lazy(async () => ({ default: (await import('./draft-strip')).DraftStateBanner }));
+const ViewingDelayBar = lazyNamed(() => import('./viewing-delay-bar'), 'ViewingDelayBar');
+const DraftStateBanner = lazyNamed(() => import('./draft-strip'), 'DraftStateBanner');
 
 /** Header (with tabs once signed in) and the routed page below it. */
 export function AppShell() {

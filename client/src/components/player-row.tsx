@@ -62,10 +62,11 @@ export function PlayerRowContent({ player, selected = false, outcome }: { player
         {state === 'hit' ? <CheckIcon size={20} label="Drafted in round one" /> : state === 'miss' ? <XIcon size={18} label="Not drafted in round one" /> : player.rank}
       </Flex>
       <Box minW="0" flex="1" textAlign="left">
-        <Text fontWeight="bold" truncate>
+        {/* Names wrap, never cut: a phone with the hit mark beside them has little room ('Travis H…'). */}
+        <Text fontWeight="bold" wordBreak="break-word">
           {player.player_name}
         </Text>
-        <Text fontSize="sm" color={selected ? 'navy.100' : 'gray.600'} truncate>
+        <Text fontSize="sm" color={selected ? 'navy.100' : 'gray.600'} wordBreak="break-word">
           {player.position} - {player.school}
         </Text>
       </Box>

@@ -3,8 +3,11 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { trpc } from '../lib/trpc';
 import { RulesList } from './rules';
 
-/** A group's page (an invitee lands there): the rules close onto it instead of sending them to My Picks. */
-export const staysAfterRules = (pathname: string) => /^\/groups\/\d+(\/picks)?\/?$/.test(pathname);
+/**
+ * A group's page (an invitee lands there) or the operator's console: the rules close onto it instead of
+ * sending them to My Picks.
+ */
+export const staysAfterRules = (pathname: string) => /^\/groups\/\d+(\/picks)?\/?$/.test(pathname) || /^\/admin\/?$/.test(pathname);
 
 /**
  * The first-login 'Rules of the Game' dialog; only its button closes it. A lazy chunk (Chakra's dialog
@@ -41,7 +44,7 @@ export function RulesDialog({ open }: { open: boolean }) {
             </Dialog.Header>
             <Dialog.Body py="5">
               <Text mb="4" fontWeight="semibold" color="navy.800">
-                Pick the players you think will be drafted in the 1st Round. No mistakes allowed.
+                Pick the players you think will be drafted in round one. No mistakes allowed.
               </Text>
               <RulesList />
             </Dialog.Body>

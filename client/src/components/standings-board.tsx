@@ -7,7 +7,7 @@ import type { LeaderboardInput, LeaderboardRow } from '@first-round/shared/schem
 import { shouldRetry } from '../lib/query-client';
 import { firstPlaceShared } from '@first-round/shared/entry-words';
 import { useDraftPhase, useDraftStatus } from '../lib/queries';
-import { contentionShown, pendingOf, plural, TIEBREAK_EXPLAINED, tiebreakText } from '../lib/standings-text';
+import { clinchedEntry, contentionShown, pendingOf, plural, TIEBREAK_EXPLAINED, tiebreakText } from '../lib/standings-text';
 import { trpc } from '../lib/trpc';
 import { BenchmarkEntries } from './benchmark-entries';
 import { FullPageMessage } from './full-page-message';
@@ -92,6 +92,8 @@ export function StandingsBoard({
   const final = useDraftPhase() === 'final';
   // First place is read off the first page of the whole standings (ranks come in order).
   const sharedFirst = offset === 0 && !search && data ? firstPlaceShared(data.rankings) : undefined;
+  // The leader that nobody can catch any more says so ('Clinched 1st'), read off the first page.
+  const clinched = offset === 0 && !search && data ? clinchedEntry(data.rankings, data.alive, data.entries, me) : null;
 
   // Jump to me: load the page holding the caller's row (from their position in that list), then scroll to it.
   useEffect(() => {
@@ -160,7 +162,7 @@ export function StandingsBoard({
         </HStack>
       </Flex>
 
-      {me && <MyEntry row={me} groupId={groupId} onJump={jumpToMe} jumping={jump !== null} final={final} sharedFirst={sharedFirst ?? false} />}
+      {me && <MyEntry row={me} groupId={groupId} onJump={jumpToMe} jumping={jump !== null} final={final} sharedFirst={sharedFirst ?? false} clinched={clinched === me.participant_id} />}
 
       <InputGroup
         startElement={<SearchIcon size={18} />}
@@ -193,7 +195,7 @@ export function StandingsBoard({
         {search && !main.isPlaceholderData && data.matches === 0 ? (
           <EmptyState>No one named “{search}” in these standings.</EmptyState>
         ) : (
-          <StandingsTable rows={rows} me={undefined} highlightParticipantId={highlight} details={details} variant={variant} sharedFirst={sharedFirst} />
+          <StandingsTable rows={rows} me={undefined} highlightParticipantId={highlight} details={details} variant={variant} sharedFirst={sharedFirst} clinched={clinched} />
         )}
         <Pager total={data.matches} offset={offset} limit={pageSize} onPage={(at) => showPage('main', at)} label="Pages of the standings" />
       </Box>
@@ -244,7 +246,7 @@ export function StandingsBoard({
 }
 
 /** The caller's entry, pinned above the rows wherever it ranks, with the way to its row. */
-function MyEntry({ row, groupId, onJump, jumping, final, sharedFirst }: { row: LeaderboardRow; groupId: number; onJump: () => void; jumping: boolean; final: boolean; sharedFirst: boolean }) {
+function MyEntry({ row, groupId, onJump, jumping, final, sharedFirst, clinched }: { row: LeaderboardRow; groupId: number; onJump: () => void; jumping: boolean; final: boolean; sharedFirst: boolean; clinched: boolean }) {
   // Once final nothing is pending, and nobody is still in contention: the result is the news.
   const pending = final ? null : pendingOf(row);
   const contention = !final && contentionShown(useDraftStatus().data);
@@ -290,7 +292,7 @@ function MyEntry({ row, groupId, onJump, jumping, final, sharedFirst }: { row: L
           </Text>
           {contention && (
             <Text fontSize="sm">
-              <ContentionText row={row} onDark />
+              <ContentionText row={row} onDark clinched={clinched} />
             </Text>
           )}
           {row.tiebreak_rank !== null && (

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Badge, Box, Grid, Stack, Text, type GridProps } from '@chakra-ui/react';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
-import { entryState, entryStateText, fieldSummary, firstPlaceShared } from '@first-round/shared/entry-words';
+import { BUST_RULE, entryState, entryStateText, fieldSummary, firstPlaceShared } from '@first-round/shared/entry-words';
 import { useDraftPhase } from '../lib/queries';
 import { contentionText, pendingOf, plural, tiebreakText } from '../lib/standings-text';
 import { CheckIcon, XIcon } from './icons';
@@ -43,8 +43,8 @@ export function EntryStateBadge({ row, final, sharedFirst = false }: { row: { ra
  * 'Can still win' or "Can't finish 1st" beside an alive entry during the draft: in words, not colour
  * alone, at AA contrast on the light rows or, `onDark`, on the navy card.
  */
-export function ContentionText({ row, onDark = false }: { row: Pick<LeaderboardRow, 'busted' | 'can_win'>; onDark?: boolean }) {
-  const text = contentionText(row);
+export function ContentionText({ row, onDark = false, clinched = false }: { row: Pick<LeaderboardRow, 'busted' | 'can_win'>; onDark?: boolean; clinched?: boolean }) {
+  const text = contentionText(row, clinched);
   if (!text) return null;
   const color = row.can_win ? (onDark ? 'gold.400' : 'turf.700') : onDark ? 'navy.100' : 'gray.700';
   return (
@@ -105,10 +105,11 @@ function StandingsRow({
   trailing,
   move,
   contention,
+  clinched,
   final = false,
   sharedFirst = false,
   ...rest
-}: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; label?: ReactNode; trailing?: ReactNode; move?: number; type?: 'button'; contention?: boolean; final?: boolean; sharedFirst?: boolean } & GridProps) {
+}: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; label?: ReactNode; trailing?: ReactNode; move?: number; type?: 'button'; contention?: boolean; clinched?: boolean; final?: boolean; sharedFirst?: boolean } & GridProps) {
   const pending = pendingOf(row);
   return (
     <Grid
@@ -130,7 +131,7 @@ function StandingsRow({
       </Box>
       <Box gridArea="name" display="flex" alignItems="center" gap="2" minW="0" flexWrap={highlighted ? 'wrap' : undefined}>
         {/* Others' long names are cut to fit; the player's own is never cut: it wraps. */}
-        <Text fontWeight="semibold" minW="0" {...(highlighted ? { wordBreak: 'break-word' } : { truncate: true })}>
+        <Text fontWeight="semibold" minW="0" wordBreak="break-word">
           {row.participant_name}
         </Text>
         {highlighted && (
@@ -145,7 +146,7 @@ function StandingsRow({
           <EntryStateBadge row={row} final={final} sharedFirst={sharedFirst} />
         </Box>
         <Box gridArea="tb" display="flex" flexWrap="wrap" alignItems="center" columnGap="2" minW="0">
-          {contention && <ContentionText row={row} />}
+          {contention && <ContentionText row={row} clinched={clinched} />}
           <Text fontSize="xs" color="gray.600" minW="0">
             {row.tiebreak_rank !== null && tiebreakText(row.tiebreak_rank)}
           </Text>
@@ -169,7 +170,7 @@ export interface RowDetails {
   panel: (row: LeaderboardRow) => ReactNode;
 }
 
-function ExpandableRow({ details, ...props }: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; move?: number; details: RowDetails; contention?: boolean; final?: boolean; sharedFirst?: boolean }) {
+function ExpandableRow({ details, ...props }: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; move?: number; details: RowDetails; contention?: boolean; clinched?: boolean; final?: boolean; sharedFirst?: boolean }) {
   const { row, highlighted } = props;
   const [open, setOpen] = useState(false);
   const panelId = `picks-${row.participant_id}`;
@@ -253,6 +254,7 @@ export function StandingsTable({
   variant = 'global',
   header = true,
   sharedFirst,
+  clinched,
 }: {
   rows: LeaderboardRow[];
   /** The caller's own row wherever it ranks (leaderboard `me`), or null without an entry. */
@@ -268,6 +270,8 @@ export function StandingsTable({
   header?: boolean;
   /** Whether first place is shared ('Shared winner'); by default read from `rows`. */
   sharedFirst?: boolean;
+  /** The entry that has clinched first place ('Clinched 1st' instead of 'Can still win'), if any. */
+  clinched?: string | null;
 }) {
   const sizes = SIZES[variant];
   const highlight = highlightParticipantId ?? me?.participant_id;
@@ -307,9 +311,9 @@ export function StandingsTable({
                 aria-current={highlighted ? 'true' : undefined}
               >
                 {details ? (
-                  <ExpandableRow row={row} highlighted={highlighted} sizes={sizes} move={move} details={details} contention={contention} final={final} sharedFirst={shared} />
+                  <ExpandableRow row={row} highlighted={highlighted} sizes={sizes} move={move} details={details} contention={contention} clinched={row.participant_id === clinched} final={final} sharedFirst={shared} />
                 ) : (
-                  <StandingsRow row={row} highlighted={highlighted} sizes={sizes} move={move} contention={contention} final={final} sharedFirst={shared} />
+                  <StandingsRow row={row} highlighted={highlighted} sizes={sizes} move={move} contention={contention} clinched={row.participant_id === clinched} final={final} sharedFirst={shared} />
                 )}
                 <MoveFlash delta={move} version={version} />
               </Box>
@@ -318,11 +322,16 @@ export function StandingsTable({
         </Stack>
         {!meShown && me && (
           <Box position="relative" borderTopWidth="3px" borderColor="gray.200" borderStyle="double" aria-label="Your entry" role="group">
-            <StandingsRow row={me} highlighted sizes={sizes} move={moves.get(me.participant_id)} contention={contention} final={final} sharedFirst={shared} label={<Text as="span" fontSize="md">You: #{me.rank}</Text>} />
+            <StandingsRow row={me} highlighted sizes={sizes} move={moves.get(me.participant_id)} contention={contention} clinched={me.participant_id === clinched} final={final} sharedFirst={shared} label={<Text as="span" fontSize="md">You: #{me.rank}</Text>} />
             <MoveFlash delta={moves.get(me.participant_id)} version={version} />
           </Box>
         )}
       </Box>
+      {(rows.some((r) => r.busted) || me?.busted) && (
+        <Text fontSize="xs" color="gray.700" data-testid="bust-rule">
+          {BUST_RULE}
+        </Text>
+      )}
     </Stack>
   );
 }

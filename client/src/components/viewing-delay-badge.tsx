@@ -21,12 +21,13 @@ export function ViewingDelayBadge({ tv = false }: { tv?: boolean }) {
   if (delay === 0) return null;
   const left = Math.max(1, Math.ceil((gate.until - now) / 1000));
   return (
-    <HStack gap="2" bg="yellow.100" color="gray.900" borderRadius="full" px="3" py="0.5" fontSize={tv ? '28px' : 'sm'} flexShrink={0}>
-      <Text as="span" fontWeight="semibold">
+    // The words wrap on a narrow phone ("Delayed 45 s · catching up to your TV, 43 s"): Catch up stays on screen.
+    <HStack gap="2" bg="yellow.100" color="gray.900" borderRadius="2xl" px="3" py="0.5" fontSize={tv ? '28px' : 'sm'} flexShrink={1} minW="0" maxW="full">
+      <Text as="span" fontWeight="semibold" minW="0">
         {delayedText(delay)}
         {gate.catchingUp ? ` · catching up to your TV, ${left} s` : ''}
       </Text>
-      <Button size={tv ? 'lg' : '2xs'} fontSize={tv ? '28px' : undefined} variant="outline" bg="white" color="gray.900" borderColor="gray.400" onClick={catchUp}>
+      <Button size={tv ? 'lg' : '2xs'} fontSize={tv ? '28px' : undefined} variant="outline" bg="white" color="gray.900" borderColor="gray.400" flexShrink={0} onClick={catchUp}>
         Catch up
       </Button>
     </HStack>

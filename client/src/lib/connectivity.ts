@@ -1,3 +1,4 @@
+import { lazy, type ComponentType } from 'react';
 import { onlineManager } from '@tanstack/react-query';
 
 /**
@@ -56,3 +57,24 @@ export const fetchNotingConnectivity: typeof fetch = async (input, init) => {
     throw error;
   }
 };
+
+// ---- Code loaded on demand: waits for the connection when it could not load. ----
+
+function untilOnline(): Promise<void> {
+  return new Promise((resolve) => {
+    if (onlineManager.isOnline()) return resolve();
+    const stop = onlineManager.subscribe((online) => {
+      if (online) resolve(stop());
+    });
+  });
+}
+
+/**
+ * A component's code loaded on demand, recovering from a failed load instead of leaving a blank page for
+ * good (React keeps a lazy component's rejection): the load waits, its Suspense fallback showing, until the
+ * app is online again, then tries once more.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as React's own `lazy` types its component
+export function lazyNamed<K extends string, C extends ComponentType<any>>(load: () => Promise<Record<K, C>>, name: K) {
+  return lazy(async () => ({ default: (await load().catch(() => untilOnline().then(load)))[name] }));
+}

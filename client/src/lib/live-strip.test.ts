@@ -74,8 +74,8 @@ describe('the draft-night strip', () => {
   });
 
   it('lists the earlier picks in the ticker the same way, shorter', () => {
-    expect(tickerText({ slot: 2, team: 'JAX', player: player(3, 'Travis Hunter', 2, { position: 'CB/WR' }), mine: true })).toBe('#2 · JAX · Travis Hunter, CB/WR');
-    expect(tickerText({ slot: 3, team: null, player: player(2, 'Abdul Carter', 3, { position: 'EDGE' }), mine: false })).toBe('#3 · Abdul Carter, EDGE');
+    expect(tickerText({ slot: 2, team: 'JAX', player: player(3, 'Travis Hunter', 2, { position: 'CB/WR' }), mine: true })).toBe('Pick 2 · JAX · Travis Hunter, CB/WR');
+    expect(tickerText({ slot: 3, team: null, player: player(2, 'Abdul Carter', 3, { position: 'EDGE' }), mine: false })).toBe('Pick 3 · Abdul Carter, EDGE');
   });
 });
 

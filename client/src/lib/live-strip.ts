@@ -79,9 +79,12 @@ export function stripText(latest: StripPick | undefined, order: readonly OrderSl
   return parts.join(' · ');
 }
 
-/** An earlier pick in the ticker: '#2 · JAX · Travis Hunter, CB/WR'. */
+/**
+ * An earlier pick in the ticker, as every screen writes a pick: 'Pick 2 · JAX · Travis Hunter, CB/WR' ('#'
+ * is a big-board rank's mark, '#5 on the board', never a pick's).
+ */
 export function tickerText(pick: StripPick): string {
-  return [`#${pick.slot}`, pick.team, `${pick.player.player_name}, ${pick.player.position}`].filter(Boolean).join(' · ');
+  return pickLabel(pick.slot, pick.team, `${pick.player.player_name}, ${pick.player.position}`);
 }
 
 const HOUR_MS = 3600 * 1000;

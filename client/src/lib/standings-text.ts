@@ -1,3 +1,4 @@
+import { hasClinched } from '@first-round/shared/contention';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
 
 export { ordinal, plural } from '@first-round/shared/words';
@@ -19,9 +20,21 @@ export function pendingOf(row: Pick<LeaderboardRow, 'busted' | 'picks' | 'correc
  * Who can still win, in words, for an alive entry during the draft ('Can still win' / "Can't finish 1st":
  * never 'Eliminated' beside a green 'Alive'; shared/src/contention.ts decides); null for a busted entry (its badge says it all).
  */
-export function contentionText(row: Pick<LeaderboardRow, 'busted' | 'can_win'>): string | null {
+export function contentionText(row: Pick<LeaderboardRow, 'busted' | 'can_win'>, clinched = false): string | null {
   if (row.busted) return null;
+  if (clinched) return 'Clinched 1st';
   return row.can_win ? 'Can still win' : "Can't finish 1st";
+}
+
+/**
+ * The entry of these standings that has clinched first place (shared/src/contention.ts decides), or null.
+ * `rows`: the page on screen; the others are all known only when it holds every entry.
+ */
+export function clinchedEntry(rows: readonly LeaderboardRow[], alive: number, entries: number, me?: LeaderboardRow | null): string | null {
+  const leader = rows[0] ?? me;
+  if (!leader || leader.rank !== 1) return null;
+  const others = rows.length >= entries ? rows.filter((r) => r.participant_id !== leader.participant_id) : null;
+  return hasClinched(leader, alive, others) ? leader.participant_id : null;
 }
 
 /** Whether the standings speak of who can still win: from the start until round one is complete. */

@@ -11,7 +11,7 @@ import { FeedCard } from '../components/feed-card';
 import { RoundOneCard } from '../components/round-one-card';
 import { PrimaryButton } from '../components/buttons';
 import { SearchIcon } from '../components/icons';
-import { describeDraftChange, describeUndo } from '@first-round/shared/draft-words';
+import { completeRoundWarning, describeDraftChange, describeUndo } from '@first-round/shared/draft-words';
 import { notify } from '../lib/toaster';
 import { errorMessage, trpc } from '../lib/trpc';
 import { useDraftStatus, usePlayers } from '../lib/queries';
@@ -22,7 +22,8 @@ type Confirm = 'start' | 'undo' | 'complete' | 'reset' | null;
 const ResultButton = chakra('button');
 const Label = chakra('label');
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+/** An audit time to the second, its zone named (the operator's own), as every time the game tells: 'Apr 23, 08:14:05 PM EDT'. */
+const when = (iso: string) => new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short' });
 
 function Stat({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -281,7 +282,7 @@ export function AdminPage() {
         This takes back {undoWhat ?? 'the last change'}. Every open page updates at once.
       </ConfirmDialog>
       <ConfirmDialog open={confirm === 'complete'} title="Mark round one complete?" confirmLabel="Mark complete" loading={complete.isPending} onConfirm={() => complete.mutate()} onClose={() => setConfirm(null)}>
-        Every pick not yet drafted becomes a miss, busting those entries. Undo reverses it.
+        {completeRoundWarning(s.picks_made, roundOnePicks)}
       </ConfirmDialog>
       <ConfirmDialog open={confirm === 'reset'} title="Reset the draft?" confirmLabel="Reset draft" destructive loading={reset.isPending} onConfirm={() => reset.mutate()} onClose={() => setConfirm(null)}>
         <b>This clears all results</b>: every recorded pick and the start. Picks unlock and the leaderboards go back to waiting for the draft. The audit log keeps a record.

@@ -6,6 +6,7 @@ import { formatWhen } from '@first-round/shared/deadline';
 import { MESSAGES } from '@first-round/shared/messages';
 import type { DraftStatus, PlayerDto } from '@first-round/shared/schemas';
 import { slotOnTheClock, teamAt } from '@first-round/shared/teams';
+import { emptySlotWords } from '@first-round/shared/draft-words';
 import { useAuth } from '../auth/auth-context';
 import { Card, EmptyState, Page } from '../components/page';
 import { FullPageMessage } from '../components/full-page-message';
@@ -20,6 +21,13 @@ import { errorKind, trpc } from '../lib/trpc';
 // Both lazy, outside the first load, and blank while they load.
 const DraftLive = lazy(async () => ({ default: (await import('../components/draft-live')).DraftLive }));
 const ViewingDelayBar = lazy(async () => ({ default: (await import('../components/viewing-delay-bar')).ViewingDelayBar }));
+
+/** The page's heading by where the draft is: live words while it runs, final ones once round one is over. */
+const LIVE_PAGE_WORDS: Record<DraftPhase, { title: string; subtitle: string }> = {
+  before: { title: 'Draft night, live', subtitle: "The top 100 and round one's picks as they land. Read-only." },
+  live: { title: 'Draft night, live', subtitle: "The top 100 and round one's picks as they land. Read-only." },
+  final: { title: 'Draft night: Final', subtitle: "Round one is complete: the final top 100 and round one's picks. Read-only." },
+};
 
 /** The call to play: before the lock, join this year's game; once picks are locked, next year's board. */
 export function callToPlay(phase: DraftPhase): string {
@@ -44,7 +52,7 @@ export function LivePage() {
   const off = errorKind(standings.error) === 'NOT_FOUND';
 
   return (
-    <Page title="Draft night, live" subtitle="The top 100 and round one's picks as they land. Read-only." maxW="5xl">
+    <Page title={LIVE_PAGE_WORDS[phase].title} subtitle={LIVE_PAGE_WORDS[phase].subtitle} maxW="5xl">
       {!off && (
         <Suspense fallback={null}>
           {!isSignedIn && <DraftLive spectator />}
@@ -170,7 +178,7 @@ function RoundOneBoard({ status, board }: { status: DraftStatus; board: readonly
                     On the clock
                   </Badge>
                 ) : (
-                  <Text color="gray.600">Not picked yet</Text>
+                  <Text color="gray.600">{emptySlotWords(status.round_one_complete)}</Text>
                 )}
               </Box>
             </Flex>

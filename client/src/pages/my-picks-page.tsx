@@ -15,7 +15,7 @@ import { notify } from '../lib/toaster';
 import { trpc } from '../lib/trpc';
 import { useDraftPhase, useDraftStatus, useField, usePlayers } from '../lib/queries';
 import { GroupEntries, useGroupEntries } from '../components/group-entries';
-import { pickedWithYou } from '../lib/field-text';
+import { pickedByYou } from '@first-round/shared/field-words';
 
 export function MyPicksPage() {
   const players = usePlayers();
@@ -32,7 +32,7 @@ export function MyPicksPage() {
   const groupEntries = useGroupEntries();
   // Who else picked whom, once the picks are locked (global entries). Optional: the page works without it.
   const field = useField(started);
-  const shares = useMemo(() => new Map((field.data ?? []).map((r) => [r.player_id, r.share])), [field.data]);
+  const shares = useMemo(() => new Map((field.data ?? []).map((r) => [r.player_id, r])), [field.data]);
   const mine = useMemo(() => {
     // Without the board or the draft status the page cannot say what the picks are: show none.
     if (failed || !players.data || !picks.data) return [];
@@ -51,10 +51,10 @@ export function MyPicksPage() {
       title={started ? 'My Picks' : 'Edit Picks'}
       subtitle={
         phase === 'final'
-          ? 'Round one is over: ✓ means the player went in the first round, ✗ that he did not.'
+          ? 'Round one is over: ✓ means the player went in round one, ✗ that he did not.'
           : started
-            ? 'The draft has started and your picks are locked. ✓ means the player went in the first round, ✗ that he did not; the rest are still pending.'
-            : 'These are the players you think will be drafted in the 1st Round. They count on the global leaderboard and in every group you join, unless you make own picks there. You can change them until the draft starts.'
+            ? 'The draft has started and your picks are locked. ✓ means the player went in round one, ✗ that he did not; the rest are still pending.'
+            : 'These are the players you think will be drafted in round one. They count on the global leaderboard and in every group you join, unless you make own picks there. You can change them until the draft starts.'
       }
     >
       {!failed && draft.data && (mine.length > 0 || !started) && <EntryStatusCard picks={mine} status={draft.data} snapshot={snapshot} />}
@@ -78,7 +78,7 @@ export function MyPicksPage() {
                 <PlayerRowContent player={player} outcome={outcome} />
                 {share !== undefined && (
                   <Text mt="1" pl="3.25rem" fontSize="xs" color="gray.600" data-testid="field-share">
-                    Picked by {pickedWithYou(share)}
+                    {pickedByYou(share.picked_by, share.share)}
                   </Text>
                 )}
               </Box>

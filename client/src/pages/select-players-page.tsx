@@ -86,8 +86,8 @@ export function SelectPlayersPage() {
       before={back}
       subtitle={
         started
-          ? 'The draft has started: picks are locked. ✓ marks a pick that went in the first round, ✗ one that did not.'
-          : 'Tap a player to add or remove him. Pick between 1 and 32 players you think go in the 1st Round.'
+          ? 'Picks are locked. ✓ marks a pick that went in round one, ✗ one that did not.'
+          : 'Tap a player to add or remove him. Pick between 1 and 32 players you think go in round one.'
       }
     >
       {!started && <EditingWhat own={ownGroupPicks} groupName={groupMode ? groupName : null} linkedGroups={linkedGroups} />}

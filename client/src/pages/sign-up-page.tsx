@@ -11,7 +11,7 @@ import { AuthForm, VerificationCodeStep } from '../components/verification-code-
 import { rememberNext, safeNext, withNext } from '../lib/next-path';
 
 export const PRODUCT_NAME = 'First Round';
-export const SIGN_UP_TAGLINE = 'The game is simple. Pick the players you think will be drafted in the 1st Round. No mistakes allowed.';
+export const SIGN_UP_TAGLINE = 'The game is simple. Pick the players you think will be drafted in round one. No mistakes allowed.';
 
 /**
  * /sign-up, the landing for signed-out visitors: the pitch (Pick · Lock · Survive, an example entry, the

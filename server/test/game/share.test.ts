@@ -2,6 +2,7 @@
  * Share cards: links by an unguessable token, the PNG (size, brand colour, caching), the page's preview
  * tags, and nothing about the picks before the start.
  */
+import { BUST_RULE } from '@first-round/shared/entry-words';
 import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupDto, ShareLink } from '@first-round/shared/schemas';
@@ -196,6 +197,12 @@ describe('the card picture', () => {
     expect(won).toContain('FINAL · 1st of 2');
     expect(lost).toContain('BUSTED');
     expect(lost).toContain('FINAL · 2nd of 2');
+    // A miss zeroes the entry: the card says what it had in the words every screen uses, never a bare '1 hit'.
+    expect(lost).toContain('busted · had 1 hit');
+    expect(lost!.split(' | ')).not.toContain('1 hit');
+    // The page says why an entry busts, the slots-left way included, in the rule's one wording.
+    const page = await t.request('GET', links[1]!.url);
+    expect(page.body).toContain(BUST_RULE);
     for (const text of [won, lost]) expect(text).not.toContain('ALIVE');
   });
 });

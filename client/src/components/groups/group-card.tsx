@@ -45,7 +45,7 @@ export function GroupCard({ group, phase, standing }: { group: GroupDto; phase: 
             fontWeight="bold"
             fontSize="lg"
             color="navy.900"
-            truncate
+            wordBreak="break-word"
             title={group.name}
             _focusVisible={{ outline: 'none' }}
             _after={{ content: '""', position: 'absolute', inset: '0', borderRadius: 'xl' }}

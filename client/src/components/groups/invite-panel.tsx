@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Button, Field, Flex, NativeSelect, Stack } from '@chakra-ui/react';
 import { INVITE_SHORTER_HOURS } from '@first-round/shared/constants';
-import { formatWhen } from '@first-round/shared/deadline';
 import { notify } from '../../lib/toaster';
 import { useDraftStatus } from '../../lib/queries';
 import { errorKind, trpc } from '../../lib/trpc';
@@ -10,7 +9,8 @@ import { hoursWords, InviteLinkBox, type MadeLink } from './invite-link-box';
 
 /** The lifetimes the panel offers: until picks lock (the default), and the shorter ones that end before it. */
 function lifetimeChoices(deadline: string | undefined, now: number) {
-  const lock = { value: 'lock', label: deadline ? `Until picks lock (${formatWhen(deadline)})` : 'Until picks lock' };
+  // Short enough for a phone's select (the time itself is said under the link once made).
+  const lock = { value: 'lock', label: 'Until picks lock' };
   const shorter = INVITE_SHORTER_HOURS.filter((h) => !deadline || now + h * 3_600_000 < Date.parse(deadline));
   return [lock, ...shorter.map((h) => ({ value: String(h), label: hoursWords(h) }))];
 }

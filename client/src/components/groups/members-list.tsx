@@ -41,7 +41,7 @@ export function MembersList({ members, me, myPicks }: { members: Member[]; me?: 
             </Flex>
             <Box flex="1" minW="0">
               <Flex minW="0" align="center" gap="2" wrap="wrap">
-                <Text fontWeight="semibold" maxW="100%" {...(m.participant_id === me ? { wordBreak: 'break-word' } : { truncate: true })}>
+                <Text fontWeight="semibold" maxW="100%" wordBreak="break-word">
                   {m.screen_name ?? m.participant_name}
                 </Text>
                 {m.participant_id === me && (

@@ -41,7 +41,7 @@ export function NotAMember({ id, name, isPublic }: { id: number; name?: string; 
           {!isPublic
             ? 'Ask a member for an invite link, or join with its group ID and password.'
             : draft.started
-              ? `${MESSAGES.publicGroupsLocked}.`
+              ? `${MESSAGES.publicGroupsClosed}.`
               : 'It is a public group: join it and make your picks for it.'}
         </Text>
         <Flex gap="3" wrap="wrap">

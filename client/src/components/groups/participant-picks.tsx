@@ -7,7 +7,7 @@ import { errorMessage, trpc } from '../../lib/trpc';
 import { CheckIcon, XIcon } from '../icons';
 import { useDraftStatus, usePlayers } from '../../lib/queries';
 import { possessive } from '@first-round/shared/words';
-import { teamAt } from '@first-round/shared/teams';
+import { pickLabel, teamAt } from '@first-round/shared/teams';
 
 type State = 'hit' | 'miss' | 'pending';
 
@@ -59,7 +59,7 @@ export function ParticipantPicks({ groupId, participantId, name }: { groupId: nu
               {state === 'hit' ? <CheckIcon size={15} /> : state === 'miss' ? <XIcon size={14} /> : p.rank}
             </Flex>
             <Box flex="1" minW="0">
-              <Text fontWeight="semibold" fontSize="sm" truncate>
+              <Text fontWeight="semibold" fontSize="sm" wordBreak="break-word">
                 {p.player_name}
               </Text>
               <Text fontSize="xs" color="gray.600" truncate>
@@ -67,7 +67,7 @@ export function ParticipantPicks({ groupId, participantId, name }: { groupId: nu
               </Text>
             </Box>
             <Text flexShrink={0} fontSize="xs" fontWeight="bold" textTransform="uppercase" color={state === 'hit' ? 'turf.700' : state === 'miss' ? 'red.600' : 'gray.500'}>
-              {state === 'hit' && p.draft_pick !== null ? ['Hit', `#${p.draft_pick}`, teamAt(draft.data?.round_one_order, p.draft_pick)].filter(Boolean).join(' · ') : state === 'miss' && p.draft_round !== null ? `Miss · Rd ${p.draft_round}` : STATE_TEXT[state]}
+              {state === 'hit' && p.draft_pick !== null ? `Hit · ${pickLabel(p.draft_pick, teamAt(draft.data?.round_one_order, p.draft_pick))}` : state === 'miss' && p.draft_round !== null ? `Miss · Rd ${p.draft_round}` : STATE_TEXT[state]}
             </Text>
           </Flex>
         );

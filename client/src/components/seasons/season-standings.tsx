@@ -1,3 +1,4 @@
+import { hitsText } from '@first-round/shared/entry-words';
 import { Badge, Box, Flex, Stack, Text } from '@chakra-ui/react';
 import type { SeasonEntry, SeasonLeaderboard, SeasonPick } from '@first-round/shared/schemas';
 import { EmptyState } from '../page';
@@ -8,7 +9,7 @@ import { TeamName } from '../team-name';
 /**
  * A closed season's final standings: one row per entry (rank, name, score), each opening onto its picks
  * with ✓/✗. A native <details> per entry: keyboard and screen readers get expand/collapse for free.
- * ✓ and ✗ are drawn, and always said in words too ("Hit · #3 · NYG": the slot and the team that made the
+ * ✓ and ✗ are drawn, and always said in words too ("Hit · Pick 3 · NYG": the slot and the team that made the
  * pick, as the season's order had it; "Miss"), never by colour alone.
  */
 export function SeasonStandings({ board, me }: { board: SeasonLeaderboard; me: string | undefined }) {
@@ -25,7 +26,7 @@ export function SeasonStandings({ board, me }: { board: SeasonLeaderboard; me: s
 }
 
 function EntryRow({ entry, mine }: { entry: SeasonEntry; mine: boolean }) {
-  const score = entry.busted ? `Busted (${entry.hits} of ${entry.picks} hit)` : `${entry.correct_picks} ${entry.correct_picks === 1 ? 'hit' : 'hits'}`;
+  const score = hitsText({ busted: entry.busted, hits: entry.busted ? entry.hits : entry.correct_picks });
   const summary = (
     <Flex align="center" gap="3" px="4" py="3" cursor={entry.pick_list ? 'pointer' : undefined}>
       <Text fontWeight="black" color="navy.900" minW="8">
@@ -81,7 +82,7 @@ function PickList({ picks, name }: { picks: SeasonPick[]; name: string }) {
           <Text flexShrink={0} fontSize="xs" fontWeight="bold" textTransform="uppercase" color={p.hit ? 'turf.700' : 'red.700'}>
             {p.hit && p.draft_pick !== null ? (
               <>
-                Hit · #{p.draft_pick}
+                Hit · Pick {p.draft_pick}
                 {p.team && (
                   <>
                     {' · '}

@@ -61,7 +61,7 @@ export function CreateGroupPage() {
       notice={
         started && (
           <Box mb="4">
-            <FormAlert>The draft has started: groups can no longer be created.</FormAlert>
+            <FormAlert>{MESSAGES.groupsClosed}.</FormAlert>
           </Box>
         )
       }

@@ -14,7 +14,7 @@ import { NotAMember } from '../../components/groups/not-a-member';
 import { CheckIcon } from '../../components/icons';
 import { OnTheClock, TeamName } from '../../components/team-name';
 import { teamName } from '@first-round/shared/teams';
-import { hereCount, ofEveryone } from '../../lib/field-text';
+import { inThisGroup, ofAllEntries } from '@first-round/shared/field-words';
 import { useField } from '../../lib/queries';
 import { errorKind, errorMessage, trpc } from '../../lib/trpc';
 import { isHiddenGroup, membersLabel } from '../../components/groups/group-utils';
@@ -78,8 +78,8 @@ function Board({ id }: { id: number }) {
 
 
 function BoardView({ board, me }: { board: DraftBoard; me: string }) {
-  // What the whole field picked: '41 % of everyone' beside each player (labelled global, beside the
-  // group's own '2 of 3 here'), once it has arrived.
+  // What the whole field picked: '41 % of all entries' beside each player (labelled global, beside the
+  // group's own '2 of 3 in this group'), once it has arrived.
   const field = useField(true);
   const shareOf = (playerId: number) => {
     if (!field.data) return undefined;
@@ -179,12 +179,12 @@ function SlotRow({ slot, me, first, onTheClock, share, entries }: { slot: BoardS
           <Text fontSize="sm" color="gray.600">
             {player.position} · {player.school}
           </Text>
-          {/* The group's own count first ('2 of 3 here'), then the global share, labelled as global. */}
+          {/* The group's own count first ('2 of 3 in this group'), then the global share, labelled as global. */}
           <Text fontSize="sm" color="gray.700" data-testid="slot-share">
             <Text as="span" fontWeight="semibold">
-              {slot.had_by_count === 0 ? 'Nobody here had him' : hereCount(slot.had_by_count, entries)}
+              {inThisGroup(slot.had_by_count, entries)}
             </Text>
-            {share !== undefined && ` · ${ofEveryone(share)}`}
+            {share !== undefined && ` · ${ofAllEntries(share)}`}
           </Text>
           {slot.had_by_count > 0 && (
             <Members members={slot.had_by} others={slot.had_by_count - slot.had_by.length} me={me} label={`Had by ${membersLabel(slot.had_by_count)}`} />
@@ -215,7 +215,7 @@ function WaitingRow({ item, me, first, share }: { item: WaitingOn; me: string; f
       </Flex>
       <Text fontSize="sm" color="gray.600">
         {item.position} · {item.school} · #{item.rank} on the board
-        {share !== undefined && ` · ${ofEveryone(share)}`}
+        {share !== undefined && ` · ${ofAllEntries(share)}`}
       </Text>
       <Members members={item.needed_by} others={n - item.needed_by.length} me={me} label={`Needed by ${membersLabel(n)}`} />
     </Stack>

@@ -54,7 +54,7 @@ export function GroupsPage() {
           Public Groups
         </Heading>
         <Text color="gray.600" mb="4">
-          {started ? 'The draft has started: public groups can no longer be joined.' : 'Open to everyone: join with one click.'}
+          {started ? `${MESSAGES.publicGroupsClosed}.` : 'Open to everyone: join with one click.'}
         </Text>
         {publicGroups.isPending ? (
           <Text color="gray.600">Loading public groups...</Text>
@@ -99,7 +99,7 @@ function PublicGroupCard({ group, canJoin }: { group: GroupDto; canJoin: boolean
     <Flex as="li" bg="white" borderRadius="xl" borderWidth="1px" borderColor="gray.200" boxShadow="sm" p="4" align="center" gap="3" minW="0">
       <GroupCardText
         name={
-          <Text fontWeight="bold" color="navy.900" truncate title={group.name}>
+          <Text fontWeight="bold" color="navy.900" wordBreak="break-word" title={group.name}>
             {group.name}
           </Text>
         }

@@ -4,7 +4,7 @@
  * will show before anything is drawn.
  */
 import type { PickOutcome } from '@first-round/shared/scoring';
-import { placeText } from '@first-round/shared/entry-words';
+import { BUST_RULE, hitsText, placeText } from '@first-round/shared/entry-words';
 import { plural, possessive } from '@first-round/shared/words';
 import { pickLabel } from '@first-round/shared/teams';
 
@@ -72,9 +72,9 @@ export function cardLines(card: ShareCard) {
   const standing = card.rank === null ? null : placeText(card.rank, card.entries, card.final);
   const pending = card.chips.filter((c) => c.outcome === 'pending').length;
   return {
-    headline: card.picks === 0 ? 'No picks' : plural(card.hits, 'hit'),
+    headline: card.picks === 0 ? 'No picks' : hitsText(card),
     detail: card.picks === 0 ? 'made no picks before the draft' : `${plural(card.picks, 'pick')}${pending ? ` · ${pending} pending` : ''}`,
-    title: `${card.name} · ${card.picks === 0 ? 'no picks' : plural(card.hits, 'hit')} · First Round`,
+    title: `${card.name} · ${card.picks === 0 ? 'no picks' : hitsText(card)} · First Round`,
     status,
     standing,
   };
@@ -85,8 +85,9 @@ export function cardDescription(card: ShareCard): string {
   const lines = cardLines(card);
   const where = card.group === 'Global' ? 'on the global leaderboard' : `in ${card.group}`;
   if (card.phase === 'before') return `${possessive(card.name)} First Round entry ${where}: ${lines.headline}, ${lines.detail}.`;
-  const parts = [lines.headline, lines.status?.toLowerCase(), lines.standing].filter(Boolean);
-  return `${possessive(card.name)} First Round entry ${where}: ${parts.join(', ')}.`;
+  // A busted entry's headline says it already ('busted · had 9 hits'); the rule follows, in its one wording.
+  const parts = [lines.headline, !card.busted && lines.status?.toLowerCase(), lines.standing].filter(Boolean);
+  return `${possessive(card.name)} First Round entry ${where}: ${parts.join(', ')}.${card.busted ? ` ${BUST_RULE}` : ''}`;
 }
 
 // ------------------------------------------------------------------ layout (satori's element tree)
@@ -125,8 +126,87 @@ const MARKS: Record<PickOutcome, (size: number) => CardNode> = {
 };
 const CHIP_BG: Record<PickOutcome, string> = { hit: BRAND.hit, miss: BRAND.miss, pending: BRAND.pending };
 
-/** Chips beyond this many fold into '+N more' (32 long names cannot all fit on the card). */
-const MAX_CHIPS = 28;
+/**
+ * Where the chips go: the card's inner width, and the height left between the stats and the footer (the
+ * 630 px card less its margins, the header, the name, one line of stats, the footer and the gaps between).
+ * A second line of stats (a long headline with its badge and place) takes one more line from it.
+ */
+const CHIP_AREA = { width: 1072, height: 226, statsLine: 80 };
+const CHIP_GAP = 10;
+/**
+ * A text's width in the card's condensed bold face, rounded up: a space 0.22 em, a capital 0.5, the rest
+ * 0.4 (drawn, a chip's label measured ~12 % and a headline ~3 % narrower than this says).
+ */
+function textWidth(text: string, fontSize: number): number {
+  let em = 0;
+  for (const ch of text) em += ch === ' ' ? 0.22 : /[A-Z@#%&]/.test(ch) ? 0.5 : 0.4;
+  return Math.ceil(em * fontSize);
+}
+
+interface ChipSize {
+  small: boolean;
+  fontSize: number;
+  /** Padding and mark beside the label. */
+  chrome: number;
+  height: number;
+}
+const chipSize = (small: boolean): ChipSize =>
+  small ? { small, fontSize: 21, chrome: 8 + 12 + 20 + 6, height: 35 } : { small, fontSize: 26, chrome: 10 + 16 + 24 + 6, height: 47 };
+
+const labelMax = (chip: CardChip) => (chip.slot === undefined ? 300 : 460);
+/** A chip's width as laid out (its label cut at its maximum, as the chip itself cuts it). */
+const chipWidth = (label: string, max: number, size: ChipSize) => size.chrome + Math.min(max, textWidth(label, size.fontSize));
+const moreLabel = (n: number) => `+${n} more`;
+
+/**
+ * How many chips the card shows, the rest folded into '+N more': packed in rows as flex-wrap lays them out,
+ * as many rows as the height left holds. Every chip shown is whole; none is hidden under the footer.
+ */
+export function chipLayout(card: Extract<ShareCard, { phase: 'live' }>, statsLines = 1): { shown: number; more: number; rows: number; size: ChipSize; height: number } {
+  const size = chipSize(card.chips.length > 12);
+  const height = CHIP_AREA.height - (statsLines - 1) * CHIP_AREA.statsLine;
+  const maxRows = Math.max(1, Math.floor((height + CHIP_GAP) / (size.height + CHIP_GAP)));
+  const widths = card.chips.map((chip) => chipWidth(chipLabel(chip), labelMax(chip), size));
+  /** Rows used by the first `n` chips (and a '+N more' chip after them when `more` > 0). */
+  const rowsFor = (n: number, more: number) => {
+    let rows = 1;
+    let used = 0;
+    for (const w of [...widths.slice(0, n), ...(more > 0 ? [chipWidth(moreLabel(more), 300, size)] : [])]) {
+      const next = used === 0 ? w : used + CHIP_GAP + w;
+      if (next > CHIP_AREA.width && used > 0) {
+        rows += 1;
+        used = w;
+      } else used = next;
+    }
+    return rows;
+  };
+  let shown = card.chips.length;
+  while (shown > 0 && rowsFor(shown, card.chips.length - shown) > maxRows) shown -= 1;
+  return { shown, more: card.chips.length - shown, rows: rowsFor(shown, card.chips.length - shown), size, height };
+}
+
+/** The chips' layout as the card draws them (its stats taking one line or two). */
+export const cardChipLayout = (card: Extract<ShareCard, { phase: 'live' }>) => chipLayout(card, statsLines(cardLines(card)));
+
+/** Lines the stats take: the headline, the badge, the place and the detail, wrapped at the card's width. */
+function statsLines(lines: ReturnType<typeof cardLines>): number {
+  const widths = [
+    textWidth(lines.headline, 58),
+    ...(lines.status ? [textWidth(lines.status, 34) + 36 + 3 * lines.status.length] : []),
+    ...(lines.standing ? [textWidth(lines.standing, 42)] : []),
+    textWidth(lines.detail, 30),
+  ];
+  let rows = 1;
+  let used = 0;
+  for (const w of widths) {
+    const next = used === 0 ? w : used + 22 + w;
+    if (next > CHIP_AREA.width && used > 0) {
+      rows += 1;
+      used = w;
+    } else used = next;
+  }
+  return rows;
+}
 
 function chipsOf(card: ShareCard): CardNode[] {
   if (card.phase === 'before') {
@@ -135,20 +215,19 @@ function chipsOf(card: ShareCard): CardNode[] {
       h('div', { display: 'flex', width: 44, height: 44, borderRadius: 10, border: `2px solid ${BRAND.gold}`, alignItems: 'center', justifyContent: 'center', color: BRAND.gold, fontSize: 26, fontWeight: 700 }, '?'),
     );
   }
-  const small = card.chips.length > 12;
-  const fontSize = small ? 21 : 26;
-  const shown = card.chips.length > MAX_CHIPS ? card.chips.slice(0, MAX_CHIPS - 1) : card.chips;
-  const chips = shown.map((chip) =>
+  const { shown, more, size } = cardChipLayout(card);
+  const { small, fontSize } = size;
+  const chips = card.chips.slice(0, shown).map((chip) =>
     h(
       'div',
       { display: 'flex', alignItems: 'center', gap: 6, padding: small ? '5px 12px 5px 8px' : '8px 16px 8px 10px', borderRadius: 10, backgroundColor: CHIP_BG[chip.outcome], color: BRAND.text, fontSize, fontWeight: 700 },
       MARKS[chip.outcome](small ? 20 : 24),
       // A hit's label is longer (slot and team before the name): it gets more room before it is cut.
-      h('div', { display: 'flex', maxWidth: chip.slot === undefined ? 300 : 460, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' }, chipLabel(chip)),
+      h('div', { display: 'flex', maxWidth: labelMax(chip), overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' }, chipLabel(chip)),
     ),
   );
-  if (shown.length < card.chips.length) {
-    chips.push(h('div', { display: 'flex', alignItems: 'center', padding: '5px 12px', borderRadius: 10, border: `2px solid ${BRAND.muted}`, color: BRAND.muted, fontSize, fontWeight: 700 }, `+${card.chips.length - shown.length} more`));
+  if (more > 0) {
+    chips.push(h('div', { display: 'flex', alignItems: 'center', padding: '5px 12px', borderRadius: 10, border: `2px solid ${BRAND.muted}`, color: BRAND.muted, fontSize, fontWeight: 700 }, moreLabel(more)));
   }
   return chips;
 }
