@@ -243,7 +243,7 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
     // that change; its notification, when it comes, goes past this stream (already sent) and would
     // otherwise leave the page one change behind until the next.
     if (s.lastSent > caughtUp && s.watch !== undefined) {
-      if (this.deps.events.lastHeardEventId < s.lastSent) this.deps.events.touch(s.lastSent);
+      if (this.deps.events.lastHeardEventId < s.lastSent) this.deps.events.logAhead(s.lastSent);
       await this.sendStandings([s], s.lastSent);
     }
   }

@@ -100,6 +100,8 @@ export async function createTestApp(
   });
   const orm = await openOrm(db.url, 8);
   await migrate(orm);
+  // Before the instance is built, as the operator's command imports a board before the server starts.
+  if (options.seedBoard !== false && !options.sameDatabaseAs) await seedDefaultBoard(orm.em.fork());
   const clock = new TestClock();
   const idpClock = new TestClock();
   const deps = await createDeps(config, orm, {
@@ -108,7 +110,6 @@ export async function createTestApp(
     idpLimits: { requestsPerIpPerMinute: Number(config.IDP_IP_RATE_LIMIT) },
     ...options.deps,
   });
-  if (options.seedBoard !== false && !options.sameDatabaseAs) await seedDefaultBoard(orm.em.fork());
   if (options.startEvents) await deps.events.start();
   const app = await buildApp(deps, { logger: false });
   await app.ready();

@@ -52,11 +52,11 @@ export const authRouter = router({
     .input(updateScreenNameInput)
     .output(profileOutput)
     .mutation(async ({ ctx, input }) =>
-      toProfile(await updateScreenName({ em: ctx.em, participantId: ctx.participant.id, sink: ctx.deps.events }, input.screen_name), ctx.isAdmin),
+      toProfile(await updateScreenName({ em: ctx.em, participantId: ctx.participant.id }, input.screen_name), ctx.isAdmin),
     ),
   migrateParticipantId: authedProcedure
     .meta({ errors: ['BAD_REQUEST', 'FORBIDDEN', 'NOT_FOUND'] })
     .input(migrateParticipantInput)
     .output(migrateParticipantOutput)
-    .mutation(({ ctx, input }) => migrateParticipant({ em: ctx.em, participantId: ctx.participant.id, sink: ctx.deps.events }, input)),
+    .mutation(({ ctx, input }) => migrateParticipant({ em: ctx.em, participantId: ctx.participant.id }, input)),
 });

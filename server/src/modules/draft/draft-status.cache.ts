@@ -20,7 +20,7 @@ export class DraftStatusCache {
     private readonly settings: DraftSettings,
     events: VersionSource,
   ) {
-    this.state = new Versioned(events, () => readDraftState(orm.em.fork()));
+    this.state = new Versioned(events, ['draft', 'board'], () => readDraftState(orm.em.fork()));
   }
 
   status(): MaybePromise<DraftStatus> {

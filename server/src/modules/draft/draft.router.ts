@@ -26,15 +26,10 @@ import * as feed from '../feed/feed.service.js';
 const actorOf = (ctx: { participant: { email: string | null; id: string } }) => ctx.participant.email ?? ctx.participant.id;
 
 /**
- * The operator's changes. Once one commits, this process's leaderboard caches are stale at once: the
- * NOTIFY echo (which other instances and the command line rely on) arrives later, or not at all while
- * the listener reconnects, and standings read right after a recorded pick must already count it.
+ * The operator's changes. As one commits, this process's caches made from the draft are stale at once
+ * (the service publishes it, events/topic-bus.ts): standings read right after a recorded pick count it.
  */
-const operatorChange = adminProcedure.use(async ({ ctx, next }) => {
-  const result = await next();
-  if (result.ok) ctx.deps.events.touch((result.data as Partial<DraftChange> | undefined)?.event_id);
-  return result;
-});
+const operatorChange = adminProcedure;
 
 /** Read by every open page: from the versioned cache, validated against its schema once per version. */
 export const readDraftStatus = hotRead({ input: undefined, output: draftStatusOutput, access: 'public', run: (ctx) => ctx.deps.draftStatus.status() });

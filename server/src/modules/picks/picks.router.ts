@@ -27,7 +27,7 @@ export const picksRouter = router({
     .meta({ errors: ['UNPROCESSABLE'] })
     .output(savePicksOutput)
     .mutation(({ ctx, input }) =>
-      picks.savePicks({ em: ctx.em, draft: ctx.deps.draft, bus: ctx.deps.events, participantId: ctx.participant.id }, input),
+      picks.savePicks({ em: ctx.em, draft: ctx.deps.draft, participantId: ctx.participant.id }, input),
     ),
   // Another member's picks: hidden (FORBIDDEN) before the start and where the group's picks are not public.
   ofParticipant: authedProcedure

@@ -142,7 +142,7 @@ export async function runReminders(deps: ReminderDeps): Promise<ReminderRun> {
             headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
           });
           // The last call goes by push too, to the devices that opted in: claimed with the mail, so once.
-          if (reminder === '1h' && deps.config.PUSH) await pushToPlayer(tx, deps.events, participantId, reminderText(missing));
+          if (reminder === '1h' && deps.config.PUSH) await pushToPlayer(tx, participantId, reminderText(missing));
           return true;
         });
         if (sent === null) return { ...run, skipped: 'started' as const };

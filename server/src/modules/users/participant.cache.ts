@@ -1,5 +1,5 @@
 import { CappedCache } from '../../cache/capped.js';
-import type { Invalidation } from '../../cache/invalidation.js';
+import type { Invalidation } from '../../events/topics.js';
 import type { ParticipantRow } from './participants.service.js';
 
 /** What the cache needs from the instance's event hub. */

@@ -8,7 +8,7 @@ import { findUser, isUsernameTaken, setUsername } from '../auth/identity.reposit
 import { copyMemberships, reassignGroupCreator } from '../groups/groups.repository.js';
 import { reassignJoinLinkCreator } from '../join-links/join-links.repository.js';
 import { copyPickSets } from '../picks/pick-sets.js';
-import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
+import { publish } from '../../events/topic-bus.js';
 import type { ParticipantCache } from './participant.cache.js';
 import type { Participant } from './users.entities.js';
 import * as repo from './participants.repository.js';
@@ -29,11 +29,10 @@ export const toParticipantRow = (p: Participant): ParticipantRow => ({
   is_first_login: p.isFirstLogin,
 });
 
-/** Who is asking, the EntityManager of their call, and where cache announcements go. */
+/** Who is asking, and the EntityManager of their call. */
 export interface UserCall {
   em: EntityManager;
   participantId: string;
-  sink: InvalidationSink;
 }
 
 /**
@@ -117,7 +116,7 @@ const isScreenNameViolation = (error: unknown) =>
  * 'operatorrt' holds 'Operator RT', 'alice' holds 'аlice' and 'aIice'). The unique indexes on the keys
  * decide between two players renaming at once.
  */
-export async function updateScreenName({ em, participantId, sink }: UserCall, screenName: string): Promise<ParticipantRow> {
+export async function updateScreenName({ em, participantId }: UserCall, screenName: string): Promise<ParticipantRow> {
   if (isReservedName(screenName)) throw conflict(MESSAGES.usernameReserved);
   try {
     return await em.transactional(async (tx) => {
@@ -127,7 +126,7 @@ export async function updateScreenName({ em, participantId, sink }: UserCall, sc
       if (!(await repo.setScreenName(tx, participantId, screenName))) throw notFound('Participant not found');
       // The built-in provider's username and the screen name are one namespace: keep them equal.
       await setUsername(tx, participantId, screenName);
-      await announceChange(tx, sink, { kind: 'participant', participant_id: participantId });
+      await publish(tx, 'participant', { kind: 'participant', participant_id: participantId });
       return toParticipantRow((await repo.findParticipant(tx, participantId))!);
     });
   } catch (error) {
@@ -152,10 +151,10 @@ export async function setReminders({ em, participantId }: Pick<UserCall, 'em' | 
   return { reminders };
 }
 
-export async function markFirstLoginDone({ em, participantId, sink }: UserCall) {
+export async function markFirstLoginDone({ em, participantId }: UserCall) {
   await em.transactional(async (tx) => {
     await repo.setFirstLoginDone(tx, participantId);
-    await announceChange(tx, sink, { kind: 'participant', participant_id: participantId });
+    await publish(tx, 'participant', { kind: 'participant', participant_id: participantId });
   });
   return { is_first_login: false };
 }
@@ -171,7 +170,7 @@ export async function markFirstLoginDone({ em, participantId, sink }: UserCall) 
  * provider, compared without regard to case). One with another address, or none, is refused (403): else
  * anyone could take over any temp_ account's groups, ownership included, by naming its id.
  */
-export async function migrateParticipant({ em, participantId: callerId, sink }: UserCall, input: { temp_id: string; clerk_id: string }) {
+export async function migrateParticipant({ em, participantId: callerId }: UserCall, input: { temp_id: string; clerk_id: string }) {
   if (input.clerk_id !== callerId) throw forbidden('You can only move an account onto your own user id');
   if (!input.temp_id.startsWith('temp_')) throw badRequest('The temporary id must start with temp_');
   return em.transactional(async (tx) => {
@@ -185,8 +184,8 @@ export async function migrateParticipant({ em, participantId: callerId, sink }: 
     await reassignGroupCreator(tx, input.temp_id, callerId);
     await repo.deleteParticipant(tx, input.temp_id);
     // Entries moved between participants: every instance re-reads both and re-ranks.
-    await announceChange(tx, sink, { kind: 'participant', participant_id: input.temp_id });
-    await announceChange(tx, sink, { kind: 'participant', participant_id: callerId });
+    await publish(tx, 'participant', { kind: 'participant', participant_id: input.temp_id });
+    await publish(tx, 'participant', { kind: 'participant', participant_id: callerId });
     return {
       success: true,
       message: `Moved ${picks} picks and ${memberships} group memberships to your account`,
