@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
  * seen (and by whom). Read from the sources: every project file but tests.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const BUS = 'server/src/events/topic-bus.ts';
+const SRC = 'server/src';
+const BUS = `${SRC}/events/topic-bus.ts`;
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
@@ -44,12 +45,13 @@ const VERSION_MOVED = /\bversion\w*\s*(\+\+|\+=|=\s*[\w.]+\s*\+\s*1\b)|\.touch\(
 
 describe('one bus', () => {
   it('finds a second announce path where there is one (the scan itself works)', () => {
+    const second = `${SRC}/cache/invalidation.ts`;
     const made = new Map([
-      ['server/src/cache/invalidation.ts', "  await sql(em, `select pg_notify($1, $2)`, [CACHE_CHANNEL, JSON.stringify(message)]);\n  afterCommit(em, () => sink.invalidate(message));"],
+      [second, "  await sql(em, `select pg_notify($1, $2)`, [CACHE_CHANNEL, JSON.stringify(message)]);\n  afterCommit(em, () => sink.invalidate(message));"],
       ['server/src/modules/draft/draft.router.ts', '  // pg_notify( in a comment is no NOTIFY\n  if (result.ok) ctx.deps.events.touch(id);\n  this.version++;'],
       [BUS, '  await sql(em, `select pg_notify($1, $2)`, […]);'],
     ]);
-    expect(outsideTheBus(made, NOTIFY)).toEqual(['server/src/cache/invalidation.ts: await sql(em, `select pg_notify($1, $2)`, [CACHE_CHANNEL, JSON.stringify(message)]);']);
+    expect(outsideTheBus(made, NOTIFY)).toEqual([`${second}: await sql(em, \`select pg_notify($1, $2)\`, [CACHE_CHANNEL, JSON.stringify(message)]);`]);
     expect(outsideTheBus(made, AFTER_COMMIT)).toHaveLength(1);
     expect(outsideTheBus(made, VERSION_MOVED)).toEqual(['server/src/modules/draft/draft.router.ts: if (result.ok) ctx.deps.events.touch(id);', 'server/src/modules/draft/draft.router.ts: this.version++;']);
   });

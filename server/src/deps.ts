@@ -8,15 +8,15 @@ import { createBearerVerifier, type BearerVerifier } from './modules/auth/bearer
 import { loadSigningKeys, type SigningKeys } from './modules/auth/keys.js';
 import { createMailer, type Mailer } from './modules/auth/mailer.js';
 import { DEFAULT_IDP_LIMITS, type IdpLimits, type LocalIdpDeps } from './modules/auth/local-idp.service.js';
-import type { ClerkUserLookup } from './modules/users/participants.service.js';
+import type { ClerkUserLookup } from './modules/auth/account.service.js';
 import { BenchmarkCache } from './modules/leaderboard/benchmarks.cache.js';
 import { LeaderboardCache } from './modules/leaderboard/leaderboard.cache.js';
 import { EntryBook } from './modules/standings/entry-book.js';
 import { FieldCache } from './modules/leaderboard/field.cache.js';
 import { TopicBus } from './events/topic-bus.js';
 import { draftChangesAfter } from './modules/draft/draft.repository.js';
-import { LiveStream } from './modules/draft/live-stream.js';
-import { PublicLiveStream } from './modules/draft/public-live-stream.js';
+import { LiveStream } from './modules/leaderboard/live-stream.js';
+import { PublicLiveStream } from './modules/leaderboard/public-live-stream.js';
 import { SSE_OPTIONS } from './live/parts.js';
 import { ParticipantCache } from './modules/users/participant.cache.js';
 import { DraftStatusCache } from './modules/draft/draft-status.cache.js';
@@ -53,9 +53,9 @@ export interface AppDeps {
   players: PlayersCache;
   /** What instances tell each other (draft changes, cache invalidations, saved picks): events/topic-bus.ts. */
   events: TopicBus;
-  /** Every open page's `draft.changes` stream on this instance (modules/draft/live-stream.ts). */
+  /** Every open page's `draft.changes` stream on this instance (modules/leaderboard/live-stream.ts). */
   live: LiveStream;
-  /** The spectators' `draft.publicChanges` streams on this instance (modules/draft/public-live-stream.ts). */
+  /** The spectators' `draft.publicChanges` streams on this instance (modules/leaderboard/public-live-stream.ts). */
   publicLive: PublicLiveStream;
   /** The landing page's entries and groups, counted at most once a minute. */
   publicCounts: PublicCountsCache;

@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../config.js';
 import { migrate, openOrm } from '../db/orm.js';
 import { buildApp } from '../app.js';
 import { createDeps, type AppDeps, type DepsOptions } from '../deps.js';
-import { seedDefaultBoard } from '../modules/players/board.service.js';
+import { seedDefaultBoard } from '../modules/seasons/board.service.js';
 import { createContextInner } from '../trpc/context.js';
 import { createCaller } from '../trpc/root.js';
 import { createTestDb, type TestDb } from './test-db.js';

@@ -10,7 +10,8 @@ import { authedProcedure, router, signedIn } from '../../trpc/trpc.js';
 import { after } from '../../cache/maybe-promise.js';
 import { hotRead, hotReadProcedure } from '../../trpc/hot-read.js';
 import { prepareJson } from '../../responses/json-body.js';
-import { migrateParticipant, updateScreenName, type ParticipantRow } from '../users/participants.service.js';
+import type { ParticipantRow } from '../users/participants.service.js';
+import { migrateParticipant, updateScreenName } from './account.service.js';
 import { authTestReport, jwtDebugReport } from './diagnostics.js';
 
 const toProfile = (p: ParticipantRow, isAdmin: boolean) => ({

@@ -323,3 +323,13 @@ export async function setEntryMode(
   });
   return getMembership({ em, participantId }, groupId);
 }
+
+/**
+ * An account fix: `fromId`'s memberships become `toId`'s (one both hold is kept once) and the groups
+ * `fromId` created name `toId` as their creator, inside the caller's transaction. How many memberships moved.
+ */
+export async function moveMemberships(tx: EntityManager, fromId: string, toId: string): Promise<number> {
+  const moved = await repo.copyMemberships(tx, fromId, toId);
+  await repo.reassignGroupCreator(tx, fromId, toId);
+  return moved;
+}

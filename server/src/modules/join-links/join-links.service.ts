@@ -111,3 +111,8 @@ export async function joinWithLink(
     return joinAnswer(link.group_id, added, await getDraftStatus(tx, draft));
   });
 }
+
+/** An account fix: the links `fromId` made are `toId`'s, inside the caller's transaction. */
+export async function moveJoinLinks(tx: EntityManager, fromId: string, toId: string): Promise<void> {
+  await repo.reassignJoinLinkCreator(tx, fromId, toId);
+}

@@ -4,10 +4,10 @@ import { MESSAGES } from '@first-round/shared/messages';
 import { draftLocked, forbidden, notFound, unprocessable } from '../../errors.js';
 import { isDraftStarted, type DraftSettings } from '../draft/draft.service.js';
 import { publish } from '../../events/topic-bus.js';
-import { findMembership, groupPicksPublic, lockGroupShared, refusalForNonMember, requireMembership, stopReusingGlobalPicks } from '../groups/membership.js';
+import { findMembership, groupPicksPublic, lockGroupShared, refusalForNonMember, requireMembership, stopReusingGlobalPicks } from './membership.js';
 import { existingPlayerIds } from '../players/players.repository.js';
 import { lockParticipant } from '../users/participants.service.js';
-import { entryPlayerIds, groupsShowingPicks, replaceEntry } from './picks.repository.js';
+import { entryPlayerIds, groupsShowingPicks, replaceEntry } from '../picks/picks.repository.js';
 import { entrySetGroup } from '@first-round/shared/entries';
 
 /** Who asks, on which EntityManager. */

@@ -6,7 +6,7 @@ import { fromRoot } from '../../paths.js';
 import { publish } from '../../events/topic-bus.js';
 import { readDraftState } from '../draft/draft.repository.js';
 import { pickedPlayerIds } from '../picks/picks.repository.js';
-import { countPlayers, deferRankUniqueness, deletePlayers, playersLeftOff, upsertBoardRows } from './players.repository.js';
+import { countPlayers, deferRankUniqueness, deletePlayers, playersLeftOff, upsertBoardRows } from '../players/players.repository.js';
 
 export const DEFAULT_BOARD_FILE = fromRoot('shared/data/players-2025.csv');
 
