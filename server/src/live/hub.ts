@@ -304,7 +304,7 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
    * change arrives meanwhile: that one sends its own, newer pages, and a page never goes back to older ones.
    */
   private async sendStandings(watchers: Stream<W>[], eventId: number): Promise<Sent> {
-    // Not the cache version: that also moves when this instance marks its own change (touch) before or after
+    // Not the draft topic's version: that also moves when this instance's own change commits, before or after
     // hearing it, and the standings read below are the newest whatever the version.
     const overtaken = () => this.deps.events.lastHeardEventId > eventId;
     const { channel } = this;
