@@ -8,7 +8,7 @@ import { acceptRules, sidewaysOverflow, signUpThroughUi, togglePlayer, waitForPa
 import { signInWithSession } from './support/session';
 
 /**
- * Issue 13's accessibility pass: axe-core (from node_modules, served to the page by the browser context:
+ * The accessibility pass: axe-core (from node_modules, served to the page by the browser context:
  * no network) on every screen, signed out, signed in and as the operator, at 1280 and 375 px, including
  * the states that only show at times (a success and an error toast, the full selection, the rules dialog,
  * hits on draft night, a busted entry's zero). A serious or critical violation fails the test, with the

@@ -105,7 +105,7 @@ describe('content security policy: every screen renders with no violation', () =
     await screen(page, visited, 'select players', async () => {
       await page.goto('/select-players');
       await page.getByRole('heading', { name: 'Select Players', level: 1 }).waitFor();
-      // Save is disabled until something is picked (issue 13); the toast under the policy is the save's.
+      // Save is disabled until something is picked; the toast under the policy is the save's.
       await page.getByText('Please select at least one player').waitFor();
       for (const name of ['Cam Ward', 'Travis Hunter']) await togglePlayer(page, name);
       await page.getByText('2 selections').waitFor();

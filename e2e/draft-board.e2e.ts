@@ -10,7 +10,7 @@ import { expectNoHorizontalScroll, waitForPath } from './support/ui';
 import { rest } from './support/rest';
 
 /**
- * Issue 14: a group's draft board on a phone. Three friends in a group with public picks:
+ * A group's draft board on a phone. Three friends in a group with public picks:
  *   Ana: Cam Ward, Jaxson Dart (group picks)   Bo: Travis Hunter, Jaxson Dart (group picks)
  *   Cy: Cam Ward (reuses his global picks)
  * Ana opens the board before the start (it says when it opens), sees it appear when the draft starts, and

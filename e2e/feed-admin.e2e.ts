@@ -13,7 +13,7 @@ import { signInWithSession } from './support/session';
 import { watchForText, type TextSighting } from './support/watch-text';
 
 /**
- * The results feed as an operator meets it on /admin (README, "Results feed"; docs/decisions.md). The
+ * The results feed as an operator meets it on /admin (docs/operations.md, "Results feed"; docs/decisions.md). The
  * shared e2e server has no feed, so this spec starts a second instance of the game on the same database
  * with FEED_URL pointing at a local fixture feed: the real 2025 round one, one more pick every PICK_MS from
  * the first poll, with the two misspellings of `npm run feed:fixture` ('Tet McMillan' at 8, 'Jahdae Baron'

@@ -7,7 +7,7 @@ import { enterMailedCode, signInThroughUi, toastText, waitForPath } from './supp
 import { watchForText } from './support/watch-text';
 
 /**
- * Issue 10 item 11: a friend who follows an invite link must land on the group page as a member, at once
+ * A friend who follows an invite link must land on the group page as a member, at once
  * and every time, never on 'You are not a member of this group' (nor a load error) left over from
  * answers cached before the join. A MutationObserver records every time those texts enter the DOM, however
  * briefly; the group's answers that follow the join are slowed down, so a stale view stays on screen long

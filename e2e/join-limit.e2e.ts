@@ -7,7 +7,7 @@ import { acceptRules, signUpThroughUi } from './support/ui';
 
 /**
  * Guessing a group's password from the Join a Group screen: each wrong password says how many tries are
- * left (issue 23; it used to keep the generic 'check the group ID and password', which sent players guessing
+ * left (it used to keep the generic 'check the group ID and password', which sent players guessing
  * on), and once the limit is reached the player is told when to try again and to ask for an invite link.
  */
 describe('join by id, past the wrong-password limit', () => {

@@ -5,7 +5,7 @@ import { BASE_URL, uniqueEmail, uniqueUsername } from './support/env';
 import { acceptRules, signUpThroughUi, waitForPath } from './support/ui';
 
 /**
- * Issue 13 item 8, polish: the loading shell in index.html, a title per screen, the skip link, a
+ * Polish: the loading shell in index.html, a title per screen, the skip link, a
  * signed-out visit with no failing request, and the self-hosted display face for headings.
  */
 describe('polish', () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { MESSAGES } from '@first-round/shared/messages';
 import { pushDeviceKeys, startPushService, type PushServiceStandIn } from '../server/src/testing/push-service';
 import { launchBrowser, newPerson, type Person } from './support/browser';
 import { removeSeeded, seedEntries, serverDatabase } from './support/database';
@@ -9,7 +10,7 @@ import { signInWithSession } from './support/session';
 import { acceptRules, waitForPath } from './support/ui';
 
 /**
- * Issue 26 §2, the opt-in flow in Chromium, end to end. Chromium's own PushManager.subscribe cannot
+ * The opt-in flow in Chromium, end to end. Chromium's own PushManager.subscribe cannot
  * subscribe here: headless Debian Chromium, offline, with notifications granted, refuses at once with
  * "AbortError: Registration failed - permission denied" (the first test; it has no push messaging service
  * to register with, and Google's, FCM, is out of reach anyway). So the page's `subscribe` — and only it,
@@ -152,6 +153,39 @@ describe('push notifications: opting in and a pick arriving, in Chromium', () =>
     })()`);
     await waitForPath(page, '/my-picks');
     await page.getByRole('heading', { name: 'My Picks' }).waitFor();
+  });
+
+  it('a push service that never answers: within 10 s the switch says so and can be ticked again', async () => {
+    const { page, context } = await newPerson(browser, { width: 375, height: 800 }, { serviceWorkers: 'allow' });
+    await signInWithSession(page, uniqueEmail('pushsilent'));
+    await acceptRules(page);
+    await context.grantPermissions(['notifications'], { origin: new URL(page.url()).origin });
+    await page.goto('/settings');
+    const box = page.getByRole('checkbox', { name: 'Tell me when my picks go' });
+    const silent = page.getByText(MESSAGES.pushServiceSilent);
+
+    // The browser's push service: PushManager.subscribe never settles.
+    await page.evaluate(`(() => {
+      PushManager.prototype.getSubscription = async function () { return null; };
+      PushManager.prototype.subscribe = function () { return new Promise(() => {}); };
+    })()`);
+    await expect.poll(() => box.isDisabled()).toBe(false);
+    await box.click();
+    await silent.waitFor({ timeout: 30_000 });
+    await expect.poll(() => box.isDisabled()).toBe(false);
+    expect(await box.isChecked()).toBe(false);
+
+    // The subscription made, and the server's answer to it never comes.
+    await page.goto('/settings');
+    await page.evaluate(FAKE_SUBSCRIBE(`${service.origin}/push/silent-${Date.now()}`));
+    await page.route((url) => url.pathname.includes('push.subscribe'), () => undefined);
+    await expect.poll(() => box.isDisabled()).toBe(false);
+    await box.click();
+    await silent.waitFor({ timeout: 30_000 });
+    await expect.poll(() => box.isDisabled()).toBe(false);
+    expect(await box.isChecked()).toBe(false);
+    expect(await page.getByTestId('push-state').textContent()).toContain('Your browser asks first');
+    await context.close();
   });
 
   it("a browser whose subscription another player left behind: the click makes a new one for this player, and the other's stays theirs", async () => {

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser, newPerson, type Person } from './support/browser';
 
 /**
- * Issue 26 §2 in the browser: the service worker's `push` handler, driven through the DevTools protocol
+ * The service worker's `push` handler, driven through the DevTools protocol
  * (ServiceWorker.deliverPushMessage, as a push service's message arrives), shows the notification with its
  * tag, and a later one with the same tag replaces it. Where a tap leads is not driven here: a script-made
  * notificationclick has no user activation, so the worker may not focus or navigate a window; the URL the

@@ -6,7 +6,7 @@ import { signInWithSession } from './support/session';
 import { acceptRules } from './support/ui';
 
 /**
- * Settings, 'E-mail me before picks lock' (README, "Reminders before the lock"): a player switches the
+ * Settings, 'E-mail me before picks lock' (docs/operations.md, "Reminders before the lock"): a player switches the
  * reminders off, and after a reload the box is still off, as the server says (GET /api/users/me/reminders);
  * then on again. The e2e server runs with REMINDERS=false, which stops the timer that sends them, not the
  * player's own setting.

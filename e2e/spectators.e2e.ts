@@ -11,7 +11,7 @@ import { chooseViewingDelay, sidewaysOverflow, waitForPath } from './support/ui'
 import { watchForText, type TextSighting } from './support/watch-text';
 
 /**
- * Issue 26 part 4: a signed-out visitor during the draft. Before the lock /live shows nothing about
+ * A signed-out visitor during the draft. Before the lock /live shows nothing about
  * anyone's entry and asks them to join the game; once the draft starts the sign-in page leads to /live,
  * which shows the global top 100 and round one's board, follows the operator's picks on the spectators'
  * live stream (within about a second, without a reload and without polling), holds them back by the

@@ -11,7 +11,7 @@ import { waitForPath } from './support/ui';
 import { rest } from './support/rest';
 
 /**
- * Issue 26 §3: the watch-party TV view at 1920×1080. Three friends in a group with public picks:
+ * The watch-party TV view at 1920×1080. Three friends in a group with public picks:
  *   Ana: Cam Ward, Travis Hunter     Bo: Travis Hunter, Jaxson Dart     Cy: Cam Ward (his My Picks)
  * and twelve fans waiting on Jaxson Dart, so the standings have more entries than the 12 rows shown.
  * Ana opens the TV view from the group page before the start; the operator starts the draft and records

@@ -11,6 +11,11 @@
 // message's head is read (its kind, change and group, as the server writes them first); the page is decoded
 // and parsed after the round, timed, and that time added. `--parse-on-receipt` parses every message as it
 // comes, as this generator once did. The streams are read on plain sockets (lib/event-stream-client.ts).
+//
+// `kind: 'browser'`: each page's stream as a browser's EventSource reads it instead: node:http on a connection
+// of its own, Accept-Encoding as a browser sends it, the body decoded (gunzip) and read as text as it comes,
+// and every message's JSON parsed on arrival (as tRPC's client does). With `throttleKBps` this worker's
+// clients are slow readers instead: their streams read at most that many KB a second, and they are not measured.
 // Comparing the page with the reference (hashing its rows) is the benchmark's own check and also waits
 // until the round is over, off the clock and off the server's cores.
 import http from 'node:http';
@@ -18,7 +23,7 @@ import type net from 'node:net';
 import zlib from 'node:zlib';
 import { parentPort, workerData } from 'node:worker_threads';
 import { STANDINGS_PUSH_WAIT_MS } from '@first-round/shared/constants';
-import type { Leaderboard, StandingsMine, StandingsPage } from '@first-round/shared/schemas';
+import type { Leaderboard, LiveMessage, StandingsMine, StandingsPage } from '@first-round/shared/schemas';
 import { assembleStandings } from '@first-round/shared/live-standings';
 import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
 import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
@@ -52,7 +57,16 @@ export interface ClientsInit {
   parseOnReceipt: boolean;
   /** Keep the bytes this worker's first client's stream brings during each round: the plain yardstick sends them. */
   sample: boolean;
+  /** How each stream is read: the generator's own way (plain sockets, bytes), or as a browser reads it. */
+  kind: ClientKind;
+  /** Slow readers: each stream reads at most this many KB a second; none of their pages is measured. */
+  throttleKBps?: number;
 }
+
+export type ClientKind = 'bench' | 'browser';
+
+/** What a browser's EventSource sends (Chromium's, with zstd). */
+export const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
 /** One client's part of a round: from the event to what its page shows after the refetch. */
 export interface RoundRecord {
@@ -80,7 +94,7 @@ export type FromWorker =
   | { type: 'roundOpen' }
   | { type: 'allIn' }
   | { type: 'drained' }
-  | { type: 'roundDone'; records: RoundRecord[]; sample?: string }
+  | { type: 'roundDone'; records: RoundRecord[]; sample?: string; wireSample?: string }
   | { type: 'log'; line: string };
 
 interface Client {
@@ -140,8 +154,10 @@ let roundOpen = false;
  */
 let roundPages: Buffer[] = [];
 const kept = (bytes: Buffer) => roundPages.find((page) => page.equals(bytes)) ?? (roundPages.push(Buffer.from(bytes)), roundPages.at(-1)!);
-/** With `sample`: the stream bytes the first client received this round, as they came. */
+/** With `sample`: the stream bytes the first client received this round, as they came (decoded), and as they came on the wire when compressed. */
 let roundSample: Buffer[] = [];
+let roundWire: Buffer[] = [];
+const sampling = (client: Client) => init.sample && roundOpen && client === clients[0];
 /** Connected clients whose refetch of this round is not in yet. */
 let waiting = 0;
 
@@ -172,7 +188,13 @@ function report() {
     const parsedLater = rest.via === 'push' && !init.parseOnReceipt && rest.doneAt !== undefined;
     return { ...rest, upstream, showing: shown.showing, ...(parsedLater ? { doneAt: rest.doneAt! + shown.parseMs } : {}) };
   });
-  send({ type: 'roundDone', records, ...(init.sample ? { sample: Buffer.concat(roundSample).toString('base64') } : {}) });
+  // Slow readers are not measured: their pages come when their read rate lets them.
+  if (init.throttleKBps) return send({ type: 'roundDone', records: [] });
+  send({
+    type: 'roundDone',
+    records,
+    ...(init.sample ? { sample: Buffer.concat(roundSample).toString('base64'), ...(roundWire.length > 0 ? { wireSample: Buffer.concat(roundWire).toString('base64') } : {}) } : {}),
+  });
 }
 
 /**
@@ -261,8 +283,110 @@ function onStandings(client: Client, message: MessageHead, page: Buffer) {
   finish(client);
 }
 
+/** One SSE message's data as it came: what it is, and its page or own part for `onStandings`. */
+function onMessage(client: Client, message: MessageHead, data: Buffer) {
+  if (message.kind === 'standings_me') client.mine = { groupId: message.group_id!, text: data.toString('utf8') };
+  else if (message.kind === 'standings_page') onStandings(client, message, data);
+  else onChange(client, message.event_id);
+}
+
+/**
+ * A slow reader's socket: it reads at most `kbps` KB a second, pausing between reads (what it does not take
+ * waits in the kernel's buffers, then in the server's).
+ */
+function throttle(socket: net.Socket, kbps: number) {
+  let freeAt = now();
+  socket.on('data', (chunk: Buffer) => {
+    freeAt = Math.max(freeAt, now()) + (chunk.length / (kbps * 1024)) * 1000;
+    const wait = freeAt - now();
+    if (wait < 5) return;
+    socket.pause();
+    setTimeout(() => socket.resume(), wait).unref();
+  });
+}
+
+/**
+ * The client's stream as a browser's EventSource reads it: node:http on its own connection, Accept-Encoding
+ * as a browser sends it, the body decoded as it comes, split into events and each message's JSON parsed on
+ * arrival (tRPC's client parses every event). Resolves once the server sent `connected` (or it failed).
+ */
+function subscribeAsBrowser(client: Client): Promise<string | undefined> {
+  client.mine = undefined;
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (error?: string) => {
+      if (settled) return;
+      settled = true;
+      resolve(error);
+    };
+    const ended = (error?: string) => {
+      if (client.connected) send({ type: 'log', line: `stream of ${client.user} ended${error ? `: ${error}` : ''}` });
+      client.connected = false;
+      settle(error ?? 'stream ended');
+    };
+    let text = '';
+    const event = (block: string) => {
+      let name: string | undefined;
+      let data = '';
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event: ')) name = line.slice(7);
+        else if (line.startsWith('data: ')) data += line.slice(6);
+      }
+      if (name === 'connected') {
+        client.connected = true;
+        settle();
+      } else if (name === 'serialized-error') {
+        settle(`stream error: ${data}`);
+      } else if (!name && data) {
+        const parsed = JSON.parse(data) as LiveMessage;
+        const group_id = parsed.kind === 'standings_me' ? parsed.group_id : parsed.kind === 'standings_page' ? parsed.leaderboard.group_id : undefined;
+        onMessage(client, { kind: parsed.kind, event_id: parsed.event_id, group_id }, Buffer.from(data));
+      }
+    };
+    const request = http.get(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: changesPath(client.token),
+        agent: false,
+        headers: { accept: 'text/event-stream', 'cache-control': 'no-cache', 'accept-encoding': BROWSER_ACCEPT_ENCODING },
+      },
+      (res) => {
+        if (res.statusCode !== 200) {
+          settle(`HTTP ${res.statusCode}`);
+          res.destroy();
+          return;
+        }
+        const upstream = res.headers['x-upstream'];
+        if (typeof upstream === 'string') client.upstream = upstream;
+        let body: NodeJS.ReadableStream = res;
+        if (res.headers['content-encoding'] === 'gzip') {
+          res.on('data', (bytes: Buffer) => sampling(client) && roundWire.push(Buffer.from(bytes)));
+          const gunzip = zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH });
+          gunzip.on('error', (error) => ended(`undecodable stream: ${error.message}`));
+          body = res.pipe(gunzip);
+        }
+        body.setEncoding('utf8');
+        body.on('data', (chunk: string) => {
+          if (sampling(client)) roundSample.push(Buffer.from(chunk));
+          text += chunk;
+          for (let at = text.indexOf('\n\n'); at >= 0; at = text.indexOf('\n\n')) {
+            const block = text.slice(0, at).replace(/^\n+/, '');
+            text = text.slice(at + 2);
+            if (block) event(block);
+          }
+        });
+        res.on('close', () => ended());
+      },
+    );
+    request.on('socket', (socket) => (client.sse = socket));
+    request.on('error', (error) => ended(error.message));
+  });
+}
+
 /** Opens the client's live subscription; resolves once the server sent `connected` (or it failed). */
 function subscribe(client: Client): Promise<string | undefined> {
+  if (init.kind === 'browser') return subscribeAsBrowser(client);
   client.mine = undefined; // a new stream sends its own with its first page
   return new Promise((resolve) => {
     const parser = new SseParser();
@@ -274,7 +398,7 @@ function subscribe(client: Client): Promise<string | undefined> {
     };
     // Bytes, not text: a page is decoded and parsed after the round (the head of this file).
     const read = (bytes: Buffer) => {
-      if (init.sample && roundOpen && client === clients[0]) roundSample.push(Buffer.from(bytes));
+      if (sampling(client)) roundSample.push(Buffer.from(bytes));
       for (const event of parser.push(bytes)) {
         if (event.event === 'connected') {
           client.connected = true;
@@ -282,14 +406,11 @@ function subscribe(client: Client): Promise<string | undefined> {
         } else if (event.event === 'serialized-error') {
           settle(`stream error: ${event.data.toString('utf8')}`);
         } else if (!event.event && event.data.length > 0) {
-          const message = messageHead(event.data, init.parseOnReceipt);
-          if (message.kind === 'standings_me') client.mine = { groupId: message.group_id!, text: event.data.toString('utf8') };
-          else if (message.kind === 'standings_page') onStandings(client, message, event.data);
-          else onChange(client, message.event_id);
+          onMessage(client, messageHead(event.data, init.parseOnReceipt), event.data);
         }
       }
     };
-    client.sse = openEventStream(
+    const socket = openEventStream(
       {
         host: url.hostname,
         port: Number(url.port),
@@ -305,10 +426,11 @@ function subscribe(client: Client): Promise<string | undefined> {
           }
           if (headers['x-upstream']) client.upstream = headers['x-upstream'];
           if (headers['content-encoding'] !== 'gzip') return read;
+          const wire = (bytes: Buffer) => sampling(client) && roundWire.push(Buffer.from(bytes));
           const gunzip = zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, chunkSize: 64 * 1024 });
           gunzip.on('data', read);
           gunzip.on('error', (error) => settle(`undecodable stream: ${error.message}`));
-          return (bytes) => gunzip.write(bytes);
+          return (bytes) => (wire(bytes), gunzip.write(bytes));
         },
         end: (error) => {
           if (client.connected) send({ type: 'log', line: `stream of ${client.user} ended${error ? `: ${error}` : ''}` });
@@ -317,6 +439,8 @@ function subscribe(client: Client): Promise<string | undefined> {
         },
       },
     );
+    client.sse = socket;
+    if (init.throttleKBps) throttle(socket, init.throttleKBps);
   });
 }
 
@@ -353,12 +477,15 @@ port.on('message', async (message: ToWorker) => {
     for (const client of clients) client.record = { user: client.user };
     roundPages = [];
     roundSample = [];
+    roundWire = [];
     reported = false;
     waiting = clients.filter((c) => c.connected).length;
     roundOpen = true;
     send({ type: 'roundOpen' });
     // No pages here (`--clients 0`): nothing to wait for; the round was otherwise cut off at --round-timeout.
-    if (waiting === 0) allIn();
+    // Slow readers: nothing measured, nothing to wait for (their worker's reports are empty).
+    if (init.throttleKBps) roundOpen = false;
+    else if (waiting === 0) allIn();
   } else if (message.type === 'drain') {
     // Before the next round: no refetch of this one still queued at the server.
     drained = () => {

@@ -19,7 +19,7 @@ import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
 import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
 import { leaderboardPath, nextPickPlayer, now, ownRow, PAGE_INPUT, showing, summary } from './lib/bench-live.js';
 import { cpuMsOf, machineCpuMs, rssMbOf } from './lib/process-cpu.js';
-import type { ClientsInit, FromWorker, RoundRecord, ToWorker } from './bench-draft-clients.js';
+import type { ClientKind, ClientsInit, FromWorker, RoundRecord, ToWorker } from './bench-draft-clients.js';
 
 export interface LoadOptions {
   /** Where the clients connect: the server, or nginx in front of the instances. */
@@ -40,6 +40,10 @@ export interface LoadOptions {
   gzip: boolean;
   /** The clients parse every stream message as it comes, on the clock (bench-draft-clients.ts). */
   parseOnReceipt: boolean;
+  /** How the clients read their streams: the generator's own way, or as a browser does (bench-draft-clients.ts). */
+  kind: ClientKind;
+  /** Slow readers beside the clients, in a worker of their own: their streams read at most `kbps` KB a second; not measured. */
+  slow?: { users: string[]; kbps: number };
   /** Readers that poll the standings' ETag (REST and tRPC) every this many ms during each pick; 0: none. */
   pollMs: number;
   /** The server's process, whose CPU time each round reads from /proc (Linux). */
@@ -64,6 +68,8 @@ export interface LoadResult {
   rounds: RoundResult[];
   /** One client's stream bytes at the last pick, as they came (base64): what the plain yardstick sends. */
   sample?: string;
+  /** The same bytes as they came on the wire, when the stream was compressed (base64). */
+  wireSample?: string;
 }
 
 export interface RoundResult {
@@ -182,6 +188,7 @@ function cpuReadings(): CpuReadings {
 
 async function main() {
   const workerCount = Math.max(1, Math.min(options.workers, options.users.length));
+  const slow = options.slow && options.slow.users.length > 0 ? options.slow : undefined;
   const workers: Worker[] = [];
   const inbox = new Map<Worker, FromWorker[]>();
   const waiters = new Set<() => void>();
@@ -218,23 +225,28 @@ async function main() {
   let allIn = 0;
   let cpuAtAllIn: CpuReadings | undefined;
   const onAllIn = () => {
-    if (++allIn !== workers.length) return;
+    // The measured clients' workers (the slow readers' is not waited for).
+    if (++allIn !== workerCount) return;
     cpuAtAllIn = cpuReadings();
     tell({ type: 'report' });
   };
 
-  log(`  ${options.users.length} clients in ${workerCount} worker threads: opening their live streams and pages…`);
+  log(
+    `  ${options.users.length} clients (${options.kind === 'browser' ? 'browser-like' : "the generator's own"}) in ${workerCount} worker threads${options.slow?.users.length ? `, ${options.slow.users.length} slow readers (${options.slow.kbps} KB/s each) in one more` : ''}: opening their live streams and pages…`,
+  );
   const openedAt = now();
-  for (let i = 0; i < workerCount; i++) {
+  for (let i = 0; i < workerCount + (slow ? 1 : 0); i++) {
     const init: ClientsInit = {
       base: options.base,
       dataDir: options.dataDir,
       azp: options.azp,
-      users: options.users.filter((_, j) => j % workerCount === i),
+      users: i === workerCount ? slow!.users : options.users.filter((_, j) => j % workerCount === i),
       jitterMs: options.jitterMs,
       gzip: options.gzip,
       parseOnReceipt: options.parseOnReceipt,
       sample: i === 0 && !options.plain,
+      kind: i === workerCount ? 'bench' : options.kind,
+      ...(i === workerCount ? { throttleKBps: slow!.kbps } : {}),
     };
     const worker = new Worker(new URL('./lib/tsx-worker.mjs', import.meta.url), {
       workerData: { ...init, module: new URL('./bench-draft-clients.ts', import.meta.url).href },
@@ -258,7 +270,7 @@ async function main() {
   const upstreams: Record<string, number> = {};
   for (const r of ready) for (const [name, n] of Object.entries(r.upstreams)) upstreams[name] = (upstreams[name] ?? 0) + n;
   if (Object.keys(upstreams).length > 0) log(`  live streams per instance: ${Object.entries(upstreams).map(([name, n]) => `${name} ${n}`).join(', ')}`);
-  log(`  ${connected}/${options.users.length} live streams open and pages loaded in ${((now() - openedAt) / 1000).toFixed(1)} s`);
+  log(`  ${connected}/${options.users.length + (slow?.users.length ?? 0)} live streams open and pages loaded in ${((now() - openedAt) / 1000).toFixed(1)} s`);
   for (const line of failed.slice(0, 5)) log(`    ${line}`);
 
   const keys = await loadSigningKeys({ dataDir: options.dataDir });
@@ -273,6 +285,7 @@ async function main() {
   await db?.connect();
   const rounds: RoundResult[] = [];
   let sample: string | undefined;
+  let wireSample: string | undefined;
   try {
     for (let round = 1; round <= options.picks; round++) {
       const { slot, player } = db ? await nextPick(db, options.roundOnePicks) : { slot: round, player: { id: 0, player_name: 'the same bytes' } };
@@ -311,6 +324,7 @@ async function main() {
       const spent = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined ? b - a : undefined);
       const records: RoundRecord[] = reports.flatMap((r) => r.records);
       sample = reports.find((r) => r.sample)?.sample ?? sample;
+      wireSample = reports.find((r) => r.wireSample)?.wireSample ?? wireSample;
       // Refetches past the round's time still run: the next pick waits for them (rounds never overlap).
       tell({ type: 'drain' });
       const drainedAll = (await fromAll('drained', 300_000)).length === workers.length;
@@ -385,7 +399,7 @@ async function main() {
     await db?.end();
     tell({ type: 'close' });
   }
-  const result: LoadResult = { clients: options.users.length, connected, upstreams, failed: failed.length, rounds, sample };
+  const result: LoadResult = { clients: options.users.length, connected, upstreams, failed: failed.length, rounds, sample, wireSample };
   fs.writeFileSync(options.resultFile, JSON.stringify(result));
 }
 

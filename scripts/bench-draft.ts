@@ -29,7 +29,14 @@
 //          --push-control (with --push-subscriptions N: the same N players hold that player, no device is subscribed: the
 //          run to set a push run's pages beside, the standings alike and no pushes),
 //          --no-yardstick (with one instance and live clients, the bench then stops the game and has the same clients
-//          measure a plain Fastify process writing them the same bytes per pick, lib/plain-fanout.mjs; this skips it)
+//          measure a plain Fastify process writing them the same bytes per pick, lib/plain-fanout.mjs; this skips it),
+//          --kinds K[,K] (bench: how the live clients read their streams, one live part per kind, each against its own
+//          yardstick: `bench`, the generator's own (plain sockets, bytes; the default), `browser`, as a browser's
+//          EventSource (node:http on a connection of its own, Accept-Encoding "gzip, deflate, br, zstd", decoded
+//          as text and every message's JSON parsed on arrival); the first kind's figures fill the table),
+//          --slow N --throttle [N:]KBps (N slow readers beside the clients, each stream read at most KBps KB a second
+//          (default 8); not measured: the fast clients' p50/max, the server's memory per stream and the streams it
+//          closed for falling behind are reported)
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fsSync from 'node:fs';
@@ -47,6 +54,7 @@ import { STANDINGS_PUSH_WAIT_MS } from '@first-round/shared/constants';
 import { ms, summary } from './lib/bench-live.js';
 import { makeCertificate, NGINX, siteValues, startInstance, startNginx, type Instance, type Proxy } from './lib/deploy-stack.js';
 import type { LoadOptions, LoadResult } from './bench-draft-load.js';
+import type { ClientKind } from './bench-draft-clients.js';
 import { runLoad, startPlainFanOut } from './lib/bench-load.js';
 import { rssMbOf } from './lib/process-cpu.js';
 import { freePort } from '../server/src/free-port.js';
@@ -115,6 +123,13 @@ const PUSH_ENV: Record<string, string> = PUSH_SUBSCRIPTIONS > 0 ? { NODE_ENV: 'd
  * (lib/plain-fanout.mjs): the machine's own floor for the fan-out, beside the game's figure. `--no-yardstick` skips it.
  */
 const YARDSTICK = !args.includes('--no-yardstick');
+const KINDS = (args.includes('--kinds') ? args[args.indexOf('--kinds') + 1]! : 'bench').split(',').map((k) => k.trim()) as ClientKind[];
+if (KINDS.some((k) => k !== 'bench' && k !== 'browser')) throw new Error('--kinds takes bench, browser or both (bench,browser)');
+/** `--throttle N:KBps` or `--throttle KBps`, with `--slow N`. */
+const THROTTLE = (args.includes('--throttle') ? args[args.indexOf('--throttle') + 1]! : '').split(':').map(Number);
+const SLOW = opt('slow', THROTTLE.length === 2 ? THROTTLE[0]! : 0);
+const SLOW_KBPS = THROTTLE.at(-1) || 8;
+const kindName = (kind: ClientKind) => (kind === 'browser' ? 'browser-like clients' : "the generator's own clients");
 if (INSTANCES !== 1 && INSTANCES !== 2) throw new Error('--instances takes 1 or 2');
 const ROUND_ONE_PICKS = 32;
 const OPERATOR = 'user_benchoperator';
@@ -475,6 +490,32 @@ function fanOutText(f: FanOut): string {
   return `${ms(f.ms)} to ${f.streams}${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
 }
 
+/** One kind of client's live part against its yardstick: per pick p50 / max, the yardstick's, the ratio of the slowest pages. */
+function kindLine(kind: ClientKind, live: LoadResult, plain: LoadResult | undefined, fanOuts: FanOut[]): string {
+  const perPick = live.rounds.map((r) => summary(r.toShown));
+  const plainPerPick = plain?.rounds.map((r) => summary(r.toShown)) ?? [];
+  const pairs = (list: ReturnType<typeof summary>[]) => list.map((x) => `${ms(x.p50)} / ${ms(x.max)}`).join(', ');
+  const shown = live.rounds.reduce((n, r) => n + r.shown, 0);
+  const total = live.rounds.reduce((n, r) => n + r.clients, 0);
+  const ratio = plain ? perPick.map((x, i) => (plainPerPick[i] ? `${(x.max / plainPerPick[i]!.max).toFixed(2)}×` : '–')).join(', ') : '–';
+  return (
+    `${kindName(kind)}: per pick p50 / max ${pairs(perPick)} (${shown}/${total} shown); the yardstick ${plain ? pairs(plainPerPick) : 'not measured'}; ` +
+    `the game's slowest page against it ${ratio}; the server's fan-out ${fanOuts.map(fanOutText).join(', ') || '–'}; the server's CPU per pick ${live.rounds.map((r) => r.serverCpuMs?.toFixed(0) ?? '–').join(', ')} ms, the clients' ${live.rounds.map((r) => r.loadCpuMs?.toFixed(0) ?? '–').join(', ')} ms`
+  );
+}
+
+/** With slow readers (--slow): the fast clients' pages, the server's memory per stream, the streams it closed for falling behind. */
+function slowReport(slow: number, fast: number, runs: { kind: ClientKind; live: LoadResult }[], serverLog: string): string {
+  const closed = serverLog.split('\n').filter((line) => line.includes('stream fell behind: closed')).length;
+  const parts = runs.map(({ kind, live }) => {
+    const all = summary(live.rounds.flatMap((r) => r.toShown));
+    const rss = live.rounds.map((r) => r.serverRssMb).filter((v): v is number => v !== undefined);
+    const perStream = rss.length > 0 ? `${((Math.max(...rss) * 1024) / (slow + fast)).toFixed(0)} KB` : '–';
+    return `${kindName(kind)}: p50 ${ms(all.p50)}, max ${ms(all.max)}; the server's RSS at each pick's end ${rss.join(', ') || '–'} MB (${perStream} a stream, all ${slow + fast} counted)`;
+  });
+  return `with ${slow} slow readers at ${SLOW_KBPS} KB/s beside them, the fast clients' new standings: ${parts.join('; ')}; streams the server closed for falling behind: ${closed}`;
+}
+
 /** Per kind: how many, their total and the longest pause. */
 function gcSummary(pauses: GcPause[]): string {
   if (pauses.length === 0) return 'none';
@@ -606,9 +647,11 @@ async function main() {
 
     // 2. Recorded pick → live clients showing the new standings, the server and the clients in processes of their own.
     const users = Array.from({ length: CLIENTS }, (_, i) => `user_bench${i + 1}`);
-    await db.query(`insert into idp_user (id, email, username) select v, v || '@bench.local', null from unnest($1::text[]) v`, [users]);
+    // Slow readers (--slow): entries of their own, after the clients'.
+    const slowUsers = Array.from({ length: Math.min(SLOW, PARTICIPANTS - CLIENTS) }, (_, i) => `user_bench${CLIENTS + i + 1}`);
+    await db.query(`insert into idp_user (id, email, username) select v, v || '@bench.local', null from unnest($1::text[]) v`, [[...users, ...slowUsers]]);
     await db.query(`insert into idp_user (id, email, username) values ($1, $2, 'BenchOperator')`, [OPERATOR, OPERATOR_EMAIL]);
-    await db.query(`insert into idp_session (id, user_id, secret_hash) select 'sess_' || v, v, md5(v) from unnest($1::text[]) v`, [[...users, OPERATOR]]);
+    await db.query(`insert into idp_session (id, user_id, secret_hash) select 'sess_' || v, v, md5(v) from unnest($1::text[]) v`, [[...users, ...slowUsers, OPERATOR]]);
     // Push: the devices and their players' picks go in before the server starts (it reads the standings then).
     if (PUSH_CONTROL && PUSH_SUBSCRIPTIONS > 0) {
       const player = await preparePushControl(db, PUSH_SUBSCRIPTIONS);
@@ -697,25 +740,47 @@ async function main() {
       jitterMs: 1000,
       gzip: GZIP,
       parseOnReceipt: PARSE_ON_RECEIPT,
+      kind: KINDS[0]!,
+      slow: slowUsers.length > 0 ? { users: slowUsers, kbps: SLOW_KBPS } : undefined,
       pollMs: POLL_MS,
       serverPid,
       processes: two ? { ...Object.fromEntries(two.instances.map((i) => [i.name, i.child.pid!])), ...two.nginxPids } : undefined,
       roundTimeoutMs: ROUND_TIMEOUT_S * 1000,
       resultFile: path.join(dir, 'load-result.json'),
     };
-    const live = await runLoad(loadOptions, cleanups, { nodeArgs: profile, nice: LOAD_NICE }).catch((error: Error) => {
-      throw new Error(`${error.message}; server output in ${serverLog}`);
-    });
-    // The yardstick: the game stopped, the same clients and the same bytes from a plain Fastify process.
-    const sample = live.sample ? Buffer.from(live.sample, 'base64') : undefined;
-    let plain: LoadResult | undefined;
+    // One live part per kind of client (--kinds), each with LIVE_PICKS picks.
+    const runs: { kind: ClientKind; live: LoadResult; plain?: LoadResult }[] = [];
+    for (const kind of KINDS) {
+      if (KINDS.length > 1) log(`  ${kindName(kind)}:`);
+      const result = await runLoad({ ...loadOptions, kind, resultFile: path.join(dir, `load-result-${kind}.json`) }, cleanups, { nodeArgs: profile, nice: LOAD_NICE }).catch((error: Error) => {
+        throw new Error(`${error.message}; server output in ${serverLog}`);
+      });
+      runs.push({ kind, live: result });
+    }
+    const live = runs[0]!.live;
+    // The yardstick: the game stopped, the same clients and the same bytes from a plain Fastify process (the
+    // same bytes as on the game's wire, compressed, to a client that asked for gzip and got it).
+    const sampleOf = (result: LoadResult) => (result.sample ? Buffer.from(result.sample, 'base64') : undefined);
+    const sample = sampleOf(live);
     if (YARDSTICK && stopServer && sample && sample.length > 0) {
       await stopServer();
-      const yardstick = await startPlainFanOut(dir, sample, cleanups, profile);
-      log(`The yardstick: a plain Fastify process (scripts/lib/plain-fanout.mjs) writing the same ${CLIENTS} clients ${sample.length.toLocaleString('en-US')} bytes each per pick…`);
-      plain = await runLoad({ ...loadOptions, base: yardstick.base, plain: true, pollMs: 0, serverPid: yardstick.pid, resultFile: path.join(dir, 'plain-result.json') }, cleanups, { nodeArgs: profile, nice: LOAD_NICE });
-      await yardstick.stop();
+      for (const run of runs) {
+        const bytes = sampleOf(run.live);
+        if (!bytes || bytes.length === 0) continue;
+        const wire = run.live.wireSample ? Buffer.from(run.live.wireSample, 'base64') : undefined;
+        const yardstick = await startPlainFanOut(dir, bytes, cleanups, profile, wire);
+        log(
+          `The yardstick for ${kindName(run.kind)}: a plain Fastify process (scripts/lib/plain-fanout.mjs) writing the same ${CLIENTS} clients ${bytes.length.toLocaleString('en-US')} bytes each per pick${wire ? ` (${wire.length.toLocaleString('en-US')} on the wire, gzip, one write)` : ''}…`,
+        );
+        run.plain = await runLoad(
+          { ...loadOptions, kind: run.kind, slow: undefined, base: yardstick.base, plain: true, pollMs: 0, serverPid: yardstick.pid, resultFile: path.join(dir, `plain-result-${run.kind}.json`) },
+          cleanups,
+          { nodeArgs: profile, nice: LOAD_NICE },
+        );
+        await yardstick.stop();
+      }
     }
+    const plain = runs[0]!.plain;
     let push: PushBenchResult | undefined;
     if (pushBench) {
       push = await pushBench.result();
@@ -723,7 +788,8 @@ async function main() {
     }
     const liveLog = INSTANCES === 1 ? fsSync.readFileSync(serverLog).subarray(serverLogFrom).toString('utf8') : '';
     const liveGc = gcPauses(liveLog);
-    const fanOuts = fanOutTimes(liveLog);
+    const fanOutsAll = fanOutTimes(liveLog);
+    const fanOuts = fanOutsAll.slice(0, LIVE_PICKS);
     const longestGc = Math.max(0, ...liveGc.map((p) => p.ms));
     const rssMax = Math.max(0, ...live.rounds.map((r) => r.serverRssMb ?? 0));
     const etagAfter = (name: string) => live.rounds.map((r) => r.etagMoved?.[name]);
@@ -736,6 +802,10 @@ async function main() {
     const againstPlain = plain ? perPick.map((s, i) => (plainPerPick[i] ? `${(s.max / plainPerPick[i]!.max).toFixed(2)}×` : '–')).join(', ') : '–';
     log(`  the same bytes from a plain Fastify process, per pick p50 / max: ${plainText}; the game's slowest page against it: ${againstPlain}`);
     log(`  the server's garbage collections during the live part: ${gcSummary(liveGc)}; RSS at each pick's end ${live.rounds.map((r) => r.serverRssMb ?? '–').join(', ')} MB`);
+    const kindLines = runs.map((run, i) => kindLine(run.kind, run.live, run.plain, fanOutsAll.slice(i * LIVE_PICKS, (i + 1) * LIVE_PICKS)));
+    if (runs.length > 1) for (const line of kindLines) log(`  ${line}`);
+    const slowLine = slowUsers.length > 0 ? slowReport(slowUsers.length, CLIENTS, runs, liveLog) : undefined;
+    if (slowLine) log(`  ${slowLine}`);
     const rounds = live.rounds;
     const total = rounds.reduce((n, r) => n + r.clients, 0);
     const shownCount = rounds.reduce((n, r) => n + r.shown, 0);
@@ -817,8 +887,8 @@ How it is measured:
 - The yardstick (\`--no-yardstick\` skips it): once the game's picks are measured, the game is stopped and the same load
   generator opens the same ${CLIENTS.toLocaleString('en-US')} streams on a plain Fastify process (scripts/lib/plain-fanout.mjs: no auth, database,
   ranking or logging). At each pick, after answering the operator's call, it writes every stream, corked, in one loop,
-  the bytes one client's stream brought at the game's last pick (the change, that reader's own part and the page,
-  uncompressed even with \`--gzip\`); a page is in when it has come. What both take is the machine's (the sockets, the kernel's writes, the clients' share of
+  the bytes one client's stream brought at the game's last pick (the change, that reader's own part and the page;
+  to a client that asked for gzip, as they came on the game's wire, compressed); a page is in when it has come. What both take is the machine's (the sockets, the kernel's writes, the clients' share of
   the cores, the first pick after the streams connect); what the game takes beyond it is its own work.
 - The clients ${gzipNote}.
 - ${

@@ -11,8 +11,22 @@
 // browser journey off at its timeout in CI (docs/decisions.md, "Test speed").
 // Every stage runs even when one before it failed, so one run reports every failure; each stage's output
 // is printed whole when it ends, and the run fails if any stage did.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
+
+// The browser and deployment tests need three Debian packages. Say so before the first stage starts,
+// not after minutes of other stages.
+const NEEDS = [
+  { what: 'Chromium (the browser tests)', found: () => fs.existsSync('/usr/bin/chromium'), pkg: 'chromium' },
+  { what: 'nginx (the deployment test)', found: () => fs.existsSync('/usr/sbin/nginx'), pkg: 'nginx-light' },
+  { what: 'openssl (the deployment test\'s certificate)', found: () => !spawnSync('openssl', ['version']).error, pkg: 'openssl' },
+];
+const missing = NEEDS.filter((need) => !need.found());
+if (missing.length > 0) {
+  console.error(`npm test needs ${missing.map((need) => need.what).join(', ')}. Install with:\n\n  apt-get update && apt-get install -y ${missing.map((need) => need.pkg).join(' ')}\n`);
+  process.exit(1);
+}
 
 const STAGES = [['typecheck', 'lint'], ['test:unit'], ['test:e2e'], ['test:deploy']];
 const times = [];

@@ -31,7 +31,7 @@ function stopChild(child: ChildProcess): Promise<void> {
  * A second instance of the game beside the one scripts/run-e2e.mjs started, on the same database and
  * data directory (signing keys, so sessions work on both), with the same settings plus `env`: for specs
  * that need configuration the shared server does not have (a results feed, say). Several instances on one
- * database is a supported setup (README, "Running against your own PostgreSQL").
+ * database is a supported setup (docs/operations.md, "Running against your own PostgreSQL").
  */
 export async function startInstance(env: Record<string, string>): Promise<Instance> {
   const dataDir = process.env.E2E_DATA_DIR;

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 
-/** The TV view's smallest text (issue 26 §3): read from across a room. */
+/** The TV view's smallest text: read from across a room. */
 export const TV_MIN_FONT_PX = 28;
 
 /**

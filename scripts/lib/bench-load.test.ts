@@ -1,9 +1,11 @@
 import fs from 'node:fs/promises';
 import type net from 'node:net';
+import zlib from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CONNECTED } from '../../server/src/wire/sse-frames.js';
+import { GzipStream } from '../../server/src/wire/gzip-stream.js';
 import { startPlainFanOut, type Cleanups } from './bench-load.js';
 import { openEventStream } from './event-stream-client.js';
 
@@ -20,13 +22,13 @@ describe("the draft-night bench's plain fan-out yardstick", () => {
   );
 
   /** A stream opened as the load generator opens one; `received()` is everything its body brought so far. */
-  const open = (base: string) => {
+  const open = (base: string, headers: Record<string, string> = {}) => {
     const url = new URL(base);
     const parts: Buffer[] = [];
     let socket: net.Socket | undefined;
     const opened = new Promise<number>((resolve, reject) => {
       socket = openEventStream(
-        { host: url.hostname, port: Number(url.port), path: '/trpc/draft.changes?input=%7B%7D', headers: { accept: 'text/event-stream' } },
+        { host: url.hostname, port: Number(url.port), path: '/trpc/draft.changes?input=%7B%7D', headers: { accept: 'text/event-stream', ...headers } },
         {
           head: (status) => {
             resolve(status);
@@ -66,6 +68,31 @@ describe("the draft-night bench's plain fan-out yardstick", () => {
     expect(read.status).toBe(200);
     expect(read.headers.get('etag')).toBeTruthy();
     streams.forEach((s) => s.close());
+    await plain.stop();
+  });
+
+  it("sends a client that accepts gzip the game's compressed bytes of a pick, after a gzip header and the connected frame: it decodes them to the pick", async () => {
+    // The pick's bytes as the game's gzip stream put them on the wire (without the stream's own header).
+    const wire: Buffer[] = [];
+    const game = new GzipStream({ cork() {}, uncork() {}, write: (chunk) => wire.push(Buffer.from(chunk)) > 0, end() {} });
+    wire.length = 0;
+    game.write(pickBytes);
+    const gzipPick = Buffer.concat(wire);
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'plain-fanout-'));
+    const plain = await startPlainFanOut(dir, pickBytes, cleanups, [], gzipPick);
+    const [zipped, bare] = [open(plain.base, { 'accept-encoding': 'gzip, deflate, br, zstd' }), open(plain.base)];
+    await Promise.all([zipped.opened, bare.opened]);
+    const decoded = () => zlib.gunzipSync(zipped.received(), { finishFlush: zlib.constants.Z_SYNC_FLUSH }).toString('latin1');
+    const opening = Buffer.concat([Buffer.from(CONNECTED), pickBytes]).toString('latin1');
+    await until(() => zipped.received().length > 0 && decoded() === opening);
+    await fetch(`${plain.base}/pick`, { method: 'POST' });
+    await until(() => decoded() === opening + pickBytes.toString('latin1'));
+    // On the wire: the compressed pick, once per pick.
+    expect(zipped.received().subarray(-gzipPick.length).equals(gzipPick)).toBe(true);
+    // A client that does not accept gzip gets the bytes as they are.
+    await until(() => bare.received().equals(Buffer.concat([Buffer.from(CONNECTED), pickBytes, pickBytes])));
+    zipped.close();
+    bare.close();
     await plain.stop();
   });
 });

@@ -30,12 +30,19 @@ export async function runLoad(options: LoadOptions, cleanups: Cleanups, { nodeAr
 
 /**
  * The plain Fastify fan-out (plain-fanout.mjs) writing `pickBytes` (one client's stream bytes at a pick of
- * the game, as the load generator captured them) to every stream at each pick; resolves once it listens.
- * `nodeArgs` go to its Node (a profile's flags).
+ * the game, as the load generator captured them) to every stream at each pick, or `gzipPickBytes` (the same
+ * as they came on the wire, compressed) to a client that accepts gzip; resolves once it listens. `nodeArgs`
+ * go to its Node (a profile's flags).
  */
-export async function startPlainFanOut(dir: string, pickBytes: Buffer, cleanups: Cleanups, nodeArgs: string[] = []): Promise<{ base: string; pid: number | undefined; stop: () => Promise<void> }> {
+export async function startPlainFanOut(
+  dir: string,
+  pickBytes: Buffer,
+  cleanups: Cleanups,
+  nodeArgs: string[] = [],
+  gzipPickBytes?: Buffer,
+): Promise<{ base: string; pid: number | undefined; stop: () => Promise<void> }> {
   const file = path.join(dir, 'plain-fanout.json');
-  await fs.writeFile(file, JSON.stringify({ connected: CONNECTED, pick: pickBytes.toString('base64') }));
+  await fs.writeFile(file, JSON.stringify({ connected: CONNECTED, pick: pickBytes.toString('base64'), ...(gzipPickBytes ? { gzipPick: gzipPickBytes.toString('base64') } : {}) }));
   const child = spawn(process.execPath, [...nodeArgs, path.resolve('scripts/lib/plain-fanout.mjs'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {

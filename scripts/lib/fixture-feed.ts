@@ -29,7 +29,7 @@ export function picksMadeAt(total: number, elapsedMs: number, intervalMs: number
 /**
  * How a real feed spells two 2025 picks unlike the big board (a nickname, a typo): neither matches exactly
  * nor once normalised, so the server queues both with the right player suggested, and the rehearsal has
- * the operator confirm them (README, Results feed).
+ * the operator confirm them (docs/operations.md, Results feed).
  */
 export const FEED_SPELLINGS: Readonly<Record<string, string>> = { 'Tetairoa McMillan': 'Tet McMillan', 'Jahdae Barron': 'Jahdae Baron' };
 

@@ -76,6 +76,26 @@ describe('a gzip stream with shared pieces compressed once', () => {
   ])('Accept-Encoding %j accepts gzip: %s', (header, accepted) => {
     expect(acceptsGzip(header)).toBe(accepted);
   });
+
+  it('sends what is written while corked as one write (one HTTP chunk: a client decodes a pick in one go), the same bytes decoded', () => {
+    const writes: Buffer[] = [];
+    const sink = { cork() {}, uncork() {}, write: (chunk: string | Buffer, encoding?: BufferEncoding) => writes.push(typeof chunk === 'string' ? Buffer.from(chunk, encoding ?? 'utf8') : chunk) > 0, end() {} };
+    const stream = new GzipStream(sink);
+    const head = writes.length;
+    stream.cork();
+    stream.write(change);
+    stream.write('data: {"kind":"standings_me","me":"Zoë"}\nid: 7\n\n\n');
+    stream.write(page);
+    expect(writes.length).toBe(head);
+    stream.uncork();
+    expect(writes.length).toBe(head + 1);
+    const text = `${change.toString()}data: {"kind":"standings_me","me":"Zoë"}\nid: 7\n\n\n${page.toString()}`;
+    expect(decodedSoFar(Buffer.concat(writes))).toBe(text);
+    // Uncorked, each write goes at once.
+    stream.write(change);
+    expect(writes.length).toBe(head + 2);
+    expect(decodedSoFar(Buffer.concat(writes))).toBe(text + change.toString());
+  });
 });
 
 describe('a gzip stream with shared pieces over real HTTP', () => {

@@ -1,5 +1,5 @@
 /**
- * Absolute links never come from the request (issue 25): share pages, invite pages, the share API and the
+ * Absolute links never come from the request: share pages, invite pages, the share API and the
  * reminder mail all point at the configured public address (PUBLIC_URL; in development and tests
  * http://localhost:PORT), whatever Host, X-Forwarded-Host or X-Forwarded-Proto a request carries, even with
  * a trusted proxy hop (TRUST_PROXY=1). In production the server refuses to start without PUBLIC_URL.

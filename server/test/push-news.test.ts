@@ -1,5 +1,5 @@
 /**
- * What push notifications say (issue 26 §2), read as a device reads them: the push service stand-in checks
+ * What push notifications say, read as a device reads them: the push service stand-in checks
  * VAPID and decrypts each payload with the device's keys. A round one of 4 slots: a pick of yours taken,
  * your entry busted, the final result in the group where you placed best, the 1-hour reminder before the
  * lock (once, with two instances running it); and pushes waiting on a stopped sender delivered by the next

@@ -1,5 +1,5 @@
 /**
- * Reminders before the lock (issue 15): 24 h and 1 h before the deadline, one e-mail per player listing
+ * Reminders before the lock: 24 h and 1 h before the deadline, one e-mail per player listing
  * every entry not in, once per player and reminder even with two instances or repeated runs; never after
  * the start, never to players who unsubscribed; the unsubscribe link is signed.
  */

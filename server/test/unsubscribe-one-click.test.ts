@@ -1,5 +1,5 @@
 /**
- * One-click unsubscribe for mail programs (RFC 8058, issue 25). Gmail and Apple Mail POST the
+ * One-click unsubscribe for mail programs (RFC 8058). Gmail and Apple Mail POST the
  * List-Unsubscribe URL with `Content-Type: application/x-www-form-urlencoded` and the body
  * `List-Unsubscribe=One-Click` (some send it as multipart/form-data): that must switch the player's reminders
  * off. Before the fix both answered 415 and changed nothing. Only this route takes form bodies: a form post to

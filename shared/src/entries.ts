@@ -6,7 +6,7 @@
  *
  * A membership is **linked** (it follows My Picks: the global pick set, group 1, is the entry, and every
  * edit of My Picks reaches it at once) or **own** (the member forked it: the group's own pick set, which
- * nothing else changes). Every membership starts linked; docs/decisions.md, "One entry that follows you".
+ * nothing else changes). Every membership starts linked; docs/decisions.md, "One entry, one truth".
  */
 import { GLOBAL_GROUP_ID } from './constants.js';
 

@@ -100,6 +100,11 @@ export const MESSAGES = {
   pushEndpointTaken: 'This device already gets notifications for another player',
   /** The opt-in switch failed for another reason (client/src/components/push-setting.tsx). */
   pushSwitchFailed: 'Notifications could not be switched on this device. Try again.',
+  /** The player's settings for each kind of notification (client/src/components/push-kinds-setting.tsx). */
+  pushKindsSaved: 'Notification settings saved',
+  pushKindsSaveFailed: 'Could not save the notification settings',
+  /** Switching on, the browser's push service (PushManager.subscribe) or the server did not answer within 10 s. */
+  pushServiceSilent: 'Notifications are not on: the push service did not answer within 10 seconds. Try again in a moment.',
   /** Taken by another player or an operator, in any spelling that reads the same (names.ts, `nameKey`). */
   usernameTaken: 'That username is already taken',
   /** More combining marks on one letter than a name may carry (names.ts, MAX_STACKED_MARKS): 'Username', 'Group name'. */

@@ -1,5 +1,5 @@
 /**
- * What a push notification says (issue 26 §2), decided and worded here once for the server that sends it and
+ * What a push notification says, decided and worded here once for the server that sends it and
  * the tests that read it. A pick tells each player at most one thing per device: one of their picks was taken
  * ('✓ Cam Ward — #1 to TEN', '1 hit, still alive'), else an entry of theirs busted at that pick, and once
  * round one is complete the final result ('Final: 9 hits, 2nd of 12 in Sunday Squad'). The entry's state
@@ -53,9 +53,10 @@ export function hitsAndState(hits: number, busted: boolean): string {
  * What one player is told about a pick (null: nothing), from their pick sets after it. A pick of theirs taken
  * comes first (the set holding him with the most hits speaks, alive before busted, the global one on a tie);
  * otherwise an entry that was alive before this pick and is busted after it: more of its picks wait than
- * round-one slots are left. The pick that fills round one is not told here: the final result is (finalText).
+ * round-one slots are left (not when the player switched busted news off: `busted` false). The pick that
+ * fills round one is not told here: the final result is (finalText).
  */
-export function pickText(pick: PickTaken, entries: readonly EntryAtPick[], after: DraftSnapshot): PushText | null {
+export function pickText(pick: PickTaken, entries: readonly EntryAtPick[], after: DraftSnapshot, tell: { busted: boolean } = { busted: true }): PushText | null {
   const scored = entries.map((e) => ({ e, now: scoreCounts(e, after) }));
   const holding = scored
     .filter((s) => s.e.holds)
@@ -65,6 +66,7 @@ export function pickText(pick: PickTaken, entries: readonly EntryAtPick[], after
   if (best) {
     return { title: `✓ ${pick.playerName} — #${pick.slot}${team}`, body: hitsAndState(best.e.hits, best.now.busted), tag: PICK_TAG, url: entryPicksUrl(best.e.groupId) };
   }
+  if (!tell.busted) return null;
   const previous = before(after);
   const busted = scored.find((s) => s.now.busted && !scoreCounts(countsBefore(s.e), previous).busted);
   if (!busted) return null;

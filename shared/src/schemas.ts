@@ -742,5 +742,11 @@ export const pushSetDelayInput = z.strictObject({ endpoint: pushEndpointSchema, 
 export const pushStatusOutput = z.object({ subscribed: z.boolean(), delay_seconds: z.number().nullable() });
 export const pushPublicKeyOutput = z.object({ public_key: z.string() });
 /** What the service worker gets in a push: shown as a notification with this tag; a tap opens `url`. */
+/**
+ * The player's push settings beside "Tell me when my picks go" (every device of theirs): an entry of theirs
+ * busted, the final result, the reminder an hour before the lock. All on until switched off.
+ */
+export const pushPreferences = z.strictObject({ busted: z.boolean(), final: z.boolean(), reminder: z.boolean() });
+export type PushPreferences = z.infer<typeof pushPreferences>;
 export const pushPayload = z.object({ title: z.string(), body: z.string(), tag: z.string(), url: z.string() });
 export type PushPayload = z.infer<typeof pushPayload>;

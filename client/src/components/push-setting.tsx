@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { Text } from '@chakra-ui/react';
 import { MESSAGES } from '@first-round/shared/messages';
 import { CheckboxOption } from './checkbox-option';
-import { disablePush, enablePush, pushState, type PushState } from '../lib/push';
+import { disablePush, pushState, type PushState } from '../lib/push';
+import { enablePush, PushServiceSilent } from '../lib/push-enable';
 import { errorKind, errorMessage } from '../lib/trpc';
 import { getViewingDelay } from '../lib/viewing-delay';
 import { notify } from '../lib/toaster';
@@ -39,6 +40,10 @@ export function PushSetting({ id = 'push-picks' }: { id?: string }) {
         setState('off');
       }
     } catch (error) {
+      if (error instanceof PushServiceSilent) {
+        notify('error', MESSAGES.pushServiceSilent);
+        return;
+      }
       // The server's refusal says what is wrong (this browser's push service is not one it sends to, its keys,
       // a device another player's notifications go to); anything else is worth another try.
       const refused = errorKind(error) === 'INVALID_INPUT' || errorKind(error) === 'CONFLICT';

@@ -1,7 +1,7 @@
 import type { DraftChange, LiveUpdate } from '@first-round/shared/schemas';
 
 /*
- * No spoilers (issue 26): the live stream's messages held back by this device's viewing delay. Each draft
+ * No spoilers: the live stream's messages held back by this device's viewing delay. Each draft
  * change is released at the time it was recorded (its `at`, the server's clock) plus the delay, converted
  * to this device's clock with the skew measured from the messages themselves (never the device clock
  * alone: a phone a minute fast would spoil everything). The standings page the stream sends after a change

@@ -1,5 +1,5 @@
 /*
- * What this device watches the draft on (issue 26, "No spoilers"): live, a TV a few seconds behind the
+ * What this device watches the draft on: live, a TV a few seconds behind the
  * draft room, a stream further behind, or a number of seconds. Kept per device in localStorage (a phone
  * at the watch party and a laptop at home differ), read by the live layer (lib/hold-back.ts,
  * lib/hold-gate.ts), which holds every pick back by it. No React here: `useViewingDelay` in

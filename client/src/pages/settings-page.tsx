@@ -12,6 +12,7 @@ import { errorMessage, trpc } from '../lib/trpc';
 import { useProfile } from '../lib/queries';
 import { CheckboxOption } from '../components/checkbox-option';
 import { PushSetting } from '../components/push-setting';
+import { PushKindsSetting } from '../components/push-kinds-setting';
 import { ViewingDelaySetting } from '../components/viewing-delay-setting';
 
 
@@ -43,6 +44,7 @@ function RemindersSetting() {
         onChange={(reminders) => save.mutate({ reminders })}
       />
       <PushSetting />
+      <PushKindsSetting />
     </Card>
   );
 }

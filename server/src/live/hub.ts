@@ -4,16 +4,35 @@ import type { DraftChange, LiveMessage } from '@first-round/shared/schemas';
 import type { AppDeps } from '../deps.js';
 import type { MaybePromise } from '../cache/maybe-promise.js';
 import type { ByteSink } from '../event-streams.js';
-import { SseOutlet } from '../wire/sse-outlet.js';
+import { SseOutlet, type StreamSocket } from '../wire/sse-outlet.js';
 import { toTrpcError } from '../trpc/trpc.js';
+import { tooManyRequests } from '../errors.js';
 import { draftChangesAfter } from '../modules/draft/draft.repository.js';
 import { HOLD_FOR_PAGE_MS, PlaceBook, QuietPings, type PlaceLimits } from './parts.js';
-import { IteratorOutlet, type Delivery, type Outlet, type SharedPage } from './outlets.js';
+import { bytesOf, IteratorOutlet, type Delivery, type Outlet, type SharedPage } from './outlets.js';
 
 export type { Delivery, SharedPage } from './outlets.js';
 
 /** The most changes a reconnecting stream replays (a whole draft night is a few hundred). */
 export const REPLAY_MAX = 500;
+
+/**
+ * What a stream that is behind (its socket not draining) may be owed before it is closed: changes, and bytes
+ * (those changes', its newest page's and its own part's, and what waits in its socket's buffer). A reader
+ * that comes back within them gets the changes and the newest page; past them, its memory is not worth
+ * keeping: it reconnects from its last event id and replays (REPLAY_MAX is larger than `changes`).
+ */
+export interface OwedLimits {
+  changes: number;
+  bytes: number;
+}
+
+/** A whole draft night is a few hundred changes, a pick every few minutes; a page ~18 KB (100 rows). */
+export const OWED_LIMITS: OwedLimits = { changes: 100, bytes: 256 * 1024 };
+
+/** Why a stream that fell behind past OwedLimits was closed: the web app reconnects from its last event id. */
+export const fellBehind = () =>
+  tooManyRequests('This live stream fell behind: its connection did not take what was sent. Reconnect from the last event id seen.');
 
 export type HubDeps = Pick<AppDeps, 'events' | 'orm' | 'log' | 'liveFanOut'>;
 
@@ -59,8 +78,8 @@ export interface StreamRequest<W> {
 
 /**
  * One open stream. Everything the hub knows about it lives here, so that what it has not sent yet stays
- * nameable: the changes held for its page, the live changes waiting behind its replay. (A stream whose
- * socket stops draining could keep only its newest page and its held changes here until it drains.)
+ * nameable: the changes held for its page, the live changes waiting behind its replay, and what it is owed
+ * while its socket does not drain (only its newest page: older ones are dropped).
  */
 interface Stream<W> {
   outlet: Outlet;
@@ -77,10 +96,19 @@ interface Stream<W> {
   held?: Delivery[];
   /** While the replay after a reconnect is read: live changes, sent once the replay has been. */
   pending?: Delivery[];
+  /** While it is behind: the changes it missed and its newest page, written when it drains (OwedLimits). */
+  owed?: Owed<SharedPage>;
   /** Gives the stream's place back (any number of calls). */
   release: () => void;
   /** Its turn for a ping when quiet (QuietPings), given when it opens. */
   pingTurn: number;
+}
+
+/** What a stream that is behind is owed: `bytes` counts the changes' (bytesOf). */
+interface Owed<P> {
+  changes: Delivery[];
+  bytes: number;
+  page?: P;
 }
 
 /** What sendStandings did: when the standings it sent were ranked (performance.now()), if they were, and how many own parts went. */
@@ -105,12 +133,20 @@ interface Sent {
  * reader may not read never goes (checked on the first page, and again after its group announces a join or
  * leave). A quiet SSE stream gets a ping in its turn (QuietPings); tRPC pings its own. On shutdown every
  * stream ends.
+ *
+ * A stream that is behind (its socket has not taken what was written: a reader on a bad connection, a
+ * frozen tab) is written nothing more until it drains; meanwhile it is owed the changes it missed and only
+ * its newest page, and when it drains it gets them in one write (its own part as of that page). A stream
+ * owed more than `owedLimits` is closed with a reason (fellBehind): the client reconnects from its last
+ * event id and replays. What a slow reader costs is bounded, and it costs no writes while it is stuck.
  */
 export class LiveHub<W, P extends SharedPage = SharedPage> {
   private readonly streams = new Set<Stream<W>>();
   private readonly places: PlaceBook;
   private readonly pings: QuietPings;
   private closed = false;
+  /** What a stream that is behind may be owed (tests make it small). */
+  owedLimits: OwedLimits = OWED_LIMITS;
 
   constructor(
     private readonly deps: HubDeps,
@@ -234,10 +270,13 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
     s.pending = undefined;
     if (!this.streams.has(s)) return;
     const caughtUp = s.lastSent;
-    s.outlet.cork();
-    for (const change of missed) this.send(s, { change });
-    for (const delivery of pending) this.send(s, delivery);
-    s.outlet.uncork();
+    const changes: Delivery[] = [];
+    for (const delivery of [...missed.map((change) => ({ change })), ...pending]) {
+      if (delivery.change.event_id <= s.lastSent) continue;
+      s.lastSent = delivery.change.event_id;
+      changes.push(delivery);
+    }
+    this.deliver(s, changes);
     // Caught up: the page as of the newest change sent. The log can be ahead of this instance's bus (a
     // notification still on its way): then the caches are marked stale first, so the page is ranked with
     // that change; its notification, when it comes, goes past this stream (already sent) and would
@@ -248,10 +287,58 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
     }
   }
 
-  private send(s: Stream<W>, delivery: Delivery) {
-    if (delivery.change.event_id <= s.lastSent) return;
-    s.lastSent = delivery.change.event_id;
-    s.outlet.change(delivery);
+  /**
+   * Writes changes to a stream, and a page after them (with the reader's own part when it changed), in one
+   * write; to a stream that is behind, owes them instead. Whether the own part went.
+   */
+  private deliver(s: Stream<W>, changes: readonly Delivery[], page?: P): boolean {
+    if (s.owed || s.outlet.behind) {
+      this.owe(s, changes, page);
+      return false;
+    }
+    const mine = page && this.ownPartOf(s, page);
+    s.outlet.cork();
+    for (const delivery of changes) s.outlet.change(delivery);
+    if (page) s.outlet.standings(page, mine);
+    s.outlet.uncork();
+    return mine !== undefined;
+  }
+
+  /** The reader's own part of `page` as its message, when it changed since the last one sent on the stream. */
+  private ownPartOf(s: Stream<W>, page: P): string | undefined {
+    const { channel } = this;
+    if (!channel.own) return undefined;
+    const own = channel.own(page, s.reader);
+    if (own === s.lastMine) return undefined;
+    s.lastMine = own;
+    return channel.ownMessage!(s.watch!, page.eventId, own);
+  }
+
+  /** Keeps what a stream that is behind missed, until it drains; closes it past owedLimits. */
+  private owe(s: Stream<W>, changes: readonly Delivery[], page?: P) {
+    if (!s.owed) {
+      s.owed = { changes: [], bytes: 0 };
+      s.outlet.onDrain(() => this.drained(s));
+    }
+    const owed = s.owed as Owed<P>;
+    for (const delivery of changes) {
+      owed.changes.push(delivery);
+      owed.bytes += bytesOf(delivery);
+    }
+    if (page) owed.page = page;
+    const bytes = owed.bytes + (owed.page?.json.length ?? 0) + (s.lastMine?.length ?? 0) + s.outlet.buffered;
+    if (owed.changes.length <= this.owedLimits.changes && bytes <= this.owedLimits.bytes) return;
+    this.remove(s);
+    s.owed = undefined;
+    this.deps.log.info({ reader: s.reader, changes: owed.changes.length, bytes }, `${this.channel.name} stream fell behind: closed`);
+    s.outlet.end(toTrpcError(fellBehind()));
+  }
+
+  /** A stream that was behind took what waited in its socket: what it is owed goes, in one write. */
+  private drained(s: Stream<W>) {
+    const owed = s.owed as Owed<P> | undefined;
+    s.owed = undefined;
+    if (owed && this.streams.has(s)) this.deliver(s, owed.changes, owed.page);
   }
 
   private broadcast(change: DraftChange) {
@@ -267,7 +354,7 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
         watchers.push(s);
       } else {
         s.lastSent = change.event_id;
-        s.outlet.change(delivery);
+        this.deliver(s, [delivery]);
       }
     }
     // Nobody watching a page: none is made.
@@ -291,11 +378,16 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
     void this.sendStandings(watchers, change.event_id).then(written, () => written());
   }
 
-  /** Sends the changes a stream holds for its page (with the page when the caller corked it). */
+  /** Sends the changes a stream holds for its page (without it: the page is late, or not for this reader). */
   private releaseHeld(s: Stream<W>) {
-    const held = s.held;
+    const held = this.takeHeld(s);
+    if (held.length > 0 && this.streams.has(s)) this.deliver(s, held);
+  }
+
+  private takeHeld(s: Stream<W>): Delivery[] {
+    const held = s.held ?? [];
     s.held = undefined;
-    if (held && this.streams.has(s)) for (const delivery of held) s.outlet.change(delivery);
+    return held;
   }
 
   /**
@@ -338,17 +430,7 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
         }
         if (overtaken()) return sent;
         if (!this.streams.has(s)) continue;
-        let mine: string | undefined;
-        if (channel.own) {
-          const own = channel.own(page, s.reader);
-          if (own !== s.lastMine) mine = channel.ownMessage!(watch, eventId, own);
-          s.lastMine = own;
-        }
-        if (mine !== undefined) sent.ownParts += 1;
-        s.outlet.cork();
-        this.releaseHeld(s);
-        s.outlet.standings(page, mine);
-        s.outlet.uncork();
+        if (this.deliver(s, this.takeHeld(s), page)) sent.ownParts += 1;
       }
     } catch (error) {
       // The pages fall back to reading the standings themselves (the web app waits only so long).
@@ -379,9 +461,12 @@ export class LiveSubscription implements AsyncIterable<TrackedEnvelope<LiveMessa
     return outlet;
   }
 
-  /** Writes the stream to `out` (the response, or its gzip stream) as SSE frames; `failed` frames an error. */
-  sendTo(out: ByteSink, failed: (error: unknown) => string) {
-    this.open(new SseOutlet(out, failed));
+  /**
+   * Writes the stream to `out` (the response, or its gzip stream) as SSE frames; `failed` frames an error;
+   * `socket` (the response) says whether its socket takes what is written.
+   */
+  sendTo(out: ByteSink, failed: (error: unknown) => string, socket?: StreamSocket) {
+    this.open(new SseOutlet(out, failed, socket));
   }
 
   private open(outlet: Outlet): () => void {

@@ -6,7 +6,12 @@ import { TrackedQueue } from './parts.js';
 export interface Delivery {
   change: DraftChange;
   frame?: Buffer;
+  /** Its JSON's length, once asked (what a stream that owes it holds: hub.ts, OwedLimits). */
+  bytes?: number;
 }
+
+/** What a change held for a stream costs it, about: its JSON's length (measured once per change). */
+export const bytesOf = (delivery: Delivery) => (delivery.bytes ??= JSON.stringify(delivery.change).length);
 
 /**
  * A page as of one change, made once for all its watchers: whoever reads it (the SSE route, tRPC) gets the
@@ -35,6 +40,15 @@ export interface Outlet {
   end(error?: unknown): void;
   cork(): void;
   uncork(): void;
+  /**
+   * Whether the stream is behind: its socket took no more (a write found its buffer full) and has not
+   * drained since. The hub then writes nothing more to it until `onDrain` calls back.
+   */
+  readonly behind: boolean;
+  /** Bytes written to the stream and not yet taken by its socket. */
+  readonly buffered: number;
+  /** Calls `then` once, when a stream that is behind drains. */
+  onDrain(then: () => void): void;
 }
 
 /**
@@ -55,4 +69,9 @@ export class IteratorOutlet extends TrackedQueue implements Outlet {
   cork() {}
 
   uncork() {}
+
+  /** tRPC reads the queue at its own pace: never behind here. */
+  readonly behind = false;
+  readonly buffered = 0;
+  onDrain() {}
 }

@@ -92,7 +92,7 @@ export interface PingedStream {
 /**
  * Pings the open SSE streams that have been quiet, so that proxies keep them open and a client knows its
  * stream is alive (it reconnects after SSE_OPTIONS' inactivity). Two rules matter with thousands of
- * streams (docs/decisions.md, "Pings in turns"):
+ * streams (docs/decisions.md, "National scale: the fan-out", pings in turns):
  * - **Only the quiet ones:** a stream that carried anything in the last half interval needs no ping (as
  *   tRPC's own pings, which follow silence). A stream is pinged at most once an interval, and is never
  *   quiet for much more than an interval and a half.

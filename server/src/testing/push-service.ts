@@ -98,6 +98,16 @@ export interface PushServiceStandIn {
   adopt(id: string, keys: { d: string; auth: string }): StandInDevice;
   /** The device answers `status` from now on (404/410: gone; 500/429: try again later). */
   answer(deviceId: string, status: number): void;
+  /**
+   * From now on pushes are held unanswered (in flight for the sender) until `release()`; `hold(n)` answers
+   * `n` more first. A push counts as received only once answered: one whose sender gave up meanwhile (it
+   * closed the connection) is not, as a push service that never answered has not taken it.
+   */
+  hold(after?: number): void;
+  /** Answers the held pushes and stops holding. */
+  release(): void;
+  /** Pushes held unanswered now. */
+  readonly held: number;
   /** Called with every push received (the bench times arrivals). */
   onPush?: (push: ReceivedPush) => void;
   /**
@@ -119,6 +129,9 @@ export async function startPushService(options: { acceptFirst?: boolean } = {}):
   const answers = new Map<string, number>();
   const verified = new Set<string>();
   let counter = 0;
+  /** Pushes still to answer before holding (Infinity: not holding). */
+  let answerFirst = Infinity;
+  const heldPushes: Array<() => void> = [];
   const standIn: PushServiceStandIn = {
     origin: '',
     received: [],
@@ -143,6 +156,16 @@ export async function startPushService(options: { acceptFirst?: boolean } = {}):
     answer(deviceId, status) {
       answers.set(deviceId, status);
     },
+    hold(after = 0) {
+      answerFirst = after;
+    },
+    release() {
+      answerFirst = Infinity;
+      for (const answer of heldPushes.splice(0)) answer();
+    },
+    get held() {
+      return heldPushes.length;
+    },
     settle() {
       for (const push of accepted.splice(0)) receive(push.device, push.body, push.at, push.headers);
     },
@@ -163,6 +186,10 @@ export async function startPushService(options: { acceptFirst?: boolean } = {}):
           standIn.refused.push(problem ?? 'not aes128gcm');
           return response.writeHead(problem ? 403 : 415).end();
         }
+        if (answerFirst <= 0) {
+          await new Promise<void>((resolve) => heldPushes.push(resolve));
+          if (request.socket.destroyed) return;
+        } else answerFirst--;
         if (options.acceptFirst) {
           accepted.push({ device, body: Buffer.concat(chunks), at: Date.now(), headers: request.headers });
           return response.writeHead(201).end();

@@ -76,20 +76,35 @@ const STORE_MAX = 1024;
 /**
  * One response's gzip stream, written as the plain stream would be: a Buffer is a shared piece (compressed
  * once, remembered by the buffer itself, so it must not change), a string is this stream's own.
+ *
+ * What is written while corked (a change, the reader's own part and the page after a pick) goes out at
+ * `uncork` as one write, so one HTTP chunk: each write of a response is a chunk of its own, and a client
+ * decodes chunk by chunk (node:http hands its gunzip each chunk; zlib streams work each write on the
+ * thread pool). Four chunks a pick cost the browser-like clients of `npm run bench:draft -- --kinds browser`
+ * about twice the decoding CPU and the server four times the chunk framing (docs/benchmarks.md).
  */
 export class GzipStream implements ByteSink {
   private crc = 0;
   private length = 0;
+  private corked = 0;
+  /** While corked: the pieces to write at `uncork`, as one. */
+  private pieces: Buffer[] = [];
 
   constructor(private readonly out: ByteSink) {
     out.write(HEADER);
   }
 
   cork() {
+    this.corked += 1;
     this.out.cork();
   }
 
   uncork() {
+    if (this.corked > 0 && --this.corked === 0 && this.pieces.length > 0) {
+      const pieces = this.pieces;
+      this.pieces = [];
+      this.out.write(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces));
+    }
     this.out.uncork();
   }
 
@@ -105,6 +120,9 @@ export class GzipStream implements ByteSink {
   /** The final (empty) block and the trailer: CRC-32 and length of everything written. */
   end(chunk?: string | Buffer) {
     if (chunk !== undefined) this.write(chunk);
+    // Ended while corked: what waits goes first.
+    if (this.pieces.length > 0) this.out.write(Buffer.concat(this.pieces.splice(0)));
+    this.corked = 0;
     const trailer = Buffer.alloc(13);
     trailer.set([1, 0, 0, 0xff, 0xff]);
     trailer.writeUInt32LE(this.crc, 5);
@@ -115,7 +133,14 @@ export class GzipStream implements ByteSink {
   private deflated(piece: DeflatedPiece): boolean {
     this.crc = crc32Combine(this.crc, piece.crc, piece.shift);
     this.length += piece.length;
-    return this.out.write(piece.blocks);
+    return this.send(piece.blocks);
+  }
+
+  /** Out now, or at `uncork` with the rest. */
+  private send(bytes: Buffer): boolean {
+    if (this.corked === 0) return this.out.write(bytes);
+    this.pieces.push(bytes);
+    return true;
   }
 
   /**
@@ -127,6 +152,13 @@ export class GzipStream implements ByteSink {
     this.crc = zlib.crc32(text, this.crc);
     this.length += size;
     const header = String.fromCharCode(0, size & 0xff, size >>> 8, ~size & 0xff, (~size >>> 8) & 0xff);
+    if (this.corked > 0) {
+      // Corked, it joins the write at `uncork`: a small buffer (from Node's shared pool, under 4 KB).
+      const block = Buffer.allocUnsafe(5 + size);
+      block.write(header, 0, 'latin1');
+      block.write(text, 5, 'utf8');
+      return this.send(block);
+    }
     this.out.write(header, 'latin1');
     return this.out.write(text);
   }

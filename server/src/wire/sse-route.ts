@@ -11,6 +11,7 @@ import { lastEventIdOf, parseConnectionParams, parseQueryInput, queryParam, trpc
 import { CONNECTED, errorFrame, SSE_HEADERS } from './sse-frames.js';
 import type { ByteSink } from '../event-streams.js';
 import { GzipStream } from './gzip-stream.js';
+import type { StreamSocket } from './sse-outlet.js';
 import type { FastPaths } from './switch.js';
 
 /** The draft's procedures called in process: the route runs `draft.changes` (or `publicChanges`) itself, checks and all. */
@@ -44,7 +45,7 @@ export function registerSseRoutes(app: FastifyInstance, deps: AppDeps, pieces: F
 
 /** What a stream procedure returns to the route: it writes itself to the response as frames. */
 interface FramedStream {
-  sendTo(out: ByteSink, failed: (error: unknown) => string): void;
+  sendTo(out: ByteSink, failed: (error: unknown) => string, socket: StreamSocket): void;
 }
 
 function registerStream(app: FastifyInstance, deps: AppDeps, pieces: FastPaths, path: string, call: (ctx: Context, signal: AbortSignal, input: unknown) => Promise<FramedStream>) {
@@ -102,7 +103,8 @@ function registerStream(app: FastifyInstance, deps: AppDeps, pieces: FastPaths, 
       const subscription = await call(ctx, left.signal, input);
       if (left.signal.aborted) return reply.hijack();
       out = start();
-      subscription.sendTo(out, failed);
+      // The response itself, whatever the encoding: whether its socket takes what is written (live/hub.ts).
+      subscription.sendTo(out, failed, reply.raw);
     } catch (cause) {
       if (!out && left.signal.aborted) return reply.hijack();
       out ??= start();

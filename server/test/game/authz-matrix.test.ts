@@ -117,6 +117,9 @@ const EXPECTED: Record<string, Expected> = {
   'push.subscribe': signedIn('ok'),
   'push.unsubscribe': signedIn('ok'),
   'push.setDelay': signedIn(404),
+  // The caller's own settings per kind of notification.
+  'push.preferences': signedIn('ok'),
+  'push.setPreferences': signedIn('ok'),
 };
 
 type Caller = Awaited<ReturnType<TestApp['caller']>>;
@@ -263,6 +266,8 @@ const CALLS: Record<string, { fresh?: boolean; run: (c: Cell) => Promise<unknown
   'push.subscribe': { run: ({ caller, role }) => caller.push.subscribe({ endpoint: `https://fcm.googleapis.com/fcm/send/authz-${role}`, keys: pushDeviceKeys() }) },
   'push.unsubscribe': { run: ({ caller }) => caller.push.unsubscribe({ endpoint: 'https://push.example.test/authz' }) },
   'push.setDelay': { run: ({ caller }) => caller.push.setDelay({ endpoint: 'https://push.example.test/nobody', delay_seconds: 10 }) },
+  'push.preferences': { run: ({ caller }) => caller.push.preferences() },
+  'push.setPreferences': { run: ({ caller }) => caller.push.setPreferences({ busted: true, final: true, reminder: true }) },
 };
 
 const procedureNames = () => Object.keys(appRouter._def.procedures).sort();

@@ -1,5 +1,5 @@
 /**
- * Issue 13: the invitation card a signed-out visitor sees (what it reveals and what it never does), the
+ * The invitation card a signed-out visitor sees (what it reveals and what it never does), the
  * invite page's link-preview tags, the owner's group password, public groups after the start, and the
  * landing page's counts.
  */

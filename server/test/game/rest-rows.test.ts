@@ -827,6 +827,13 @@ describe('every procedure through a caller', () => {
       await expect(other.push.setDelay({ endpoint: 'https://fcm.googleapis.com/fcm/send/rows-delay', delay_seconds: 0 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
       expect(await c.push.status({ endpoint: 'https://fcm.googleapis.com/fcm/send/rows-delay' })).toEqual({ subscribed: true, delay_seconds: 10 });
     },
+    'push.preferences': async (c) => expect(await c.push.preferences()).toEqual({ busted: true, final: true, reminder: true }),
+    'push.setPreferences': async (c, other) => {
+      expect(await c.push.setPreferences({ busted: false, final: true, reminder: false })).toEqual({ busted: false, final: true, reminder: false });
+      expect(await c.push.preferences()).toEqual({ busted: false, final: true, reminder: false });
+      expect(await other.push.preferences()).toEqual({ busted: true, final: true, reminder: true });
+      await c.push.setPreferences({ busted: true, final: true, reminder: true });
+    },
     'leaderboard.myGroups': async (c) => {
       const cards = await c.leaderboard.myGroups();
       expect(cards.draft_started).toBe(false);

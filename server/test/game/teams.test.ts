@@ -1,5 +1,5 @@
 /**
- * Issue 23 §5, the teams on the clock: round one's order (which team holds each slot) as the operator and
+ * The teams on the clock: round one's order (which team holds each slot) as the operator and
  * every page see it. A fresh database has the real 2025 order; the operator changes a traded pick over
  * REST (admins only, audited, announced to every instance); undo takes a team change back when it is the
  * last change; a reset keeps the order as it stands. The group's draft board names each slot's team.

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Reminders before the lock (issue 15): whether a player wants them (`participant.email_reminders`, on
+ * Reminders before the lock: whether a player wants them (`participant.email_reminders`, on
  * until they unsubscribe or switch it off in Settings), and which reminders went out. One row per player,
  * reminder ('24h' or '1h') and deadline: the unique constraint is what makes a reminder go out once, even
  * with two instances or a restart mid-run (docs/decisions.md, "Reminders before the lock"). A moved

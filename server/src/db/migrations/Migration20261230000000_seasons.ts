@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Seasons (issue 15; docs/decisions.md, "Seasons"). The game's tables (player, pick, entry_stat,
+ * Seasons (docs/decisions.md, "Seasons"). The game's tables (player, pick, entry_stat,
  * draft_state, draft_event, feed_queue_item) keep holding the current season, unchanged, so every query,
  * cache and path of today stays as it is. A closed season is an archive, written once by
  * `npm run season -- new` and never changed after:

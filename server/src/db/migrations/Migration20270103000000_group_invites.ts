@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Whether a group's members may make invite links (issue 23): on unless its owner turns it off. Off, only
+ * Whether a group's members may make invite links: on unless its owner turns it off. Off, only
  * the owner's links are made and work; members' links stop working until it is on again.
  */
 export class Migration20270103000000_group_invites extends Migration {

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Push notifications when your picks go (issue 26, part 2): one row per device a player opted in on. The
+ * Push notifications when your picks go: one row per device a player opted in on. The
  * endpoint is the device's address at its push service and unique (a browser has one per origin), so a
  * device that signs in as someone else moves its row rather than getting two. `delay_seconds` is that
  * device's viewing delay ("No spoilers"): its notifications go that long after the pick.

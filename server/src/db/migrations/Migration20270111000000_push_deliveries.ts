@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Pushes waiting to go out, kept in the database so they outlive the instance sending them (issue 26 §2):
+ * Pushes waiting to go out, kept in the database so they outlive the instance sending them:
  * a device with a 600 s viewing delay must still hear of the pick when the sender restarts or another
  * instance takes over meanwhile. The sending instance writes a pick's pushes here once it has heard the pick
  * (after its commit: the pick never waits on it) and deletes each once its push service took it; a new

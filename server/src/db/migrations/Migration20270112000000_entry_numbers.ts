@@ -9,7 +9,7 @@ import { Migration } from '@mikro-orm/migrations';
  * million entries that lookup alone was ~0.2 s of every re-rank (cache misses over a million-key map), and
  * the 250,000 rows as JavaScript objects another ~0.3 s with their garbage collection. With the number the
  * changed entries come as one buffer of integers and each finds its place in an array
- * (server/src/modules/leaderboard/global-standings.ts; docs/decisions.md, "Entry numbers").
+ * (server/src/modules/leaderboard/global-standings.ts; docs/decisions.md, "The rules once, counts in memory").
  *
  * The number never changes (an identity, assigned on insert; unique). The pair (id, num) is the foreign
  * key of `entry_stat`, so a row can only carry its own participant's number, and a changed id cascades with

@@ -20,6 +20,7 @@ import { Migration20270112000000_entry_numbers } from './Migration20270112000000
 import { Migration20270113000000_push_device_cap } from './Migration20270113000000_push_device_cap.js';
 import { Migration20270116000000_name_lookalike_keys } from './Migration20270116000000_name_lookalike_keys.js';
 import { Migration20270117000000_facts_only } from './Migration20270117000000_facts_only.js';
+import { Migration20270118000000_push_preferences } from './Migration20270118000000_push_preferences.js';
 
 /** Listed explicitly (not discovered by glob) so migrations run the same under tsx, tests and bundles. */
 export const migrationsList: MigrationObject[] = [
@@ -44,4 +45,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20270113000000_push_device_cap', class: Migration20270113000000_push_device_cap },
   { name: 'Migration20270116000000_name_lookalike_keys', class: Migration20270116000000_name_lookalike_keys },
   { name: 'Migration20270117000000_facts_only', class: Migration20270117000000_facts_only },
+  { name: 'Migration20270118000000_push_preferences', class: Migration20270118000000_push_preferences },
 ];

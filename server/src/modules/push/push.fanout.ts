@@ -31,19 +31,22 @@ export async function fanOut(em: EntityManager, change: DraftChange, roundOnePic
     const state = await readDraftState(tx);
     const after: DraftSnapshot = { roundOnePicks, filledSlots: state.picksMade, roundOneCompleteMarked: state.roundOneComplete };
     let texts: Map<string, PushText>;
+    // The final result and busted news go to the players who keep them on (push_preference).
+    let final = true;
     if (change.kind === 'pick') {
       if (!change.player || change.slot == null || !(await pickStands(tx, change.player.id, change.slot))) return [];
       // The pick that fills round one: its news is the final result. (Marked complete already: told then.)
-      if (isRoundOneComplete(after) && !state.roundOneComplete) texts = await finalTexts(tx, devices, standings);
+      final = isRoundOneComplete(after) && !state.roundOneComplete;
+      if (final) texts = await finalTexts(tx, devices.filter((d) => d.final), standings);
       else texts = await pickTexts(devices, change, state.teams.get(change.slot) ?? null, after, standings);
     } else {
       // Told at the pick that filled round one already, or reopened since: nothing (more) to say.
       if (!state.roundOneComplete || state.picksMade >= roundOnePicks) return [];
-      texts = await finalTexts(tx, devices, standings);
+      texts = await finalTexts(tx, devices.filter((d) => d.final), standings);
     }
     const pushes = devices.flatMap((device) => {
       const text = texts.get(device.participantId);
-      return text ? [{ endpoint: device.endpoint, payload: text, dueAt: heardAt + device.delaySeconds * 1000 }] : [];
+      return text && (!final || device.final) ? [{ endpoint: device.endpoint, payload: text, dueAt: heardAt + device.delaySeconds * 1000 }] : [];
     });
     return insertDeliveries(tx, change.event_id, pushes);
   });
@@ -51,7 +54,7 @@ export async function fanOut(em: EntityManager, change: DraftChange, roundOnePic
 
 /** Each subscribed player's pick sets from the book, as the pick left them: their counts, and whether each holds the player. */
 async function pickTexts(
-  devices: readonly { participantId: string }[],
+  devices: readonly { participantId: string; busted: boolean }[],
   change: DraftChange,
   team: string | null,
   after: DraftSnapshot,
@@ -60,7 +63,8 @@ async function pickTexts(
   const book = await standings.book.sync();
   const taken = book.board.index.get(change.player!.id) ?? -1;
   const texts = new Map<string, PushText>();
-  for (const participantId of new Set(devices.map((d) => d.participantId))) {
+  const tellsBusted = new Map(devices.map((d) => [d.participantId, d.busted]));
+  for (const [participantId, busted] of tellsBusted) {
     const p = book.participants.index.get(participantId);
     if (p === undefined) continue;
     const entries: EntryAtPick[] = book.setsOf(p).map(({ groupId, table, set }) => ({
@@ -71,7 +75,7 @@ async function pickTexts(
       maxHitRank: table.counts.maxHitRank[set]! || null,
       holds: table.holds(set, taken),
     }));
-    const text = pickText({ slot: change.slot!, team, playerName: change.player!.player_name }, entries, after);
+    const text = pickText({ slot: change.slot!, team, playerName: change.player!.player_name }, entries, after, { busted });
     if (text) texts.set(participantId, text);
   }
   return texts;

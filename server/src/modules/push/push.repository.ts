@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { PushPayload } from '@first-round/shared/schemas';
+import type { PushPayload, PushPreferences } from '@first-round/shared/schemas';
 import { sql, sqlOne } from '../../db/sql.js';
 
 /** One device's subscription as web-push sends to it. */
@@ -71,13 +71,32 @@ export async function removeGoneSubscription(em: EntityManager, endpoint: string
   await sql(em, `delete from push_subscription where endpoint = $1`, [endpoint]);
 }
 
+/** The player's push settings: every kind on when they never changed one (no row). */
+export async function readPreferences(em: EntityManager, participantId: string): Promise<PushPreferences> {
+  const row = await sqlOne<PushPreferences>(em, `select busted, final, reminder from push_preference where participant_id = $1`, [participantId]);
+  return row ?? { busted: true, final: true, reminder: true };
+}
+
+export async function savePreferences(em: EntityManager, participantId: string, prefs: PushPreferences): Promise<PushPreferences> {
+  const [row] = await sql<PushPreferences>(
+    em,
+    `insert into push_preference (participant_id, busted, final, reminder) values ($1, $2, $3, $4)
+     on conflict (participant_id) do update set busted = excluded.busted, final = excluded.final, reminder = excluded.reminder, updated_at = now()
+     returning busted, final, reminder`,
+    [participantId, prefs.busted, prefs.final, prefs.reminder],
+  );
+  return row!;
+}
+
 // ---------------------------------------------------------------- what a change tells (push.fanout.ts)
 
-/** Every subscribed device, with its player: the ones a draft change may tell something. */
+/** Every subscribed device, with its player and their settings: the ones a draft change may tell something. */
 export function subscribedDevices(em: EntityManager) {
-  return sql<DeviceSubscription & { participantId: string }>(
+  return sql<DeviceSubscription & { participantId: string; busted: boolean; final: boolean }>(
     em,
-    `select participant_id as "participantId", endpoint, p256dh, auth, delay_seconds as "delaySeconds" from push_subscription`,
+    `select s.participant_id as "participantId", s.endpoint, s.p256dh, s.auth, s.delay_seconds as "delaySeconds",
+            coalesce(p.busted, true) as busted, coalesce(p.final, true) as final
+       from push_subscription s left join push_preference p on p.participant_id = s.participant_id`,
   );
 }
 

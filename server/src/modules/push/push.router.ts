@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pushEndpointInput, pushPublicKeyOutput, pushSetDelayInput, pushStatusOutput, pushSubscribeInput } from '@first-round/shared/schemas';
+import { pushEndpointInput, pushPreferences, pushPublicKeyOutput, pushSetDelayInput, pushStatusOutput, pushSubscribeInput } from '@first-round/shared/schemas';
 import { authedProcedure, publicProcedure, router } from '../../trpc/trpc.js';
 import * as push from './push.service.js';
 
@@ -33,4 +33,13 @@ export const pushRouter = router({
     .input(pushSetDelayInput)
     .output(OK)
     .mutation(({ ctx, input }) => push.setDelay(ctx.em, ctx.participant.id, input)),
+  // What else the caller's devices are told: an entry busted, the final result, the reminder before the lock.
+  preferences: authedProcedure
+    .input(z.undefined())
+    .output(pushPreferences)
+    .query(({ ctx }) => push.preferences(ctx.em, ctx.participant.id)),
+  setPreferences: authedProcedure
+    .input(pushPreferences)
+    .output(pushPreferences)
+    .mutation(({ ctx, input }) => push.setPreferences(ctx.em, ctx.participant.id, input)),
 });

@@ -179,6 +179,7 @@ export class PushSender {
     clearTimeout(this.leaderTimer);
     clearTimeout(this.timer);
     this.timerAt = Infinity;
+    if (this.isLeader) this.options.log.info({ inFlight: this.inFlight, waiting: this.waiting }, 'push sender stopping: pushes in flight finish, the waiting ones stay for the next sender');
     if (this.inFlight > 0) await new Promise<void>((resolve) => (this.idle = resolve));
     await this.flush();
     this.forgetQueue();

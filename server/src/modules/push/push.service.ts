@@ -3,12 +3,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import { MAX_PUSH_DEVICES } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
-import type { PushPayload, pushSetDelayInput, pushSubscribeInput } from '@first-round/shared/schemas';
+import type { PushPayload, PushPreferences, pushSetDelayInput, pushSubscribeInput } from '@first-round/shared/schemas';
 import type { Config } from '../../config.js';
 import { conflict, DomainError, invalidInput } from '../../errors.js';
 import { checkEndpoint, endpointPolicy, PushEndpointRefused } from './endpoint-policy.js';
 import { publish } from '../../events/topic-bus.js';
-import { insertPlayerDeliveries, ownSubscription, removeOwnSubscription, saveSubscription, setOwnDelay } from './push.repository.js';
+import { insertPlayerDeliveries, ownSubscription, readPreferences, removeOwnSubscription, savePreferences, saveSubscription, setOwnDelay } from './push.repository.js';
 
 export async function status(em: EntityManager, participantId: string, endpoint: string) {
   const own = await ownSubscription(em, participantId, endpoint);
@@ -64,6 +64,15 @@ export async function setDelay(em: EntityManager, participantId: string, input: 
     throw new DomainError('NOT_FOUND', 'This device has no push subscription of yours');
   }
   return { ok: true };
+}
+
+/** The player's settings for each kind of push beside their picks taken (every device of theirs). */
+export function preferences(em: EntityManager, participantId: string): Promise<PushPreferences> {
+  return readPreferences(em, participantId);
+}
+
+export function setPreferences(em: EntityManager, participantId: string, prefs: PushPreferences): Promise<PushPreferences> {
+  return savePreferences(em, participantId, prefs);
 }
 
 /**

@@ -13,18 +13,24 @@ import { ReminderSentSchema, type ReminderKind } from './reminders.entities.js';
 /** A player's missing entry: the global one (groupId null) or a group's. */
 export interface MissingEntry {
   participantId: string;
-  email: string;
+  /** Null for a player reminded by push only (no address known). */
+  email: string | null;
   groupId: number | null;
   groupName: string | null;
 }
 
+/** Who a player's reminder goes to: by mail (reminders on, an address), by push (`withPush`, the push reminder on, a device). */
+const WANTS_MAIL = `p.email_reminders and coalesce(nullif(p.email, ''), u.email) is not null`;
+const wantsPush = (withPush: string) => `${withPush}::boolean and coalesce(pp.reminder, true) and exists (select 1 from push_subscription ps where ps.participant_id = p.id)`;
+
 /**
- * Every entry not in, of players who want reminders, have an e-mail address (their own, else the built-in
- * identity provider's) and have not had this reminder for this deadline. An entry is in as the standings
+ * Every entry not in, of players who want this reminder by mail (e-mail reminders on, an address: their own,
+ * else the built-in identity provider's) or by push (`withPush`: their push reminder on, a subscribed device),
+ * and have not had this reminder for this deadline. An entry is in as the standings
  * count it (the one entry rule, shared/src/entries.ts): the global pick set; in a group, the member's set
  * there, or the global one when they reuse it (use_global_picks). Ordered by player, the global entry first, then group names.
  */
-export function findMissingEntries(em: EntityManager, reminder: ReminderKind, deadline: Date): Promise<MissingEntry[]> {
+export function findMissingEntries(em: EntityManager, reminder: ReminderKind, deadline: Date, withPush = false): Promise<MissingEntry[]> {
   return sql<MissingEntry>(
     em,
     `with missing as (
@@ -44,11 +50,11 @@ export function findMissingEntries(em: EntityManager, reminder: ReminderKind, de
        from missing ms
        join participant p on p.id = ms.participant_id
        left join idp_user u on u.id = p.id
-      where p.email_reminders
-        and coalesce(nullif(p.email, ''), u.email) is not null
+       left join push_preference pp on pp.participant_id = p.id
+      where ((${WANTS_MAIL}) or (${wantsPush('$4')}))
         and not exists (select 1 from reminder_sent s where s.participant_id = p.id and s.reminder = $2 and s.deadline = $3)
       order by ms.participant_id, ms.group_id nulls first, lower(ms.group_name)`,
-    [GLOBAL_GROUP_ID, reminder, deadline],
+    [GLOBAL_GROUP_ID, reminder, deadline, withPush],
   );
 }
 
@@ -67,10 +73,19 @@ export async function claimReminder(tx: EntityManager, participantId: string, re
   return rows.length > 0;
 }
 
-/** Whether the player still wants reminders, re-read inside the claim's transaction (they may just have unsubscribed). */
-export async function stillWantsReminders(tx: EntityManager, participantId: string): Promise<boolean> {
-  const row = await sqlOne<{ wants: boolean }>(tx, `select email_reminders as wants from participant where id = $1`, [participantId]);
-  return row?.wants === true;
+/**
+ * How the player still wants this reminder, re-read inside the claim's transaction (they may just have
+ * unsubscribed, or switched the push reminder off): by mail, by push (`withPush`), both or neither.
+ */
+export async function stillWantsReminders(tx: EntityManager, participantId: string, withPush = false): Promise<{ mail: boolean; push: boolean }> {
+  const row = await sqlOne<{ mail: boolean; push: boolean }>(
+    tx,
+    `select coalesce(${WANTS_MAIL}, false) as mail, coalesce(${wantsPush('$2')}, false) as push
+       from participant p left join idp_user u on u.id = p.id left join push_preference pp on pp.participant_id = p.id
+      where p.id = $1`,
+    [participantId, withPush],
+  );
+  return { mail: row?.mail === true, push: row?.push === true };
 }
 
 /** Reminders recorded for the player (tests, diagnostics). */

@@ -89,7 +89,7 @@ export type ReminderDeps = Pick<AppDeps, 'orm' | 'draft' | 'config' | 'mailer' |
 
 export interface ReminderRun {
   reminder: ReminderKind | null;
-  /** Players e-mailed by this run. */
+  /** Players reminded by this run (by mail, push or both). */
   sent: number;
   /** Mails that failed (their claim rolled back: the next run tries again). */
   failed: number;
@@ -98,8 +98,9 @@ export interface ReminderRun {
 }
 
 /**
- * Sends the reminder due now to every player with an entry not in, once (the 1-hour one also by push to
- * their subscribed devices, written with the claim). One instance at a time: the run
+ * Sends the reminder due now to every player with an entry not in, once: by mail to those with e-mail
+ * reminders on, and the 1-hour one by push to the subscribed devices of those with the push reminder on
+ * (written with the claim). One instance at a time: the run
  * holds a transaction-scoped advisory lock on a connection of its own (another instance's run answers
  * 'locked' at once). Each player is one transaction: claim the reminder_sent row, then send (into the
  * outbox, or by SMTP); a failed send rolls the claim back, and a run stopped halfway leaves the rest
@@ -117,7 +118,9 @@ export async function runReminders(deps: ReminderDeps): Promise<ReminderRun> {
     const em = deps.orm.em.fork();
     if (await isDraftStarted(em, deps.draft)) return { reminder, sent: 0, failed: 0, skipped: 'started' as const };
     const byPlayer = new Map<string, MissingEntry[]>();
-    for (const entry of await findMissingEntries(em, reminder, deadline)) {
+    // The last call goes by push too, to the devices of players who keep the push reminder on.
+    const withPush = reminder === '1h' && deps.config.PUSH;
+    for (const entry of await findMissingEntries(em, reminder, deadline, withPush)) {
       const list = byPlayer.get(entry.participantId) ?? [];
       list.push(entry);
       byPlayer.set(entry.participantId, list);
@@ -131,18 +134,22 @@ export async function runReminders(deps: ReminderDeps): Promise<ReminderRun> {
       try {
         const sent = await deps.orm.em.fork().transactional(async (tx) => {
           if (await isDraftStarted(tx, deps.draft)) return null;
-          if (!(await stillWantsReminders(tx, participantId))) return false;
+          const wants = await stillWantsReminders(tx, participantId, withPush);
+          if (!wants.mail && !wants.push) return false;
           if (!(await claimReminder(tx, participantId, reminder, deadline))) return false;
-          const unsubscribe = unsubscribeUrl(origin, deps.keys.hmacSecret, participantId);
-          const { subject, text } = renderReminder({ reminder, deadline, missing, origin, unsubscribe });
-          await deps.mailer.send(tx, {
-            to: missing[0]!.email,
-            subject,
-            text,
-            headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-          });
-          // The last call goes by push too, to the devices that opted in: claimed with the mail, so once.
-          if (reminder === '1h' && deps.config.PUSH) await pushToPlayer(tx, participantId, reminderText(missing));
+          const email = missing[0]!.email;
+          if (wants.mail && email) {
+            const unsubscribe = unsubscribeUrl(origin, deps.keys.hmacSecret, participantId);
+            const { subject, text } = renderReminder({ reminder, deadline, missing, origin, unsubscribe });
+            await deps.mailer.send(tx, {
+              to: email,
+              subject,
+              text,
+              headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+            });
+          }
+          // Claimed with the mail, so once, with it or not at all.
+          if (wants.push) await pushToPlayer(tx, participantId, reminderText(missing));
           return true;
         });
         if (sent === null) return { ...run, skipped: 'started' as const };
