@@ -48,7 +48,7 @@ import { loadConfig } from '../server/src/config.js';
 import { startEmbeddedPostgres, withDatabase } from '../server/src/db/embedded-postgres.js';
 import { ensureDatabaseExists, migrate, openOrm } from '../server/src/db/orm.js';
 import { createDeps } from '../server/src/deps.js';
-import { seedDefaultBoard } from '../server/src/modules/players/board.service.js';
+import { seedDefaultBoard } from '../server/src/modules/seasons/board.service.js';
 import { recordPick, startDraft } from '../server/src/modules/draft/draft.service.js';
 import { STANDINGS_PUSH_WAIT_MS } from '@first-round/shared/constants';
 import { ms, summary } from './lib/bench-live.js';

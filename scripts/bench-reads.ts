@@ -18,6 +18,7 @@ import autocannon from 'autocannon';
 import { loadConfig } from '../server/src/config.js';
 import { openAppDatabase } from '../server/src/db/database.js';
 import { sql } from '../server/src/db/sql.js';
+import { publish } from '../server/src/events/topic-bus.js';
 import { loadSigningKeys } from '../server/src/modules/auth/keys.js';
 import { signSessionToken } from '../server/src/modules/auth/local-idp.service.js';
 import { draftSettings, recordPick, startDraft } from '../server/src/modules/draft/draft.service.js';
@@ -104,6 +105,10 @@ async function fill(env: NodeJS.ProcessEnv) {
   const readers = ['user_bench1', 'user_bench2', 'user_bench3'];
   await sql(em, `insert into idp_user (id, email, username) select v, v || '@bench.local', null from unnest($1::text[]) v`, [readers]);
   await sql(em, `insert into idp_session (id, user_id, secret_hash) select 'sess_' || v, v, md5(v) from unnest($1::text[]) v`, [readers]);
+  // Written beside the running game: announced as the app's writers announce entries, so its entry book reads them.
+  await em.transactional(async (tx) => {
+    for (let n = 1; n <= ENTRIES; n++) await publish(tx, 'participant', { kind: 'participant', participant_id: `user_bench${n}` });
+  });
   await sql(em, 'analyze');
   const settings = draftSettings(config);
   await startDraft(em, settings, 'bench');

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importBoardCsv } from '../server/src/modules/players/board.service.js';
+import { importBoardCsv } from '../server/src/modules/seasons/board.service.js';
 import { listBoard } from '../server/src/modules/players/players.repository.js';
 import { createTestApp, type TestApp } from '../server/test/support/test-app.js';
 import { runScript } from '../server/test/support/run-script.js';

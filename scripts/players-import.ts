@@ -2,7 +2,7 @@
 // all or nothing. Columns: rank,player_name,position,school and optionally band (see shared/data/README.md).
 import fs from 'node:fs/promises';
 import { DomainError } from '../server/src/errors.js';
-import { importBoardCsv } from '../server/src/modules/players/board.service.js';
+import { importBoardCsv } from '../server/src/modules/seasons/board.service.js';
 import { CommandFailure, isMainModule, runCommandAsProcess, type Command } from './lib/command.js';
 import { openScriptDatabase } from './lib/database.js';
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { parseWholeNumber } from '@first-round/shared/ids';
 import { DomainError } from '../server/src/errors.js';
 import { draftSettings } from '../server/src/modules/draft/draft.service.js';
-import { parseBoardText } from '../server/src/modules/players/board.service.js';
+import { parseBoardText } from '../server/src/modules/seasons/board.service.js';
 import { defaultSeasonDeadline, openSeason, parseOrderText, seasonLines } from '../server/src/modules/seasons/seasons.service.js';
 import { CommandFailure, isMainModule, runCommandAsProcess, type Command } from './lib/command.js';
 import { openScriptDatabase } from './lib/database.js';

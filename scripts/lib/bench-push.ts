@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
-import { DRAFT_CHANNEL } from '../../server/src/modules/draft/draft.repository.js';
+import { DRAFT_CHANNEL } from '../../server/src/events/topics.js';
 import type { PushServiceStandIn, ReceivedPush } from '../../server/src/testing/push-service.js';
 import { nextPickPlayer } from './bench-live.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../../server/src/config.js';
 import { DatabaseUnavailableError, describeDbError, openAppDatabase, openDatabase } from '../../server/src/db/database.js';
 import { ensureDatabaseExists, type Orm } from '../../server/src/db/orm.js';
-import { seedDefaultBoard } from '../../server/src/modules/players/board.service.js';
+import { seedDefaultBoard } from '../../server/src/modules/seasons/board.service.js';
 import { CommandFailure, shownPath } from './command.js';
 
 export interface ScriptDatabase {

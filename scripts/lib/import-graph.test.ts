@@ -50,21 +50,59 @@ function loads(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
   return bindings.elements.length === 0 || bindings.elements.some((e) => !e.isTypeOnly);
 }
 
-/** The project files each file loads (static imports and re-exports; `import()` loads later, on demand). */
-const graph = new Map<string, string[]>(
-  files.map((file) => {
-    const source = ts.createSourceFile(file, fs.readFileSync(path.join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, false);
-    const targets: string[] = [];
-    for (const statement of source.statements) {
-      if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) continue;
-      const specifier = statement.moduleSpecifier;
-      if (!specifier || !ts.isStringLiteral(specifier) || !loads(statement)) continue;
-      const target = resolve(file, specifier.text);
-      if (target) targets.push(target);
+/** The project files each file imports: every one (`types` true), or the ones it loads (static imports and re-exports; `import()` loads later, on demand). */
+function importsOf(types: boolean) {
+  return new Map<string, string[]>(
+    files.map((file) => {
+      const source = ts.createSourceFile(file, fs.readFileSync(path.join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, false);
+      const targets: string[] = [];
+      for (const statement of source.statements) {
+        if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) continue;
+        const specifier = statement.moduleSpecifier;
+        if (!specifier || !ts.isStringLiteral(specifier) || !(types || loads(statement))) continue;
+        const target = resolve(file, specifier.text);
+        if (target) targets.push(target);
+      }
+      return [file, targets];
+    }),
+  );
+}
+const graph = importsOf(false);
+
+/**
+ * The server's modules in layers, lowest first (docs/architecture.md, "Layers"): a module imports only
+ * modules of lower layers, types included (a type names what the module knows of). What a lower layer's
+ * change means to an upper one travels on the bus (events/topic-bus.ts), never by the lower one importing it.
+ */
+const MODULE_LAYERS: readonly (readonly string[])[] = [
+  ['users'],
+  ['players'],
+  ['draft'],
+  ['picks'],
+  ['groups'],
+  ['join-links', 'standings'],
+  ['leaderboard'],
+  ['feed', 'push', 'share', 'seasons', 'auth'],
+  ['reminders'],
+];
+const layerOf = new Map(MODULE_LAYERS.flatMap((modules, layer) => modules.map((m) => [m, layer] as const)));
+const moduleOf = (file: string) => /^server\/src\/modules\/([^/]+)\//.exec(file)?.[1];
+
+/** Each import from one module into another that is not in a lower layer, as `from → to`. */
+function againstTheLayers(imports: ReadonlyMap<string, readonly string[]>): string[] {
+  const found: string[] = [];
+  for (const [file, targets] of imports) {
+    const from = moduleOf(file);
+    if (from === undefined) continue;
+    for (const target of targets) {
+      const to = moduleOf(target);
+      if (to === undefined || to === from) continue;
+      const [a, b] = [layerOf.get(from), layerOf.get(to)];
+      if (a === undefined || b === undefined || b >= a) found.push(`${file} → ${target}`);
     }
-    return [file, targets];
-  }),
-);
+  }
+  return found;
+}
 
 /** Each cycle as its files, from Tarjan's strongly connected components (a file importing itself counts). */
 function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
@@ -132,6 +170,21 @@ describe('the import graph', () => {
     expect(cycles(graph)).toEqual([]);
   });
 
+  it('finds an import against the layers (the check itself works)', () => {
+    const file = (module: string, name: string) => `server/src/modules/${module}/${name}.ts`;
+    const made = new Map([
+      [file('draft', 'a'), [file('players', 'b'), file('leaderboard', 'c')]],
+      [file('nowhere', 'd'), [file('users', 'e')]],
+    ]);
+    expect(againstTheLayers(made)).toEqual([`${file('draft', 'a')} → ${file('leaderboard', 'c')}`, `${file('nowhere', 'd')} → ${file('users', 'e')}`]);
+  });
+
+  it('every module has its layer, and modules import only lower layers', () => {
+    const modules = fs.readdirSync(path.join(ROOT, 'server/src/modules')).sort();
+    expect(modules.filter((m) => !layerOf.has(m))).toEqual([]);
+    expect(againstTheLayers(importsOf(true))).toEqual([]);
+  });
+
   it('modules never load the root router, which loads every module', () => {
     const root = 'server/src/trpc/root.ts';
     const offenders = files.filter((f) => f.startsWith('server/src/modules/') && reachable(f).has(root));
@@ -142,7 +195,7 @@ describe('the import graph', () => {
     const table = 'shared/src/name-keys.ts';
     const offenders = files.filter((f) => f.startsWith('client/src/') && (f === table || reachable(f).has(table)));
     expect(offenders).toEqual([]);
-    expect(reachable('server/src/modules/users/participants.service.ts')).toContain(table);
+    expect(reachable('server/src/modules/auth/account.service.ts')).toContain(table);
   });
 
   it("the web app's lib never loads a component or a page", () => {

@@ -8,15 +8,15 @@ import { createBearerVerifier, type BearerVerifier } from './modules/auth/bearer
 import { loadSigningKeys, type SigningKeys } from './modules/auth/keys.js';
 import { createMailer, type Mailer } from './modules/auth/mailer.js';
 import { DEFAULT_IDP_LIMITS, type IdpLimits, type LocalIdpDeps } from './modules/auth/local-idp.service.js';
-import type { ClerkUserLookup } from './modules/users/participants.service.js';
+import type { ClerkUserLookup } from './modules/auth/account.service.js';
 import { BenchmarkCache } from './modules/leaderboard/benchmarks.cache.js';
 import { LeaderboardCache } from './modules/leaderboard/leaderboard.cache.js';
 import { EntryBook } from './modules/standings/entry-book.js';
 import { FieldCache } from './modules/leaderboard/field.cache.js';
 import { TopicBus } from './events/topic-bus.js';
-import { forgetRankingsOf } from './modules/picks/picks.events.js';
-import { LiveStream } from './modules/draft/live-stream.js';
-import { PublicLiveStream } from './modules/draft/public-live-stream.js';
+import { draftChangesAfter } from './modules/draft/draft.repository.js';
+import { LiveStream } from './modules/leaderboard/live-stream.js';
+import { PublicLiveStream } from './modules/leaderboard/public-live-stream.js';
 import { SSE_OPTIONS } from './live/parts.js';
 import { ParticipantCache } from './modules/users/participant.cache.js';
 import { DraftStatusCache } from './modules/draft/draft-status.cache.js';
@@ -53,9 +53,9 @@ export interface AppDeps {
   players: PlayersCache;
   /** What instances tell each other (draft changes, cache invalidations, saved picks): events/topic-bus.ts. */
   events: TopicBus;
-  /** Every open page's `draft.changes` stream on this instance (modules/draft/live-stream.ts). */
+  /** Every open page's `draft.changes` stream on this instance (modules/leaderboard/live-stream.ts). */
   live: LiveStream;
-  /** The spectators' `draft.publicChanges` streams on this instance (modules/draft/public-live-stream.ts). */
+  /** The spectators' `draft.publicChanges` streams on this instance (modules/leaderboard/public-live-stream.ts). */
   publicLive: PublicLiveStream;
   /** The landing page's entries and groups, counted at most once a minute. */
   publicCounts: PublicCountsCache;
@@ -88,7 +88,7 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
   const keys = await loadSigningKeys({ privateKeyPem: config.LOCAL_IDP_PRIVATE_KEY, dataDir: config.dataDir });
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.NODE_ENV === 'production', log });
   const draft = draftSettings(config, now);
-  const events = new TopicBus(orm, log);
+  const events = new TopicBus(orm, log, draftChangesAfter);
   let clerkLookup: ClerkUserLookup | undefined;
   if (config.authProvider === 'clerk' && config.CLERK_SECRET_KEY) {
     const clerk = createClerkClient({ secretKey: config.CLERK_SECRET_KEY });
@@ -102,7 +102,6 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
   const book = new EntryBook(orm, draft.roundOnePicks, log);
   book.follow(events);
   const leaderboards = new LeaderboardCache(orm, book, events, log);
-  events.on('picks', (change) => forgetRankingsOf(leaderboards, change));
   const benchmarks = new BenchmarkCache(config.BENCHMARK_ENTRIES, players, draftStatus);
   const liveFanOut = new LiveFanOut();
   const vapid = await loadVapidKeys({ publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY, dataDir: config.dataDir });
@@ -134,7 +133,7 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
     publicCounts: new PublicCountsCache(orm),
     // On the server's clock (the one tests move), so a test can let a window pass.
     groupProbes: new GroupProbeBudget(config.GROUP_PROBE_LIMIT, config.GROUP_PROBE_WINDOW_SECONDS * 1000, () => now().getTime()),
-    feed: new FeedPoller({ orm, config, draft, log, events }, options.feedFetch),
+    feed: new FeedPoller({ orm, config, draft, log }, options.feedFetch),
     push: new PushSender({
       orm,
       log,

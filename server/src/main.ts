@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { DatabaseUnavailableError, openAppDatabase, type AppDatabase } from './db/database.js';
 import { buildApp } from './app.js';
 import { createDeps, type AppDeps } from './deps.js';
-import { seedDefaultBoard } from './modules/players/board.service.js';
+import { seedDefaultBoard } from './modules/seasons/board.service.js';
 import { syncDeadline } from './modules/draft/draft.service.js';
 import { startDeadlineWatcher } from './modules/draft/deadline.js';
 import { startReminderTimer } from './modules/reminders/reminders.service.js';

@@ -42,7 +42,7 @@ async function expectMatchesRules(whole: boolean) {
   return ranked;
 }
 
-/** What the app's writers say when they change a participant's picks or name (picks.service, participants.service). */
+/** What the app's writers say when they change a participant's picks or name (entries.service, account.service). */
 const announce = (...ids: string[]) => {
   for (const id of ids) t.deps.events.invalidate({ kind: 'participant', participant_id: id });
 };

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { MESSAGES } from '@first-round/shared/messages';
 import type { DraftStatus, Leaderboard, PlayerDto } from '@first-round/shared/schemas';
-import { importBoard } from '../src/modules/players/board.service.js';
+import { importBoard } from '../src/modules/seasons/board.service.js';
 import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from './support/test-app.js';
 import { eventually, operatorReset, operatorStart } from './game/helpers.js';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';

@@ -24,7 +24,7 @@ import { createTestApp, type TestApp } from './support/test-app.js';
 import { DomainError } from '../src/errors.js';
 import { completeRoundOne, recordPick, resetDraft, startDraft, undoLast } from '../src/modules/draft/draft.service.js';
 import { joinGroup, leaveGroup, setEntryMode } from '../src/modules/groups/groups.service.js';
-import { savePicks } from '../src/modules/picks/picks.service.js';
+import { savePicks } from '../src/modules/groups/entries.service.js';
 
 const ROUND_ONE_PICKS = 32;
 const PLAYER_COUNT = 150;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Invalidation } from '../src/cache/invalidation.js';
+import type { Invalidation } from '../src/events/topics.js';
 import type { Identity } from '../src/modules/auth/bearer.js';
-import { ensureParticipant } from '../src/modules/users/participants.service.js';
+import { ensureParticipant } from '../src/modules/auth/account.service.js';
 import { createTestApp, type TestApp, type TestUser } from './support/test-app.js';
 import { eventually } from './game/helpers.js';
 

@@ -3,7 +3,7 @@ import { MAX_PUBLIC_STREAMS_PER_IP } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import type { DraftChange, Leaderboard, LiveMessage, StandingsUpdate } from '@first-round/shared/schemas';
 import { recordPick } from '../src/modules/draft/draft.service.js';
-import { PublicLiveStream } from '../src/modules/draft/public-live-stream.js';
+import { PublicLiveStream } from '../src/modules/leaderboard/public-live-stream.js';
 import { createTestApp, listenOnLoopback, type TestApp, type TestUser } from './support/test-app.js';
 import { boardIds, publicStandingsOffBeside, createGroup, operatorReset, operatorStart, savePicks } from './game/helpers.js';
 

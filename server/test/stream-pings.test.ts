@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordPick } from '../src/modules/draft/draft.service.js';
-import { LiveStream } from '../src/modules/draft/live-stream.js';
-import { PublicLiveStream } from '../src/modules/draft/public-live-stream.js';
+import { LiveStream } from '../src/modules/leaderboard/live-stream.js';
+import { PublicLiveStream } from '../src/modules/leaderboard/public-live-stream.js';
 import { PING_TURNS } from '../src/live/parts.js';
 import { PING } from '../src/wire/sse-frames.js';
 import { operatorReset, operatorStart } from './game/helpers.js';

@@ -1,5 +1,8 @@
+import { LRUCache } from 'lru-cache';
+
 /**
- * The one map every in-memory cache of the server keeps its entries in (docs/decisions.md, "Caches").
+ * The one map every in-memory cache of the server keeps its entries in (docs/decisions.md, "Caches"):
+ * lru-cache's, with a guard beside it.
  *
  * **Bound.** At most `max` entries. Beyond that the least recently used entry is evicted: a `get` that
  * finds an entry and every `set` make it the most recent. A cache that loses an entry this way only reads
@@ -14,24 +17,28 @@
  *
  * Values must not be `undefined` (`get` answers that for a missing key).
  */
-export class CappedCache<K, V> {
-  /** Map keeps insertion order: least recently used first, so the first key is the one to evict. */
-  private readonly entries = new Map<K, V>();
+export class CappedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
+  private readonly entries: LRUCache<K, V>;
   /** The tick of each key's latest invalidation, oldest first, at most `max` of them. */
-  private readonly invalidatedAt = new Map<K, number>();
+  private readonly invalidatedAt: LRUCache<K, number>;
   /** Moves with every invalidation; a mark is the tick it was taken at. */
   private tick = 0;
   /** Marks older than this are stale for every key (a clear, or a forgotten per-key invalidation). */
   private staleBefore = 0;
-  /** The most recently used key: the hot path reads one key again and again, and then moves nothing. */
-  private newest: K | undefined;
 
   constructor(
     readonly max: number,
     /** Told of each entry evicted for room (not of those deleted or invalidated): for indexes kept beside it. */
-    private readonly onEvict?: (key: K, value: V) => void,
+    onEvict?: (key: K, value: V) => void,
   ) {
     if (!Number.isInteger(max) || max < 1) throw new Error(`a cache holds at least one entry (max ${max})`);
+    this.entries = new LRUCache<K, V>({ max, dispose: onEvict && ((value, key, reason) => reason === 'evict' && onEvict(key, value)) });
+    this.invalidatedAt = new LRUCache<K, number>({
+      max,
+      dispose: (at, _key, reason) => {
+        if (reason === 'evict') this.staleBefore = Math.max(this.staleBefore, at);
+      },
+    });
   }
 
   get size(): number {
@@ -40,18 +47,12 @@ export class CappedCache<K, V> {
 
   /** The entry for `key`, which becomes the most recently used; undefined when there is none. */
   get(key: K): V | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined && key !== this.newest) {
-      this.entries.delete(key);
-      this.entries.set(key, value);
-      this.newest = key;
-    }
-    return value;
+    return this.entries.get(key);
   }
 
   /** The entry for `key` without making it recent (iterating or checking, not serving). */
   peek(key: K): V | undefined {
-    return this.entries.get(key);
+    return this.entries.peek(key);
   }
 
   /** To take before reading what will be stored (see `set`). */
@@ -61,7 +62,7 @@ export class CappedCache<K, V> {
 
   /** Whether nothing invalidated `key` since `mark` was taken. */
   isCurrent(key: K, mark: number): boolean {
-    return mark >= this.staleBefore && mark >= (this.invalidatedAt.get(key) ?? 0);
+    return mark >= this.staleBefore && mark >= (this.invalidatedAt.peek(key) ?? 0);
   }
 
   /**
@@ -70,47 +71,32 @@ export class CappedCache<K, V> {
    */
   set(key: K, value: V, mark?: number): boolean {
     if (mark !== undefined && !this.isCurrent(key, mark)) return false;
-    this.entries.delete(key);
     this.entries.set(key, value);
-    this.newest = key;
-    if (this.entries.size > this.max) {
-      const [oldest, evicted] = this.entries.entries().next().value!;
-      this.entries.delete(oldest);
-      this.onEvict?.(oldest, evicted);
-    }
     return true;
   }
 
   /** Removes an entry that is no longer wanted (expired, failed) without making loads in progress stale. */
   delete(key: K): void {
     this.entries.delete(key);
-    if (key === this.newest) this.newest = undefined;
   }
 
   /** `key` changed: its entry goes, and a load of it that started before is not stored. */
   invalidate(key: K): void {
-    this.delete(key);
+    this.entries.delete(key);
     this.tick++;
-    this.invalidatedAt.delete(key);
     this.invalidatedAt.set(key, this.tick);
-    if (this.invalidatedAt.size > this.max) {
-      const [oldest, at] = this.invalidatedAt.entries().next().value!;
-      this.invalidatedAt.delete(oldest);
-      this.staleBefore = Math.max(this.staleBefore, at);
-    }
   }
 
   /** Everything changed: every entry goes, and no load that started before is stored. */
   clear(): void {
     this.entries.clear();
     this.invalidatedAt.clear();
-    this.newest = undefined;
     this.tick++;
     this.staleBefore = this.tick;
   }
 
   /** Keys, least recently used first. */
   keys(): IterableIterator<K> {
-    return this.entries.keys();
+    return this.entries.rkeys();
   }
 }

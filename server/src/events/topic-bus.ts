@@ -1,38 +1,17 @@
 import { EventEmitter } from 'node:events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
-import type { z } from 'zod';
-import { draftChange, type DraftChange } from '@first-round/shared/schemas';
+import type { DraftChange } from '@first-round/shared/schemas';
 import type { Orm } from '../db/orm.js';
 import { OwnConnection } from '../db/own-connection.js';
 import { sql } from '../db/sql.js';
 import { afterCommit } from '../db/after-commit.js';
-import { CACHE_CHANNEL, invalidation, type Invalidation, type InvalidationSink } from '../cache/invalidation.js';
-import { DRAFT_CHANNEL, draftChangesAfter } from '../modules/draft/draft.repository.js';
-import { PICKS_CHANNEL, picksChange } from '../modules/picks/picks.events.js';
-import { PUSH_CHANNEL, pushQueued } from '../modules/push/push.events.js';
+import { CACHE_TOPICS, TOPICS, TOPICS_OF_CHANNEL, type Invalidation, type Topic, type TopicMessage } from './topics.js';
 
-/**
- * What instances tell each other, each topic on its own PostgreSQL NOTIFY channel, its payload checked by
- * its schema. Named here, all of them, so that what crosses between instances can be read in one place.
- */
-export const TOPICS = {
-  /** A draft change (the operator, the feed, the deadline): the audit-log event itself. */
-  draft: { channel: DRAFT_CHANNEL, schema: draftChange },
-  /** A cache invalidation: sessions ended, a participant renamed, a group's members, the board. */
-  cache: { channel: CACHE_CHANNEL, schema: invalidation },
-  /** A player saved picks: rankings made from the old ones are stale. */
-  picks: { channel: PICKS_CHANNEL, schema: picksChange },
-  /** Pushes waiting in push_delivery that the sending instance has not queued (the reminder wrote them). */
-  push: { channel: PUSH_CHANNEL, schema: pushQueued },
-} as const;
+export { TOPICS, type Topic, type TopicMessage, type Invalidation } from './topics.js';
 
-export type Topic = keyof typeof TOPICS;
-export type TopicMessage<T extends Topic> = z.output<(typeof TOPICS)[T]['schema']>;
 /** Heard on this instance only: after a reconnect, whatever was read meanwhile may be stale. */
 type LocalTopic = 'resync';
-
-const TOPIC_OF_CHANNEL = new Map<string, Topic>(Object.entries(TOPICS).map(([topic, { channel }]) => [channel, topic as Topic]));
 
 /** The listening connection's `application_name`. */
 export const LISTENER_NAME = 'first-round topic bus';
@@ -40,10 +19,34 @@ export const LISTENER_NAME = 'first-round topic bus';
 /** How much of a refused payload a warning quotes: enough to recognise it, never a flood. */
 const QUOTED_PAYLOAD = 200;
 
+/** The draft changes logged after an id, oldest first: what a reconnected bus delivers (draft.repository.ts). */
+export type MissedDraftChanges = (em: EntityManager, afterId: number, limit: number) => Promise<DraftChange[]>;
+
+/** This process's buses by the ORM they serve (its configuration, which every fork of it shares). */
+const busesOf = new WeakMap<object, Set<TopicBus>>();
+
+/**
+ * The one way to announce a change: after the write, inside its transaction. Every instance hears it once
+ * that commits, and none if it rolls back; this process's buses for `em`'s database apply it as it commits,
+ * not only when the NOTIFY comes back, so the writer's own next read already sees it (listeners hear the
+ * echo too: what a listener does must be harmless twice). A draft change reaches listeners only from
+ * PostgreSQL, in the log's order; as it commits here only the draft's version moves. Written from the
+ * command line (no bus in the process), it is only notified.
+ */
+export async function publish<T extends Topic>(em: EntityManager, topic: T, message: TopicMessage<T>): Promise<void> {
+  await sql(em, `select pg_notify($1, $2)`, [TOPICS[topic].channel, JSON.stringify(message)]);
+  const buses = busesOf.get(em.config);
+  if (buses) afterCommit(em, () => buses.forEach((bus) => bus.committed(topic, message)));
+}
+
 /**
  * This instance's end of the topic bus: one PostgreSQL connection that LISTENs on every topic's channel
- * (TOPICS) and hands each message, once its payload is checked, to the listeners of its topic in this
- * process. What one instance (or the operator's command line) publishes, every instance hears.
+ * (events/topics.ts) and hands each message, once its payload is checked, to the listeners of its topic in
+ * this process. What one instance (or the operator's command line) publishes, every instance hears.
+ *
+ * Each topic has a version, moved by every message of it this instance hears (and every topic's by a
+ * resync): a cache keeps what it read with the versions of the topics it is made from, and only those
+ * topics make it stale (`versionOf`).
  *
  * A payload that is not JSON, or not its topic's shape, is logged and skipped; a listener that throws is
  * logged: either way the connection keeps listening, because a deaf instance would serve stale answers.
@@ -54,7 +57,7 @@ const QUOTED_PAYLOAD = 200;
  * over. A cache may serve from memory only while `isConnected`: a missed invalidation would otherwise keep
  * a wrong answer (a signed-out token, an old name) alive.
  */
-export class TopicBus implements InvalidationSink {
+export class TopicBus {
   private readonly emitter = new EventEmitter();
   private client: OwnConnection | undefined;
   private stopped = false;
@@ -67,14 +70,19 @@ export class TopicBus implements InvalidationSink {
   private lastEventId = 0;
   /** Draft change ids delivered on the current connection: a change both notified and read back is delivered once. */
   private heard = new Set<number>();
-  /** Increases with every draft change heard, board change or resync; caches compare it to know they are stale. */
-  version = 0;
+  /** Messages heard per topic. */
+  private readonly versions = new Map<Topic, number>();
+  /** Resyncs: each makes every topic's version move. */
+  private resyncs = 0;
 
   constructor(
     private readonly orm: Orm,
     private readonly log: FastifyBaseLogger,
+    private readonly missedDraftChanges: MissedDraftChanges = async () => [],
   ) {
     this.emitter.setMaxListeners(0);
+    const buses = busesOf.get(orm.config) ?? new Set();
+    busesOf.set(orm.config, buses.add(this));
   }
 
   get isConnected() {
@@ -84,6 +92,13 @@ export class TopicBus implements InvalidationSink {
   /** The newest draft change this instance has delivered. */
   get lastHeardEventId() {
     return this.lastEventId;
+  }
+
+  /** Moves whenever one of `topics` changes here or anywhere (or after a resync): a cache of them kept at another version is stale. */
+  versionOf(topics: readonly Topic[]): number {
+    let version = this.resyncs;
+    for (const topic of topics) version += this.versions.get(topic) ?? 0;
+    return version;
   }
 
   async start(): Promise<void> {
@@ -102,39 +117,34 @@ export class TopicBus implements InvalidationSink {
     return this.on('draft', listener);
   }
 
-  /** Cache invalidations (the caches' name for `on('cache')`). */
+  /** Every topic of the cache channel, with the message's `kind` naming which. */
   onInvalidate(listener: (message: Invalidation) => void): () => void {
-    return this.on('cache', listener);
+    const offs = CACHE_TOPICS.map((topic) => this.on(topic, listener));
+    return () => offs.forEach((off) => off());
   }
 
   onResync(listener: () => void): () => void {
     return this.on('resync', listener);
   }
 
-  /**
-   * Publishes on `em`'s connection: inside a transaction every instance hears it once that commits, and
-   * none if it rolls back. This instance's listeners hear it as soon as it commits, not only when the
-   * NOTIFY comes back: the writer's own next read must already see it (they hear the echo too, so what a
-   * listener does must be harmless twice). Draft changes are published by the draft service with their
-   * audit-log entry (draft.repository.ts).
-   */
-  async publish<T extends Exclude<Topic, 'draft'>>(em: EntityManager, topic: T, message: TopicMessage<T>): Promise<void> {
-    await sql(em, `select pg_notify($1, $2)`, [TOPICS[topic].channel, JSON.stringify(message)]);
-    afterCommit(em, () => this.receive(topic, message));
-  }
-
-  /** Applies an invalidation to this instance's caches (heard from the channel, or from a local write). */
+  /** A cache channel message to this instance's listeners, as when heard from PostgreSQL (tests stand in for one with it). */
   invalidate(message: Invalidation) {
-    this.receive('cache', message);
+    this.receive(message.kind, message);
+  }
+
+  /** What `publish` applies here as the write commits. */
+  committed<T extends Topic>(topic: T, message: TopicMessage<T>) {
+    if (topic === 'draft') this.logAhead((message as DraftChange).event_id);
+    else this.receive(topic, message);
   }
 
   /**
-   * Marks local state stale without a database round trip (used when this process itself changed it):
-   * unless change `eventId` was already heard, which did that (a second bump would only re-rank again).
+   * The audit log holds change `eventId`, which this instance has not heard yet (it is on its way): what
+   * was kept from before it is stale at once. Heard, it already was.
    */
-  touch(eventId?: number) {
-    if (eventId !== undefined && this.heard.has(eventId)) return;
-    this.version++;
+  logAhead(eventId: number) {
+    if (this.heard.has(eventId)) return;
+    this.bump('draft');
   }
 
   async stop(): Promise<void> {
@@ -146,17 +156,18 @@ export class TopicBus implements InvalidationSink {
     await client?.close();
   }
 
-  /** A message of `topic`, checked, to this instance's listeners (with what the topic itself implies). */
+  private bump(topic: Topic) {
+    this.versions.set(topic, (this.versions.get(topic) ?? 0) + 1);
+  }
+
+  /** A message of `topic`, checked, to this instance's listeners, its topic's version moved first. */
   private receive<T extends Topic>(topic: T, message: TopicMessage<T>) {
     if (topic === 'draft') {
       const change = message as DraftChange;
       this.heard.add(change.event_id);
       this.lastEventId = Math.max(this.lastEventId, change.event_id);
-      this.version++;
-    } else if (topic === 'cache' && (message as Invalidation).kind === 'board') {
-      // The board is versioned with the draft: caches of the players and the draft state start over.
-      this.version++;
     }
+    this.bump(topic);
     this.emit(topic, message);
   }
 
@@ -171,10 +182,10 @@ export class TopicBus implements InvalidationSink {
     }
   }
 
-  /** A notification as PostgreSQL delivered it: a payload that is not its topic's message is logged and skipped. */
+  /** A notification as PostgreSQL delivered it: a payload that is no message of its channel's topics is logged and skipped. */
   private heardNotification(channel: string, payload: string | undefined) {
-    const topic = TOPIC_OF_CHANNEL.get(channel);
-    if (!topic) return;
+    const topics = TOPICS_OF_CHANNEL.get(channel);
+    if (!topics) return;
     let value: unknown;
     try {
       value = JSON.parse(payload ?? '');
@@ -182,13 +193,15 @@ export class TopicBus implements InvalidationSink {
       this.log.warn({ channel, payload: payload?.slice(0, QUOTED_PAYLOAD) }, 'topic bus: skipped a notification that is not JSON');
       return;
     }
-    const parsed = TOPICS[topic].schema.safeParse(value);
-    if (!parsed.success) {
-      this.log.warn({ channel, payload: payload?.slice(0, QUOTED_PAYLOAD), issues: parsed.error.issues.slice(0, 3) }, `topic bus: skipped a notification that is not a ${topic} message`);
+    for (const topic of topics) {
+      const parsed = TOPICS[topic].schema.safeParse(value);
+      if (!parsed.success) continue;
+      if (topic === 'draft' && this.heard.has((parsed.data as DraftChange).event_id)) return;
+      this.receive(topic, parsed.data as TopicMessage<typeof topic>);
       return;
     }
-    if (topic === 'draft' && this.heard.has((parsed.data as DraftChange).event_id)) return;
-    this.receive(topic, parsed.data as TopicMessage<typeof topic>);
+    const issues = TOPICS[topics[0]!].schema.safeParse(value).error?.issues.slice(0, 3);
+    this.log.warn({ channel, payload: payload?.slice(0, QUOTED_PAYLOAD), issues }, `topic bus: skipped a notification that is not a ${topics.join(' or ')} message`);
   }
 
   /** Opens the listening connection (db/own-connection.ts), or schedules the next try. */
@@ -209,8 +222,8 @@ export class TopicBus implements InvalidationSink {
       await connection.connect();
       // Listening first, then reading the log: nothing falls between the two (a change in both is
       // delivered once, see heardNotification).
-      for (const { channel } of Object.values(TOPICS)) await connection.query(`listen ${channel}`);
-      const missed = this.everConnected ? await draftChangesAfter(this.orm.em.fork(), this.lastEventId, 500) : [];
+      for (const channel of TOPICS_OF_CHANNEL.keys()) await connection.query(`listen ${channel}`);
+      const missed = this.everConnected ? await this.missedDraftChanges(this.orm.em.fork(), this.lastEventId, 500) : [];
       if (!this.everConnected) {
         const newest = await connection.query<{ id: string | null }>('select max(id) as id from draft_event');
         this.lastEventId = Math.max(this.lastEventId, Number(newest.rows[0]?.id ?? 0));
@@ -229,7 +242,7 @@ export class TopicBus implements InvalidationSink {
       this.everConnected = true;
       for (const change of missed) if (!this.heard.has(change.event_id)) this.receive('draft', change);
       if (resync) {
-        this.version++;
+        this.resyncs++;
         this.emit('resync');
       }
     } catch (error) {

@@ -282,7 +282,7 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
     // that change; its notification, when it comes, goes past this stream (already sent) and would
     // otherwise leave the page one change behind until the next.
     if (s.lastSent > caughtUp && s.watch !== undefined) {
-      if (this.deps.events.lastHeardEventId < s.lastSent) this.deps.events.touch(s.lastSent);
+      if (this.deps.events.lastHeardEventId < s.lastSent) this.deps.events.logAhead(s.lastSent);
       await this.sendStandings([s], s.lastSent);
     }
   }
@@ -396,7 +396,7 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
    * change arrives meanwhile: that one sends its own, newer pages, and a page never goes back to older ones.
    */
   private async sendStandings(watchers: Stream<W>[], eventId: number): Promise<Sent> {
-    // Not the cache version: that also moves when this instance marks its own change (touch) before or after
+    // Not the draft topic's version: that also moves when this instance's own change commits, before or after
     // hearing it, and the standings read below are the newest whatever the version.
     const overtaken = () => this.deps.events.lastHeardEventId > eventId;
     const { channel } = this;

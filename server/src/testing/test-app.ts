@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../config.js';
 import { migrate, openOrm } from '../db/orm.js';
 import { buildApp } from '../app.js';
 import { createDeps, type AppDeps, type DepsOptions } from '../deps.js';
-import { seedDefaultBoard } from '../modules/players/board.service.js';
+import { seedDefaultBoard } from '../modules/seasons/board.service.js';
 import { createContextInner } from '../trpc/context.js';
 import { createCaller } from '../trpc/root.js';
 import { createTestDb, type TestDb } from './test-db.js';
@@ -100,6 +100,8 @@ export async function createTestApp(
   });
   const orm = await openOrm(db.url, 8);
   await migrate(orm);
+  // Before the instance is built, as the operator's command imports a board before the server starts.
+  if (options.seedBoard !== false && !options.sameDatabaseAs) await seedDefaultBoard(orm.em.fork());
   const clock = new TestClock();
   const idpClock = new TestClock();
   const deps = await createDeps(config, orm, {
@@ -108,7 +110,6 @@ export async function createTestApp(
     idpLimits: { requestsPerIpPerMinute: Number(config.IDP_IP_RATE_LIMIT) },
     ...options.deps,
   });
-  if (options.seedBoard !== false && !options.sameDatabaseAs) await seedDefaultBoard(orm.em.fork());
   if (options.startEvents) await deps.events.start();
   const app = await buildApp(deps, { logger: false });
   await app.ready();

@@ -1,9 +1,10 @@
 import { authRouter } from '../modules/auth/auth.router.js';
-import { draftRouter } from '../modules/draft/draft.router.js';
+import { draftProcedures } from '../modules/draft/draft.router.js';
+import { feedProcedures } from '../modules/feed/feed.router.js';
 import { groupsRouter } from '../modules/groups/groups.router.js';
 import { joinLinksRouter } from '../modules/join-links/join-links.router.js';
 import { leaderboardRouter } from '../modules/leaderboard/leaderboard.router.js';
-import { picksRouter } from '../modules/picks/picks.router.js';
+import { picksRouter } from '../modules/groups/entries.router.js';
 import { playersRouter } from '../modules/players/players.router.js';
 import { usersRouter } from '../modules/users/users.router.js';
 import { shareRouter } from '../modules/share/share.router.js';
@@ -18,7 +19,7 @@ export const appRouter = router({
   joinLinks: joinLinksRouter,
   picks: picksRouter,
   players: playersRouter,
-  draft: draftRouter,
+  draft: router({ ...draftProcedures, ...feedProcedures }),
   leaderboard: leaderboardRouter,
   share: shareRouter,
   seasons: seasonsRouter,

@@ -27,7 +27,7 @@ const callDraft = createCallerFactory(draftRouter);
  * tRPC's `serialized-error`. server/test/trpc-contract.test.ts holds every byte to tRPC's own answer.
  */
 export function registerSseRoutes(app: FastifyInstance, deps: AppDeps, pieces: FastPaths) {
-  // The players' stream and the spectators' (modules/draft/live-stream.ts, public-live-stream.ts): same
+  // The players' stream and the spectators' (modules/leaderboard/live-stream.ts, public-live-stream.ts): same
   // wire, same checks' path.
   const streams: Record<string, (ctx: Context, signal: AbortSignal, input: unknown) => Promise<unknown>> = {
     'draft.changes': (ctx, signal, input) => callDraft(ctx, { signal }).changes(input as DraftChangesInput),

@@ -10,7 +10,7 @@ import type { AppRouter } from '../../src/trpc/root.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { loadSigningKeys } from '../../src/modules/auth/keys.js';
 import { resetDraft, startDraft } from '../../src/modules/draft/draft.service.js';
-import { MAX_STREAMS_PER_USER } from '../../src/modules/draft/live-stream.js';
+import { MAX_STREAMS_PER_USER } from '../../src/modules/leaderboard/live-stream.js';
 import { createTestApp, latestOutboxCode, listenOnLoopback, type TestApp } from '../support/test-app.js';
 
 /** Sign-in and session defects found by trying the game as an attacker. */

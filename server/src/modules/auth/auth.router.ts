@@ -10,7 +10,8 @@ import { authedProcedure, router, signedIn } from '../../trpc/trpc.js';
 import { after } from '../../cache/maybe-promise.js';
 import { hotRead, hotReadProcedure } from '../../trpc/hot-read.js';
 import { prepareJson } from '../../responses/json-body.js';
-import { migrateParticipant, updateScreenName, type ParticipantRow } from '../users/participants.service.js';
+import type { ParticipantRow } from '../users/participants.service.js';
+import { migrateParticipant, updateScreenName } from './account.service.js';
 import { authTestReport, jwtDebugReport } from './diagnostics.js';
 
 const toProfile = (p: ParticipantRow, isAdmin: boolean) => ({
@@ -52,11 +53,11 @@ export const authRouter = router({
     .input(updateScreenNameInput)
     .output(profileOutput)
     .mutation(async ({ ctx, input }) =>
-      toProfile(await updateScreenName({ em: ctx.em, participantId: ctx.participant.id, sink: ctx.deps.events }, input.screen_name), ctx.isAdmin),
+      toProfile(await updateScreenName({ em: ctx.em, participantId: ctx.participant.id }, input.screen_name), ctx.isAdmin),
     ),
   migrateParticipantId: authedProcedure
     .meta({ errors: ['BAD_REQUEST', 'FORBIDDEN', 'NOT_FOUND'] })
     .input(migrateParticipantInput)
     .output(migrateParticipantOutput)
-    .mutation(({ ctx, input }) => migrateParticipant({ em: ctx.em, participantId: ctx.participant.id, sink: ctx.deps.events }, input)),
+    .mutation(({ ctx, input }) => migrateParticipant({ em: ctx.em, participantId: ctx.participant.id }, input)),
 });

@@ -5,7 +5,7 @@ import type { Config } from '../../config.js';
 import { LOCAL_ISSUER } from './local-idp.service.js';
 import { isSessionActive } from './identity.repository.js';
 import type { SigningKeys } from './keys.js';
-import type { Invalidation } from '../../cache/invalidation.js';
+import type { Invalidation } from '../../events/topics.js';
 import type { MaybePromise } from '../../cache/maybe-promise.js';
 import { CappedCache } from '../../cache/capped.js';
 

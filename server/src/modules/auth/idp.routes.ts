@@ -133,7 +133,7 @@ export async function registerIdpRoutes(app: FastifyInstance, deps: AppDeps) {
     scope.post('/idp/sign-out', unlimited, async (req, reply) => {
       // Ends the cookie's session, and the bearer token's session for clients without cookies.
       const auth = req.headers.authorization ? await deps.bearer.verify(em, req.headers.authorization) : null;
-      await idp.signOut(em(), deps.idp, deps.events, req.cookies[SESSION_COOKIE], auth?.ok ? (auth.identity.sessionId ?? undefined) : undefined);
+      await idp.signOut(em(), deps.idp, req.cookies[SESSION_COOKIE], auth?.ok ? (auth.identity.sessionId ?? undefined) : undefined);
       reply.clearCookie(SESSION_COOKIE, { path: '/idp' });
       reply.clearCookie(SESSION_HINT_COOKIE, { path: '/' });
       return { status: 'signed_out' };

@@ -5,7 +5,7 @@ import { CODE_MAX_ATTEMPTS, CODE_TTL_MS, SESSION_TOKEN_TTL_S } from '@first-roun
 import { MESSAGES } from '@first-round/shared/messages';
 import { isReservedName } from '@first-round/shared/name-keys';
 import { badRequest, conflict, DomainError, isUniqueViolation, tooManyRequests, unauthorized } from '../../errors.js';
-import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
+import { publish } from '../../events/topic-bus.js';
 import { isScreenNameTaken } from '../users/participants.repository.js';
 import { hmac, type SigningKeys } from './keys.js';
 import { noAccountMail, type Mailer } from './mailer.js';
@@ -225,7 +225,6 @@ export async function refreshToken(em: EntityManager, deps: LocalIdpDeps, sessio
 export async function signOut(
   em: EntityManager,
   deps: LocalIdpDeps,
-  sink: InvalidationSink,
   sessionSecret: string | undefined,
   sessionId?: string,
 ): Promise<string[]> {
@@ -235,7 +234,7 @@ export async function signOut(
       { secretHash: sessionSecret ? hmac(deps.keys.hmacSecret, sessionSecret) : null, id: sessionId ?? null },
       deps.now(),
     );
-    if (ids.length > 0) await announceChange(tx, sink, { kind: 'sessions_ended', session_ids: ids });
+    if (ids.length > 0) await publish(tx, 'sessions_ended', { kind: 'sessions_ended', session_ids: ids });
     return ids;
   });
 }

@@ -8,7 +8,7 @@ import { readDraftState, type DraftStateRow } from './draft.repository.js';
 
 /**
  * The draft's state for reads that every open page makes (draft.status, "has it started?" before the
- * standings): read once per draft version, validated and serialised once. Writes never use it: the draft
+ * standings): read once per version of the `draft` and `board` topics, validated and serialised once. Writes never use it: the draft
  * lock is checked inside each write's own transaction.
  */
 export class DraftStatusCache {
@@ -20,7 +20,7 @@ export class DraftStatusCache {
     private readonly settings: DraftSettings,
     events: VersionSource,
   ) {
-    this.state = new Versioned(events, () => readDraftState(orm.em.fork()));
+    this.state = new Versioned(events, ['draft', 'board'], () => readDraftState(orm.em.fork()));
   }
 
   status(): MaybePromise<DraftStatus> {

@@ -10,8 +10,6 @@ import { ORDER_SUBSELECT } from './order.repository.js';
  * on the board through the players module.
  */
 
-/** The NOTIFY channel of draft changes: the topic bus's `draft` topic (events/topic-bus.ts). */
-export const DRAFT_CHANNEL = 'draft_changes';
 
 /** What the draft's rules read: its state row, how many round-one slots are filled, the newest event, the order. */
 export interface DraftStateRow {
@@ -71,14 +69,6 @@ export async function appendDraftEvent(em: EntityManager, change: Omit<DraftChan
   });
   await em.flush();
   return event;
-}
-
-/**
- * NOTIFY on the draft's channel, inside the caller's transaction: listeners (every server instance) hear
- * the change only once it commits. The payload travels as a bind parameter.
- */
-export async function notifyDraftChange(em: EntityManager, change: DraftChange): Promise<void> {
-  await sql(em, `select pg_notify($1, $2)`, [DRAFT_CHANNEL, JSON.stringify(change)]);
 }
 
 /** The audit log, newest first, with each event's player as the board has him now. */

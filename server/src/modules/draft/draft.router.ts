@@ -4,10 +4,6 @@ import {
   draftChangesInput,
   draftEventsOutput,
   draftStatusOutput,
-  feedConfirmInput,
-  feedDecisionOutput,
-  feedDismissInput,
-  feedStatusOutput,
   nextUndoOutput,
   publicChangesInput,
   recordPickInput,
@@ -15,26 +11,19 @@ import {
   standingsMine,
   standingsPage,
   standingsUpdate,
-  type DraftChange,
 } from '@first-round/shared/schemas';
 import { adminProcedure, authedProcedure, publicProcedure, router } from '../../trpc/trpc.js';
 import { hotRead, hotReadProcedure } from '../../trpc/hot-read.js';
 import * as draft from './draft.service.js';
-import * as feed from '../feed/feed.service.js';
 
 /** The operator's changes run as the signed-in admin's e-mail, which the audit log records. */
-const actorOf = (ctx: { participant: { email: string | null; id: string } }) => ctx.participant.email ?? ctx.participant.id;
+export const actorOf = (ctx: { participant: { email: string | null; id: string } }) => ctx.participant.email ?? ctx.participant.id;
 
 /**
- * The operator's changes. Once one commits, this process's leaderboard caches are stale at once: the
- * NOTIFY echo (which other instances and the command line rely on) arrives later, or not at all while
- * the listener reconnects, and standings read right after a recorded pick must already count it.
+ * The operator's changes. As one commits, this process's caches made from the draft are stale at once
+ * (the service publishes it, events/topic-bus.ts): standings read right after a recorded pick count it.
  */
-const operatorChange = adminProcedure.use(async ({ ctx, next }) => {
-  const result = await next();
-  if (result.ok) ctx.deps.events.touch((result.data as Partial<DraftChange> | undefined)?.event_id);
-  return result;
-});
+export const operatorChange = adminProcedure;
 
 /** Read by every open page: from the versioned cache, validated against its schema once per version. */
 export const readDraftStatus = hotRead({ input: undefined, output: draftStatusOutput, access: 'public', run: (ctx) => ctx.deps.draftStatus.status() });
@@ -42,7 +31,8 @@ export const readDraftStatus = hotRead({ input: undefined, output: draftStatusOu
 /** An operator's change answers the change as logged and announced (`output` documents it: the service builds it). */
 const CHANGE = { output: draftChange } as const;
 
-export const draftRouter = router({
+/** The `draft` namespace's own procedures; the feed's join them there (trpc/root.ts). */
+export const draftProcedures = {
   status: hotReadProcedure(readDraftStatus),
   start: operatorChange.meta({ ...CHANGE, errors: ['CONFLICT'] }).mutation(({ ctx }) => draft.startDraft(ctx.em, ctx.deps.draft, actorOf(ctx))),
   // A slot outside round one is BAD_REQUEST; an unknown player NOT_FOUND; before the start, a filled slot, a drafted player, round one complete CONFLICT.
@@ -81,17 +71,7 @@ export const draftRouter = router({
     .input(publicChangesInput)
     .subscription(({ ctx, input, signal }) => ctx.deps.publicLive.subscribe(ctx.ip, input, signal)),
   auditLog: adminProcedure.output(draftEventsOutput).query(({ ctx }) => draft.recentDraftEvents(ctx.em)),
-  /** The results feed (modules/feed/): its status and the queue of reports waiting for the operator. */
-  feed: adminProcedure.output(feedStatusOutput).query(({ ctx }) => feed.feedStatus(ctx.em, ctx.deps.config, ctx.deps.draft.now())),
-  // No suggestion and no player_id, or a feed team that is none of the 32: BAD_REQUEST; and recordPick's refusals.
-  feedConfirm: operatorChange
-    .meta({ errors: ['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT'] })
-    .input(feedConfirmInput)
-    .output(feedDecisionOutput)
-    .mutation(({ ctx, input }) => feed.confirmQueueItem(ctx.em, ctx.deps.draft, actorOf(ctx), input.id, input.player_id)),
-  feedDismiss: adminProcedure
-    .meta({ errors: ['NOT_FOUND', 'CONFLICT'] })
-    .input(feedDismissInput)
-    .output(feedDecisionOutput)
-    .mutation(({ ctx, input }) => feed.dismissQueueItem(ctx.em, actorOf(ctx), input.id)),
-});
+};
+
+/** The draft's own procedures as a router (wire/sse-route.ts calls its streams). */
+export const draftRouter = router(draftProcedures);

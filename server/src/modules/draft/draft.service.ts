@@ -9,13 +9,13 @@ import {
   appendDraftEvent,
   latestDraftEvents,
   latestEventId,
-  notifyDraftChange,
   readDraftState,
   recordDeadline,
   toAuditEntry,
   updateDraftState,
   type DraftStateRow,
 } from './draft.repository.js';
+import { publish } from '../../events/topic-bus.js';
 import { deleteOrderChange, insertOrderChange, latestOrderChange, orderSlot, writeOrderSlot, type OrderChangeRow } from './order.repository.js';
 
 /** Everything the draft rules need to know about the world: the configured deadline, slots, and a clock. */
@@ -60,7 +60,7 @@ export async function isDraftStarted(em: EntityManager, settings: DraftSettings)
 async function logAndNotify(em: EntityManager, change: Omit<DraftChange, 'event_id' | 'at'>, actor: string): Promise<DraftChange> {
   const logged = await appendDraftEvent(em, change, actor);
   const full: DraftChange = { ...change, event_id: logged.id, at: logged.createdAt.toISOString() };
-  await notifyDraftChange(em, full);
+  await publish(em, 'draft', full);
   return full;
 }
 

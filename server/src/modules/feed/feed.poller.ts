@@ -16,7 +16,7 @@ const TIMER_SLACK_MS = 20;
 
 export type FeedFetch = (url: string, init: { signal: AbortSignal; headers: Record<string, string> }) => Promise<Pick<Response, 'ok' | 'status' | 'text'>>;
 
-type PollerDeps = Pick<AppDeps, 'orm' | 'config' | 'draft' | 'log' | 'events'>;
+type PollerDeps = Pick<AppDeps, 'orm' | 'config' | 'draft' | 'log'>;
 
 /**
  * Polls the configured results feed while the draft is live (started, round one not marked complete).
@@ -73,7 +73,6 @@ export class FeedPoller {
       }
       const picks = feedAdapters[FEED_KIND](document);
       const outcome = await applyFeed(em, this.deps.draft, picks);
-      for (const id of outcome.eventIds) this.deps.events.touch(id);
       await writeFeedStatus(em, { lastPollAt: at, lastSuccessAt: at, lastError: null, picksSeen: outcome.seen, ...this.schedule(at, false) });
       if (outcome.recorded.length || outcome.queued) this.deps.log.info({ recorded: outcome.recorded, queued: outcome.queued }, 'results feed applied');
       return outcome;

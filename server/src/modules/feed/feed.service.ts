@@ -25,8 +25,6 @@ export interface FeedOutcome {
   queued: number;
   /** Round-one picks the feed reported. */
   seen: number;
-  /** Draft change event ids of the recorded picks and teams (the caller marks its caches stale). */
-  eventIds: number[];
 }
 
 /** The round-one picks of a feed: `overall` within the slots; a pick that names another round is not one. */
@@ -46,7 +44,7 @@ export function roundOnePicks(picks: readonly FeedPick[], slots: number): FeedPi
  */
 export async function applyFeed(em: EntityManager, settings: DraftSettings, picks: readonly FeedPick[]): Promise<FeedOutcome> {
   const round = roundOnePicks(picks, settings.roundOnePicks);
-  const outcome: FeedOutcome = { recorded: [], teams: [], queued: 0, seen: round.length, eventIds: [] };
+  const outcome: FeedOutcome = { recorded: [], teams: [], queued: 0, seen: round.length };
   // One board and order read per run; changes update them in place so later picks of the same run see them.
   const board: Player[] = await em.fork().find(PlayerSchema, {}, { orderBy: { rank: 'asc' } });
   const bySlot = new Map(board.filter((p) => p.draftRound === 1 && p.draftPick !== null).map((p) => [p.draftPick!, p]));
@@ -75,12 +73,11 @@ export async function applyFeed(em: EntityManager, settings: DraftSettings, pick
         continue;
       }
       try {
-        const change = await recordPick(em.fork(), settings, FEED_ACTOR, pick.overall, match.player.id);
+        await recordPick(em.fork(), settings, FEED_ACTOR, pick.overall, match.player.id);
         match.player.draftRound = 1;
         match.player.draftPick = pick.overall;
         bySlot.set(pick.overall, match.player);
         outcome.recorded.push(pick.overall);
-        outcome.eventIds.push(change.event_id);
         await resolveOpenItems(em, pick.overall, 'confirm', FEED_ACTOR);
       } catch (error) {
         // Recorded meanwhile by the operator, round marked complete, …: the next poll sees the new state.
@@ -133,10 +130,9 @@ async function applyTeam(
     return;
   }
   try {
-    const change = await setSlotTeam(em.fork(), settings, FEED_ACTOR, slot, known.abbreviation);
+    await setSlotTeam(em.fork(), settings, FEED_ACTOR, slot, known.abbreviation);
     order.set(slot, { team: known.abbreviation, setBy: FEED_ACTOR });
     outcome.teams.push(slot);
-    outcome.eventIds.push(change.event_id);
   } catch (error) {
     // Changed meanwhile by the operator: the next poll sees the new order.
     if (!(error instanceof DomainError)) throw error;

@@ -46,13 +46,13 @@ export const groupsRouter = router({
     .meta({ errors: ['FORBIDDEN', 'NOT_FOUND', 'DRAFT_LOCKED', 'TOO_MANY_REQUESTS'] })
     .input(joinGroupInput)
     .output(joinResultOutput)
-    .mutation(({ ctx, input }) => groups.joinGroup({ ...caller(ctx), now: ctx.deps.draft.now(), draft: ctx.deps.draft, sink: ctx.deps.events }, input)),
+    .mutation(({ ctx, input }) => groups.joinGroup({ ...caller(ctx), now: ctx.deps.draft.now(), draft: ctx.deps.draft }, input)),
   // The global group cannot be left (BAD_REQUEST), nor a group by its owner while others remain (CONFLICT).
   leave: authedProcedure
     .meta({ errors: ['BAD_REQUEST', 'FORBIDDEN', 'CONFLICT', ...GROUP_NOT_FOUND] })
     .input(groupIdInput)
     .output(leaveResultOutput)
-    .mutation(({ ctx, input }) => groups.leaveGroup({ ...caller(ctx), sink: ctx.deps.events }, input.group_id)),
+    .mutation(({ ctx, input }) => groups.leaveGroup({ ...caller(ctx) }, input.group_id)),
   memberCount: authedProcedure.meta({ errors: GROUP_NOT_FOUND }).input(groupIdInput).output(memberCountOutput).query(({ ctx, input }) => groups.memberCount(caller(ctx), input.group_id)),
   membership: authedProcedure.meta({ errors: GROUP_NOT_FOUND }).input(groupIdInput).output(membershipOutput).query(({ ctx, input }) => groups.getMembership(caller(ctx), input.group_id)),
   members: groupMemberProcedure.input(groupIdInput).output(membersOutput).query(({ ctx, input }) => groups.listMembers(ctx.em, input.group_id)),
@@ -61,7 +61,7 @@ export const groupsRouter = router({
   useGlobalPicks: draftOpenProcedure(groupMemberProcedure.input(useGlobalPicksInput), MESSAGES.picksLocked)
     .output(membershipOutput)
     .mutation(({ ctx, input }) =>
-      groups.setEntryMode({ ...caller(ctx), draft: ctx.deps.draft, sink: ctx.deps.events }, input.group_id, entryModeOf(input.use_global_picks)),
+      groups.setEntryMode({ ...caller(ctx), draft: ctx.deps.draft }, input.group_id, entryModeOf(input.use_global_picks)),
     ),
   /** Owners only (the middleware answers 403 to anyone else); allowed before and after the start. */
   setPassword: groupOwnerProcedure

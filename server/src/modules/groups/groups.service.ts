@@ -7,7 +7,7 @@ import { joinDraftState, lateJoinNotice } from '@first-round/shared/join-words';
 import type { DraftStatus, GroupDto, joinResultOutput } from '@first-round/shared/schemas';
 import { badRequest, conflict, draftLocked, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
 import { getDraftStatus, isDraftStarted, type DraftSettings } from '../draft/draft.service.js';
-import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
+import { publish } from '../../events/topic-bus.js';
 import { screenNamesOf } from '../users/participants.repository.js';
 import { copyPickSet, deletePickSet, whoHasPicks } from '../picks/pick-sets.js';
 import { lockParticipant } from '../users/participants.service.js';
@@ -154,7 +154,7 @@ export function joinAnswer(groupId: number, added: boolean, status: Pick<DraftSt
  * no password.
  */
 export async function joinGroup(
-  { em, participantId, now, draft, sink }: Caller & { now: Date; draft: DraftSettings; sink: InvalidationSink },
+  { em, participantId, now, draft }: Caller & { now: Date; draft: DraftSettings },
   input: { group_id: number; password?: string },
 ) {
   const outcome = await em.transactional(async (tx): Promise<{ ok: JoinResult } | { refused: Error }> => {
@@ -175,7 +175,7 @@ export async function joinGroup(
       return { refused: await wrongPassword(tx, participantId, input.group_id, now) };
     }
     const added = await addMember(tx, input.group_id, participantId);
-    await announceChange(tx, sink, { kind: 'group', group_id: input.group_id });
+    await publish(tx, 'group', { kind: 'group', group_id: input.group_id });
     return { ok: joinAnswer(input.group_id, added, status) };
   });
   // A refusal is thrown only after the commit, so the failure it recorded counts.
@@ -188,7 +188,7 @@ export async function joinGroup(
  * it its picks and links). The group row is locked so two members leaving at once cannot both be "last".
  * A private group one is not in is refused as none, after the same reads.
  */
-export async function leaveGroup({ em, participantId, sink }: Caller & { sink: InvalidationSink }, groupId: number) {
+export async function leaveGroup({ em, participantId }: Caller, groupId: number) {
   if (groupId === GLOBAL_GROUP_ID) throw badRequest('The global group cannot be left');
   return em.transactional(async (tx) => {
     const exists = await repo.lockGroup(tx, groupId, 'update');
@@ -196,7 +196,7 @@ export async function leaveGroup({ em, participantId, sink }: Caller & { sink: I
     if (!exists || !me) throw await refusalForNonMember(tx, groupId);
     const others = await repo.countMembersOtherThan(tx, groupId, participantId);
     if (me.isOwner && others > 0) throw conflict('The owner cannot leave a group that still has other members');
-    await announceChange(tx, sink, { kind: 'group', group_id: groupId });
+    await publish(tx, 'group', { kind: 'group', group_id: groupId });
     if (others === 0) {
       await repo.deleteGroup(tx, groupId);
       return { success: true, group_deleted: true };
@@ -304,7 +304,7 @@ export async function listMembers(em: EntityManager, groupId: number) {
  * lock checked again inside it; its procedure checks membership and the lock first.
  */
 export async function setEntryMode(
-  { em, participantId, draft, sink }: Caller & { draft: DraftSettings; sink: InvalidationSink },
+  { em, participantId, draft }: Caller & { draft: DraftSettings },
   groupId: number,
   mode: EntryMode,
 ) {
@@ -319,7 +319,17 @@ export async function setEntryMode(
     if (mode === 'own') await copyPickSet(tx, participantId, GLOBAL_GROUP_ID, groupId);
     else await deletePickSet(tx, participantId, groupId);
     await repo.setUseGlobalPicks(tx, groupId, participantId, mode === 'linked');
-    await announceChange(tx, sink, { kind: 'group', group_id: groupId });
+    await publish(tx, 'group', { kind: 'group', group_id: groupId });
   });
   return getMembership({ em, participantId }, groupId);
+}
+
+/**
+ * An account fix: `fromId`'s memberships become `toId`'s (one both hold is kept once) and the groups
+ * `fromId` created name `toId` as their creator, inside the caller's transaction. How many memberships moved.
+ */
+export async function moveMemberships(tx: EntityManager, fromId: string, toId: string): Promise<number> {
+  const moved = await repo.copyMemberships(tx, fromId, toId);
+  await repo.reassignGroupCreator(tx, fromId, toId);
+  return moved;
 }

@@ -23,6 +23,6 @@ export const joinLinksRouter = router({
     .input(joinLinkTokenInput)
     .output(joinResultOutput)
     .mutation(({ ctx, input }) =>
-      links.joinWithLink({ em: ctx.em, participantId: ctx.participant.id, now: ctx.deps.draft.now(), draft: ctx.deps.draft, sink: ctx.deps.events }, input.token),
+      links.joinWithLink({ em: ctx.em, participantId: ctx.participant.id, now: ctx.deps.draft.now(), draft: ctx.deps.draft }, input.token),
     ),
 });

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MESSAGES } from '@first-round/shared/messages';
 import { isForeignKeyViolation, notFound } from '../../errors.js';
-import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
+import { publish } from '../../events/topic-bus.js';
 import { INVITE_CARD_NAMES } from '@first-round/shared/constants';
 import { joinDraftState } from '@first-round/shared/join-words';
 import type { DraftStatus, ResolvedJoinLink } from '@first-round/shared/schemas';
@@ -101,13 +101,18 @@ export async function resolveJoinLink(
 
 /** The link stands in for the password; joining twice is a success. After the start the member gets no entry (joinAnswer says so). */
 export async function joinWithLink(
-  { em, participantId, now, draft, sink }: { em: EntityManager; participantId: string; now: Date; draft: DraftSettings; sink: InvalidationSink },
+  { em, participantId, now, draft }: { em: EntityManager; participantId: string; now: Date; draft: DraftSettings },
   token: string,
 ) {
   const link = await liveLink({ em, now }, token);
   return em.transactional(async (tx) => {
     const added = await addMember(tx, link.group_id, participantId);
-    if (added) await announceChange(tx, sink, { kind: 'group', group_id: link.group_id });
+    if (added) await publish(tx, 'group', { kind: 'group', group_id: link.group_id });
     return joinAnswer(link.group_id, added, await getDraftStatus(tx, draft));
   });
+}
+
+/** An account fix: the links `fromId` made are `toId`'s, inside the caller's transaction. */
+export async function moveJoinLinks(tx: EntityManager, fromId: string, toId: string): Promise<void> {
+  await repo.reassignJoinLinkCreator(tx, fromId, toId);
 }

@@ -4,6 +4,7 @@ import { entrySetGroup } from '@first-round/shared/entries';
 import { fieldOutput, type FieldRow } from '@first-round/shared/schemas';
 import type { Orm } from '../../db/orm.js';
 import { CappedCache } from '../../cache/capped.js';
+import { SingleFlight } from '../../cache/single-flight.js';
 import { prepareJson } from '../../responses/json-body.js';
 import { sqlRows } from '../../db/sql.js';
 import type { TopicBus } from '../../events/topic-bus.js';
@@ -40,7 +41,7 @@ export function shareOf(pickedBy: number, entries: number): number {
 export class FieldCache {
   private readonly fields = new CappedCache<number, { at: number; rows: FieldRow[] }>(MAX_FIELDS);
   /** Computations in progress, so concurrent readers share one; each removes itself when done. */
-  private readonly inFlight = new CappedCache<number, { mark: number; promise: Promise<FieldRow[]> }>(MAX_FIELDS);
+  private readonly inFlight = new SingleFlight<number, FieldRow[], number>((groupId, mark) => this.fields.isCurrent(groupId, mark));
 
   constructor(
     private readonly orm: Orm,
@@ -64,19 +65,12 @@ export class FieldCache {
     if (!this.events.isConnected) return this.compute(em ?? this.orm.em.fork(), groupId);
     const hit = this.fields.get(groupId);
     if (hit && this.clock() - hit.at < MAX_AGE_MS) return Promise.resolve(hit.rows);
-    const running = this.inFlight.get(groupId);
-    if (running && this.fields.isCurrent(groupId, running.mark)) return running.promise;
     const mark = this.fields.mark();
-    const promise = this.compute(em ?? this.orm.em.fork(), groupId)
-      .then((rows) => {
-        this.fields.set(groupId, { at: this.clock(), rows }, mark);
-        return rows;
-      })
-      .finally(() => {
-        if (this.inFlight.peek(groupId)?.promise === promise) this.inFlight.delete(groupId);
-      });
-    this.inFlight.set(groupId, { mark, promise });
-    return promise;
+    return this.inFlight.run(groupId, mark, async () => {
+      const rows = await this.compute(em ?? this.orm.em.fork(), groupId);
+      this.fields.set(groupId, { at: this.clock(), rows }, mark);
+      return rows;
+    });
   }
 
   /** Every group's field is computed again at its next read. */
@@ -88,7 +82,7 @@ export class FieldCache {
   /** One group's field is computed again at its next read. */
   forget(groupId: number) {
     this.fields.invalidate(groupId);
-    this.inFlight.delete(groupId);
+    this.inFlight.forget(groupId);
   }
 
   private async compute(em: EntityManager, groupId: number): Promise<FieldRow[]> {

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { leaderboardRowOutput, type EntryStatus, type LeaderboardInput, type LeaderboardRow } from '@first-round/shared/schemas';
 import { CappedCache } from '../../cache/capped.js';
+import { SingleFlight } from '../../cache/single-flight.js';
 import { prepareJson } from '../../responses/json-body.js';
 import type { MaybePromise } from '../../cache/maybe-promise.js';
 import type { Orm } from '../../db/orm.js';
@@ -27,18 +28,20 @@ const MAX_PAGES = 64;
 /** Distinct searches of one ranking kept, least recently read evicted first. */
 const MAX_SEARCHES = 256;
 
-/** A ranking as kept: the draft version it was ranked at, and when. */
+/** What a ranking is made from, besides the book's entries and the group's members (announced on their own topics). */
+const RANKED_FROM = ['draft', 'board'] as const;
+
+/** A ranking as kept: the version of RANKED_FROM it was ranked at, and when. */
 interface Ranked {
   version: number;
   at: number;
   value: Standings;
 }
 
-/** A ranking being computed: for the draft version `version`, begun at the rankings' mark `mark`. */
+/** A ranking being computed: at the version `version` of RANKED_FROM, begun at the rankings' mark `mark`. */
 interface Ranking {
   version: number;
   mark: number;
-  promise: Promise<Standings>;
 }
 
 /**
@@ -65,7 +68,10 @@ export class LeaderboardCache {
    */
   private readonly rankings = new CappedCache<number, Ranked>(MAX_RANKINGS);
   /** Rankings being computed, so concurrent readers share one; each removes itself when done. */
-  private readonly inFlight = new CappedCache<number, Ranking>(MAX_RANKINGS);
+  private readonly inFlight = new SingleFlight<number, Standings, Ranking>(
+    // Shared only if nothing made this group stale since it began (then its result would not be kept).
+    (groupId, { version, mark }) => version === this.version() && this.rankings.isCurrent(groupId, mark),
+  );
   /**
    * Pages of a ranking, validated and serialised once: every reader of that page shares the bytes. Kept
    * beside the ranking (a WeakMap: they go with it).
@@ -84,7 +90,7 @@ export class LeaderboardCache {
   constructor(
     private readonly orm: Orm,
     private readonly book: EntryBook,
-    private readonly events: TopicBus,
+    private readonly events: Pick<TopicBus, 'versionOf' | 'isConnected' | 'on' | 'onChange' | 'onResync' | 'onInvalidate'>,
     private readonly log: Pick<FastifyBaseLogger, 'warn'>,
   ) {
     this.global = new GlobalStandings(book);
@@ -94,6 +100,8 @@ export class LeaderboardCache {
     // The book reads everything again after a resync; meanwhile it answers from what it has.
     events.onResync(() => this.refresh());
     book.onReloaded(() => this.refresh());
+    // Saved picks: the groups they show in, whichever instance saved them.
+    events.on('picks', (change) => change.group_ids.forEach((groupId) => this.invalidateGroup(groupId)));
     events.onInvalidate((message) => {
       // Names (a rename, a merged account) and the board (tie-break ranks) show in every ranking.
       if (message.kind === 'participant') this.renamed(message.participant_id);
@@ -164,18 +172,15 @@ export class LeaderboardCache {
    * only when it must be computed (else a fork of its own).
    */
   get(groupId: number, em?: EntityManager): MaybePromise<Standings> {
-    const version = this.events.version;
+    const version = this.version();
     const hit = this.rankings.get(groupId);
     if (hit && hit.version === version && (groupId === GLOBAL_GROUP_ID || Date.now() - hit.at < MAX_AGE_MS)) return hit.value;
-    const running = this.inFlight.get(groupId);
-    // Shared only if nothing made this group stale since it began (then its result would not be kept).
-    if (running && running.version === version && this.rankings.isCurrent(groupId, running.mark)) return running.promise;
     const mark = this.rankings.mark();
-    const promise = this.rank(em, groupId, version, mark).finally(() => {
-      if (this.inFlight.peek(groupId)?.promise === promise) this.inFlight.delete(groupId);
-    });
-    this.inFlight.set(groupId, { version, mark, promise });
-    return promise;
+    return this.inFlight.run(groupId, { version, mark }, () => this.rank(em, groupId, version, mark));
+  }
+
+  private version() {
+    return this.events.versionOf(RANKED_FROM);
   }
 
   /** Ranks the global standings now and re-ranks them every minute in the background; returns the stopper. */
@@ -185,7 +190,7 @@ export class LeaderboardCache {
       // Renames and joins are announced: while they can be heard, re-ranking on a timer would only stall
       // readers (a big ranking holds the event loop). Without the listener, it bounds what may be missed.
       if (this.events.isConnected) return;
-      this.rank(this.orm.em.fork(), GLOBAL_GROUP_ID, this.events.version, this.rankings.mark()).catch(this.backgroundFailed);
+      this.rank(this.orm.em.fork(), GLOBAL_GROUP_ID, this.version(), this.rankings.mark()).catch(this.backgroundFailed);
     }, MAX_AGE_MS);
     timer.unref();
     return () => clearInterval(timer);
@@ -199,7 +204,7 @@ export class LeaderboardCache {
    */
   invalidateGroup(groupId: number) {
     this.rankings.invalidate(groupId);
-    this.inFlight.delete(groupId);
+    this.inFlight.forget(groupId);
   }
 
   /**
@@ -218,7 +223,7 @@ export class LeaderboardCache {
    */
   private async rank(em: EntityManager | undefined, groupId: number, version: number, mark: number): Promise<Standings> {
     const value = await this.compute(em ?? this.orm.em.fork(), groupId);
-    if (this.events.version === version) this.rankings.set(groupId, { version, at: Date.now(), value }, mark);
+    if (this.version() === version) this.rankings.set(groupId, { version, at: Date.now(), value }, mark);
     return value;
   }
 

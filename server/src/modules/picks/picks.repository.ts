@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
+import { sql } from '../../db/sql.js';
 import { PickSchema } from './picks.entities.js';
 
 /**
@@ -40,4 +42,15 @@ export async function pickedPlayerIds(em: EntityManager, playerIds: readonly num
  */
 export async function deleteAllPicks(tx: EntityManager): Promise<void> {
   await tx.execute('truncate pick');
+}
+
+/**
+ * The groups whose entry for the participant is the pick set of `groupId`: that group, and when it is the
+ * global one, every group where the participant reuses their global picks (their entry there is the same
+ * set, docs/rules.md "Entries and picks"). Read inside the saving transaction, under its locks.
+ */
+export async function groupsShowingPicks(tx: EntityManager, participantId: string, groupId: number): Promise<number[]> {
+  if (groupId !== GLOBAL_GROUP_ID) return [groupId];
+  const linked = await sql<{ group_id: number }>(tx, `select group_id from group_membership where participant_id = $1 and use_global_picks and group_id <> $2`, [participantId, GLOBAL_GROUP_ID]);
+  return [GLOBAL_GROUP_ID, ...linked.map((r) => r.group_id)];
 }

@@ -7,7 +7,7 @@ import type { PushPayload, PushPreferences, pushSetDelayInput, pushSubscribeInpu
 import type { Config } from '../../config.js';
 import { conflict, DomainError, invalidInput } from '../../errors.js';
 import { checkEndpoint, endpointPolicy, PushEndpointRefused } from './endpoint-policy.js';
-import type { TopicBus } from '../../events/topic-bus.js';
+import { publish } from '../../events/topic-bus.js';
 import { insertPlayerDeliveries, ownSubscription, readPreferences, removeOwnSubscription, savePreferences, saveSubscription, setOwnDelay } from './push.repository.js';
 
 export async function status(em: EntityManager, participantId: string, endpoint: string) {
@@ -79,8 +79,8 @@ export function setPreferences(em: EntityManager, participantId: string, prefs: 
  * A push to every device of the player, written inside `tx` (the reminder's claim: it commits with it or not
  * at all, so it goes once), due now; the sending instance hears of it on the `push` topic once `tx` commits.
  */
-export async function pushToPlayer(tx: EntityManager, events: Pick<TopicBus, 'publish'>, participantId: string, payload: PushPayload): Promise<number> {
+export async function pushToPlayer(tx: EntityManager, participantId: string, payload: PushPayload): Promise<number> {
   const pushes = await insertPlayerDeliveries(tx, participantId, payload);
-  if (pushes > 0) await events.publish(tx, 'push', { pushes });
+  if (pushes > 0) await publish(tx, 'push', { pushes });
   return pushes;
 }

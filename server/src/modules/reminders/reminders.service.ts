@@ -149,7 +149,7 @@ export async function runReminders(deps: ReminderDeps): Promise<ReminderRun> {
             });
           }
           // Claimed with the mail, so once, with it or not at all.
-          if (wants.push) await pushToPlayer(tx, deps.events, participantId, reminderText(missing));
+          if (wants.push) await pushToPlayer(tx, participantId, reminderText(missing));
           return true;
         });
         if (sent === null) return { ...run, skipped: 'started' as const };

@@ -5,7 +5,7 @@ import { parseOrderCsv, type OrderRow } from '@first-round/shared/order-csv';
 import type { BoardRow } from '@first-round/shared/players-csv';
 import type { LeaderboardRow, SeasonEntry, SeasonLeaderboard, SeasonPick, SeasonLeaderboardInput, SeasonSummary } from '@first-round/shared/schemas';
 import { pickOutcome } from '@first-round/shared/scoring';
-import { announce } from '../../cache/invalidation.js';
+import { publish } from '../../events/topic-bus.js';
 import { conflict, notFound, unprocessable } from '../../errors.js';
 import { deleteDraftEvents, readDraftState, recordDeadline, updateDraftState } from '../draft/draft.repository.js';
 import { resetDraft, statusOf, type DraftSettings } from '../draft/draft.service.js';
@@ -129,7 +129,7 @@ export async function openSeason(em: EntityManager, settings: DraftSettings, inp
     // The new season's log opens with a reset: it empties the feed's queue (a trigger) and makes every
     // instance and open page start over, as a reset does.
     await resetDraft(tx, input.actor);
-    await announce(tx, { kind: 'board' });
+    await publish(tx, 'board', { kind: 'board' });
     return {
       closed: { year, groups: groups.length, entries, events },
       opened: { year: input.year, deadline: input.deadline, players: input.board.length },

@@ -1,5 +1,5 @@
 import { CappedCache } from '../../cache/capped.js';
-import type { Invalidation } from '../../cache/invalidation.js';
+import type { Invalidation } from '../../events/topics.js';
 import type { ParticipantRow } from './participants.service.js';
 
 /** What the cache needs from the instance's event hub. */
@@ -17,7 +17,7 @@ export const MAX_PARTICIPANT_ROWS = 200_000;
 
 /**
  * Participant rows of signed-in callers, so an authenticated request does not read its own row every
- * time. A row changes only through participants.service, which announces it on the invalidation channel;
+ * time. A row changes only through the users module and the account service, which publish `participant`;
  * rows are served from memory only while that channel is heard (else a rename on another instance could
  * be missed), and dropped whole on a resync. A row read before a change to it was applied is not kept
  * (the read takes a `mark()` first): a rename committing while a caller's row is being read would

@@ -1,15 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MESSAGES } from '@first-round/shared/messages';
-import { isReservedName } from '@first-round/shared/name-keys';
-import { usernameSchema } from '@first-round/shared/schemas';
-import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../errors.js';
-import type { Identity } from '../auth/bearer.js';
-import { findUser, isUsernameTaken, setUsername } from '../auth/identity.repository.js';
-import { copyMemberships, reassignGroupCreator } from '../groups/groups.repository.js';
-import { reassignJoinLinkCreator } from '../join-links/join-links.repository.js';
-import { copyPickSets } from '../picks/pick-sets.js';
-import { announceChange, type InvalidationSink } from '../../cache/invalidation.js';
-import type { ParticipantCache } from './participant.cache.js';
+import { notFound } from '../../errors.js';
+import { publish } from '../../events/topic-bus.js';
 import type { Participant } from './users.entities.js';
 import * as repo from './participants.repository.js';
 
@@ -29,11 +20,10 @@ export const toParticipantRow = (p: Participant): ParticipantRow => ({
   is_first_login: p.isFirstLogin,
 });
 
-/** Who is asking, the EntityManager of their call, and where cache announcements go. */
+/** Who is asking, and the EntityManager of their call. */
 export interface UserCall {
   em: EntityManager;
   participantId: string;
-  sink: InvalidationSink;
 }
 
 /**
@@ -42,98 +32,22 @@ export interface UserCall {
  */
 export const lockParticipant = repo.lockParticipant;
 
-/** Where a Clerk user's e-mail and username come from: Clerk's backend API, or the token's claims in tests. */
-export type ClerkUserLookup = (userId: string) => Promise<{ email: string | null; username: string | null }>;
-
 /**
- * The participant row for a verified identity, created (or refreshed) on its first authenticated call so
- * that picks and memberships always have a participant to point at. Callers look in the participant
- * cache first (`signedIn`); this remembers the row there.
+ * A new screen name for the participant, inside the caller's transaction: false when another participant
+ * holds it in any spelling (name-keys.ts), or there is no such participant. The unique indexes on the keys
+ * decide between two players renaming at once (a unique violation thrown).
  */
-export async function ensureParticipant(
-  em: EntityManager,
-  identity: Identity,
-  cache: ParticipantCache,
-  clerkLookup?: ClerkUserLookup,
-): Promise<ParticipantRow> {
-  // Taken before the row is read: a change to it announced meanwhile keeps what is read out of the cache.
-  const mark = cache.mark();
-  const found = await repo.findParticipant(em, identity.userId);
-  const existing = found ? toParticipantRow(found) : undefined;
-  if (existing && cache.wasRefreshed(identity.userId)) {
-    cache.remember(existing, mark);
-    return existing;
-  }
-
-  let profile: { email: string | null; username: string | null };
-  if (identity.provider === 'local') {
-    const user = await findUser(em, identity.userId);
-    profile = { email: user?.email ?? null, username: user?.username ?? null };
-  } else if (existing) {
-    profile = { email: existing.email, username: existing.screen_name };
-  } else {
-    profile = clerkLookup
-      ? await clerkLookup(identity.userId)
-      : {
-          email: typeof identity.claims.email === 'string' ? identity.claims.email : null,
-          username: typeof identity.claims.username === 'string' ? identity.claims.username : null,
-        };
-  }
-
-  // Nothing to bring up to date (the merge below only ever changes the e-mail): no write. A restarted
-  // instance meets every signed-in player's first call at once (5,000 pages reconnecting), and rewriting
-  // each unchanged row cost the database a write apiece and the next ranking a re-read of every name
-  // (global-standings.ts reads the rows written since its last read).
-  if (existing && (profile.email === null || profile.email === existing.email)) {
-    cache.remember(existing, mark);
-    return existing;
-  }
-
-  const upsert = async (screenName: string | null) => toParticipantRow(await repo.upsertParticipant(em, { id: identity.userId, email: profile.email, screenName }));
-  // A name the provider hands over is not checked by our forms (Clerk's dashboard, a username set there):
-  // one a reference entry has, or one that is no valid name here, is not taken as the screen name.
-  const parsed = profile.username === null ? undefined : usernameSchema.safeParse(profile.username);
-  const offered = parsed?.success && !isReservedName(parsed.data) ? parsed.data : null;
-  let row: ParticipantRow;
-  try {
-    row = await upsert(offered);
-  } catch (error) {
-    // Another new user took the same name between the check and the insert: this one starts without a
-    // screen name (as when the name was taken earlier) instead of failing its first call.
-    if (!offered || !isScreenNameViolation(error)) throw error;
-    row = await upsert(null);
-  }
-  cache.remember(row, mark);
-  return row;
+export async function renameParticipant(tx: EntityManager, participantId: string, screenName: string): Promise<boolean> {
+  if (await repo.isScreenNameTaken(tx, screenName, participantId)) return false;
+  if (!(await repo.setScreenName(tx, participantId, screenName))) throw notFound('Participant not found');
+  await publish(tx, 'participant', { kind: 'participant', participant_id: participantId });
+  return true;
 }
 
-/** A screen name another participant holds, caught by one of the unique indexes (a key's, or lower()'s). */
-const isScreenNameViolation = (error: unknown) =>
-  ['participant_screen_name_key_unique', 'participant_screen_name_glyph_key_unique', 'participant_screen_name_unique'].some((index) => isUniqueViolation(error, index));
-
-/**
- * A new screen name: refused (409) when it would pass for a reference entry's, or another participant
- * holds it in any spelling or look-alike letters with the same keys (name-keys.ts: an operator's
- * 'operatorrt' holds 'Operator RT', 'alice' holds 'аlice' and 'aIice'). The unique indexes on the keys
- * decide between two players renaming at once.
- */
-export async function updateScreenName({ em, participantId, sink }: UserCall, screenName: string): Promise<ParticipantRow> {
-  if (isReservedName(screenName)) throw conflict(MESSAGES.usernameReserved);
-  try {
-    return await em.transactional(async (tx) => {
-      if ((await isUsernameTaken(tx, screenName, participantId)) || (await repo.isScreenNameTaken(tx, screenName, participantId))) {
-        throw conflict(MESSAGES.usernameTaken);
-      }
-      if (!(await repo.setScreenName(tx, participantId, screenName))) throw notFound('Participant not found');
-      // The built-in provider's username and the screen name are one namespace: keep them equal.
-      await setUsername(tx, participantId, screenName);
-      await announceChange(tx, sink, { kind: 'participant', participant_id: participantId });
-      return toParticipantRow((await repo.findParticipant(tx, participantId))!);
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(MESSAGES.usernameTaken);
-    throw error;
-  }
+/** The participant goes (their rows in other modules moved first), inside the caller's transaction; every instance forgets them. */
+export async function removeParticipant(tx: EntityManager, participantId: string): Promise<void> {
+  await repo.deleteParticipant(tx, participantId);
+  await publish(tx, 'participant', { kind: 'participant', participant_id: participantId });
 }
 
 export async function getFirstLoginStatus({ em, participantId }: Pick<UserCall, 'em' | 'participantId'>) {
@@ -152,47 +66,11 @@ export async function setReminders({ em, participantId }: Pick<UserCall, 'em' | 
   return { reminders };
 }
 
-export async function markFirstLoginDone({ em, participantId, sink }: UserCall) {
+export async function markFirstLoginDone({ em, participantId }: UserCall) {
   await em.transactional(async (tx) => {
     await repo.setFirstLoginDone(tx, participantId);
-    await announceChange(tx, sink, { kind: 'participant', participant_id: participantId });
+    await publish(tx, 'participant', { kind: 'participant', participant_id: participantId });
   });
   return { is_first_login: false };
-}
-
-/**
- * Account fix: moves a temporary participant's picks, memberships and links onto the caller's own id, in
- * one transaction. Duplicates (the caller already has the same pick or membership) are merged, not doubled.
- * Each module moves its own rows; deleting the temporary participant then drops what is left of it.
- *
- * Only the caller's own temporary account moves. This server never issues temp_ ids (they are rows from
- * before an account had its provider's id), so no token or session can vouch for one; what shows whose it
- * is, is the e-mail address it was made with, which must be the caller's (verified by the identity
- * provider, compared without regard to case). One with another address, or none, is refused (403): else
- * anyone could take over any temp_ account's groups, ownership included, by naming its id.
- */
-export async function migrateParticipant({ em, participantId: callerId, sink }: UserCall, input: { temp_id: string; clerk_id: string }) {
-  if (input.clerk_id !== callerId) throw forbidden('You can only move an account onto your own user id');
-  if (!input.temp_id.startsWith('temp_')) throw badRequest('The temporary id must start with temp_');
-  return em.transactional(async (tx) => {
-    if (!(await repo.lockParticipant(tx, input.temp_id))) throw notFound(`No participant with id ${input.temp_id}`);
-    const [temp, caller] = [await repo.findParticipant(tx, input.temp_id), await repo.findParticipant(tx, callerId)];
-    const sameAddress = (a: string | null | undefined, b: string | null | undefined) => Boolean(a && b && a.trim().toLowerCase() === b.trim().toLowerCase());
-    if (!sameAddress(temp?.email, caller?.email)) throw forbidden(MESSAGES.accountFixNotYours);
-    const picks = await copyPickSets(tx, input.temp_id, callerId);
-    const memberships = await copyMemberships(tx, input.temp_id, callerId);
-    await reassignJoinLinkCreator(tx, input.temp_id, callerId);
-    await reassignGroupCreator(tx, input.temp_id, callerId);
-    await repo.deleteParticipant(tx, input.temp_id);
-    // Entries moved between participants: every instance re-reads both and re-ranks.
-    await announceChange(tx, sink, { kind: 'participant', participant_id: input.temp_id });
-    await announceChange(tx, sink, { kind: 'participant', participant_id: callerId });
-    return {
-      success: true,
-      message: `Moved ${picks} picks and ${memberships} group memberships to your account`,
-      moved_picks: picks,
-      moved_memberships: memberships,
-    };
-  });
 }
 

@@ -6,7 +6,7 @@ export const usersRouter = router({
   status: authedProcedure.output(userStatusOutput).query(({ ctx }) => getFirstLoginStatus({ em: ctx.em, participantId: ctx.participant.id })),
   markFirstLoginDone: authedProcedure
     .output(userStatusOutput)
-    .mutation(({ ctx }) => markFirstLoginDone({ em: ctx.em, participantId: ctx.participant.id, sink: ctx.deps.events })),
+    .mutation(({ ctx }) => markFirstLoginDone({ em: ctx.em, participantId: ctx.participant.id })),
   /** "E-mail me before picks lock": on until switched off here or by a reminder's unsubscribe link. */
   reminders: authedProcedure.output(remindersSetting).query(({ ctx }) => getReminders({ em: ctx.em, participantId: ctx.participant.id })),
   setReminders: authedProcedure

@@ -6,7 +6,7 @@ import { notFound, tooManyRequests } from '../../errors.js';
 import { after } from '../../cache/maybe-promise.js';
 import { jsonText } from '../../responses/json-body.js';
 import { LiveHub, type Channel, type LiveSubscription } from '../../live/hub.js';
-import { publicStandingsUpdate } from '../leaderboard/leaderboard.service.js';
+import { publicStandingsUpdate } from './leaderboard.service.js';
 
 export type PublicLiveDeps = Pick<AppDeps, 'events' | 'orm' | 'log' | 'draftStatus' | 'leaderboards' | 'benchmarks' | 'config' | 'liveFanOut'>;
 

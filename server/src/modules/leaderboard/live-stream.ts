@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { tooManyRequests } from '../../errors.js';
 import { after } from '../../cache/maybe-promise.js';
 import { LiveHub, type Channel, type LiveSubscription, type SharedPage } from '../../live/hub.js';
-import { mayReadStandings, ownStandingJson, standingsMineJson, standingsPageJson, standingsView, type StandingsView } from '../leaderboard/leaderboard.service.js';
+import { mayReadStandings, ownStandingJson, standingsMineJson, standingsPageJson, standingsView, type StandingsView } from './leaderboard.service.js';
 
 /** At most this many live streams per player on one instance: several tabs and devices, with room for reconnects. */
 export const MAX_STREAMS_PER_USER = 20;

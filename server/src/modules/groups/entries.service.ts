@@ -3,12 +3,11 @@ import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { draftLocked, forbidden, notFound, unprocessable } from '../../errors.js';
 import { isDraftStarted, type DraftSettings } from '../draft/draft.service.js';
-import type { TopicBus } from '../../events/topic-bus.js';
-import { findMembership, groupPicksPublic, lockGroupShared, refusalForNonMember, requireMembership, stopReusingGlobalPicks } from '../groups/membership.js';
+import { publish } from '../../events/topic-bus.js';
+import { findMembership, groupPicksPublic, lockGroupShared, refusalForNonMember, requireMembership, stopReusingGlobalPicks } from './membership.js';
 import { existingPlayerIds } from '../players/players.repository.js';
 import { lockParticipant } from '../users/participants.service.js';
-import { entryPlayerIds, replaceEntry } from './picks.repository.js';
-import { groupsShowingPicks } from './picks.events.js';
+import { entryPlayerIds, groupsShowingPicks, replaceEntry } from '../picks/picks.repository.js';
 import { entrySetGroup } from '@first-round/shared/entries';
 
 /** Who asks, on which EntityManager. */
@@ -29,10 +28,10 @@ export async function myPicks({ em, participantId }: Caller, groupId: number = G
  * inserted in one transaction that holds the participant's row lock, so concurrent saves queue up and the
  * result is always exactly one of the saved sets. Who may save here and the draft lock come first, in
  * the procedure (picks.save); both are checked again under the lock. The change is published on the
- * topic bus as it commits: every instance forgets the rankings made from the old picks (picks.events.ts).
+ * topic bus as it commits: every instance forgets the rankings made from the old picks (leaderboard.cache.ts).
  */
 export async function savePicks(
-  { em, draft, bus, participantId }: Caller & { draft: DraftSettings; bus: Pick<TopicBus, 'publish'> },
+  { em, draft, participantId }: Caller & { draft: DraftSettings },
   input: { picks: number[]; group_id?: number },
 ) {
   const groupId = input.group_id ?? GLOBAL_GROUP_ID;
@@ -56,7 +55,7 @@ export async function savePicks(
     await replaceEntry(tx, participantId, groupId, distinct);
     // Saving group picks makes them the entry (docs/rules.md, "Entries and picks"): stop reusing the global ones.
     if (groupId !== GLOBAL_GROUP_ID) await stopReusingGlobalPicks(tx, groupId, participantId);
-    await bus.publish(tx, 'picks', { participant_id: participantId, group_ids: await groupsShowingPicks(tx, participantId, groupId) });
+    await publish(tx, 'picks', { participant_id: participantId, group_ids: await groupsShowingPicks(tx, participantId, groupId) });
   });
   return { success: true, picks: await entryPlayerIds(em, participantId, groupId), group_id: groupId };
 }

@@ -3,8 +3,8 @@ import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { myPicksInput, participantPicksInput, picksOutput, savePicksInput, savePicksOutput } from '@first-round/shared/schemas';
 import { authedProcedure, draftOpenProcedure, router } from '../../trpc/trpc.js';
-import { requireMembership } from '../groups/membership.js';
-import * as picks from './picks.service.js';
+import { requireMembership } from './membership.js';
+import * as picks from './entries.service.js';
 
 /** Saving into a group is for its members (the global group: everyone), checked before the draft lock. */
 const entryOwnerProcedure = authedProcedure
@@ -27,7 +27,7 @@ export const picksRouter = router({
     .meta({ errors: ['UNPROCESSABLE'] })
     .output(savePicksOutput)
     .mutation(({ ctx, input }) =>
-      picks.savePicks({ em: ctx.em, draft: ctx.deps.draft, bus: ctx.deps.events, participantId: ctx.participant.id }, input),
+      picks.savePicks({ em: ctx.em, draft: ctx.deps.draft, participantId: ctx.participant.id }, input),
     ),
   // Another member's picks: hidden (FORBIDDEN) before the start and where the group's picks are not public.
   ofParticipant: authedProcedure

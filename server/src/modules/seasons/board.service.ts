@@ -3,10 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseBoardCsv, type BoardRow } from '@first-round/shared/players-csv';
 import { conflict, unprocessable } from '../../errors.js';
 import { fromRoot } from '../../paths.js';
-import { announce } from '../../cache/invalidation.js';
+import { publish } from '../../events/topic-bus.js';
 import { readDraftState } from '../draft/draft.repository.js';
 import { pickedPlayerIds } from '../picks/picks.repository.js';
-import { countPlayers, deferRankUniqueness, deletePlayers, playersLeftOff, upsertBoardRows } from './players.repository.js';
+import { countPlayers, deferRankUniqueness, deletePlayers, playersLeftOff, upsertBoardRows } from '../players/players.repository.js';
 
 export const DEFAULT_BOARD_FILE = fromRoot('shared/data/players-2025.csv');
 
@@ -38,7 +38,7 @@ export async function importBoard(em: EntityManager, rows: readonly BoardRow[]):
     await deletePlayers(tx, stale.map((s) => s.id));
     await deferRankUniqueness(tx, false);
     // Imports come from the command line: running servers hear of the new board when this commits.
-    await announce(tx, { kind: 'board' });
+    await publish(tx, 'board', { kind: 'board' });
     return { ...counts, removed: stale.length };
   });
 }
