@@ -12,6 +12,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Most lines each document may have. */
 const MAX_LINES: Record<string, number> = {
   'README.md': 150,
+  'docs/architecture.md': 160,
   'docs/decisions.md': 600,
   'docs/benchmarks.md': 400,
 };

@@ -70,7 +70,7 @@ function importsOf(types: boolean) {
 const graph = importsOf(false);
 
 /**
- * The server's modules in layers, lowest first (docs/architecture.md, "Layers"): a module imports only
+ * The server's modules in layers, lowest first (docs/architecture.md, "Module layers"): a module imports only
  * modules of lower layers, types included (a type names what the module knows of). What a lower layer's
  * change means to an upper one travels on the bus (events/topic-bus.ts), never by the lower one importing it.
  */

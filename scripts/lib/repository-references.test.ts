@@ -15,7 +15,7 @@ const FILE_MENTION = /(?<![\w/.@$-])(?:\.\.?\/)*((?:[\w.-]+\/)+[\w.-]+\.(?:ts|ts
 const DOC_MENTION = /(?<![\w/.-])([\w-]+\.md)\b/g;
 /**
  * A section of a document by its short name ('XYZ §7'): the project's own docs are named by path, so such a
- * reference points outside the repository (docs/architecture.md, "Adding a feature, end to end").
+ * reference points outside the repository (docs/contributing.md, "Adding a feature, end to end").
  */
 const OUTSIDE = /\b[A-Z]{3,}'?s? §/;
 
