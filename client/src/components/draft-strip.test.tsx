@@ -36,13 +36,13 @@ describe('the live strip', () => {
   it('lists the picks before it, newest first, in the ticker', async () => {
     renderApp(<LiveStrip />, { server: liveServer({ picks: 4 }), route: '/my-picks' });
     const ticker = within(await strip()).getByRole('list', { name: 'Earlier picks' });
-    expect(within(ticker).getAllByRole('listitem').map((li) => li.textContent)).toEqual([`#3 · ${team(3)} · Abdul Carter, EDGE`, `#2 · ${team(2)} · Travis Hunter, CB`, `#1 · ${team(1)} · Cam Ward, QB`]);
+    expect(within(ticker).getAllByRole('listitem').map((li) => li.textContent)).toEqual([`Pick 3 · ${team(3)} · Abdul Carter, EDGE`, `Pick 2 · ${team(2)} · Travis Hunter, CB`, `Pick 1 · ${team(1)} · Cam Ward, QB`]);
   });
 
   it('keeps the ticker to the five picks before the latest', async () => {
     renderApp(<LiveStrip />, { server: liveServer({ picks: 9 }), route: '/my-picks' });
     const ticker = within(await strip()).getByRole('list', { name: 'Earlier picks' });
-    expect(within(ticker).getAllByRole('listitem').map((li) => li.textContent?.split(' · ')[0])).toEqual(['#8', '#7', '#6', '#5', '#4']);
+    expect(within(ticker).getAllByRole('listitem').map((li) => li.textContent?.split(' · ')[0])).toEqual(['Pick 8', 'Pick 7', 'Pick 6', 'Pick 5', 'Pick 4']);
   });
 
   it("marks a pick in the caller's entry: 'your entry ✓' on the latest, ✓ in the ticker", async () => {
@@ -54,12 +54,12 @@ describe('the live strip', () => {
     expect(second).not.toHaveTextContent('✓');
   });
 
-  it("says how much of everyone had the latest pick once the field is read (0 % for a player nobody had)", async () => {
+  it("says how many of all entries had the latest pick once the field is read (0 % for a player nobody had)", async () => {
     const { unmount } = renderApp(<LiveStrip />, { server: liveServer({ picks: 2, shares: { 2: 0.41 } }), route: '/leaderboard' });
-    await waitFor(async () => expect(await headline()).toHaveTextContent('· 41 % of everyone'));
+    await waitFor(async () => expect(await headline()).toHaveTextContent('· 41 % of all entries'));
     unmount();
     renderApp(<LiveStrip />, { server: liveServer({ picks: 3, shares: { 2: 0.41 } }), route: '/leaderboard' });
-    await waitFor(async () => expect(await headline()).toHaveTextContent('· 0 % of everyone'));
+    await waitFor(async () => expect(await headline()).toHaveTextContent('· 0 % of all entries'));
   });
 
   it('before the first pick says the draft has started and who is on the clock', async () => {
@@ -80,7 +80,7 @@ describe('the live strip', () => {
     await queryClient.invalidateQueries();
     await waitFor(async () => expect(await headline()).toHaveTextContent(`Pick 3 · ${team(3)} · Abdul Carter`));
     const ticker = within(await strip()).getByRole('list', { name: 'Earlier picks' });
-    expect(within(ticker).getAllByRole('listitem')[0]).toHaveTextContent('#2');
+    expect(within(ticker).getAllByRole('listitem')[0]).toHaveTextContent('Pick 2');
   });
 
   it('is not shown before the start, once round one is over, or on pages that are not the game’s tabs', async () => {
