@@ -250,3 +250,21 @@ describe('LeaderboardCache.renamed', () => {
     expect((await t.deps.leaderboards.get(1)).byParticipant.get(participants[30]!)?.participant_name).toBe('Cache Rename');
   });
 });
+
+describe('a burst of announced changes', () => {
+  it('costs a ranking or two, not one per change: sign-ups and renames arriving together are ranked together', async () => {
+    // Every change needs the next ranking to include it; it does not need a ranking of its own.
+    const ranked = await standings.compute();
+    const ids = participants.filter((id) => ranked.byParticipant.has(id)).slice(0, 150);
+    expect(ids.length).toBeGreaterThan(100);
+    const rankedBefore = standings.rankings;
+    for (const id of ids) await t.db.query(`update participant set screen_name = $2 where id = $1`, [id, `Burst ${id}`]);
+    const answers = ids.map((id) => {
+      announce(id);
+      return standings.compute();
+    });
+    const last = await answers.at(-1)!;
+    for (const id of ids) expect(last.byParticipant.get(id)?.participant_name).toBe(`Burst ${id}`);
+    expect(standings.rankings - rankedBefore).toBeLessThanOrEqual(2);
+  });
+});
