@@ -80,7 +80,7 @@ describe('routes, validation and limits', () => {
     await page.getByRole('heading', { name: 'Select Players', level: 1 }).waitFor();
     await expectNoHorizontalScroll(page);
 
-    // Nothing to save yet: Save is disabled and says why (issue 13 replaced the empty-save toast).
+    // Nothing to save yet: Save is disabled and says why.
     expect(await page.getByRole('button', { name: 'Save Picks' }).isDisabled()).toBe(true);
     await page.getByText('Please select at least one player').waitFor();
 

@@ -10,7 +10,7 @@ import { watchForText } from './support/watch-text';
 const LOAD_ERROR = 'Failed to load group details';
 
 /**
- * Issue 13 item 6: what the signed-out banner and a public group's page say before the draft, while it is
+ * What the signed-out banner and a public group's page say before the draft, while it is
  * live and once round one is final. The operator moves the draft; it is reset afterwards.
  */
 describe('time and state always right', () => {

@@ -183,7 +183,7 @@ describe('groups: create, invite, join, pick and compete', () => {
     await linkBox.waitFor();
     inviteLink = await linkBox.inputValue();
     expect(inviteLink).toMatch(new RegExp(`^${BASE_URL}/groups/join/[A-Za-z0-9_-]{20,}$`));
-    // Links last until picks lock unless a shorter time is chosen (issue 23; they were 30 days here, 24 hours on the card).
+    // Links last until picks lock unless a shorter time is chosen.
     await page.getByText(/It works until picks lock, \w{3} \w{3} \d{1,2}, \d{1,2}:\d\d [AP]M \S+\./).waitFor();
     await page.getByRole('button', { name: 'Copy' }).click();
     await page.getByRole('button', { name: 'Copied!' }).waitFor();
@@ -229,7 +229,7 @@ describe('groups: create, invite, join, pick and compete', () => {
     await waitForPath(page, `/groups/${groupId}`, 20_000);
     expect(await page.evaluate<string | null>("localStorage.getItem('pendingJoinToken')")).toBeNull();
     await page.locator('h1', { hasText: groupName }).waitFor();
-    // The first-login rules close onto the group the invite led to (issue 13), not My Picks.
+    // The first-login rules close onto the group the invite led to, not My Picks.
     const rules = page.getByRole('alertdialog', { name: 'Rules of the Game' });
     await rules.getByRole('button', { name: 'Play First Round' }).click();
     await rules.waitFor({ state: 'hidden' });
@@ -262,7 +262,7 @@ describe('groups: create, invite, join, pick and compete', () => {
     await members.getByRole('listitem').filter({ hasText: friendName }).getByText('Picks are in').waitFor();
     await members.getByRole('listitem').filter({ hasText: ownerName }).getByText('No picks yet').waitFor();
     await page.getByRole('button', { name: 'Edit picks for this group' }).waitFor();
-    // Members may invite too, unless the owner turns it off (issue 23; only owners could before), but see
+    // Members may invite too, unless the owner turns it off, but see
     // none of the owner's settings.
     await page.getByRole('button', { name: 'Invite', exact: true }).waitFor();
     expect(await page.getByRole('checkbox', { name: 'Members can invite friends' }).count()).toBe(0);
@@ -319,7 +319,7 @@ describe('groups: create, invite, join, pick and compete', () => {
     await page.getByRole('textbox', { name: 'Group ID' }).fill(String(vaultId));
     await page.getByLabel('Password').fill('guess');
     await page.getByRole('button', { name: 'Join Group' }).click();
-    // A wrong password says how many tries are left (issue 23), not the generic 'check the group ID and password'.
+    // A wrong password says how many tries are left, not the generic 'check the group ID and password'.
     await page.getByText('Wrong password for this group. 4 tries left.').waitFor();
     await shots(page, 'groups-join-by-id');
     await page.getByLabel('Password').fill('open sesame');

@@ -11,7 +11,7 @@ import { waitForPath } from './support/ui';
 import { rest } from './support/rest';
 
 /**
- * Issue 15, seasons: a group's History. A season closed before this one (written into the archive as
+ * Seasons: a group's History. A season closed before this one (written into the archive as
  * `npm run season -- new` leaves it: the server under test plays the current season, which this spec
  * must not close under the other specs) shows on the group page as '<year> winner: <name>, 2 hits'; its
  * final standings open each entry onto its picks with ✓/✗ said in words. A group without past seasons

@@ -7,7 +7,7 @@ import { acceptRules } from './support/ui';
 import { signInWithSession } from './support/session';
 
 /**
- * Issue 26 §1, the checks Lighthouse makes of an installable app, as a player's browser meets them: the
+ * The checks Lighthouse makes of an installable app, as a player's browser meets them: the
  * manifest (served as application/manifest+json, with the name, the icons at the sizes it says, /groups
  * to start at, standalone, the colours), the service worker (registered, in control after a reload,
  * served never stale), and a reload offline that still opens the app and says it is offline, with no

@@ -10,7 +10,7 @@ import { signInWithSession } from './support/session';
 import { toastText, waitForPath } from './support/ui';
 
 /**
- * Issue 23 §8, joining and inviting as people meet it:
+ * Joining and inviting as people meet it:
  * 1. after a wrong group password the join screen says how many tries are left, then, at the limit, when
  *    the lock lifts (in minutes and as a clock time in the reader's own words) and to ask for an invite link;
  * 2. the invite panel makes links that last until picks lock, or for a shorter time chosen, and says that

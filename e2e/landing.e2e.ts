@@ -6,7 +6,7 @@ import { BASE_URL, DEPUTY_EMAIL, uniqueEmail, uniqueUsername } from './support/e
 import { apiSession, readCode, readMail } from './support/idp';
 import { enterMailedCode, signInThroughUi, waitForPath } from './support/ui';
 
-/** Issue 13 item 7: the landing a signed-out visitor meets on /sign-up, and signing in as a person would. */
+/** The landing a signed-out visitor meets on /sign-up, and signing in as a person would. */
 describe('the landing and signing in', () => {
   let browser: Browser;
   beforeAll(async () => {

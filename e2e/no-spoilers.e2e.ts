@@ -11,7 +11,7 @@ import { chooseViewingDelay, liveStrip, sidewaysOverflow } from './support/ui';
 import { watchForText, type TextSighting } from './support/watch-text';
 
 /**
- * Issue 26 part 5, no spoilers: a viewer at a watch party says the TV runs 5 s behind. Each pick the
+ * No spoilers: a viewer at a watch party says the TV runs 5 s behind. Each pick the
  * operator records then stays off the page (strip, ticker, standings, title, toasts) for 5 s and shows
  * within 6 s; "Catch up" shows a held pick at once; the choice survives a reload, and a reload during the
  * hold does not reveal the held pick. Every sighting of a held player's line, however brief, is recorded

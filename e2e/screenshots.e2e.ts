@@ -278,7 +278,7 @@ describe('screenshots', () => {
       await page.getByText('Success', { exact: true }).waitFor();
       await shot(page, 'auth-test', width);
     }
-    // Issue 14: benchmarks and who can still win, the group's draft board, and a share card.
+    // Benchmarks and who can still win, the group's draft board, and a share card.
     for (const size of SIZES) {
       const { page, context } = await newPerson(browser, size, EASTERN);
       await signInWithSession(page, busterEmail);
@@ -325,7 +325,7 @@ describe('screenshots', () => {
       await page.goto('/sign-in');
       await page.getByText('DRAFT IS LIVE · picks locked').waitFor();
       await shot(page, 'sign-in-live', size.width);
-      // Issue 26: where that banner leads, the spectators' page (the top 100 and round one, read-only).
+      // Where that banner leads, the spectators' page (the top 100 and round one, read-only).
       await page.getByRole('link', { name: 'Watch the live standings' }).click();
       await page.getByRole('list', { name: 'Top 100' }).getByRole('listitem').first().waitFor();
       await page.getByRole('list', { name: 'Round one picks' }).getByText('Cam Ward').waitFor();

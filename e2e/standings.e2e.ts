@@ -10,7 +10,7 @@ import { acceptRules, expectNoHorizontalScroll, signUpThroughUi, togglePlayer, w
 import { watchForText, type TextSighting } from './support/watch-text';
 
 /**
- * Issue 13, standings people can read, on a 300-entry board: the caller pinned on top with Jump to me
+ * Standings people can read, on a 300-entry board: the caller pinned on top with Jump to me
  * (their row is on the second page), search by name over the whole board, the busted entries folded away
  * once fewer are alive, the tie-break in words; My Picks as a status card before, during and after the
  * bust; group cards with the caller's place. The 300 entries are written straight into the database.
@@ -151,12 +151,12 @@ describe('standings people can read', () => {
     expect(pinnedText).toContain('1 hit · 1 pending');
     expect(pinnedText).toMatch(/Tie-break: boldest hit, #\d+ on the board/);
     await pinned.getByText('Alive', { exact: true }).waitFor();
-    // Who can still win (issue 14): the entries ahead are settled on 2 hits; one pending pick can still reach them.
+    // Who can still win: the entries ahead are settled on 2 hits; one pending pick can still reach them.
     await pinned.getByText('Can still win', { exact: true }).waitFor();
     const myRank = Number(pinnedText.match(/#(\d+)/)![1]);
     expect(myRank).toBeGreaterThan(AHEAD);
 
-    // The benchmark entries (issue 14), scored live and marked, not ranked: Travis Hunter (#1) and Cam Ward
+    // The benchmark entries, scored live and marked, not ranked: Travis Hunter (#1) and Cam Ward
     // (#5) are both in the board's top 10, which is ahead of the player's single hit.
     const benchmarks = page.getByRole('region', { name: 'Benchmarks' });
     const top10 = benchmarks.getByRole('listitem', { name: 'Benchmark: Top 10 only' });

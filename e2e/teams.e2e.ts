@@ -9,7 +9,7 @@ import { signInWithSession } from './support/session';
 import { liveStrip } from './support/ui';
 
 /**
- * Issue 23 §5, the teams on the clock. A fan with Cam Ward and Travis Hunter keeps her group's draft board
+ * The teams on the clock. A fan with Cam Ward and Travis Hunter keeps her group's draft board
  * open on a phone: the start names the team on the clock, and each pick shows on the live strip and the
  * board as 'Pick N · TEAM · Player'. Then the operator, from the /admin console, gives pick 2 to another
  * team: the fan's strip and board follow without a reload, and undo gives the pick back to JAX.

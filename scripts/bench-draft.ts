@@ -108,7 +108,7 @@ const PROFILE_DIR = args.includes('--profile') ? path.resolve(args[args.indexOf(
 const INSTANCES = opt('instances', 1);
 /** nginx's worker processes with --instances 2: each has its own open-file limit (two connections per page). */
 const NGINX_WORKERS = opt('nginx-workers', 2);
-/** Devices told of the first live pick (issue 26 §2: target all within 10 s, the live pages unaffected); 0: none. */
+/** Devices told of the first live pick (target all within 10 s, the live pages unaffected); 0: none. */
 const PUSH_SUBSCRIPTIONS = opt('push-subscriptions', 0);
 /** The same standings as a --push-subscriptions run, without the devices: what its pages are compared with. */
 const PUSH_CONTROL = args.includes('--push-control');

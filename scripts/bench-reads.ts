@@ -196,7 +196,7 @@ async function main() {
     leaderboard: { rest: `/api/groups/1/leaderboard?limit=${PAGE}`, trpc: `/trpc/leaderboard.group?input=${encodeURIComponent(JSON.stringify({ group_id: 1, limit: PAGE }))}` },
     'draft.status': { rest: '/api/draft/status', trpc: '/trpc/draft.status' },
     'auth.me': { rest: '/api/auth/me', trpc: '/trpc/auth.me' },
-    // The spectators' top 100 (issue 26): the same cached page as the leaderboard's, read signed out.
+    // The spectators' top 100: the same cached page as the leaderboard's, read signed out.
     'public standings': { rest: '/api/standings/public', trpc: '/trpc/leaderboard.public' },
   };
   /** Routes read as a signed-out visitor reads them: no token. */

@@ -29,6 +29,19 @@ function markdownUnder(dir: string): string[] {
 }
 
 const docs = ['README.md', ...markdownUnder('docs')];
+
+/** 'issue 27', 'Issue #27', 'issues 23' in source (a board rank reads '(#35)' there, so that form is left out). */
+const SOURCE_ISSUE_NUMBER = /\bissues?\s+#?\d+/i;
+const SOURCE_ROOTS = ['server', 'shared', 'client/src', 'client/public', 'scripts', 'e2e', 'deploy', 'docker', '.ci'];
+
+function sourceUnder(dir: string): string[] {
+  if (!fs.existsSync(path.join(ROOT, dir))) return [];
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const relative = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return ['node_modules', 'dist', 'data'].includes(entry.name) ? [] : sourceUnder(relative);
+    return /\.(ts|tsx|mts|mjs|js|css|html|sh|conf)$|^run$/.test(entry.name) ? [relative] : [];
+  });
+}
 const lineCount = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8').replace(/\n$/, '').split('\n').length;
 
 function issueNumbers(file: string): string[] {
@@ -56,5 +69,16 @@ describe('the docs state the current truth', () => {
   it('would catch an issue number (the check is not vacuous)', () => {
     for (const line of ['Done in issue 27.', 'See Issue #27', 'the fan-out (#27)', 'issues 23 and 24']) expect(ISSUE_NUMBER.test(line)).toBe(true);
     for (const line of ['Pick 27 · SEA', 'the #27 pick', 'an issuer of 27 tokens']) expect(ISSUE_NUMBER.test(line)).toBe(false);
+  });
+});
+
+describe('the code says what is true, not where it came from', () => {
+  it('names no issue number in its comments or strings', () => {
+    const files = SOURCE_ROOTS.flatMap(sourceUnder).filter((file) => file !== 'scripts/lib/docs-shape.test.ts');
+    expect(files.length).toBeGreaterThan(300);
+    const found = files.flatMap((file) =>
+      fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n').flatMap((line, i) => (SOURCE_ISSUE_NUMBER.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(found).toEqual([]);
   });
 });
