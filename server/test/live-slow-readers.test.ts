@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordPick, startDraft } from '../src/modules/draft/draft.service.js';
 import { createTestApp, type TestApp, type TestUser } from './support/test-app.js';
+import { until } from './support/game-process.js';
 
 /*
  * Readers that stop reading (a phone in a tunnel, a tab the browser froze): the server stops writing to a
@@ -82,14 +83,9 @@ function openStream(token: string, lastEventId?: number) {
   };
 }
 type Stream = ReturnType<typeof openStream>;
+/** A bound on waiting for a condition, so a hang fails instead of running forever (not a speed check). */
+const WAIT_MS = 60_000;
 
-async function until(check: () => boolean, what: string, ms = 30_000) {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 const newestEvent = async () => Number((await t.db.query<{ id: string }>(`select id from draft_event order by id desc limit 1`))[0]!.id);
 
@@ -98,17 +94,17 @@ async function pick(control: Stream): Promise<number> {
   slot += 1;
   await recordPick(t.orm().em.fork(), t.deps.draft, 'test', slot, boardIds[slot - 1]!);
   const id = await newestEvent();
-  await until(() => control.pages().some((p) => p.id === id), `the page of pick ${slot} on the reading stream`);
+  await until(() => control.pages().some((p) => p.id === id), WAIT_MS, `the page of pick ${slot} on the reading stream`);
   return id;
 }
 
 /** Opens `count` streams, each read until its opening page came, then paused; and a reading one, opened last. */
 async function openStuck(count: number) {
   const stuck = Array.from({ length: count }, (_, i) => openStream(users[i % users.length]!.token));
-  await until(() => stuck.every((s) => s.pages().length > 0), 'the opening pages');
+  await until(() => stuck.every((s) => s.pages().length > 0), WAIT_MS, 'the opening pages');
   for (const s of stuck) s.pause();
   const control = openStream(users[0]!.token);
-  await until(() => control.pages().length > 0, 'the reading stream open');
+  await until(() => control.pages().length > 0, WAIT_MS, 'the reading stream open');
   return { stuck, control };
 }
 
@@ -144,7 +140,7 @@ describe('a reader whose socket stops draining', () => {
     const last = ids.at(-1)!;
 
     for (const s of stuck) s.resume();
-    await until(() => stuck.every((s) => s.pages().some((p) => p.id === last)), 'the newest page on every stuck stream');
+    await until(() => stuck.every((s) => s.pages().some((p) => p.id === last)), WAIT_MS, 'the newest page on every stuck stream');
     for (const s of stuck) {
       // Every change once, in order; the last message the newest page.
       expect(s.changes().map((c) => c.id)).toEqual(ids);
@@ -172,9 +168,9 @@ describe('a reader whose socket stops draining', () => {
       // The socket's buffers full (~200 KB), then more changes than the bound.
       for (let i = 0; i < Math.ceil((512 * 1024) / pageBytes) + 4; i++) ids.push(await pick(control));
       // Closed: their places given back while the reading stream stays.
-      await until(() => t.deps.live.size === open - stuck.length, 'the stuck streams closed');
+      await until(() => t.deps.live.size === open - stuck.length, WAIT_MS, 'the stuck streams closed');
       for (const s of stuck) s.resume();
-      await until(() => stuck.every((s) => s.ended), 'the stuck streams ended');
+      await until(() => stuck.every((s) => s.ended), WAIT_MS, 'the stuck streams ended');
       for (const s of stuck) {
         const reason = s.frames.at(-1)!;
         expect(reason.event).toBe('serialized-error');
@@ -182,7 +178,7 @@ describe('a reader whose socket stops draining', () => {
         // Reconnecting from the last event id it saw: the changes after it, then the newest page.
         const seen = s.messages().at(-1)!.id;
         const again = openStream(users[0]!.token, seen);
-        await until(() => again.pages().some((p) => p.id === ids.at(-1)), 'the newest page after reconnecting');
+        await until(() => again.pages().some((p) => p.id === ids.at(-1)), WAIT_MS, 'the newest page after reconnecting');
         expect([...s.changes(), ...again.changes()].map((c) => c.id)).toEqual(ids);
         again.close();
       }
@@ -201,9 +197,9 @@ describe('a reader whose socket stops draining', () => {
     try {
       const pageBytes = control.frames.at(-1)!.data.length;
       for (let i = 0; i < Math.ceil((512 * 1024) / pageBytes) + 2; i++) await pick(control);
-      await until(() => t.deps.live.size === open - stuck.length, 'the stuck streams closed');
+      await until(() => t.deps.live.size === open - stuck.length, WAIT_MS, 'the stuck streams closed');
       for (const s of stuck) s.resume();
-      await until(() => stuck.every((s) => s.ended), 'the stuck streams ended');
+      await until(() => stuck.every((s) => s.ended), WAIT_MS, 'the stuck streams ended');
       for (const s of stuck) expect(s.frames.at(-1)!.event).toBe('serialized-error');
     } finally {
       t.deps.live.owedLimits = limits;

@@ -8,14 +8,11 @@ import { completeRoundOne, recordPick } from '../src/modules/draft/draft.service
 import { runReminders } from '../src/modules/reminders/reminders.service.js';
 import { createTestApp, kindOf, startPushService, type PushServiceStandIn, type StandInDevice, type TestApp, type TestUser } from './support/test-app.js';
 import { operatorStart, savePicks } from './game/helpers.js';
+import { until } from './support/game-process.js';
 
-async function until(check: () => boolean | Promise<boolean>, ms = 10_000) {
-  const start = Date.now();
-  while (!(await check())) {
-    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** A bound on waiting for a condition, so a hang fails instead of running forever (not a speed check). */
+const WAIT_MS = 60_000;
+
 
 let t: TestApp;
 let service: PushServiceStandIn;
@@ -37,7 +34,7 @@ beforeAll(async () => {
   t = await createTestApp({ startEvents: true, env: { ROUND_ONE_PICKS: '4' } });
   service = await startPushService();
   t.deps.push.start();
-  await until(() => t.deps.push.isLeader);
+  await until(() => t.deps.push.isLeader, WAIT_MS);
   board = await t.db.query<{ id: number; player_name: string }>(`select id, player_name from player order by rank limit 6`);
   [erin, frank, gina, hank] = [await t.signUp('kinderin'), await t.signUp('kindfrank'), await t.signUp('kindgina'), await t.signUp('kindhank')];
   for (const user of [gina, hank]) await savePicks(t, user, [board[2]!.id, board[3]!.id, board[4]!.id]);
@@ -71,7 +68,7 @@ describe('push notifications: a setting for each kind', () => {
     const when = new Date(t.deps.draft.deadline.getTime() - 30 * 60 * 1000);
     t.clock.set(when);
     await runReminders(t.deps);
-    await until(() => pushesTo(devices.erin!).length === 1);
+    await until(() => pushesTo(devices.erin!).length === 1, WAIT_MS);
     expect(titlesTo(devices.erin!)).toEqual(['Your First Round picks are not in: 1 hour left']);
     expect(await mailsTo(erin)).toEqual([]);
     expect((await mailsTo(frank)).map((m) => m.subject)).toEqual(['Your First Round picks are not in: 1 hour left']);
@@ -86,12 +83,12 @@ describe('push notifications: a setting for each kind', () => {
     await operatorStart(t);
     await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 1, board[0]!.id);
     await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 2, board[1]!.id);
-    await until(() => pushesTo(devices.hank!).length === 1);
+    await until(() => pushesTo(devices.hank!).length === 1, WAIT_MS);
     expect(titlesTo(devices.hank!)[0]).toMatch(/^✗ Busted at #2 — /);
     await completeRoundOne(t.orm().em.fork(), t.deps.draft, 'test');
-    await until(() => pushesTo(devices.gina!).length === 1);
+    await until(() => pushesTo(devices.gina!).length === 1, WAIT_MS);
     expect(titlesTo(devices.gina!)).toEqual(['Final: Busted (0 of 3 hit) on the global leaderboard']);
-    await until(async () => (await t.db.query(`select id from push_delivery`)).length === 0);
+    await until(async () => (await t.db.query(`select id from push_delivery`)).length === 0, WAIT_MS);
     await new Promise((r) => setTimeout(r, 300));
     expect(pushesTo(devices.hank!)).toHaveLength(1);
     expect(pushesTo(devices.gina!)).toHaveLength(1);
