@@ -14,9 +14,10 @@ import { shareEntities } from '../modules/share/share.entities.js';
 import { remindersEntities } from '../modules/reminders/reminders.entities.js';
 import { feedEntities } from '../modules/feed/feed.entities.js';
 import { seasonsEntities } from '../modules/seasons/seasons.entities.js';
+import { pushEntities } from '../modules/push/push.entities.js';
 
 /** Every module's entities, registered here and nowhere else. Tables come from the migrations: the schema generator never runs. */
-const entities = [...usersEntities, ...identityEntities, ...groupsEntities, ...joinLinksEntities, ...playersEntities, ...picksEntities, ...draftEntities, ...shareEntities, ...remindersEntities, ...feedEntities, ...seasonsEntities];
+const entities = [...usersEntities, ...identityEntities, ...groupsEntities, ...joinLinksEntities, ...playersEntities, ...picksEntities, ...draftEntities, ...shareEntities, ...remindersEntities, ...feedEntities, ...seasonsEntities, ...pushEntities];
 
 export type Orm = MikroORM;
 

@@ -60,4 +60,39 @@ export const DraftEventSchema = new EntitySchema<DraftEvent>({
   },
 });
 
-export const draftEntities = [DraftStateSchema, DraftEventSchema];
+/** Round one's order: the team holding each slot now (no row: none known) and the team change that put it there. */
+export interface RoundOneOrder {
+  slot: number;
+  team: string;
+  /** The draft event of the team change (null: the season's order). */
+  changedBy: number | null;
+}
+export const RoundOneOrderSchema = new EntitySchema<RoundOneOrder>({
+  name: 'RoundOneOrder',
+  tableName: 'round_one_order',
+  properties: {
+    slot: { type: 'integer', primary: true, autoincrement: false },
+    team: { type: 'text' },
+    changedBy: { type: new BigIntType('number'), nullable: true, fieldName: 'changed_by' },
+  },
+});
+
+/** A team change still in effect: what the slot held before it (what undo restores). */
+export interface RoundOneOrderChange {
+  eventId: number;
+  slot: number;
+  teamBefore: string | null;
+  changedByBefore: number | null;
+}
+export const RoundOneOrderChangeSchema = new EntitySchema<RoundOneOrderChange>({
+  name: 'RoundOneOrderChange',
+  tableName: 'round_one_order_change',
+  properties: {
+    eventId: { type: new BigIntType('number'), primary: true, autoincrement: false, fieldName: 'event_id' },
+    slot: { type: 'integer' },
+    teamBefore: { type: 'text', nullable: true, fieldName: 'team_before' },
+    changedByBefore: { type: new BigIntType('number'), nullable: true, fieldName: 'changed_by_before' },
+  },
+});
+
+export const draftEntities = [DraftStateSchema, DraftEventSchema, RoundOneOrderSchema, RoundOneOrderChangeSchema];

@@ -143,6 +143,6 @@ export async function deleteDraftEvents(tx: EntityManager): Promise<void> {
 
 /** The newest event of a kind (0: none): what undo compares a team change with ('complete_round', 'pick' at `slot`). */
 export async function latestEventId(em: EntityManager, kind: DraftChange['kind'], slot?: number): Promise<number> {
-  const row = await sqlOne<{ id: string | null }>(em, `select max(id) as id from draft_event where kind = $1 and ($2::int is null or slot = $2)`, [kind, slot ?? null]);
-  return Number(row?.id ?? 0);
+  const row = await em.findOne(DraftEventSchema, { kind, ...(slot === undefined ? {} : { slot }) }, { fields: ['id'], orderBy: { id: 'desc' }, refresh: true });
+  return row?.id ?? 0;
 }

@@ -1,24 +1,19 @@
+import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FeedQueueItem } from '@first-round/shared/schemas';
 import { sql } from '../../db/sql.js';
 import { toPlayerDto } from '../players/players.repository.js';
-import { FeedQueueItemSchema, FeedStatusSchema, type FeedQueueItemRow, type FeedQueueKind, type FeedStatusRow } from './feed.entities.js';
+import { FeedQueueItemSchema, FeedStatusSchema, type FeedQueueItemRow, type FeedStatusRow } from './feed.entities.js';
 
 /* The feed module's data access. Reads pass `refresh: true`: the poller and the admin write the same rows. */
 
-export interface NewQueueItem {
-  slot: number;
-  kind: FeedQueueKind;
-  feedPlayerName: string;
-  feedSchool: string;
-  feedPosition: string | null;
-  feedTeam: string | null;
+/** A report to queue: the item's own fields, its players by id. */
+export type NewQueueItem = Pick<FeedQueueItemRow, 'slot' | 'kind' | 'feedPlayerName' | 'feedSchool' | 'feedPosition' | 'feedTeam' | 'score'> & {
   suggestedPlayerId: number | null;
   recordedPlayerId: number | null;
-  score: number | null;
   /** A `team` item: the slot's team now. */
   recordedTeam?: string | null;
-}
+};
 
 /**
  * Queues a report unless the same one is already queued (in any status): true when it is new. The same
@@ -41,12 +36,12 @@ export async function insertQueueItem(em: EntityManager, item: NewQueueItem): Pr
  * items once the slot holds the team the feed names.
  */
 export async function resolveOpenItems(em: EntityManager, slot: number, kind: 'confirm' | 'team', by: string): Promise<void> {
-  await sql(em, `update feed_queue_item set status = 'resolved', resolved_at = now(), resolved_by = $3 where slot = $1 and kind = $2 and status = 'open'`, [slot, kind, by]);
+  await em.nativeUpdate(FeedQueueItemSchema, { slot, kind, status: 'open' }, { status: 'resolved', resolvedAt: raw('now()'), resolvedBy: by });
 }
 
 /** Slots with an open item of a kind (one read per poll, so settled slots cost a write only when needed). */
 export async function slotsWithOpenItems(em: EntityManager, kind: 'confirm' | 'team'): Promise<Set<number>> {
-  const rows = await sql<{ slot: number }>(em, `select distinct slot from feed_queue_item where kind = $1 and status = 'open'`, [kind]);
+  const rows: { slot: number }[] = await em.createQueryBuilder(FeedQueueItemSchema).select('slot', true).where({ kind, status: 'open' }).execute('all');
   return new Set(rows.map((r) => r.slot));
 }
 

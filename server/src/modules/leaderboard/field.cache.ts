@@ -6,9 +6,9 @@ import type { Orm } from '../../db/orm.js';
 import { CappedCache } from '../../cache/capped.js';
 import { SingleFlight } from '../../cache/single-flight.js';
 import { prepareJson } from '../../responses/json-body.js';
-import { sqlRows } from '../../db/sql.js';
 import type { TopicBus } from '../../events/topic-bus.js';
 import type { EntryBook } from '../standings/entry-book.js';
+import { listBoard } from '../players/players.repository.js';
 import { groupMembers } from '../standings/book.repository.js';
 
 /** A safety bound for what no announcement covers (rows written behind the app's back, with psql). */
@@ -89,7 +89,7 @@ export class FieldCache {
     const [book, members, players] = await Promise.all([
       this.book.sync(),
       groupId === GLOBAL_GROUP_ID ? undefined : groupMembers(em, groupId),
-      sqlRows<[id: number, name: string, rank: number]>(em, `select id, player_name, rank from player`),
+      listBoard(em).then((board) => board.map((p): [id: number, name: string, rank: number] => [p.id, p.player_name, p.rank])),
     ]);
     // How many of the scope's entries hold each player, by board index.
     const tally = new Int32Array(book.board.count);

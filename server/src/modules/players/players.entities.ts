@@ -19,19 +19,20 @@ export interface Player {
   /** The board's own risk band; null: the band of the rank (shared/src/risk-bands.ts). */
   band: RiskBand | null;
 }
+/** A board row's columns besides its id: the player table's, and the season archive's copy of it. */
+export const BOARD_COLUMNS = {
+  rank: { type: 'integer' },
+  playerName: { type: 'text', fieldName: 'player_name' },
+  position: { type: 'text' },
+  school: { type: 'text' },
+  draftRound: { type: 'integer', nullable: true, fieldName: 'draft_round' },
+  draftPick: { type: 'integer', nullable: true, fieldName: 'draft_pick' },
+  band: { type: 'text', nullable: true },
+} as const;
 export const PlayerSchema = new EntitySchema<Player>({
   name: 'Player',
   tableName: 'player',
-  properties: {
-    id: { type: 'integer', primary: true },
-    rank: { type: 'integer' },
-    playerName: { type: 'text', fieldName: 'player_name' },
-    position: { type: 'text' },
-    school: { type: 'text' },
-    draftRound: { type: 'integer', nullable: true, fieldName: 'draft_round' },
-    draftPick: { type: 'integer', nullable: true, fieldName: 'draft_pick' },
-    band: { type: 'text', nullable: true },
-  },
+  properties: { id: { type: 'integer', primary: true }, ...BOARD_COLUMNS },
 });
 
 export const playersEntities = [PlayerSchema];

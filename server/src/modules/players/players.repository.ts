@@ -85,6 +85,16 @@ export async function findPlayer(em: EntityManager, id: number): Promise<Player 
 }
 
 /** The player taken at `slot` of round one, if any. */
+/** Every player on the board, as entities (the season archive copies them). */
+export function allPlayers(em: EntityManager): Promise<Player[]> {
+  return em.find(PlayerSchema, {}, { orderBy: { rank: 'asc' }, refresh: true });
+}
+
+/** Whether `playerId` is the round-one pick at `slot` now. */
+export async function isRoundOnePick(em: EntityManager, playerId: number, slot: number): Promise<boolean> {
+  return (await em.count(PlayerSchema, { id: playerId, draftRound: 1, draftPick: slot })) > 0;
+}
+
 export async function playerAtRoundOneSlot(em: EntityManager, slot: number): Promise<Player | null> {
   return em.findOne(PlayerSchema, { draftRound: 1, draftPick: slot });
 }

@@ -1,6 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PushPayload, PushPreferences } from '@first-round/shared/schemas';
-import { sql, sqlOne } from '../../db/sql.js';
+import { raw } from '@mikro-orm/core';
+import { sql } from '../../db/sql.js';
+import { DraftEventSchema } from '../draft/draft.entities.js';
+import { GroupMembershipSchema } from '../groups/groups.entities.js';
+import { isRoundOnePick, listBoard } from '../players/players.repository.js';
+import { PushDeliverySchema, PushFanoutSchema, PushPreferenceSchema, PushSubscriptionSchema } from './push.entities.js';
+
+/*
+ * The push module's data access. Writes are native (nativeUpdate, the query builder), which the identity
+ * map does not see, so entity reads pass `refresh: true`.
+ */
 
 /** One device's subscription as web-push sends to it. */
 export interface DeviceSubscription {
@@ -23,101 +33,95 @@ export async function saveSubscription(
   sub: { endpoint: string; p256dh: string; auth: string; delaySeconds: number },
   keep: number,
 ): Promise<boolean> {
+  // Raw: an advisory lock, which the ORM has no words for.
   await sql(tx, `select pg_advisory_xact_lock(hashtext('first-round:push-devices'), hashtext($1))`, [participantId]);
-  const saved = await sql(
-    tx,
-    `insert into push_subscription (participant_id, endpoint, p256dh, auth, delay_seconds) values ($1, $2, $3, $4, $5)
-     on conflict on constraint push_subscription_endpoint_unique
-     do update set p256dh = excluded.p256dh, auth = excluded.auth, delay_seconds = excluded.delay_seconds, subscribed_at = now()
-     where push_subscription.participant_id = excluded.participant_id
-     returning id`,
-    [participantId, sub.endpoint, sub.p256dh, sub.auth, sub.delaySeconds],
-  );
+  const saved: unknown[] = await tx
+    .createQueryBuilder(PushSubscriptionSchema)
+    .insert({ participantId, endpoint: sub.endpoint, p256dh: sub.p256dh, auth: sub.auth, delaySeconds: sub.delaySeconds })
+    .onConflict('endpoint')
+    .merge({ p256dh: sub.p256dh, auth: sub.auth, delaySeconds: sub.delaySeconds, subscribedAt: raw('now()') })
+    .where({ participantId })
+    .returning('id')
+    .execute('all');
   if (saved.length === 0) return false;
-  await sql(
-    tx,
-    `delete from push_subscription where participant_id = $1
-        and id not in (select id from push_subscription where participant_id = $1 order by subscribed_at desc, id desc limit $2)`,
-    [participantId, keep],
-  );
+  const older = await tx.find(PushSubscriptionSchema, { participantId }, { fields: ['id'], orderBy: { subscribedAt: 'desc', id: 'desc' }, offset: keep, refresh: true });
+  if (older.length > 0) await tx.nativeDelete(PushSubscriptionSchema, { id: { $in: older.map((s) => s.id) } });
   return true;
 }
 
 /** Removes the player's subscription at `endpoint`: true when there was one (another player's is never touched). */
 export async function removeOwnSubscription(em: EntityManager, participantId: string, endpoint: string): Promise<boolean> {
-  const rows = await sql(em, `delete from push_subscription where participant_id = $1 and endpoint = $2 returning id`, [participantId, endpoint]);
-  return rows.length > 0;
+  return (await em.nativeDelete(PushSubscriptionSchema, { participantId, endpoint })) > 0;
 }
 
 /** Sets the delay of the player's subscription at `endpoint`: true when there was one. */
 export async function setOwnDelay(em: EntityManager, participantId: string, endpoint: string, delaySeconds: number): Promise<boolean> {
-  const rows = await sql(em, `update push_subscription set delay_seconds = $3 where participant_id = $1 and endpoint = $2 returning id`, [
-    participantId,
-    endpoint,
-    delaySeconds,
-  ]);
-  return rows.length > 0;
+  return (await em.nativeUpdate(PushSubscriptionSchema, { participantId, endpoint }, { delaySeconds })) > 0;
 }
 
-export function ownSubscription(em: EntityManager, participantId: string, endpoint: string) {
-  return sqlOne<{ delaySeconds: number }>(em, `select delay_seconds as "delaySeconds" from push_subscription where participant_id = $1 and endpoint = $2`, [
-    participantId,
-    endpoint,
-  ]);
+export async function ownSubscription(em: EntityManager, participantId: string, endpoint: string): Promise<{ delaySeconds: number } | undefined> {
+  const row = await em.findOne(PushSubscriptionSchema, { participantId, endpoint }, { fields: ['delaySeconds'], refresh: true });
+  return row ? { delaySeconds: row.delaySeconds } : undefined;
 }
 
 /** The push service said the device is gone (404/410): whoever's it was. */
 export async function removeGoneSubscription(em: EntityManager, endpoint: string): Promise<void> {
-  await sql(em, `delete from push_subscription where endpoint = $1`, [endpoint]);
+  await em.nativeDelete(PushSubscriptionSchema, { endpoint });
 }
 
 /** The player's push settings: every kind on when they never changed one (no row). */
 export async function readPreferences(em: EntityManager, participantId: string): Promise<PushPreferences> {
-  const row = await sqlOne<PushPreferences>(em, `select busted, final, reminder from push_preference where participant_id = $1`, [participantId]);
-  return row ?? { busted: true, final: true, reminder: true };
+  const row = await em.findOne(PushPreferenceSchema, { participantId }, { refresh: true });
+  return row ? { busted: row.busted, final: row.final, reminder: row.reminder } : { busted: true, final: true, reminder: true };
 }
 
 export async function savePreferences(em: EntityManager, participantId: string, prefs: PushPreferences): Promise<PushPreferences> {
-  const [row] = await sql<PushPreferences>(
-    em,
-    `insert into push_preference (participant_id, busted, final, reminder) values ($1, $2, $3, $4)
-     on conflict (participant_id) do update set busted = excluded.busted, final = excluded.final, reminder = excluded.reminder, updated_at = now()
-     returning busted, final, reminder`,
-    [participantId, prefs.busted, prefs.final, prefs.reminder],
-  );
-  return row!;
+  const settings = { busted: prefs.busted, final: prefs.final, reminder: prefs.reminder };
+  await em
+    .createQueryBuilder(PushPreferenceSchema)
+    .insert({ participantId, ...settings })
+    .onConflict('participantId')
+    .merge({ ...settings, updatedAt: raw('now()') })
+    .execute();
+  return settings;
 }
 
 // ---------------------------------------------------------------- what a change tells (push.fanout.ts)
 
 /** Every subscribed device, with its player and their settings: the ones a draft change may tell something. */
-export function subscribedDevices(em: EntityManager) {
-  return sql<DeviceSubscription & { participantId: string; busted: boolean; final: boolean }>(
-    em,
-    `select s.participant_id as "participantId", s.endpoint, s.p256dh, s.auth, s.delay_seconds as "delaySeconds",
-            coalesce(p.busted, true) as busted, coalesce(p.final, true) as final
-       from push_subscription s left join push_preference p on p.participant_id = s.participant_id`,
-  );
+export async function subscribedDevices(em: EntityManager): Promise<(DeviceSubscription & { participantId: string; busted: boolean; final: boolean })[]> {
+  const devices: (DeviceSubscription & { participantId: string })[] = await em
+    .createQueryBuilder(PushSubscriptionSchema)
+    .select(['participantId', 'endpoint', 'p256dh', 'auth', 'delaySeconds'])
+    .execute('all');
+  const prefs: { participantId: string; busted: boolean; final: boolean }[] = await em
+    .createQueryBuilder(PushPreferenceSchema)
+    .select(['participantId', 'busted', 'final'])
+    .execute('all');
+  const byPlayer = new Map(prefs.map((p) => [p.participantId, p]));
+  return devices.map((d) => ({ ...d, busted: byPlayer.get(d.participantId)?.busted ?? true, final: byPlayer.get(d.participantId)?.final ?? true }));
 }
 
 /** Whether `playerId` is still the pick at `slot` (an undone pick tells nobody anything). */
 export async function pickStands(em: EntityManager, playerId: number, slot: number): Promise<boolean> {
-  return (await sqlOne(em, `select 1 from player where id = $1 and draft_round = 1 and draft_pick = $2`, [playerId, slot])) !== undefined;
+  return isRoundOnePick(em, playerId, slot);
 }
 
 /** Every membership of a subscribed player, with the group's name and whether the entry there is linked to My Picks. */
-export function subscriberMemberships(em: EntityManager) {
-  return sql<{ participantId: string; groupId: number; groupName: string; useGlobalPicks: boolean }>(
-    em,
-    `select m.participant_id as "participantId", m.group_id as "groupId", g.name as "groupName", m.use_global_picks as "useGlobalPicks"
-       from group_membership m join groups g on g.id = m.group_id
-      where m.participant_id in (select participant_id from push_subscription)`,
+export async function subscriberMemberships(em: EntityManager): Promise<{ participantId: string; groupId: number; groupName: string; useGlobalPicks: boolean }[]> {
+  // A subquery, which MikroORM runs as such ($in takes it; its types know only values).
+  const subscribers = em.createQueryBuilder(PushSubscriptionSchema).select('participantId').getKnexQuery() as unknown as string[];
+  const rows = await em.find(
+    GroupMembershipSchema,
+    { participantId: { $in: subscribers } },
+    { populate: ['group'], fields: ['participantId', 'useGlobalPicks', 'group.id', 'group.name'], refresh: true },
   );
+  return rows.map((r) => ({ participantId: r.participantId, groupId: r.group.id, groupName: r.group.name, useGlobalPicks: r.useGlobalPicks }));
 }
 
 /** The board's names, by player id. */
 export async function playerNames(em: EntityManager): Promise<Map<number, string>> {
-  return new Map((await sql<{ id: number; name: string }>(em, `select id, player_name as name from player`)).map((r) => [r.id, r.name]));
+  return new Map((await listBoard(em)).map((p) => [p.id, p.player_name]));
 }
 
 // ---------------------------------------------------------------- the durable queue (push.sender.ts)
@@ -138,12 +142,14 @@ const DELIVERY_COLUMNS = `d.id::int as id, d.event_id::int as "eventId", d.paylo
 
 /** Claims draft change `eventId` for fanning out: false when some sender already did (its pushes are written). */
 export async function claimFanout(tx: EntityManager, eventId: number): Promise<boolean> {
-  return (await sql(tx, `insert into push_fanout (event_id) values ($1) on conflict do nothing returning event_id`, [eventId])).length > 0;
+  const claimed: unknown[] = await tx.createQueryBuilder(PushFanoutSchema).insert({ eventId }).onConflict('eventId').ignore().returning('eventId').execute('all');
+  return claimed.length > 0;
 }
 
 /** Writes pushes to send (`dueAt` a Date.now() value) and answers them as the sender queues them. */
 export async function insertDeliveries(tx: EntityManager, eventId: number | null, pushes: readonly { endpoint: string; payload: PushPayload; dueAt: number }[]): Promise<DeliveryRow[]> {
   if (pushes.length === 0) return [];
+  // Raw: a fan-out's pushes in one statement (unnest), answered with their devices' keys.
   return sql<DeliveryRow>(
     tx,
     `with d as (
@@ -158,27 +164,25 @@ export async function insertDeliveries(tx: EntityManager, eventId: number | null
 
 /** Writes one push, due now, to each of the player's devices (the reminder); answers how many. */
 export async function insertPlayerDeliveries(tx: EntityManager, participantId: string, payload: PushPayload): Promise<number> {
-  const rows = await sql(
-    tx,
-    `insert into push_delivery (endpoint, payload, due_at) select endpoint, $2::jsonb, now() from push_subscription where participant_id = $1 returning id`,
-    [participantId, JSON.stringify(payload)],
-  );
-  return rows.length;
+  const devices = await tx.find(PushSubscriptionSchema, { participantId }, { fields: ['endpoint'], refresh: true });
+  if (devices.length > 0) await tx.insertMany(PushDeliverySchema, devices.map((d) => ({ endpoint: d.endpoint, eventId: null, payload, dueAt: new Date() })));
+  return devices.length;
 }
 
 /** Every push waiting: what a sender taking over starts from. */
 export function pendingDeliveries(em: EntityManager): Promise<DeliveryRow[]> {
+  // Raw: the whole queue with each push's device, in one read.
   return sql<DeliveryRow>(em, `select ${DELIVERY_COLUMNS} from push_delivery d join push_subscription s on s.endpoint = d.endpoint order by d.due_at, d.id`);
 }
 
 /** Pushes done with (taken by the push service, its device gone, or given up on). */
 export async function deleteDeliveries(em: EntityManager, ids: readonly number[]): Promise<void> {
-  if (ids.length > 0) await sql(em, `delete from push_delivery where id = any($1::bigint[])`, [ids]);
+  if (ids.length > 0) await em.nativeDelete(PushDeliverySchema, { id: { $in: [...ids] } });
 }
 
 /** A push to try again later: a sender taking over goes on with the same backoff. */
 export async function retryDelivery(em: EntityManager, id: number, attempt: number, dueAt: number): Promise<void> {
-  await sql(em, `update push_delivery set attempt = $2, due_at = to_timestamp($3 / 1000.0) where id = $1`, [id, attempt, dueAt]);
+  await em.nativeUpdate(PushDeliverySchema, { id }, { attempt, dueAt: new Date(dueAt) });
 }
 
 /**
@@ -186,6 +190,7 @@ export async function retryDelivery(em: EntityManager, id: number, attempt: numb
  * undo), or of every change before it (slot null: a reset). Answers their ids.
  */
 export async function dropDeliveriesOf(em: EntityManager, eventId: number, slot: number | null): Promise<number[]> {
+  // Raw: delete … returning, one statement that answers exactly the pushes it took back.
   const rows = await sql<{ id: number }>(
     em,
     slot === null
@@ -198,13 +203,12 @@ export async function dropDeliveriesOf(em: EntityManager, eventId: number, slot:
 
 /** Recent picks and round-one completions no sender fanned out (it stopped first): a new sender does. */
 export async function unclaimedRecentChanges(em: EntityManager, withinSeconds: number): Promise<number[]> {
-  const rows = await sql<{ id: number }>(
-    em,
-    `select e.id::int as id from draft_event e
-      where e.kind in ('pick', 'complete_round') and e.created_at > now() - make_interval(secs => $1)
-        and not exists (select 1 from push_fanout f where f.event_id = e.id)
-      order by e.id`,
-    [withinSeconds],
-  );
-  return rows.map((r) => r.id);
+  const claimed = em.createQueryBuilder(PushFanoutSchema).select('eventId').getKnexQuery();
+  const rows: { id: number }[] = await em
+    .createQueryBuilder(DraftEventSchema)
+    .select('id')
+    .where({ kind: { $in: ['pick', 'complete_round'] }, createdAt: { $gt: raw('now() - make_interval(secs => ?)', [withinSeconds]) }, id: { $nin: claimed } })
+    .orderBy({ id: 'asc' })
+    .execute('all');
+  return rows.map((r) => Number(r.id));
 }

@@ -63,13 +63,13 @@ export function findMissingEntries(em: EntityManager, reminder: ReminderKind, de
  * recorded already (a racing instance's uncommitted claim makes this wait for its outcome).
  */
 export async function claimReminder(tx: EntityManager, participantId: string, reminder: ReminderKind, deadline: Date): Promise<boolean> {
-  const rows = await sql(
-    tx,
-    `insert into reminder_sent (participant_id, reminder, deadline) values ($1, $2, $3)
-     on conflict on constraint reminder_sent_once do nothing
-     returning participant_id`,
-    [participantId, reminder, deadline],
-  );
+  const rows: unknown[] = await tx
+    .createQueryBuilder(ReminderSentSchema)
+    .insert({ participantId, reminder, deadline })
+    .onConflict(['participantId', 'reminder', 'deadline'])
+    .ignore()
+    .returning('participantId')
+    .execute('all');
   return rows.length > 0;
 }
 

@@ -1,17 +1,39 @@
+import { raw, type EntityName, type RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
-import { sql, sqlOne, sqlRows } from '../../db/sql.js';
+import { sql, sqlRows } from '../../db/sql.js';
+import { DraftEventSchema, DraftStateSchema, RoundOneOrderSchema } from '../draft/draft.entities.js';
 import { entrySetGroupSql } from '../groups/entry-rule.js';
-import { SeasonSchema, type Season } from './seasons.entities.js';
+import { allPlayers } from '../players/players.repository.js';
+import {
+  SeasonDraftEventSchema,
+  SeasonEntryPickSchema,
+  SeasonEntrySchema,
+  SeasonGroupSchema,
+  SeasonPlayerSchema,
+  SeasonRoundOneOrderSchema,
+  SeasonSchema,
+  type Season,
+} from './seasons.entities.js';
 
 /**
  * The seasons module's data access. Closing a season copies the game's tables (the board, groups, the
- * audit log, picks) into the archive in set-based statements: this is the one place that reads them all,
- * once per season, inside the closing transaction. Archive reads are plain SQL.
+ * audit log, picks) into the archive, inside the closing transaction: this is the one place that reads
+ * them all, once per season. The small ones (the board, the order, the audit log) go through the
+ * entities; those as large as the player base (groups, entries, their picks) go in set-based statements.
+ * Writes are native, which the identity map does not see, so entity reads pass `refresh: true`.
  */
+
+/** Rows written per insert of entities: well inside PostgreSQL's 65,535 bind parameters a statement. */
+const INSERT_BATCH = 1_000;
+
+async function insertInBatches<T extends object>(tx: EntityManager, entity: EntityName<T>, rows: readonly RequiredEntityData<T>[]): Promise<void> {
+  for (let at = 0; at < rows.length; at += INSERT_BATCH) await tx.insertMany<T>(entity, rows.slice(at, at + INSERT_BATCH) as RequiredEntityData<T>[]);
+}
 
 /** Serialises season changes (two `season new` at once): held until the transaction ends. */
 export async function lockSeasons(tx: EntityManager): Promise<void> {
+  // Raw: an advisory lock, which the ORM has no words for.
   await sql(tx, `select pg_advisory_xact_lock(hashtext('first-round:season'))`);
 }
 
@@ -35,33 +57,36 @@ export async function insertSeason(tx: EntityManager, year: number, deadline: Da
 
 /** The board with its draft results, and every group as it is now (names can change or go later). */
 export async function archiveBoardAndGroups(tx: EntityManager, year: number): Promise<void> {
-  await sql(
+  const board = await allPlayers(tx);
+  await insertInBatches(
     tx,
-    `insert into season_player (season, player_id, rank, player_name, position, school, draft_round, draft_pick, band)
-     select $1, id, rank, player_name, position, school, draft_round, draft_pick, band from player`,
-    [year],
+    SeasonPlayerSchema,
+    board.map((p) => ({ season: year, playerId: p.id, rank: p.rank, playerName: p.playerName, position: p.position, school: p.school, draftRound: p.draftRound, draftPick: p.draftPick, band: p.band })),
   );
+  // Raw: every group in one statement (as many as the players).
   await sql(tx, `insert into season_group (season, group_id, name, is_public, picks_public) select $1, id, name, is_public, picks_public from groups`, [year]);
 }
 
 /** Round one's order as it stood at the close (traded picks included): the archive shows who took whom. */
 export async function archiveOrder(tx: EntityManager, year: number): Promise<void> {
-  await sql(tx, `insert into season_round_one_order (season, slot, team) select $1, slot, team from round_one_order`, [year]);
+  const order = await tx.find(RoundOneOrderSchema, {}, { refresh: true });
+  await insertInBatches(tx, SeasonRoundOneOrderSchema, order.map((o) => ({ season: year, slot: o.slot, team: o.team })));
 }
 
 /** The audit log, events as they were logged (ids kept: they are the order of the night). */
 export async function archiveDraftEvents(tx: EntityManager, year: number): Promise<number> {
-  const rows = await sql(
+  const events = await tx.find(DraftEventSchema, {}, { orderBy: { id: 'asc' }, refresh: true });
+  await insertInBatches(
     tx,
-    `insert into season_draft_event (season, event_id, kind, slot, player_id, actor, detail, team, team_before, created_at)
-     select $1, id, kind, slot, player_id, actor, detail, team, team_before, created_at from draft_event returning event_id`,
-    [year],
+    SeasonDraftEventSchema,
+    events.map((e) => ({ season: year, eventId: e.id, kind: e.kind, slot: e.slot, playerId: e.player?.id ?? null, actor: e.actor, detail: e.detail, team: e.team, teamBefore: e.teamBefore, createdAt: e.createdAt })),
   );
-  return rows.length;
+  return events.length;
 }
 
 /** Every membership: whose standings are worth keeping (every group with a member), and who is in each. */
 export async function allMemberships(tx: EntityManager): Promise<Map<number, [participantId: string, useGlobalPicks: boolean][]>> {
+  // Raw: every membership, each row an array (a million members).
   const rows = await sqlRows<[number, string, boolean]>(tx, `select group_id, participant_id, use_global_picks from group_membership order by group_id`);
   const groups = new Map<number, [string, boolean][]>();
   for (const [groupId, participantId, useGlobalPicks] of rows) {
@@ -81,6 +106,7 @@ export async function archiveStandings(tx: EntityManager, year: number, groupId:
   let archived = 0;
   const flush = async () => {
     if (batch.length === 0) return;
+    // Raw: a batch of entries in one statement (unnest), as many as the players.
     await sql(
       tx,
       `insert into season_entry (season, group_id, participant_id, participant_name, rank, picks, correct_picks, busted, tiebreak_rank)
@@ -114,6 +140,7 @@ export async function archiveStandings(tx: EntityManager, year: number, groupId:
  * each entry's hit count.
  */
 export async function archiveEntryPicks(tx: EntityManager, year: number, hits: readonly number[]): Promise<void> {
+  // Raw: every entry's picks copied and counted set-based, two statements for a million entries.
   await sql(
     tx,
     `insert into season_entry_pick (season, group_id, participant_id, player_id, hit)
@@ -136,11 +163,12 @@ export async function archiveEntryPicks(tx: EntityManager, year: number, hits: r
 
 /** Marks the season closed, with the deadline and start the draft actually had. */
 export async function closeSeason(tx: EntityManager, year: number, roundOnePicks: number): Promise<void> {
-  await sql(
-    tx,
-    `update season s set closed_at = now(), started_at = d.started_at, deadline = coalesce(d.deadline, s.deadline), round_one_picks = $2
-       from draft_state d where d.id = 1 and s.year = $1`,
-    [year, roundOnePicks],
+  const draft = await tx.findOne(DraftStateSchema, { id: 1 }, { refresh: true });
+  if (!draft) return;
+  await tx.nativeUpdate(
+    SeasonSchema,
+    { year },
+    { closedAt: raw('now()'), startedAt: draft.startedAt, roundOnePicks, ...(draft.deadline === null ? {} : { deadline: draft.deadline }) },
   );
 }
 
@@ -158,6 +186,7 @@ export interface SeasonSummaryRow {
 
 /** Per closed season: entries, winners and the caller's rank, in `groupId` (1: globally). */
 export async function seasonResults(em: EntityManager, groupId: number, participantId: string): Promise<SeasonSummaryRow[]> {
+  // Raw: per season, counts and winners aggregated in one statement.
   return sql<SeasonSummaryRow>(
     em,
     `select s.year, s.closed_at is not null as closed,
@@ -180,8 +209,9 @@ export interface SeasonGroupRow {
   picks_public: boolean;
 }
 
-export function findSeasonGroup(em: EntityManager, year: number, groupId: number): Promise<SeasonGroupRow | undefined> {
-  return sqlOne<SeasonGroupRow>(em, `select name, picks_public from season_group where season = $1 and group_id = $2`, [year, groupId]);
+export async function findSeasonGroup(em: EntityManager, year: number, groupId: number): Promise<SeasonGroupRow | undefined> {
+  const row = await em.findOne(SeasonGroupSchema, { season: year, groupId }, { refresh: true });
+  return row ? { name: row.name, picks_public: row.picksPublic } : undefined;
 }
 
 export interface SeasonEntryRow {
@@ -195,29 +225,36 @@ export interface SeasonEntryRow {
   tiebreak_rank: number | null;
 }
 
-const ENTRY_COLUMNS = 'rank, participant_id, participant_name, correct_picks, hits, picks, busted, tiebreak_rank';
+function toEntryRow(e: { rank: number; participantId: string; participantName: string; correctPicks: number; hits: number; picks: number; busted: boolean; tiebreakRank: number | null }): SeasonEntryRow {
+  return {
+    rank: e.rank,
+    participant_id: e.participantId,
+    participant_name: e.participantName,
+    correct_picks: e.correctPicks,
+    hits: e.hits,
+    picks: e.picks,
+    busted: e.busted,
+    tiebreak_rank: e.tiebreakRank,
+  };
+}
 
 /** A page of a group's final standings, in the leaderboard's order. */
-export function seasonEntries(em: EntityManager, year: number, groupId: number, limit: number, offset: number): Promise<SeasonEntryRow[]> {
-  return sql<SeasonEntryRow>(
-    em,
-    `select ${ENTRY_COLUMNS} from season_entry where season = $1 and group_id = $2
-      order by rank, participant_id collate "C" limit $3 offset $4`,
-    [year, groupId, limit, offset],
+export async function seasonEntries(em: EntityManager, year: number, groupId: number, limit: number, offset: number): Promise<SeasonEntryRow[]> {
+  const rows = await em.find(
+    SeasonEntrySchema,
+    { season: year, groupId },
+    { orderBy: [{ rank: 'asc' }, { [raw('participant_id collate "C"')]: 'asc' }], limit, offset, refresh: true },
   );
+  return rows.map(toEntryRow);
 }
 
-export async function countSeasonEntries(em: EntityManager, year: number, groupId: number): Promise<number> {
-  const row = await sqlOne<{ n: number }>(em, `select count(*)::int as n from season_entry where season = $1 and group_id = $2`, [year, groupId]);
-  return row?.n ?? 0;
+export function countSeasonEntries(em: EntityManager, year: number, groupId: number): Promise<number> {
+  return em.count(SeasonEntrySchema, { season: year, groupId });
 }
 
-export function seasonEntryOf(em: EntityManager, year: number, groupId: number, participantId: string): Promise<SeasonEntryRow | undefined> {
-  return sqlOne<SeasonEntryRow>(em, `select ${ENTRY_COLUMNS} from season_entry where season = $1 and group_id = $2 and participant_id = $3`, [
-    year,
-    groupId,
-    participantId,
-  ]);
+export async function seasonEntryOf(em: EntityManager, year: number, groupId: number, participantId: string): Promise<SeasonEntryRow | undefined> {
+  const row = await em.findOne(SeasonEntrySchema, { season: year, groupId, participantId }, { refresh: true });
+  return row ? toEntryRow(row) : undefined;
 }
 
 export interface SeasonPickRow {
@@ -233,17 +270,29 @@ export interface SeasonPickRow {
 }
 
 /** The archived picks of some entries of a group, best-ranked first. */
-export function seasonPicksOf(em: EntityManager, year: number, groupId: number, participantIds: readonly string[]): Promise<SeasonPickRow[]> {
-  if (participantIds.length === 0) return Promise.resolve([]);
-  return sql<SeasonPickRow>(
-    em,
-    `select k.participant_id, k.player_id, p.player_name, p.position, p.school, p.rank,
-            case when p.draft_round = 1 then p.draft_pick end as draft_pick, o.team, k.hit
-       from season_entry_pick k
-       join season_player p on p.season = k.season and p.player_id = k.player_id
-       left join season_round_one_order o on o.season = k.season and p.draft_round = 1 and o.slot = p.draft_pick
-      where k.season = $1 and k.group_id = $2 and k.participant_id = any($3::text[])
-      order by p.rank`,
-    [year, groupId, [...participantIds]],
-  );
+export async function seasonPicksOf(em: EntityManager, year: number, groupId: number, participantIds: readonly string[]): Promise<SeasonPickRow[]> {
+  if (participantIds.length === 0) return [];
+  const picks = await em.find(SeasonEntryPickSchema, { season: year, groupId, participantId: { $in: [...participantIds] } }, { refresh: true });
+  if (picks.length === 0) return [];
+  const players = await em.find(SeasonPlayerSchema, { season: year, playerId: { $in: [...new Set(picks.map((k) => k.playerId))] } }, { refresh: true });
+  const order = await em.find(SeasonRoundOneOrderSchema, { season: year }, { refresh: true });
+  const byId = new Map(players.map((p) => [p.playerId, p]));
+  const teams = new Map(order.map((o) => [o.slot, o.team]));
+  return picks
+    .map((k) => {
+      const p = byId.get(k.playerId)!;
+      const draftPick = p.draftRound === 1 ? p.draftPick : null;
+      return {
+        participant_id: k.participantId,
+        player_id: k.playerId,
+        player_name: p.playerName,
+        position: p.position,
+        school: p.school,
+        rank: p.rank,
+        draft_pick: draftPick,
+        team: draftPick === null ? null : (teams.get(draftPick) ?? null),
+        hit: k.hit,
+      };
+    })
+    .sort((a, b) => a.rank - b.rank);
 }

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlRows } from '../../db/sql.js';
+import { DraftStateSchema } from '../draft/draft.entities.js';
+import { listBoard } from '../players/players.repository.js';
 import { Book, type ParticipantFact, type PlayerFact } from './book.js';
 
 /**
@@ -16,9 +18,9 @@ const NUMBERS_PER_READ = 25_000;
 
 /** The board (id, big-board rank, draft round or 0) and whether round one is marked complete. */
 export async function readDraftFacts(em: EntityManager): Promise<{ players: PlayerFact[]; roundOneCompleteMarked: boolean }> {
-  const players = await sqlRows<PlayerFact>(em, `select id, rank, coalesce(draft_round, 0) from player`);
-  const [state] = await sqlRows<[boolean]>(em, `select coalesce((select round_one_complete from draft_state where id = 1), false)`);
-  return { players, roundOneCompleteMarked: state![0] };
+  const players = (await listBoard(em)).map((p): PlayerFact => [p.id, p.rank, p.draft_round ?? 0]);
+  const state = await em.findOne(DraftStateSchema, { id: 1 }, { fields: ['roundOneComplete'], refresh: true });
+  return { players, roundOneCompleteMarked: state?.roundOneComplete ?? false };
 }
 
 /**
