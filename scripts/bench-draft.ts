@@ -135,6 +135,23 @@ const ROUND_ONE_PICKS = 32;
 const OPERATOR = 'user_benchoperator';
 const OPERATOR_EMAIL = 'operator@bench.local';
 
+/** A game server's environment as `npm start` runs it here: production, on 127.0.0.1, against `databaseUrl`. */
+function serverEnv(at: { databaseUrl: string; dataDir: string; port: number; publicUrl: string }): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    DATABASE_URL: at.databaseUrl,
+    DATA_DIR: at.dataDir,
+    HOST: '127.0.0.1',
+    PORT: String(at.port),
+    SKIP_CLIENT_BUILD: '1',
+    LOG_LEVEL,
+    ADMIN_EMAILS: OPERATOR_EMAIL,
+    DRAFT_DEADLINE: '2099-04-23T20:00:00-04:00',
+    PUBLIC_URL: at.publicUrl,
+    ...PUSH_ENV,
+  };
+}
+
 const log = (line: string) => console.log(line);
 
 /**
@@ -303,20 +320,10 @@ async function startTwoInstances(dir: string, databaseUrl: string, cleanups: (()
     const dataDir = path.join(dir, `data-${name}`);
     fsSync.mkdirSync(dataDir, { recursive: true });
     return {
-      NODE_ENV: 'production',
-      DATABASE_URL: databaseUrl,
       // Each instance its own data directory: all they share is the database and the key.
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      SKIP_CLIENT_BUILD: '1',
-      LOG_LEVEL,
-      ADMIN_EMAILS: OPERATOR_EMAIL,
-      DRAFT_DEADLINE: '2099-04-23T20:00:00-04:00',
+      ...serverEnv({ databaseUrl, dataDir, port, publicUrl: base }),
       LOCAL_IDP_PRIVATE_KEY: signingKey,
-      PUBLIC_URL: base,
       TRUST_PROXY: '1',
-      ...PUSH_ENV,
       ...profile,
     };
   };
@@ -681,20 +688,7 @@ async function main() {
       const logFrom = fsSync.statSync(serverLog).size;
       const spawnedAt = Date.now();
       const server = spawn(process.execPath, [...profile, ...SERVER_FLAGS, '--trace-gc', path.resolve('scripts/start.mjs')], {
-        env: {
-          ...process.env,
-          NODE_ENV: 'production',
-          PUBLIC_URL: base,
-          DATABASE_URL: url,
-          DATA_DIR: dir,
-          HOST: '127.0.0.1',
-          PORT: String(port),
-          SKIP_CLIENT_BUILD: '1',
-          LOG_LEVEL,
-          ADMIN_EMAILS: OPERATOR_EMAIL,
-          DRAFT_DEADLINE: '2099-04-23T20:00:00-04:00',
-          ...PUSH_ENV,
-        },
+        env: { ...process.env, ...serverEnv({ databaseUrl: url, dataDir: dir, port, publicUrl: base }) },
         stdio: ['ignore', serverOut, serverOut],
       });
       const serverExited = new Promise<void>((resolve) => server.once('exit', () => resolve()));

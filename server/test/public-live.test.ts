@@ -4,8 +4,8 @@ import { MESSAGES } from '@first-round/shared/messages';
 import type { DraftChange, Leaderboard, LiveMessage, StandingsUpdate } from '@first-round/shared/schemas';
 import { recordPick } from '../src/modules/draft/draft.service.js';
 import { PublicLiveStream } from '../src/modules/leaderboard/public-live-stream.js';
-import { createTestApp, listenOnLoopback, type TestApp, type TestUser } from './support/test-app.js';
-import { boardIds, publicStandingsOffBeside, createGroup, operatorReset, operatorStart, savePicks } from './game/helpers.js';
+import type { TestApp, TestUser } from './support/test-app.js';
+import { publicStandingsPair, createGroup, operatorReset, operatorStart, savePicks } from './game/helpers.js';
 
 /**
  * The spectators' live stream (GET /trpc/draft.publicChanges, no sign-in), over real HTTP: a recorded pick
@@ -23,11 +23,7 @@ let ids: number[];
 const GROUP_NAME = 'Secret Squad Spectate';
 
 beforeAll(async () => {
-  t = await createTestApp({ startEvents: true });
-  off = await publicStandingsOffBeside(t);
-  base = await listenOnLoopback(t.app);
-  offBase = await listenOnLoopback(off.app);
-  ids = await boardIds(t);
+  ({ t, off, base, offBase, ids } = await publicStandingsPair());
   alice = await t.signUp('alice_live');
   const group = await createGroup(t, alice, { name: GROUP_NAME });
   // Alice's picks: the first board player (drafted below) and one nobody drafts (never to be named).

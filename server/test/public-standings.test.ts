@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@first-round/shared/messages';
 import type { Leaderboard } from '@first-round/shared/schemas';
 import { recordPick } from '../src/modules/draft/draft.service.js';
-import { createTestApp, listenOnLoopback, type TestApp, type TestUser } from './support/test-app.js';
-import { boardIds, publicStandingsOffBeside, operatorReset, operatorStart, savePicks } from './game/helpers.js';
+import type { TestApp, TestUser } from './support/test-app.js';
+import { publicStandingsPair, operatorReset, operatorStart, savePicks } from './game/helpers.js';
 
 /**
  * The spectators' standings (GET /api/standings/public, tRPC leaderboard.public): the global top 100 for a
@@ -22,11 +22,7 @@ let outsider: TestUser;
 let ids: number[];
 
 beforeAll(async () => {
-  t = await createTestApp({ startEvents: true });
-  off = await publicStandingsOffBeside(t);
-  base = await listenOnLoopback(t.app);
-  offBase = await listenOnLoopback(off.app);
-  ids = await boardIds(t);
+  ({ t, off, base, offBase, ids } = await publicStandingsPair());
   alice = await t.signUp('alice_pub');
   bob = await t.signUp('bob_pub');
   outsider = await t.signUp('nopicks_pub');

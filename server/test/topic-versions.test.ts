@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { PlayerDto } from '@first-round/shared/schemas';
 import { publish, type Topic } from '../src/events/topic-bus.js';
 import { createTestApp, type TestApp, type TestUser } from './support/test-app.js';
-import { eventually, operatorReset } from './game/helpers.js';
+import { eventually, expectStatus, operatorReset } from './game/helpers.js';
 
 /**
  * Each topic of the bus has its own version on every instance, and a cache is stale only when a topic it
@@ -29,10 +29,7 @@ afterAll(async () => {
   await a?.close();
 });
 
-const json = <T>(res: LightMyRequestResponse, status = 200): T => {
-  expect(res.statusCode, res.body).toBe(status);
-  return res.json() as T;
-};
+const json = <T>(res: LightMyRequestResponse): T => expectStatus<T>(res, 200);
 const versions = (t: TestApp) => Object.fromEntries(TOPICS.map((topic) => [topic, t.deps.events.versionOf([topic])]));
 const moved = (t: TestApp, before: Record<string, number>) => TOPICS.filter((topic) => t.deps.events.versionOf([topic]) !== before[topic]);
 

@@ -9,30 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { MESSAGES } from '@first-round/shared/messages';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { idpClient } from './idp-client.js';
 
 let t: TestApp;
-let n = 0;
-const fresh = (prefix: string) => {
-  const name = `${prefix}${++n}`;
-  return { email: `${name}@example.com`, username: name };
-};
+const { fresh, outbox, post, signUp, verify } = idpClient(() => t);
 const MINUTE = 60_000;
 
-interface OutboxEntry {
-  to: string;
-  subject: string;
-  text: string;
-  code: string | null;
-}
-async function outbox(email: string): Promise<OutboxEntry[]> {
-  const res = await t.request('GET', `/idp/dev/outbox?email=${encodeURIComponent(email)}`);
-  expect(res.statusCode).toBe(200);
-  return res.json() as OutboxEntry[];
-}
-const post = (url: string, body: unknown) => t.request('POST', url, { body });
 const signIn = (email: string) => post('/idp/sign-in', { email });
-const signUp = (email: string, username?: string) => post('/idp/sign-up', username === undefined ? { email } : { email, username });
-const verify = (email: string, code: string, username?: string) => post('/idp/verify', username === undefined ? { email, code } : { email, code, username });
 
 /** An account made through the routes, signed out again: its address is known. */
 async function account() {

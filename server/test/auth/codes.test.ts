@@ -1,36 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { idpClient } from './idp-client.js';
 
 /** The one-time code's life in the built-in identity provider, as a client of the /idp routes sees it. */
 
 let t: TestApp;
-let n = 0;
-const fresh = (prefix: string) => {
-  const name = `${prefix}${++n}`;
-  return { email: `${name}@example.com`, username: name };
-};
+const { fresh, outbox, post, signUp, verify } = idpClient(() => t);
 
 const MINUTE = 60_000;
 
-interface OutboxEntry {
-  to: string;
-  subject: string;
-  text: string;
-  code: string | null;
-  sent_at: string;
-}
-
-async function outbox(email: string): Promise<OutboxEntry[]> {
-  const res = await t.request('GET', `/idp/dev/outbox?email=${encodeURIComponent(email)}`);
-  expect(res.statusCode).toBe(200);
-  return res.json() as OutboxEntry[];
-}
 const latestCode = async (email: string) => (await outbox(email))[0]!.code!;
-
-const post = (url: string, body: unknown, headers?: Record<string, string>) => t.request('POST', url, { body, headers });
-const signUp = (email: string, username?: string) => post('/idp/sign-up', username === undefined ? { email } : { email, username });
-const verify = (email: string, code: string, username?: string) => post('/idp/verify', username === undefined ? { email, code } : { email, code, username });
 
 function expectError(res: LightMyRequestResponse, status: number, message: string | RegExp) {
   expect(res.statusCode, res.body).toBe(status);

@@ -6,7 +6,7 @@ import type { GroupDto, JoinRefusalData } from '@first-round/shared/schemas';
 import { ERROR_TABLE, type ErrorKind } from '../../src/errors.js';
 import { completeRoundOne, resetDraft, startDraft } from '../../src/modules/draft/draft.service.js';
 import { insertQueueItem } from '../../src/modules/feed/feed.repository.js';
-import { createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
+import { createTestApp, listenOnLoopback, type TestApp, type TestUser } from '../support/test-app.js';
 
 let seq = 0;
 /** A name no other test in this run uses (group names are unique case-insensitively). */
@@ -180,4 +180,11 @@ export async function insertPastSeason(
 export async function publicStandingsOffBeside(t: TestApp): Promise<TestApp> {
   const sharedKey = t.deps.keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   return createTestApp({ sameDatabaseAs: t, env: { PUBLIC_STANDINGS: 'false', LOCAL_IDP_PRIVATE_KEY: sharedKey } });
+}
+
+/** The spectators' tests' two instances, listening on loopback: `t` with the bus started, `off` beside it; and the board's ids. */
+export async function publicStandingsPair(): Promise<{ t: TestApp; off: TestApp; base: string; offBase: string; ids: number[] }> {
+  const t = await createTestApp({ startEvents: true });
+  const off = await publicStandingsOffBeside(t);
+  return { t, off, base: await listenOnLoopback(t.app), offBase: await listenOnLoopback(off.app), ids: await boardIds(t) };
 }
