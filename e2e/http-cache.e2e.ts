@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_REFRESH_JITTER_MS, STANDINGS_PUSH_WAIT_MS } from '@first-round/shared/constants';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser, newPerson } from './support/browser';
-import { BASE_URL, uniqueEmail, uniqueUsername, STEWARD_EMAIL } from './support/env';
+import { uniqueEmail, uniqueUsername, STEWARD_EMAIL } from './support/env';
 import { apiSession } from './support/idp';
 import { operator, playerId } from './support/operator';
+import { rest } from './support/rest';
 import { liveStrip } from './support/ui';
 import { signInWithSession } from './support/session';
 
@@ -117,15 +118,7 @@ describe('draft night: reads revalidate, the standings stay in view', () => {
   it('a player has a private group with picks in it and opens its standings once the draft starts', async () => {
     // Set up through the API: an account, a group of one, group picks, the rules already seen.
     const session = await apiSession(email, username);
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${BASE_URL}/api${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${await session.token()}` },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-      return res.json() as Promise<Record<string, unknown>>;
-    };
+    const call = (method: string, path: string, body?: unknown) => rest(session, method, path, body);
     groupId = Number((await call('POST', '/groups', { name: `Etag Club ${Date.now().toString(36)}` })).group_id);
     expect(groupId).toBeGreaterThan(0);
     await call('POST', '/picks', { picks: [await playerId('Cam Ward'), await playerId('Travis Hunter')], group_id: groupId });
