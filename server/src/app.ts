@@ -164,6 +164,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     // First thing a shutdown changes: a balancer stops sending here while the requests it sent are answered.
     if (isDraining(app.server)) return reply.code(503).send({ status: 'draining', detail: 'Shutting down', message: 'Shutting down', code: 'UNAVAILABLE' });
     try {
+      // Raw: the smallest round trip that proves the database answers.
       await sql(deps.orm.em.fork(), 'select 1');
       return { status: 'ready' };
     } catch {

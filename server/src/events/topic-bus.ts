@@ -34,6 +34,7 @@ const busesOf = new WeakMap<object, Set<TopicBus>>();
  * command line (no bus in the process), it is only notified.
  */
 export async function publish<T extends Topic>(em: EntityManager, topic: T, message: TopicMessage<T>): Promise<void> {
+  // Raw: NOTIFY, which the ORM has no words for.
   await sql(em, `select pg_notify($1, $2)`, [TOPICS[topic].channel, JSON.stringify(message)]);
   const buses = busesOf.get(em.config);
   if (buses) afterCommit(em, () => buses.forEach((bus) => bus.committed(topic, message)));

@@ -29,6 +29,7 @@ export interface DraftStateRow {
  * another's teams.
  */
 export async function readDraftState(em: EntityManager, options: { lock?: boolean } = {}): Promise<DraftStateRow> {
+  // Raw: the state, its counts and the order in one statement, locked when asked (for update).
   const row = await sqlOne<{ started_at: string | null; round_one_complete: boolean; picks_made: number; last_event_id: number; teams: [number, string][] }>(
     em,
     `select s.started_at, s.round_one_complete, ${playerSubselects.roundOneFilled} as picks_made,
@@ -92,6 +93,7 @@ export async function draftChangesByIds(em: EntityManager, ids: readonly number[
 
 /** Audit-log events as the live stream carries them, chosen by `where` (its condition and order). */
 async function draftChangesWhere(em: EntityManager, where: string, params: readonly unknown[]): Promise<DraftChange[]> {
+  // Raw: events joined with their players in the live stream's shape, by a caller's condition.
   const rows = await sql<DraftChangeRow>(
     em,
     `select e.id, e.kind, e.slot, e.team, e.team_before, e.created_at, ${playerSubselects.rowById('e.player_id')} as player

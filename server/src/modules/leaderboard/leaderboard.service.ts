@@ -210,6 +210,7 @@ export async function myGroupStandings(
   participantId: string,
 ): Promise<MyGroupStandings> {
   const started = await deps.draftStatus.hasStarted();
+  // Raw: the caller's groups with their member counts, aggregated in one statement.
   const rows = await sql<{ group_id: number; members: number; ready: number; my_picks: number; use_global_picks: boolean }>(em, myGroupsSql, [participantId]);
   const groups = await Promise.all(
     rows.map(async (g) => {

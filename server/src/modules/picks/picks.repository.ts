@@ -51,6 +51,7 @@ export async function deleteAllPicks(tx: EntityManager): Promise<void> {
  */
 export async function groupsShowingPicks(tx: EntityManager, participantId: string, groupId: number): Promise<number[]> {
   if (groupId !== GLOBAL_GROUP_ID) return [groupId];
+  // Raw: group_membership is the groups module's, a layer above picks (no entity of it here).
   const linked = await sql<{ group_id: number }>(tx, `select group_id from group_membership where participant_id = $1 and use_global_picks and group_id <> $2`, [participantId, GLOBAL_GROUP_ID]);
   return [GLOBAL_GROUP_ID, ...linked.map((r) => r.group_id)];
 }

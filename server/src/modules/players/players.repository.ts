@@ -37,6 +37,7 @@ export function toPlayerDto(p: Player): PlayerDto {
  * columns are the DTO's: hydrating 200 entities took ~5× as long (measured), on every draft change.
  */
 export async function listBoard(em: EntityManager): Promise<PlayerDto[]> {
+  // Raw: the DTO's columns as they are, without hydrating 200 entities per draft change.
   const rows = await sql<PlayerRow>(em, `select id, rank, player_name, position, school, draft_round, draft_pick, band from player order by rank`);
   return rows.map(withBand);
 }
@@ -131,6 +132,7 @@ export async function clearDraftResults(em: EntityManager): Promise<void> {
  * rows as one JSON bind parameter. Run it with the rank constraint deferred (`deferRankUniqueness`).
  */
 export async function upsertBoardRows(tx: EntityManager, rows: readonly BoardRow[]): Promise<{ inserted: number; updated: number }> {
+  // Raw: the whole board upserted in one statement, counting inserts and updates.
   const [counts] = await sql<{ inserted: number; updated: number }>(
     tx,
     `with incoming as (
@@ -157,6 +159,7 @@ export async function upsertBoardRows(tx: EntityManager, rows: readonly BoardRow
  * unique index compares them (the rows travel as one JSON parameter, as for the upsert).
  */
 export async function playersLeftOff(tx: EntityManager, rows: readonly BoardRow[]): Promise<{ id: number; player_name: string }[]> {
+  // Raw: names compared lower-cased by PostgreSQL against the new board, in one read.
   return sql<{ id: number; player_name: string }>(
     tx,
     `select id, player_name from player

@@ -31,6 +31,7 @@ const wantsPush = (withPush: string) => `${withPush}::boolean and coalesce(pp.re
  * there, or the global one when they reuse it (use_global_picks). Ordered by player, the global entry first, then group names.
  */
 export function findMissingEntries(em: EntityManager, reminder: ReminderKind, deadline: Date, withPush = false): Promise<MissingEntry[]> {
+  // Raw: every participant without an entry, found set-based (as many as the players).
   return sql<MissingEntry>(
     em,
     `with missing as (
@@ -78,6 +79,7 @@ export async function claimReminder(tx: EntityManager, participantId: string, re
  * unsubscribed, or switched the push reminder off): by mail, by push (`withPush`), both or neither.
  */
 export async function stillWantsReminders(tx: EntityManager, participantId: string, withPush = false): Promise<{ mail: boolean; push: boolean }> {
+  // Raw: three tables' settings joined in one read inside the claim's transaction.
   const row = await sqlOne<{ mail: boolean; push: boolean }>(
     tx,
     `select coalesce(${WANTS_MAIL}, false) as mail, coalesce(${wantsPush('$2')}, false) as push

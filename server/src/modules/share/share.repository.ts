@@ -18,6 +18,7 @@ export async function findOrInsertShareLink(em: EntityManager, link: { participa
 }
 
 function insertOrSelect(em: EntityManager, link: { participantId: string; groupId: number; token: string }) {
+  // Raw: insert-or-select in one statement (a CTE), so two first requests agree on one token.
   return sql<{ token: string }>(
     em,
     `with inserted as (

@@ -33,6 +33,7 @@ export type ReadBeside = (snapshot: string, read: (em: EntityManager) => Promise
 /** Takes the snapshot a `ReadBeside` was given, first thing in its transaction (repeatable read). */
 export async function joinSnapshot(em: EntityManager, snapshot: string): Promise<void> {
   if (!/^[0-9A-F-]+$/i.test(snapshot)) throw new Error(`not a snapshot id: ${snapshot}`);
+  // Raw: transaction settings (a shared snapshot, sort memory), which the ORM has no words for.
   await sqlRows(em, `set transaction snapshot '${snapshot}'`);
   await sqlRows(em, `set local work_mem = '256MB'`);
 }
@@ -47,6 +48,7 @@ export async function joinSnapshot(em: EntityManager, snapshot: string): Promise
  * snapshot), or a transaction of its own without `beside` (the season archive reads in its closing one).
  */
 export async function loadBook(em: EntityManager, roundOnePicks: number, beside?: ReadBeside): Promise<Book> {
+  // Raw: the book's bulk reads (a million entries), each row an array, through a cursor.
   await sqlRows(em, `set local work_mem = '256MB'`);
   const [[participants, lowest, highest] = [0, null, null]] = await sqlRows<[number, number | null, number | null]>(em, `select count(*)::int, min(num), max(num) from participant`);
   const book = new Book(roundOnePicks, participants);
@@ -128,6 +130,7 @@ function takeSetRecords(book: Book, data: Buffer) {
 
 /** The participants named (those still there) and each of their pick sets (group id → player ids). */
 export async function participantFacts(em: EntityManager, ids: readonly string[]): Promise<{ participants: ParticipantFact[]; sets: [participantId: string, groupId: number, playerIds: number[]][] }> {
+  // Raw: the facts as arrays, in the book's own shapes (aggregated sets).
   const participants = await sqlRows<ParticipantFact>(em, `select num, id, coalesce(screen_name, id) from participant where id = any($1::text[])`, [ids]);
   const sets = await sqlRows<[string, number, number[]]>(
     em,
@@ -139,6 +142,7 @@ export async function participantFacts(em: EntityManager, ids: readonly string[]
 
 /** A group's own pick sets, each with its participant (as read) and player ids. */
 export function groupSetFacts(em: EntityManager, groupId: number): Promise<[num: number, id: string, name: string, playerIds: number[]][]> {
+  // Raw: a group's sets aggregated per participant, as arrays.
   return sqlRows(
     em,
     `select p.num, p.id, coalesce(p.screen_name, p.id), array_agg(k.player_id)
@@ -151,5 +155,6 @@ export function groupSetFacts(em: EntityManager, groupId: number): Promise<[num:
 
 /** A group's members and whether each plays My Picks there (linked) or their own. */
 export function groupMembers(em: EntityManager, groupId: number): Promise<[participantId: string, useGlobalPicks: boolean][]> {
+  // Raw: a group's members as arrays (the global group has them all).
   return sqlRows(em, `select participant_id, use_global_picks from group_membership where group_id = $1`, [groupId]);
 }
