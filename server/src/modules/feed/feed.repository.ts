@@ -1,7 +1,6 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FeedQueueItem } from '@first-round/shared/schemas';
-import { sql } from '../../db/sql.js';
 import { toPlayerDto } from '../players/players.repository.js';
 import { FeedQueueItemSchema, FeedStatusSchema, type FeedQueueItemRow, type FeedStatusRow } from './feed.entities.js';
 
@@ -20,14 +19,15 @@ export type NewQueueItem = Pick<FeedQueueItemRow, 'slot' | 'kind' | 'feedPlayerN
  * report is a pick report's slot, kind, name and school; a team report's slot and team (two unique indexes).
  */
 export async function insertQueueItem(em: EntityManager, item: NewQueueItem): Promise<boolean> {
-  const rows = await sql(
-    em,
-    `insert into feed_queue_item (slot, kind, feed_player_name, feed_school, feed_position, feed_team, suggested_player_id, recorded_player_id, score, recorded_team)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-     on conflict do nothing
-     returning id`,
-    [item.slot, item.kind, item.feedPlayerName, item.feedSchool, item.feedPosition, item.feedTeam, item.suggestedPlayerId, item.recordedPlayerId, item.score, item.recordedTeam ?? null],
-  );
+  const { suggestedPlayerId, recordedPlayerId, recordedTeam, ...fields } = item;
+  // No conflict target: either unique index says it is the same report.
+  const rows: unknown[] = await em
+    .createQueryBuilder(FeedQueueItemSchema)
+    .insert({ ...fields, suggested: suggestedPlayerId, recorded: recordedPlayerId, recordedTeam: recordedTeam ?? null })
+    .onConflict()
+    .ignore()
+    .returning('id')
+    .execute('all');
   return rows.length > 0;
 }
 
