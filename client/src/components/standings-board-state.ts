@@ -1,4 +1,5 @@
-import { useEffect, useReducer } from 'react';
+import { useEffect, useReducer, type Dispatch } from 'react';
+import { standingsRowId } from './standings-table';
 
 /** The standings' two lists: every entry (only the alive ones while folded, the matches of a search), and the busted ones. */
 export type ListName = 'main' | 'busted';
@@ -63,4 +64,33 @@ export function useBoardState() {
     return () => clearTimeout(timer);
   }, [state.text]);
   return [state, dispatch] as const;
+}
+
+/** A list's answer as the jump reads it: the caller's position in the list and the rows of the page shown. */
+interface ListRead {
+  data?: { me_position: number | null; rankings: { participant_id: string }[] };
+  isPlaceholderData: boolean;
+}
+
+/** Jump to me: loads the page holding the caller's row (from their position in that list), then scrolls to it. */
+export function useJumpToMe(state: BoardState, dispatch: Dispatch<BoardAction>, lists: Record<ListName, ListRead>, me: { participant_id: string } | null, pageSize: number) {
+  const { jump, search, offset, bustedOffset } = state;
+  const { main, busted } = lists;
+  useEffect(() => {
+    if (!jump || !me) return;
+    const q = jump === 'busted' ? busted : main;
+    const current = jump === 'busted' ? bustedOffset : offset;
+    if (!q.data || q.isPlaceholderData || (jump === 'main' && search)) return;
+    const position = q.data.me_position;
+    if (position === null) return dispatch({ type: 'jumped' });
+    const want = Math.floor(position / pageSize) * pageSize;
+    if (want !== current) return dispatch({ type: 'page', list: jump, offset: want });
+    if (!q.data.rankings.some((r) => r.participant_id === me.participant_id)) return;
+    dispatch({ type: 'jumped' });
+    requestAnimationFrame(() => {
+      const row = document.getElementById(standingsRowId(me.participant_id));
+      row?.scrollIntoView({ block: 'center' });
+      row?.focus({ preventScroll: true });
+    });
+  }, [jump, me, main, busted, offset, bustedOffset, search, pageSize, dispatch]);
 }

@@ -16,8 +16,8 @@ import { InfoTip } from './info-tip';
 import { MyEntry } from './my-entry-card';
 import { EmptyState } from './page';
 import { Pager } from './pager';
-import { useBoardState, type BoardAction, type ListName } from './standings-board-state';
-import { standingsRowId, standingsSummary, StandingsTable, type RowDetails } from './standings-table';
+import { useBoardState, useJumpToMe, type BoardAction, type ListName } from './standings-board-state';
+import { standingsSummary, StandingsTable, type RowDetails } from './standings-table';
 
 /** Rows per page: the global standings hold thousands of entries, read a page at a time. */
 export const STANDINGS_PAGE_SIZE = 100;
@@ -83,24 +83,7 @@ export function StandingsBoard({
   // The leader that nobody can catch any more says so ('Clinched 1st'), read off the first page.
   const clinched = offset === 0 && !search && data ? clinchedEntry(data.rankings, data.alive, data.entries, me) : null;
 
-  // Jump to me: load the page holding the caller's row (from their position in that list), then scroll to it.
-  useEffect(() => {
-    if (!jump || !me) return;
-    const q = jump === 'busted' ? busted : main;
-    const current = jump === 'busted' ? bustedOffset : offset;
-    if (!q.data || q.isPlaceholderData || (jump === 'main' && search)) return;
-    const position = q.data.me_position;
-    if (position === null) return dispatch({ type: 'jumped' });
-    const want = Math.floor(position / pageSize) * pageSize;
-    if (want !== current) return dispatch({ type: 'page', list: jump, offset: want });
-    if (!q.data.rankings.some((r) => r.participant_id === me.participant_id)) return;
-    dispatch({ type: 'jumped' });
-    requestAnimationFrame(() => {
-      const row = document.getElementById(standingsRowId(me.participant_id));
-      row?.scrollIntoView({ block: 'center' });
-      row?.focus({ preventScroll: true });
-    });
-  }, [jump, me, main, busted, offset, bustedOffset, search, pageSize, dispatch]);
+  useJumpToMe(state, dispatch, { main, busted }, me, pageSize);
 
   function jumpToMe() {
     if (me) dispatch({ type: 'jump', list: fold && me.busted ? 'busted' : 'main' });
