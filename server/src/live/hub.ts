@@ -111,9 +111,13 @@ interface Owed<P> {
   page?: P;
 }
 
-/** What sendStandings did: when the standings it sent were ranked (performance.now()), if they were, and how many own parts went. */
+/**
+ * What sendStandings did: when the standings it sent were ranked and when every stream's bytes were made, before
+ * the sockets were let go (performance.now()), if they were, and how many own parts went.
+ */
 interface Sent {
   rankedAt?: number;
+  madeAt?: number;
   ownParts: number;
 }
 
@@ -362,7 +366,7 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
     const done = this.deps.liveFanOut.begin();
     const heardAt = performance.now();
     const late = setTimeout(() => watchers.forEach((s) => this.releaseHeld(s)), HOLD_FOR_PAGE_MS);
-    const written = ({ rankedAt, ownParts }: Sent = { ownParts: 0 }) => {
+    const written = ({ rankedAt, madeAt, ownParts }: Sent = { ownParts: 0 }) => {
       done();
       clearTimeout(late);
       for (const s of watchers) this.releaseHeld(s);
@@ -371,7 +375,7 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
       // pages; `npm run bench:draft` reads the players' from the log.
       const since = (at: number | undefined) => (at === undefined ? undefined : Math.round(at - heardAt));
       this.deps.log.info(
-        { eventId: change.event_id, streams: watchers.length, ownParts, rankedMs: since(rankedAt), ms: since(performance.now()) },
+        { eventId: change.event_id, streams: watchers.length, ownParts, rankedMs: since(rankedAt), madeMs: since(madeAt), ms: since(performance.now()) },
         `${this.channel.name} fan-out written`,
       );
     };
@@ -448,6 +452,7 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
         holding.push(s.outlet);
         if (this.deliver(s, this.takeHeld(s), page)) sent.ownParts += 1;
       }
+      sent.madeAt = performance.now();
     } catch (error) {
       // The pages fall back to reading the standings themselves (the web app waits only so long).
       this.deps.log.warn({ err: error }, `${channel.name} standings not sent`);
