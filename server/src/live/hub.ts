@@ -111,9 +111,13 @@ interface Owed<P> {
   page?: P;
 }
 
-/** What sendStandings did: when the standings it sent were ranked (performance.now()), if they were, and how many own parts went. */
+/**
+ * What sendStandings did: when the standings it sent were ranked and when every stream's bytes were made, before
+ * the sockets were let go (performance.now()), if they were, and how many own parts went.
+ */
 interface Sent {
   rankedAt?: number;
+  madeAt?: number;
   ownParts: number;
 }
 
@@ -362,7 +366,7 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
     const done = this.deps.liveFanOut.begin();
     const heardAt = performance.now();
     const late = setTimeout(() => watchers.forEach((s) => this.releaseHeld(s)), HOLD_FOR_PAGE_MS);
-    const written = ({ rankedAt, ownParts }: Sent = { ownParts: 0 }) => {
+    const written = ({ rankedAt, madeAt, ownParts }: Sent = { ownParts: 0 }) => {
       done();
       clearTimeout(late);
       for (const s of watchers) this.releaseHeld(s);
@@ -371,7 +375,7 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
       // pages; `npm run bench:draft` reads the players' from the log.
       const since = (at: number | undefined) => (at === undefined ? undefined : Math.round(at - heardAt));
       this.deps.log.info(
-        { eventId: change.event_id, streams: watchers.length, ownParts, rankedMs: since(rankedAt), ms: since(performance.now()) },
+        { eventId: change.event_id, streams: watchers.length, ownParts, rankedMs: since(rankedAt), madeMs: since(madeAt), ms: since(performance.now()) },
         `${this.channel.name} fan-out written`,
       );
     };
@@ -402,6 +406,15 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
     const { channel } = this;
     const em = this.deps.orm.em.fork();
     const sent: Sent = { ownParts: 0 };
+    // Every stream's bytes are made first, each held in its response (its socket corked), and then the sockets
+    // are let go back to back: written stream by stream, each socket's write woke its reader mid-fan-out, and
+    // where readers share the cores (a proxy, the bench's clients) the rest of the fan-out waited behind them
+    // (docs/benchmarks.md, "Browser-like clients"). Let go before anything is awaited, so no stream waits on another's read.
+    const holding: Outlet[] = [];
+    const letGo = () => {
+      for (const outlet of holding) outlet.release();
+      holding.length = 0;
+    };
     try {
       await channel.rank(watchers.map((s) => s.watch!));
       sent.rankedAt = performance.now();
@@ -417,7 +430,11 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
         const watch = s.watch!;
         if (s.allowed === undefined && channel.membership) {
           const allowed = channel.membership.mayRead(em, watch, s.reader);
-          s.allowed = typeof allowed === 'boolean' ? allowed : await allowed;
+          if (typeof allowed === 'boolean') s.allowed = allowed;
+          else {
+            letGo();
+            s.allowed = await allowed;
+          }
         }
         if (!s.allowed) {
           this.releaseHeld(s);
@@ -426,15 +443,21 @@ export class LiveHub<W, P extends SharedPage = SharedPage> {
         let page = pages.get(s.key!);
         if (!page) {
           const made = channel.page(watch, eventId);
+          if (made instanceof Promise) letGo();
           pages.set(s.key!, (page = made instanceof Promise ? await made : made));
         }
         if (overtaken()) return sent;
         if (!this.streams.has(s)) continue;
+        s.outlet.hold();
+        holding.push(s.outlet);
         if (this.deliver(s, this.takeHeld(s), page)) sent.ownParts += 1;
       }
+      sent.madeAt = performance.now();
     } catch (error) {
       // The pages fall back to reading the standings themselves (the web app waits only so long).
       this.deps.log.warn({ err: error }, `${channel.name} standings not sent`);
+    } finally {
+      letGo();
     }
     return sent;
   }

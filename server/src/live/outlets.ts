@@ -41,6 +41,13 @@ export interface Outlet {
   cork(): void;
   uncork(): void;
   /**
+   * Holds what is written from here on in the stream's own buffer, its socket corked, until `release`: the
+   * fan-out makes every stream's bytes of a change first and then lets every socket go back to back (hub.ts,
+   * sendStandings). Nested as cork is; a stream that ends meanwhile lets its socket go itself.
+   */
+  hold(): void;
+  release(): void;
+  /**
    * Whether the stream is behind: its socket took no more (a write found its buffer full) and has not
    * drained since. The hub then writes nothing more to it until `onDrain` calls back.
    */
@@ -69,6 +76,10 @@ export class IteratorOutlet extends TrackedQueue implements Outlet {
   cork() {}
 
   uncork() {}
+
+  hold() {}
+
+  release() {}
 
   /** tRPC reads the queue at its own pace: never behind here. */
   readonly behind = false;

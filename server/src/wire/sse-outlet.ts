@@ -4,7 +4,7 @@ import { changeFrame, PING, trackedFrame } from './sse-frames.js';
 import type { Delivery, Outlet, SharedPage } from '../live/outlets.js';
 
 /** The response under a stream's frames, as its outlet watches it: whether it took the last write, and when it drains. */
-export type StreamSocket = Pick<ServerResponse, 'writableNeedDrain' | 'writableLength' | 'once' | 'destroy'>;
+export type StreamSocket = Pick<ServerResponse, 'writableNeedDrain' | 'writableLength' | 'once' | 'destroy' | 'cork' | 'uncork'>;
 
 /**
  * How long a stream ended while its reader takes nothing (closed for falling behind: live/hub.ts) keeps its
@@ -70,6 +70,16 @@ export class SseOutlet implements Outlet {
 
   uncork() {
     this.out.uncork();
+  }
+
+  /** The response's socket corked: what is written waits in the response's buffer, the kernel not yet asked. */
+  hold() {
+    this.socket?.cork();
+  }
+
+  /** The socket's write (one writev of what waited), once the last hold lets go. */
+  release() {
+    this.socket?.uncork();
   }
 
   private write(chunk: string | Buffer) {
