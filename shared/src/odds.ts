@@ -14,7 +14,7 @@
  * in which round, and the slots left), so every instance and every screen draws the same batch for the same
  * moment.
  */
-import { countPicks, isRoundOneComplete, rankKey, remainingSlots, scoreCounts, type BoardColumns, type DraftSnapshot, type PickedPlayer } from './scoring.js';
+import { countPicks, isRoundOneComplete, rankKey, ranksBefore, remainingSlots, sameRank, scoreCounts, type BoardColumns, type DraftSnapshot, type PickedPlayer } from './scoring.js';
 import { seededRandom } from './seeded-random.js';
 
 /** The model's one parameter: the softmax temperature on big-board rank (the 2025 round one's best fit). */
@@ -106,8 +106,7 @@ export function simulateRoundOne(board: BoardColumns, d: DraftSnapshot, options:
     for (let k = 0; k < count; k++) {
       for (let j = 0; j < open.length; j++) times[j] = -Math.log(1 - random()) * scale[j]!;
       sorted.set(times);
-      sorted.sort();
-      const cutoff = sorted[taken - 1]!;
+      const cutoff = kthSmallest(sorted, taken - 1);
       const word = k >>> 5;
       const bit = 1 << (k & 31);
       for (let j = 0; j < open.length; j++) {
@@ -120,6 +119,32 @@ export function simulateRoundOne(board: BoardColumns, d: DraftSnapshot, options:
     for (const i of open) goes[i] = goes[i]! / count;
   }
   return { count, words, draft: d, board, wentBits, goes };
+}
+
+/** The k-th smallest of `a` (0-based), by selection in place (Hoare's quickselect): `a` is reordered. */
+function kthSmallest(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i] = a[j]!;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k]!;
+  }
+  return a[k]!;
 }
 
 function popcount(x: number): number {
@@ -193,13 +218,14 @@ export function survivalChance(sims: Simulations, picks: ArrayLike<number>): num
 export function winChances(sims: Simulations, entries: readonly ArrayLike<number>[]): (number | null)[] {
   if (isRoundOneComplete(sims.draft)) return entries.map(() => null);
   const simulated = entries.map((picks) => simulateEntry(sims, picks));
-  const order = simulated.map((_, e) => e).sort((a, b) => simulated[b]!.key - simulated[a]!.key);
+  // The standings' order of the keys (scoring.ts): the best first, equal keys sharing a place.
+  const order = simulated.map((_, e) => e).sort((a, b) => (ranksBefore(simulated[a]!.key, 0, simulated[b]!.key, 0) ? -1 : ranksBefore(simulated[b]!.key, 0, simulated[a]!.key, 0) ? 1 : 0));
   const claimed = new Uint32Array(sims.words);
   const wins = new Float64Array(entries.length);
   for (let at = 0; at < order.length; ) {
     // Entries with equal keys share first in the simulations nobody above them survived.
     let end = at;
-    while (end < order.length && simulated[order[end]!]!.key === simulated[order[at]!]!.key) end++;
+    while (end < order.length && sameRank(simulated[order[end]!]!.key, simulated[order[at]!]!.key)) end++;
     for (let j = at; j < end; j++) {
       const s = simulated[order[j]!]!;
       let won = 0;
