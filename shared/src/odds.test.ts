@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { killList, ODDS_TEMPERATURE, oddsSeed, simulateRoundOne, survivalChance, winChances } from './odds.js';
+import { entryOdds, killList, ODDS_TEMPERATURE, oddsBoard, oddsSeed, simulateRoundOne, survivalChance, winChances } from './odds.js';
 import { rankEntries, scoreEntry, type BoardColumns, type DraftSnapshot } from './scoring.js';
 
 /** A board of players ranked 1..n, with the given draft rounds (0: undrafted). */
@@ -110,5 +110,22 @@ describe('the odds of the rest of round one', () => {
       const exact = orders(open, 3).reduce((s, [went, p]) => s + (went.includes(i) ? p : 0), 0);
       expect(Math.abs(sims.goes[i]! - exact)).toBeLessThan(within(exact, sims.count));
     }
+  });
+});
+
+describe('odds on a board of players by id', () => {
+  const players = Array.from({ length: 40 }, (_, i) => ({ id: 100 + i, rank: i + 1, draft_round: i < 2 ? 1 : null }));
+  const d = draft(32, 2);
+
+  it("an entry's survival and kill list by player id; the same batch for the same moment, a new one after a pick", () => {
+    const odds = oddsBoard(players, d);
+    expect(oddsBoard([...players], d)).toBe(odds);
+    const mine = entryOdds(odds, [100, 130, 110, 999])!;
+    expect(mine.survive).toBe(survivalChance(odds.sims, [0, 30, 10]));
+    expect(mine.kill_list.map((k) => k.player_id)).toEqual([130, 110]);
+    expect(mine.kill_list[0]!.misses).toBe(1 - odds.sims.goes[30]!);
+    const after = players.map((p) => (p.id === 102 ? { ...p, draft_round: 1 } : p));
+    expect(oddsBoard(after, draft(32, 3))).not.toBe(odds);
+    expect(entryOdds(oddsBoard(after, draft(32, 32)), [100])).toBeNull();
   });
 });

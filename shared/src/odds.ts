@@ -47,8 +47,8 @@ export interface Simulations {
 
 /**
  * The seed of a draft state: FNV-1a over the slots (total, filled, marked complete) and, in board-rank
- * order, the rank and round of every drafted player. Two instances with the same board and picks draw
- * the same simulations.
+ * order, the rank and draft round of every board player. Two instances with the same board and picks draw
+ * the same simulations; a pick recorded, undone or a board replaced draws another batch.
  */
 export function oddsSeed(board: BoardColumns, d: DraftSnapshot): number {
   let h = 0x811c9dc5;
@@ -62,7 +62,6 @@ export function oddsSeed(board: BoardColumns, d: DraftSnapshot): number {
   mix(d.filledSlots);
   mix(d.roundOneCompleteMarked ? 1 : 0);
   for (const i of byRank(board)) {
-    if (board.round[i] === 0) continue;
     mix(board.rank[i]!);
     mix(board.round[i]!);
   }
@@ -255,4 +254,52 @@ export function killList(sims: Simulations, picks: ArrayLike<number>): KillListI
     .filter((i) => sims.board.round[i] === 0)
     .map((player) => ({ player, misses: 1 - sims.goes[player]! }))
     .sort((a, b) => b.misses - a.misses || sims.board.rank[a.player]! - sims.board.rank[b.player]!);
+}
+
+/** A board player as the answers carry it (`PlayerDto`'s fields). */
+export interface BoardPlayer {
+  id: number;
+  rank: number;
+  draft_round: number | null;
+}
+
+/** A batch of simulations over a board of players by id: what the screens and the server hold. */
+export interface OddsBoard {
+  sims: Simulations;
+  /** Player id → index in the simulations' board. */
+  index: Map<number, number>;
+}
+
+/** An entry's odds: its chance to survive round one and its kill list, players by id. */
+export interface EntryOdds {
+  survive: number;
+  kill_list: { player_id: number; misses: number }[];
+}
+
+let lastBoard: { seed: number; simulations: number; ids: readonly number[]; odds: OddsBoard } | null = null;
+
+/**
+ * The simulations for a board of players (by id) and a draft state. The last batch is kept: every entry,
+ * screen and answer of one draft moment shares it (the seed names the whole board and draft state; the ids
+ * in the same order say the indexes are the same too).
+ */
+export function oddsBoard(players: readonly BoardPlayer[], d: DraftSnapshot, options: { simulations?: number } = {}): OddsBoard {
+  const board: BoardColumns = { rank: Int32Array.from(players, (p) => p.rank), round: Int32Array.from(players, (p) => p.draft_round ?? 0) };
+  const seed = oddsSeed(board, d);
+  const simulations = options.simulations ?? ODDS_SIMULATIONS;
+  const ids = players.map((p) => p.id);
+  const last = lastBoard;
+  if (last && last.seed === seed && last.simulations === simulations && last.ids.length === ids.length && last.ids.every((id, i) => id === ids[i])) return last.odds;
+  const odds = { sims: simulateRoundOne(board, d, { seed, simulations }), index: new Map(ids.map((id, i) => [id, i])) };
+  lastBoard = { seed, simulations, ids, odds };
+  return odds;
+}
+
+/** An entry's odds (its picks by player id; ids not on the board are left out); null once round one is complete. */
+export function entryOdds(odds: OddsBoard, playerIds: readonly number[]): EntryOdds | null {
+  const picks = playerIds.map((id) => odds.index.get(id)).filter((i): i is number => i !== undefined);
+  const survive = survivalChance(odds.sims, picks);
+  if (survive === null) return null;
+  const ids = new Map([...odds.index].map(([id, i]) => [i, id]));
+  return { survive, kill_list: killList(odds.sims, picks).map((k) => ({ player_id: ids.get(k.player)!, misses: k.misses })) };
 }
