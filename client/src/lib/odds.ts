@@ -12,8 +12,8 @@ export function draftOfBoard(players: readonly BoardPlayer[], roundOnePicks = DE
  * The simulations of the rest of round one for the board as shown (shared/src/odds.ts), drawn once per
  * board and draft state; the server draws the same batch, so the browser's numbers are the answers'.
  */
-export function useOddsBoard(players: readonly BoardPlayer[], roundOnePicks = DEFAULT_ROUND_ONE_PICKS): OddsBoard | null {
-  return useMemo(() => (players.length ? oddsBoard(players, draftOfBoard(players, roundOnePicks)) : null), [players, roundOnePicks]);
+export function useOddsBoard(players: readonly BoardPlayer[], roundOnePicks = DEFAULT_ROUND_ONE_PICKS, completeMarked = false): OddsBoard | null {
+  return useMemo(() => (players.length ? oddsBoard(players, draftOfBoard(players, roundOnePicks, completeMarked)) : null), [players, roundOnePicks, completeMarked]);
 }
 
 /** The odds of a selection on that board, again only when the selection changes (a few word ANDs). */
