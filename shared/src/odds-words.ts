@@ -21,6 +21,11 @@ export function survivalText(p: number): string {
   return `${chanceText(p)} to survive`;
 }
 
+/** On the share card: '37 % to survive after pick 12' (before any pick: '… before the first pick'). */
+export function survivalAfterPickText(p: number, picksMade: number): string {
+  return `${survivalText(p)} ${picksMade === 0 ? 'before the first pick' : `after pick ${picksMade}`}`;
+}
+
 /** '12 % to win' (first, sharing it counts). */
 export function winText(p: number): string {
   return `${chanceText(p)} to win`;
