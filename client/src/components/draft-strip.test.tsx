@@ -14,7 +14,7 @@ function liveServer({ picks = 3, mine = [] as number[], shares = {} as Record<nu
   return new FakeServer({
     draft: { status: () => draftStatus(phase, picks) },
     players: { list: () => board(40, drafted) },
-    picks: { mine: (input) => ({ picks: mine, group_id: input?.group_id ?? 1, use_global_picks: true }) },
+    picks: { mine: (input) => ({ picks: mine, group_id: input?.group_id ?? 1, use_global_picks: true, odds: null }) },
     leaderboard: {
       field: () => Object.entries(shares).map(([id, share]) => ({ player_id: Number(id), player_name: `Player ${id}`, picked_by: 1, entries: 10, share })),
     },
@@ -103,7 +103,7 @@ describe('the live strip', () => {
       trpc.picks.mine.useQuery({ group_id: 4 });
       return <LiveStrip />;
     }
-    const server = liveServer({ picks: 3, mine: [] }).answer({ picks: { mine: (input) => ({ picks: input?.group_id === 4 ? [3] : [], group_id: input?.group_id ?? 1, use_global_picks: false }) } });
+    const server = liveServer({ picks: 3, mine: [] }).answer({ picks: { mine: (input) => ({ picks: input?.group_id === 4 ? [3] : [], group_id: input?.group_id ?? 1, use_global_picks: false, odds: null }) } });
     renderApp(<GroupPage />, { server, route: '/groups/4' });
     await waitFor(async () => expect(await headline()).toHaveTextContent('your entry ✓'));
   });

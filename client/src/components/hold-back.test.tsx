@@ -24,7 +24,7 @@ function draftServer() {
   const server = new FakeServer({
     draft: { status: () => draftStatus('live', picks.now) },
     players: { list: () => board(20, Object.fromEntries(Array.from({ length: picks.now }, (_, i) => [i + 1, i + 1]))) },
-    picks: { mine: () => ({ picks: [], group_id: 1, use_global_picks: true }) },
+    picks: { mine: () => ({ picks: [], group_id: 1, use_global_picks: true, odds: null }) },
     leaderboard: { field: () => [] },
     auth: { me: () => ({ id: 'u1', participant_id: 'me', email: 'me@example.com', screen_name: 'Me Myself', is_first_login: false, is_admin: false }) },
   });

@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import { STALE_TIMES } from '@first-round/shared/constants';
 import { compareByDraftOrder } from '@first-round/shared/player-filter';
 import { EntryStatusCard } from '../components/entry-status-card';
+import { EntryOddsCard } from '../components/entry-odds-card';
 import { EmptyState, Page } from '../components/page';
 import { outcomeStyle, PlayerRowContent } from '../components/player-row';
 import { FullPageMessage } from '../components/full-page-message';
@@ -58,6 +59,7 @@ export function MyPicksPage() {
       }
     >
       {!failed && draft.data && (mine.length > 0 || !started) && <EntryStatusCard picks={mine} status={draft.data} snapshot={snapshot} />}
+      {!failed && draft.data && players.data && mine.length > 0 && <EntryOddsCard board={players.data} picks={picks.data?.picks ?? []} status={draft.data} />}
       {!failed && mine.length > 0 && (
         <ShareEntryButton alignSelf="flex-start" mb="4" variant="outline" borderColor="navy.900" color="navy.900" bg="white" />
       )}

@@ -99,7 +99,7 @@ export function SelectPlayersPage() {
       {started ? (
         <LockedPicks players={players.data ?? []} picks={saved.data?.picks ?? []} draft={draft.data} />
       ) : (
-        <PicksEditor players={players.data ?? []} entry={entry} doneTo={backTo ?? '/my-picks'} />
+        <PicksEditor players={players.data ?? []} entry={entry} doneTo={backTo ?? '/my-picks'} roundOnePicks={draft.data?.round_one_picks} />
       )}
     </Page>
   );

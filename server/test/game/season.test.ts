@@ -66,7 +66,7 @@ it('plays a season: groups, invites, picks, draft night, standings', async () =>
   // Cat has no picks in Bob's group: not ranked there.
   const members = await call<{ participant_id: string; has_picks: boolean }[]>('GET', `/api/groups/${priv.id}/members`, cat);
   expect(Object.fromEntries(members.map((m) => [m.participant_id, m.has_picks]))).toEqual({ [bob.id]: true, [ann.id]: true, [cat.id]: false });
-  expect(await call('GET', `/api/picks/my-picks?group_id=${pub.id}`, bob)).toEqual({ picks: [id(1), id(5)], group_id: pub.id, use_global_picks: true });
+  expect(await call('GET', `/api/picks/my-picks?group_id=${pub.id}`, bob)).toEqual({ picks: [id(1), id(5)], group_id: pub.id, use_global_picks: true, odds: expect.objectContaining({ survive: expect.any(Number) }) });
 
   // Before the draft: nothing ranked anywhere.
   for (const g of [1, pub.id, priv.id]) expect(await call('GET', `/api/groups/${g}/leaderboard`, ann)).toEqual({ group_id: g, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] });

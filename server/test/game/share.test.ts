@@ -5,7 +5,10 @@
 import { BUST_RULE } from '@first-round/shared/entry-words';
 import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { GroupDto, ShareLink } from '@first-round/shared/schemas';
+import type { DraftStatus, GroupDto, PlayerDto, ShareLink } from '@first-round/shared/schemas';
+import { snapshotOf } from '@first-round/shared/draft-snapshot';
+import { entryOdds, oddsBoard } from '@first-round/shared/odds';
+import { survivalAfterPickText } from '@first-round/shared/odds-words';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { redactUrl } from '../../src/redact-url.js';
@@ -172,6 +175,11 @@ describe('the card picture', () => {
     expect(text).toContain(`Pick 1 · TEN · ${picked[0]!.player_name}`);
     expect(text).toContain(`Pick 2 · JAX · ${picked[1]!.player_name}`);
     expect(text).toContain(picked[2]!.player_name);
+    // Its odds, the shared model's number for this board and draft (what My Picks says): 'after pick 2'.
+    const players = expectStatus<PlayerDto[]>(await t.request('GET', '/api/players/'), 200);
+    const status = expectStatus<DraftStatus>(await t.request('GET', '/api/draft/status'), 200);
+    const survive = entryOdds(oddsBoard(players, snapshotOf(status, players)), picked.map((p) => p.id))!.survive;
+    expect(text).toContain(`3 picks · 1 pending · ${survivalAfterPickText(survive, 2)}`);
     const png = await t.request('GET', link.image_url);
     expect(ihdrSize(png.rawPayload)).toEqual({ width: 1200, height: 630 });
     // The page writes the hits out, the team's full name behind its abbreviation.

@@ -6,6 +6,9 @@ import { FakeServer, Refusal, deferred } from '../../test/fake-server';
 import { board } from '../../test/fixtures';
 import { currentPath, renderApp } from '../../test/render';
 import { PicksEditor, type EditedEntry } from './picks-editor';
+import { entryOdds, oddsBoard } from '@first-round/shared/odds';
+import { riskMeterText } from '@first-round/shared/odds-words';
+import { draftOfBoard } from '../../lib/odds';
 
 /** A short board keeps each tap's re-render quick; the limit's test has a longer one. */
 const PLAYERS = board(12);
@@ -91,6 +94,32 @@ describe('PicksEditor: choosing', () => {
     await user.click(player('Player 32'));
     await user.click(player('Player 33'));
     expect(player('Player 33')).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('the risk meter says the selection’s chance to survive round one, the shared model’s number, as picks are added and removed', async () => {
+    const players = board(60);
+    const { user } = render({ players });
+    expect(screen.queryByTestId('risk-meter')).not.toBeInTheDocument();
+    // What the shared model says of a selection on this board before the draft (the server draws the same batch).
+    const meter = (ids: number[]) => riskMeterText(ids.length, entryOdds(oddsBoard(players, draftOfBoard(players)), ids)!.survive);
+    await user.click(player('Cam Ward'));
+    expect(screen.getByTestId('risk-meter')).toHaveTextContent(meter([1]));
+    expect(screen.getByTestId('risk-meter')).toHaveTextContent('1 pick · 100 % to survive round one');
+    await user.click(player('Player 40'));
+    const withLongShot = meter([1, 40]);
+    expect(screen.getByTestId('risk-meter')).toHaveTextContent(withLongShot);
+    expect(withLongShot).toMatch(/^2 picks · \d+ % to survive round one$/);
+    await user.click(player('Player 45'));
+    expect(screen.getByTestId('risk-meter')).toHaveTextContent(meter([1, 40, 45]));
+    // Riskier with each long shot, and back when one is removed.
+    const survive = (ids: number[]) => entryOdds(oddsBoard(players, draftOfBoard(players)), ids)!.survive;
+    expect(survive([1, 40, 45])).toBeLessThan(survive([1, 40]));
+    expect(survive([1, 40])).toBeLessThan(survive([1]));
+    await user.click(player('Player 45'));
+    expect(screen.getByTestId('risk-meter')).toHaveTextContent(withLongShot);
+    await user.click(player('Cam Ward'));
+    await user.click(player('Player 40'));
+    expect(screen.queryByTestId('risk-meter')).not.toBeInTheDocument();
   });
 
   it('searches the board by name, and says when nobody matches', async () => {

@@ -11,6 +11,7 @@ import { CheckIcon, SearchIcon } from '../icons';
 import { BandLegend, RiskBandChip } from './risk-band';
 import { SelectionBar } from './selection-bar';
 import { savedDescription } from '../../lib/selection-text';
+import { useEntryOdds, useOddsBoard } from '../../lib/odds';
 import { notify } from '../../lib/toaster';
 import { errorKind, trpc } from '../../lib/trpc';
 import { forgetUnsaved, keepUnsaved, readUnsaved, sameSelection } from '../../lib/unsaved-picks';
@@ -41,7 +42,7 @@ export interface EditedEntry {
  * selection differs from the saved picks it is kept on the device ('Unsaved changes', with Discard), and
  * leaving the screen or the app asks first.
  */
-export function PicksEditor({ players, entry, doneTo }: { players: PlayerDto[]; entry: EditedEntry; doneTo: string }) {
+export function PicksEditor({ players, entry, doneTo, roundOnePicks }: { players: PlayerDto[]; entry: EditedEntry; doneTo: string; roundOnePicks?: number }) {
   const navigate = useNavigate();
   const utils = trpc.useUtils();
   const save = trpc.picks.save.useMutation();
@@ -80,6 +81,10 @@ export function PicksEditor({ players, entry, doneTo }: { players: PlayerDto[]; 
     if (storageKey) forgetUnsaved(localStorage, storageKey);
     setSelected(new Set(saved ?? []));
   }
+
+  // The risk meter: the selection's chance to survive round one, from the shared odds model in the browser.
+  const odds = useOddsBoard(players, roundOnePicks);
+  const selectedOdds = useEntryOdds(odds, selected);
 
   const visible = useMemo(() => {
     const shown = filterPlayers(players, query, position);
@@ -203,7 +208,7 @@ export function PicksEditor({ players, entry, doneTo }: { players: PlayerDto[]; 
         </Stack>
       )}
 
-      <SelectionBar count={selected.size} saving={save.isPending} onSave={() => void onSave()} unsaved={dirty} onDiscard={discard} />
+      <SelectionBar count={selected.size} survive={selected.size > 0 ? (selectedOdds?.survive ?? null) : null} saving={save.isPending} onSave={() => void onSave()} unsaved={dirty} onDiscard={discard} />
       <ConfirmDialog
         open={guard.holding}
         title="Leave without saving?"

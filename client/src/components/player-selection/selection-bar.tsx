@@ -2,13 +2,29 @@ import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { MAX_PICKS } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { PrimaryButton } from '../buttons';
+import { riskMeterText } from '@first-round/shared/odds-words';
 import { selectionsLabel } from '../../lib/selection-text';
 
 /**
  * The sticky bottom bar of the selection screen: '10 / 32' with a progress bar, the
- * '{n} selections' counter, and Save (disabled until there is something to save).
+ * '{n} selections' counter, the risk meter ('12 picks · 8 % to survive round one', when `survive` is
+ * known) and Save (disabled until there is something to save).
  */
-export function SelectionBar({ count, saving, onSave, unsaved = false, onDiscard }: { count: number; saving: boolean; onSave: () => void; unsaved?: boolean; onDiscard?: () => void }) {
+export function SelectionBar({
+  count,
+  saving,
+  onSave,
+  unsaved = false,
+  onDiscard,
+  survive = null,
+}: {
+  count: number;
+  saving: boolean;
+  onSave: () => void;
+  unsaved?: boolean;
+  onDiscard?: () => void;
+  survive?: number | null;
+}) {
   const full = count >= MAX_PICKS;
   const hint = count === 0 ? MESSAGES.noPlayersSelected : full ? `That's the limit: ${MAX_PICKS} picks. Remove one to add another.` : null;
   return (
@@ -38,6 +54,11 @@ export function SelectionBar({ count, saving, onSave, unsaved = false, onDiscard
           >
             <Box h="full" width={`${(Math.min(count, MAX_PICKS) / MAX_PICKS) * 100}%`} bg={full ? 'gold.500' : 'navy.600'} borderRadius="full" transition="width 0.15s" />
           </Box>
+          {survive !== null && (
+            <Text fontSize="sm" fontWeight="semibold" color={survive < 0.2 ? 'red.700' : 'navy.900'} aria-live="polite" data-testid="risk-meter">
+              {riskMeterText(count, survive)}
+            </Text>
+          )}
           {hint && (
             <Text fontSize="xs" color="gray.700">
               {hint}

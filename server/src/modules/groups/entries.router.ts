@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import { myPicksInput, participantPicksInput, picksOutput, savePicksInput, savePicksOutput } from '@first-round/shared/schemas';
+import { myPicksOutput } from '@first-round/shared/odds-schemas';
 import { authedProcedure, draftOpenProcedure, router } from '../../trpc/trpc.js';
 import { requireMembership } from './membership.js';
 import * as picks from './entries.service.js';
@@ -19,9 +20,12 @@ export const picksRouter = router({
   mine: authedProcedure
     .meta({ access: 'member' })
     .input(myPicksInput)
-    .output(picksOutput)
-    .query(({ ctx, input }) => picks.myPicks({ em: ctx.em, participantId: ctx.participant.id }, input?.group_id)),
-  global: authedProcedure.input(z.undefined()).output(picksOutput).query(({ ctx }) => picks.myPicks({ em: ctx.em, participantId: ctx.participant.id })),
+    .output(myPicksOutput)
+    .query(({ ctx, input }) => picks.myPicksWithOdds({ em: ctx.em, participantId: ctx.participant.id }, ctx.deps, input?.group_id)),
+  global: authedProcedure
+    .input(z.undefined())
+    .output(myPicksOutput)
+    .query(({ ctx }) => picks.myPicksWithOdds({ em: ctx.em, participantId: ctx.participant.id }, ctx.deps)),
   save: draftOpenProcedure(entryOwnerProcedure, MESSAGES.picksLocked)
     // Unknown players, or one player twice.
     .meta({ errors: ['UNPROCESSABLE'] })

@@ -9,6 +9,9 @@ import { existingPlayerIds } from '../players/players.repository.js';
 import { lockParticipant } from '../users/participants.service.js';
 import { entryPlayerIds, groupsShowingPicks, replaceEntry } from '../picks/picks.repository.js';
 import { entrySetGroup } from '@first-round/shared/entries';
+import type { MyPicks } from '@first-round/shared/odds-schemas';
+import type { DraftStatus, PlayerDto } from '@first-round/shared/schemas';
+import { entryOddsOf } from './entry-odds.js';
 
 /** Who asks, on which EntityManager. */
 interface Caller {
@@ -21,6 +24,18 @@ export async function myPicks({ em, participantId }: Caller, groupId: number = G
   const m = await requireMembership(em, groupId, participantId);
   const source = entrySetGroup(groupId, m.use_global_picks);
   return { picks: await entryPlayerIds(em, participantId, source), group_id: groupId, use_global_picks: groupId !== GLOBAL_GROUP_ID && m.use_global_picks };
+}
+
+/** Where the odds read the board and the draft (the app's caches of both). */
+export interface OddsSources {
+  players: { list(): PlayerDto[] | Promise<PlayerDto[]> };
+  draftStatus: { status(): DraftStatus | Promise<DraftStatus> };
+}
+
+/** `myPicks` with the entry's odds (docs/rules.md, "Odds"): null once round one is complete, or without picks. */
+export async function myPicksWithOdds(caller: Caller, sources: OddsSources, groupId: number = GLOBAL_GROUP_ID): Promise<MyPicks> {
+  const [mine, players, status] = await Promise.all([myPicks(caller, groupId), sources.players.list(), sources.draftStatus.status()]);
+  return { ...mine, odds: entryOddsOf(players, status, mine.picks) };
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { PickOutcome } from '@first-round/shared/scoring';
 import { BUST_RULE, hitsText, placeText } from '@first-round/shared/entry-words';
+import { survivalAfterPickText } from '@first-round/shared/odds-words';
 import { plural, possessive } from '@first-round/shared/words';
 import { pickLabel } from '@first-round/shared/teams';
 
@@ -34,6 +35,8 @@ export type ShareCard =
       rank: number | null;
       /** Round one is over: the card says a result ('FINAL · 1st of 3'), never 'ALIVE'. */
       final: boolean;
+      /** While round one runs and the entry is alive: its chance to survive (docs/rules.md, "Odds") and the picks made so far. */
+      odds?: { survive: number; picksMade: number } | null;
       entries: number;
       chips: CardChip[];
     };
@@ -73,7 +76,10 @@ export function cardLines(card: ShareCard) {
   const pending = card.chips.filter((c) => c.outcome === 'pending').length;
   return {
     headline: card.picks === 0 ? 'No picks' : hitsText(card),
-    detail: card.picks === 0 ? 'made no picks before the draft' : `${plural(card.picks, 'pick')}${pending ? ` · ${pending} pending` : ''}`,
+    detail:
+      card.picks === 0
+        ? 'made no picks before the draft'
+        : `${plural(card.picks, 'pick')}${pending ? ` · ${pending} pending` : ''}${card.odds && !card.busted && !card.final ? ` · ${survivalAfterPickText(card.odds.survive, card.odds.picksMade)}` : ''}`,
     title: `${card.name} · ${card.picks === 0 ? 'no picks' : hitsText(card)} · First Round`,
     status,
     standing,

@@ -16,6 +16,7 @@ import type { CardChip, ShareCard } from './share-card.js';
 import * as repo from './share.repository.js';
 import { entrySetGroup } from '@first-round/shared/entries';
 import { isRoundOneComplete } from '@first-round/shared/scoring';
+import { entryOddsOf } from '../groups/entry-odds.js';
 
 /** 144 random bits: 24 base64url characters, never a participant id or anything derived from one. */
 export const newShareToken = () => crypto.randomBytes(18).toString('base64url');
@@ -88,6 +89,7 @@ export async function shareCardOf(deps: ShareDeps, em: EntityManager, token: str
       return outcome === 'hit' && p.draft_pick !== null ? { name: p.player_name, outcome, slot: p.draft_pick, team: teams.get(p.draft_pick) ?? null } : { name: p.player_name, outcome };
     });
   const row = standings.byParticipant.get(link.participantId);
+  const odds = entryOddsOf(board, status, picks);
   return {
     phase: 'live',
     name,
@@ -98,6 +100,7 @@ export async function shareCardOf(deps: ShareDeps, em: EntityManager, token: str
     rank: row?.rank ?? null,
     entries: standings.rankings.length,
     final: isRoundOneComplete(snapshot),
+    odds: odds && { survive: odds.survive, picksMade: status.picks_made },
     chips,
   };
 }
