@@ -56,12 +56,15 @@ describe('the results feed', () => {
   it('records sure matches at once and queues a fuzzy name', async () => {
     await operatorStart(t);
     serve('generic.json');
+    const before = Date.now();
     const outcome = await t.deps.feed.pollOnce();
     expect(outcome).toMatchObject({ recorded: [1, 2, 3, 4, 9], queued: 1, seen: 6 });
     expect(await slots()).toEqual({ 1: 'Cam Ward', 2: 'Travis Hunter', 3: 'Abdul Carter', 4: 'Will Campbell', 9: 'Kelvin Banks Jr.' });
     const status = await feedStatus();
     expect(status).toMatchObject({ last_error: null, picks_seen: 6 });
-    expect(status.lag_seconds).toBeLessThan(5);
+    // The lag counts from this poll: no older than the time since it began (a condition, not a speed).
+    expect(status.lag_seconds).toBeGreaterThanOrEqual(0);
+    expect(status.lag_seconds).toBeLessThanOrEqual(Math.ceil((Date.now() - before) / 1000));
     expect(status.queue).toHaveLength(1);
     expect(status.queue[0]).toMatchObject({ slot: 12, kind: 'confirm', status: 'open', feed: { player_name: 'Tyler Bookr', school: 'Alabama' }, suggested: { player_name: 'Tyler Booker' } });
     const actors = await t.db.query<{ actor: string }>(`select distinct actor from draft_event where kind = 'pick'`);
