@@ -413,6 +413,13 @@ export const leaderboardRowOutput = z.object({
   tiebreak_rank: z.number().nullable(),
   /** The entry's number of picks. An alive entry has no miss: `picks - correct_picks` of its picks are pending. */
   picks: z.number(),
+  /**
+   * Picks taken in round one, busted or not: a busted entry scores 0 (`correct_picks`) and 'had 9 hits'.
+   * `misses`: picks that can no longer hit (taken later, or undrafted once round one is complete); the
+   * rest, `picks - hits - misses`, are pending: more of them than round-one slots left busts the entry.
+   */
+  hits: z.number(),
+  misses: z.number(),
   /** Best possible final score: every pending pick hits (`picks` while alive); 0 once busted. */
   max_possible: z.number(),
   /**

@@ -55,9 +55,21 @@ describe('StandingsBoard: what the rows say', () => {
     const zed = within(rowOf(await screen.findByText('Zed').then(() => 'Zed')));
     expect(zed.getByText('Busted')).toBeInTheDocument();
     expect(zed.getByLabelText('No pending picks: busted')).toHaveTextContent('–');
+    // One number for a busted entry, the hits it had (as My Picks and the share card say), with why it busted.
+    expect(zed.getByLabelText('Busted: score 0, had 1 hit')).toHaveTextContent('–');
+    expect(zed.getByText('had 1 hit · 1 pick was not drafted in round one')).toBeInTheDocument();
     expect(zed.queryByText('Can still win')).toBeNull();
     expect(within(rowOf('Ann')).getByText('Alive')).toBeInTheDocument();
     expect(within(rowOf('Ann')).getByText('Can still win')).toBeInTheDocument();
+  });
+
+  it('explains a bust by the slots left while round one runs: more picks pending than slots left', async () => {
+    // 5 slots filled: 27 left; Yan had 2 hits and 28 picks still pending.
+    const rows = [row(1, 'Ann', { hits: 2 }), row(2, 'Yan', { hits: 2, picks: 30, busted: true, misses: 0 })];
+    renderApp(<StandingsBoard groupId={GROUP} />, { server: standings(rows) });
+    const yan = within(rowOf(await screen.findByText('Yan').then(() => 'Yan')));
+    expect(yan.getByText('had 2 hits · 28 picks still pending, only 27 slots left in round one')).toBeInTheDocument();
+    expect(screen.getByTestId('bust-rule')).toHaveTextContent('more picks were undrafted than round-one slots left');
   });
 
   it('pins the caller’s entry on top and highlights their row with You', async () => {

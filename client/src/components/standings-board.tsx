@@ -5,8 +5,8 @@ import { LEADERBOARD_RETRIES, STALE_TIMES } from '@first-round/shared/constants'
 import { MESSAGES } from '@first-round/shared/messages';
 import type { LeaderboardInput, LeaderboardRow } from '@first-round/shared/schemas';
 import { shouldRetry } from '../lib/query-client';
-import { firstPlaceShared } from '@first-round/shared/entry-words';
-import { useDraftPhase, useDraftStatus } from '../lib/queries';
+import { bustedLine, firstPlaceShared } from '@first-round/shared/entry-words';
+import { useDraftPhase, useDraftStatus, useSlotsLeft } from '../lib/queries';
 import { clinchedEntry, contentionShown, pendingOf, plural, TIEBREAK_EXPLAINED, tiebreakText } from '../lib/standings-text';
 import { trpc } from '../lib/trpc';
 import { BenchmarkEntries } from './benchmark-entries';
@@ -250,6 +250,7 @@ function MyEntry({ row, groupId, onJump, jumping, final, sharedFirst, clinched }
   // Once final nothing is pending, and nobody is still in contention: the result is the news.
   const pending = final ? null : pendingOf(row);
   const contention = !final && contentionShown(useDraftStatus().data);
+  const slotsLeft = useSlotsLeft();
   return (
     <Box
       role="region"
@@ -287,7 +288,7 @@ function MyEntry({ row, groupId, onJump, jumping, final, sharedFirst, clinched }
             <EntryStateBadge row={row} final={final} sharedFirst={sharedFirst} />
           </Flex>
           <Text fontSize="sm" color="navy.100">
-            {plural(row.correct_picks, 'hit')}
+            {row.busted ? bustedLine(row, slotsLeft) : plural(row.correct_picks, 'hit')}
             {pending !== null && ` · ${pending} pending`}
           </Text>
           {contention && (

@@ -41,16 +41,25 @@ export function board(count: number, drafted: Record<number, number> = {}): Play
   });
 }
 
-/** A standings row: alive with `hits` of `picks` unless `busted`. */
-export function row(rank: number, name: string, { hits = 0, picks = 10, busted = false, tiebreak = null, canWin = !busted, id }: { hits?: number; picks?: number; busted?: boolean; tiebreak?: number | null; canWin?: boolean; id?: string } = {}): LeaderboardRow {
+/**
+ * A standings row: alive with `hits` of `picks` unless `busted` (then it scores 0 and had `hits`; busted by a
+ * miss unless `misses` is 0: too many picks pending for the slots left).
+ */
+export function row(
+  rank: number,
+  name: string,
+  { hits = 0, picks = 10, busted = false, misses = busted ? 1 : 0, tiebreak = null, canWin = !busted, id }: { hits?: number; picks?: number; busted?: boolean; misses?: number; tiebreak?: number | null; canWin?: boolean; id?: string } = {},
+): LeaderboardRow {
   return {
     rank,
     participant_id: id ?? `p-${name.toLowerCase().replace(/\W+/g, '-')}`,
     participant_name: name,
-    correct_picks: hits,
+    correct_picks: busted ? 0 : hits,
     busted,
-    tiebreak_rank: tiebreak,
+    tiebreak_rank: busted ? null : tiebreak,
     picks,
+    hits,
+    misses,
     max_possible: busted ? 0 : picks,
     can_win: canWin,
   };

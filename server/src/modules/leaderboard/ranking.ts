@@ -78,6 +78,8 @@ export class Ranking implements Standings, RankedRows, RowLookup {
       busted: f.busted,
       tiebreak_rank: f.tiebreak_rank,
       picks: f.picks,
+      hits: f.hits,
+      misses: f.misses,
       max_possible: 0,
       can_win: false,
     };
