@@ -522,9 +522,10 @@ export const myGroupStandingOutput = z.object({
   /**
    * After the start, the caller's place here ('3rd of 12 · Alive'; once final '1st of 3 · Winner'); null
    * before it or without an entry. `shared`: another entry holds the same rank (a shared first place).
+   * `hits` and `misses` as on a standings row: a busted entry scores 0 and 'had 9 hits'.
    */
   standing: z
-    .object({ rank: z.number(), entries: z.number(), alive: z.number(), busted: z.boolean(), correct_picks: z.number(), picks: z.number(), shared: z.boolean() })
+    .object({ rank: z.number(), entries: z.number(), alive: z.number(), busted: z.boolean(), correct_picks: z.number(), picks: z.number(), hits: z.number(), misses: z.number(), shared: z.boolean() })
     .nullable(),
 });
 export type MyGroupStanding = z.infer<typeof myGroupStandingOutput>;

@@ -224,6 +224,8 @@ export async function myGroupStandings(
               busted: me.busted,
               correct_picks: me.correct_picks,
               picks: me.picks,
+              hits: me.hits,
+              misses: me.misses,
               shared: sharesRank(standings.rankings, me),
             }
           : null;
