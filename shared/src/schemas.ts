@@ -466,6 +466,11 @@ export const leaderboardOutput = z.object({
   entries: z.number(),
   /** Entries not busted yet. */
   alive: z.number(),
+  /**
+   * The participant whose entry has clinched first place while round one runs (settled, and no other entry
+   * can still finish first: 'Clinched 1st'), whatever page is read; null otherwise.
+   */
+  clinched_by: z.string().nullable(),
   rankings: z.array(leaderboardRowOutput),
   /** The caller's own row wherever it ranks, or null without an entry. */
   me: leaderboardRowOutput.nullable(),

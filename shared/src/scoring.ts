@@ -22,7 +22,7 @@
  *   on the previous ranking), orders by them, and `rankEntries` is `rankCounts` on entries as objects.
  */
 
-import { contentionOf, isSettled, NO_BAR, type ContentionCounts, type WinningBar } from './contention.js';
+import { canWinWith, contentionOf, isSettled, NO_BAR, type ContentionCounts, type WinningBar } from './contention.js';
 
 export interface DraftSnapshot {
   /** Number of round-one slots (normally 32). */
@@ -516,6 +516,25 @@ function barOf(entries: Int32Array, keys: Float64Array, state: Int32Array): Winn
     if (correctPicks === picksOf(state[e]!)) return { score: correctPicks, tiebreakRank: tiebreakRank ?? 0 };
   }
   return NO_BAR;
+}
+
+/**
+ * The entry at the top of a ranking if it has clinched first place (contention.ts, `hasClinched`: settled
+ * with hits, and no other entry can still finish first), else -1. Known for every entry, so a board read a
+ * page at a time can say it too. Scans only until another entry can still win.
+ */
+export function clinchedIn(order: RankedOrder): number {
+  if (order.size === 0) return -1;
+  const leader = fieldsAt(order, 0);
+  if (!isSettled(leader) || leader.correct_picks === 0) return -1;
+  for (let p = 1; p < order.size && order.alive > 1; p++) {
+    const e = order.entries[p]!;
+    const state = order.state[e]!;
+    if (state & 1) continue;
+    const { correctPicks, tiebreakRank } = keyFields(order.keys[e]!);
+    if (canWinWith(correctPicks, false, tiebreakRank, picksOf(state), order.bar)) return -1;
+  }
+  return leader.entry;
 }
 
 // ---------------------------------------------------------------- the rules on entries as objects

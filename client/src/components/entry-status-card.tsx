@@ -62,7 +62,7 @@ export function EntryStatusCard({ picks, status, snapshot }: { picks: PlayerDto[
   const rank = me && (final ? `${ordinal(me.rank)} of ${standing.data!.entries}` : `rank ${me.rank} of ${standing.data!.entries}`);
   const hits = `${final ? 'Final: ' : ''}${score.hits} of ${picks.length} hit`;
   // Whether the entry can still finish first globally, from its standings row (decided by the server).
-  const clinched = me && standing.data ? clinchedEntry(standing.data.rankings, standing.data.alive, standing.data.entries, me) === me.participant_id : false;
+  const clinched = me && standing.data ? clinchedEntry(standing.data) === me.participant_id : false;
   const contention = me && !me.busted && contentionShown(status) ? contentionText(me, clinched) : null;
   if (!score.busted) {
     return (

@@ -162,6 +162,18 @@ describe('StandingsBoard: states', () => {
 });
 
 describe('StandingsBoard: pages, search and the busted fold', () => {
+  it("says 'Clinched 1st' on a board read a page at a time: on the leader's row, and on the leader's own entry from another page", async () => {
+    // Ann is settled at 5 hits; the 24 others are alive with 3 picks at most: none can still finish first.
+    const others = Array.from({ length: 24 }, (_, i) => row(i + 2, `Player ${i + 2}`, { hits: 1, picks: 3, canWin: false }));
+    const rows = [row(1, 'Ann', { hits: 5, picks: 5, id: 'me' }), ...others];
+    const { user } = renderApp(<StandingsBoard groupId={GROUP} pageSize={10} />, { server: standings(rows, { me: 'me' }) });
+    await pagerShows('1–10 of 25');
+    expect(within(rowOf('Ann')).getByText('Clinched 1st')).toBeInTheDocument();
+    await user.click(pager().getByRole('button', { name: 'Next' }));
+    await pagerShows('11–20 of 25');
+    expect(within(screen.getByRole('region', { name: 'Your entry' })).getByText('Clinched 1st')).toBeInTheDocument();
+  });
+
   it('reads a page at a time: Previous and Next ask for the next page and say which rows show', async () => {
     const { user, server } = renderApp(<StandingsBoard groupId={GROUP} pageSize={10} />, { server: standings(manyRows(25)) });
     await pagerShows('1–10 of 25');

@@ -45,7 +45,7 @@ const pick = (event_id: number): DraftChange => ({ event_id, kind: 'pick', slot:
 const standings = (event_id: number): StandingsUpdate => ({
   kind: 'standings',
   event_id,
-  leaderboard: { group_id: 1, draft_started: true, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] },
+  leaderboard: { group_id: 1, draft_started: true, entries: 0, alive: 0, clinched_by: null, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] },
 });
 
 describe('LiveConnection', () => {
@@ -163,7 +163,7 @@ describe('LiveConnection', () => {
     const page = (event_id: number, entries: number): StandingsPage => ({
       kind: 'standings_page',
       event_id,
-      leaderboard: { group_id: 1, draft_started: true, entries, alive: entries, rankings: [], matches: entries, benchmarks: [] },
+      leaderboard: { group_id: 1, draft_started: true, entries, alive: entries, clinched_by: null, rankings: [], matches: entries, benchmarks: [] },
     });
 
     // The own part comes first, then the page: shown as the read answers (its keys in the read's order).

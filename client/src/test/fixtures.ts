@@ -1,3 +1,4 @@
+import { hasClinched } from '@first-round/shared/contention';
 import type { DraftStatus, Leaderboard, LeaderboardInput, LeaderboardRow, PlayerDto } from '@first-round/shared/schemas';
 import { TEAM_ABBREVIATIONS } from '@first-round/shared/teams';
 
@@ -84,6 +85,7 @@ export function standingsPage(all: LeaderboardRow[], meId: string | null, input:
     draft_started: started,
     entries: started ? all.length : 0,
     alive: started ? all.filter((r) => !r.busted).length : 0,
+    clinched_by: started && all[0] && hasClinched(all[0], all.filter((r) => !r.busted).length, all.slice(1)) ? all[0].participant_id : null,
     rankings: started ? matching.slice(offset, offset + (input.limit ?? 500)) : [],
     me: started ? me : null,
     matches: started ? matching.length : 0,

@@ -1,7 +1,7 @@
 import { canWin, maxPossible } from '@first-round/shared/contention';
 import { entrySetGroup } from '@first-round/shared/entries';
 import type { EntryStatus, LeaderboardRow } from '@first-round/shared/schemas';
-import { bustedIn, countColumns, fieldsAt, idRanks, rankCounts, type RankedOrder } from '@first-round/shared/scoring';
+import { bustedIn, clinchedIn, countColumns, fieldsAt, idRanks, rankCounts, type RankedOrder } from '@first-round/shared/scoring';
 import type { Book } from '../standings/book.js';
 import { RowsAt, type RankedRows, type RowLookup, type Standings } from './standings.js';
 
@@ -40,6 +40,16 @@ export class Ranking implements Standings, RankedRows, RowLookup {
 
   get alive(): number {
     return this.order.alive;
+  }
+
+  private clinchedBy: string | null | undefined;
+
+  get clinched(): string | null {
+    if (this.clinchedBy === undefined) {
+      const e = clinchedIn(this.order);
+      this.clinchedBy = e < 0 ? null : this.names.ids[e]!;
+    }
+    return this.clinchedBy;
   }
 
   /** Entries ranked (`rankings.length` and `byParticipant.size` alike). */
