@@ -102,3 +102,13 @@ export function rowBustReason(row: BustCounts, slotsLeft: number): string {
 export function bustedLine(row: BustCounts, slotsLeft: number): string {
   return `${hadHitsText(row.hits)} · ${rowBustReason(row, slotsLeft)}`;
 }
+
+/**
+ * An entry's result once round one is final, the line My Picks shows and the final push says: 'Final: 9 of
+ * 10 hit · 2nd of 12' ('· Winner' for first place), busted 'Final · busted · had 3 hits · 5th of 12'.
+ */
+export function finalLine(e: { busted: boolean; hits: number; picks: number; rank: number; entries: number }): string {
+  const place = `${ordinal(e.rank)} of ${e.entries}`;
+  if (e.busted) return `Final · ${hitsText({ busted: true, hits: e.hits })} · ${place}`;
+  return `Final: ${e.hits} of ${e.picks} hit · ${place}${e.rank === 1 ? ' · Winner' : ''}`;
+}
