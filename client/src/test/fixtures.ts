@@ -19,6 +19,7 @@ export function draftStatus(phase: 'before' | 'live' | 'final', picks = 0): Draf
     round_one_complete: phase === 'final',
     round_one_picks: 32,
     last_event_id: picks,
+    last_change_at: phase === 'before' ? null : '2099-04-23T00:05:00.000Z',
     round_one_order: Array.from({ length: 32 }, (_, i) => ({ slot: i + 1, team: TEAM_ABBREVIATIONS[i] ?? null })),
   };
 }
