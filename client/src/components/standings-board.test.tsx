@@ -72,6 +72,22 @@ describe('StandingsBoard: what the rows say', () => {
     expect(screen.getByTestId('bust-rule')).toHaveTextContent('more picks were undrafted than round-one slots left');
   });
 
+  it('the pinned entry follows the draft from live to final (the same hooks either way): Busted, and what it had', async () => {
+    let phase: 'live' | 'final' = 'live';
+    const rows = [row(1, 'Ann', { hits: 1, picks: 1 }), row(2, 'Me Myself', { busted: true, hits: 1, picks: 3, misses: 1, id: 'me' })];
+    const server = new FakeServer({
+      draft: { status: () => draftStatus(phase, 5) },
+      leaderboard: { group: (input) => standingsPage(rows, 'me', input as LeaderboardInput) },
+    });
+    const { queryClient } = renderApp(<StandingsBoard groupId={GROUP} />, { server });
+    const pinned = within(await screen.findByRole('region', { name: 'Your entry' }));
+    expect(pinned.getByText('had 1 hit · 1 pick was not drafted in round one')).toBeInTheDocument();
+    phase = 'final';
+    await queryClient.invalidateQueries();
+    await waitFor(() => expect(screen.getByText('2 entries · 1 survived round one')).toBeInTheDocument());
+    expect(within(screen.getByRole('region', { name: 'Your entry' })).getByText('Busted', { exact: true })).toBeInTheDocument();
+  });
+
   it('pins the caller’s entry on top and highlights their row with You', async () => {
     const rows = [row(1, 'Ann', { hits: 3, tiebreak: 30 }), row(2, 'Me Myself', { hits: 2, picks: 3, id: 'me' })];
     renderApp(<StandingsBoard groupId={GROUP} />, { server: standings(rows, { me: 'me' }) });

@@ -249,8 +249,10 @@ export function StandingsBoard({
 function MyEntry({ row, groupId, onJump, jumping, final, sharedFirst, clinched }: { row: LeaderboardRow; groupId: number; onJump: () => void; jumping: boolean; final: boolean; sharedFirst: boolean; clinched: boolean }) {
   // Once final nothing is pending, and nobody is still in contention: the result is the news.
   const pending = final ? null : pendingOf(row);
-  const contention = !final && contentionShown(useDraftStatus().data);
+  // Hooks before any condition: a final night must call the same hooks as a live one.
+  const status = useDraftStatus().data;
   const slotsLeft = useSlotsLeft();
+  const contention = !final && contentionShown(status);
   return (
     <Box
       role="region"
