@@ -182,17 +182,18 @@ describe('draft night, live', () => {
     // The pinned entry says it at once; the row is in the standings, or, once fewer entries are alive than
     // busted (other specs' entries may be on the board too), under 'Busted (N)' until that is opened.
     await yourEntry(board).getByText('Busted', { exact: true }).waitFor({ timeout: LIVE_MS });
-    await yourEntry(board).getByText(/^0 hits/).waitFor();
+    // One number: the hits it had, and why it busted (the standings have no names: the misses counted).
+    await yourEntry(board).getByText('had 1 hit · 2 picks were not drafted in round one', { exact: true }).waitFor();
     const rowIn = (list: string) => board.getByRole('list', { name: list }).getByRole('listitem').filter({ hasText: username });
     const fold = board.getByRole('button', { name: /^Busted \(\d+\)$/ });
     await fold.or(rowIn('Rankings').getByText('Busted', { exact: true })).first().waitFor();
     if (await fold.isVisible()) await fold.click();
-    await rowIn((await fold.isVisible()) ? 'Busted entries' : 'Rankings').getByLabel('0 correct picks').waitFor();
+    await rowIn((await fold.isVisible()) ? 'Busted entries' : 'Rankings').getByLabel('Busted: score 0, had 1 hit').waitFor();
     const list = picks.getByRole('list', { name: 'My picks' });
     await list.getByText(/✗ Missed/).nth(1).waitFor({ timeout: LIVE_MS });
     await picks.getByText(/^BUSTED: (Travis Hunter|Shedeur Sanders) was not drafted in round one \(and 1 other miss\)$/).waitFor();
-    // One number everywhere: the score is 0, and where hits are shown they read as the standings' 0 does.
-    await picks.getByRole('status', { name: 'Your entry' }).getByText('busted · had 1 hit', { exact: true }).waitFor();
+    // One number everywhere: the score is 0, and the hits it had read as the standings say them.
+    await picks.getByRole('status', { name: 'Your entry' }).getByText(/^Final · busted · had 1 hit · \d+(st|nd|rd|th) of \d+$/).waitFor();
     expect(await picks.getByText(/\d+ of 3 hit/).count()).toBe(0);
     // The standings that say Busted say why an entry busts, the slots-left way included.
     await board.getByTestId('bust-rule').getByText(BUST_RULE).waitFor();

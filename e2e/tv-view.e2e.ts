@@ -192,9 +192,10 @@ describe('the TV view', () => {
     expect(await podium.nth(0).innerText()).toMatch(new RegExp(`^1st\\s+${names.ana}\\s+2 hits$`));
     expect(await podium.nth(1).innerText()).toMatch(new RegExp(`^2nd\\s+${names.cy}\\s+1 hit$`));
     const rows = page.locator('ol[aria-label="Standings"] > li');
-    // Bo and the fans (Jaxson Dart never came) are busted: 13 of them, two shown as survivors first.
-    expect(await rows.nth(2).innerText()).toMatch(/Busted$/);
-    await page.getByTestId('tv-standings-rest').getByText('+ 3 more · 0 survived').waitFor();
+    // Bo and the fans (Jaxson Dart never came) are busted: 13 of them, after the two survivors; each says
+    // what it had and why it busted, in My Picks' words, and takes up to three lines: three are shown.
+    expect(await rows.nth(2).innerText()).toMatch(/had [01] hits?\s+Busted\s+1 pick was not drafted in round one$/);
+    await page.getByTestId('tv-standings-rest').getByText('+ 10 more · 0 survived').waitFor();
     expect(await rows.filter({ hasText: names.ana }).innerText()).toMatch(/2 hits\s+Survived$/);
     const podiums = await page.evaluate<string[]>('window.__podiumFrames');
     expect(podiums.filter((f) => f.includes(names.bo))).toEqual([]);

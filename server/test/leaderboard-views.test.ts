@@ -49,7 +49,7 @@ describe('before the start', () => {
   it('a search, a status filter or a far page reveals nothing: no rows, no counts, no position', async () => {
     await operatorReset(t);
     for (const query of [{}, { search: 'fan' }, { search: users.ann.username }, { status: 'alive' }, { status: 'busted', offset: 100 }]) {
-      expect(await board(users.ann, query)).toEqual({ group_id: 1, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] });
+      expect(await board(users.ann, query)).toEqual({ group_id: 1, draft_started: false, entries: 0, alive: 0, clinched_by: null, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] });
     }
     const viaTrpc = await (await t.caller(users.ann)).leaderboard.group({ group_id: 1, search: 'ann' });
     expect(viaTrpc).toMatchObject({ draft_started: false, rankings: [], matches: 0, me: null, me_position: null });
@@ -223,6 +223,9 @@ describe('after the start', () => {
       busted: danRow.busted,
       correct_picks: danRow.correct_picks,
       picks: 2,
+      // What the entry had, busted or not, as its standings row says.
+      hits: danRow.hits,
+      misses: danRow.misses,
       // Nobody else holds Dan's rank.
       shared: false,
     });

@@ -242,7 +242,7 @@ describe("the server's own PostgreSQL connections", () => {
     expect(started.status).toBe(200);
     feedBody = JSON.stringify([{ overall: 1, round: 1, player_name: first!.player_name, school: first!.school }]);
     await until(() => pushService.received.some((push) => push.deviceId === phone.id), 20_000, "the fan's push");
-    expect(pushService.received.find((push) => push.deviceId === phone.id)!.payload).toMatchObject({ title: expect.stringContaining(`✓ ${first!.player_name} — #1`) });
+    expect(pushService.received.find((push) => push.deviceId === phone.id)!.payload).toMatchObject({ title: expect.stringContaining(`✓ ${first!.player_name} — Pick 1`) });
     const picks = await db.query<{ actor: string; slot: number }>(`select actor, slot from draft_event where kind = 'pick'`);
     expect(picks.rows).toEqual([{ actor: 'feed', slot: 1 }]);
 

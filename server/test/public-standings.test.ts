@@ -50,7 +50,7 @@ describe('public standings', () => {
     const res = await get('/api/standings/public');
     expect(res.status).toBe(200);
     const body = (await res.json()) as Leaderboard;
-    expect(body).toEqual({ group_id: 1, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] });
+    expect(body).toEqual({ group_id: 1, draft_started: false, entries: 0, alive: 0, clinched_by: null, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] });
     expect(body).toEqual(await signedInView());
     // Nothing in the bytes names a player or anyone's pick.
     const text = JSON.stringify(body);
@@ -72,7 +72,7 @@ describe('public standings', () => {
     expect(body.rankings.find((r) => r.participant_name === 'bob_pub')).toMatchObject({ correct_picks: 0 });
     expect(body.rankings.length).toBeLessThanOrEqual(100);
     // The rows carry the leaderboard's fields only: no e-mail, no player names or ids of picks.
-    expect(Object.keys(alices!).sort()).toEqual(['busted', 'can_win', 'correct_picks', 'max_possible', 'participant_id', 'participant_name', 'picks', 'rank', 'tiebreak_rank']);
+    expect(Object.keys(alices!).sort()).toEqual(['busted', 'can_win', 'correct_picks', 'hits', 'max_possible', 'misses', 'participant_id', 'participant_name', 'picks', 'rank', 'tiebreak_rank']);
     expect(JSON.stringify(body)).not.toMatch(/@example|email/i);
   });
 

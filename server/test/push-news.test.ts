@@ -92,8 +92,8 @@ describe('push notifications: what each one says', () => {
     await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 1, board[0]!.id);
     await until(() => pushesTo(devices.alice!).length === 1);
     expect(payloadsTo(devices.alice!)[0]).toEqual({
-      title: expect.stringMatching(new RegExp(`^✓ ${board[0]!.player_name} — #1( to [A-Z]{2,3})?$`)),
-      body: '1 hit, still alive',
+      title: expect.stringMatching(new RegExp(`^✓ ${board[0]!.player_name} — Pick 1( · [A-Z]{2,3})?$`)),
+      body: '1 hit · Alive',
       tag: 'first-round-picks',
       url: '/my-picks',
     });
@@ -109,8 +109,8 @@ describe('push notifications: what each one says', () => {
     await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 2, board[1]!.id);
     await until(() => pushesTo(devices.bob!).length === 1);
     expect(payloadsTo(devices.bob!)[0]).toMatchObject({
-      title: expect.stringMatching(new RegExp(`^✗ Busted at #2 — ${board[1]!.player_name}`)),
-      body: '3 picks of yours still waiting, 2 slots left in round one: they cannot all go.',
+      title: expect.stringMatching(new RegExp(`^✗ Busted at Pick 2( · [A-Z]{2,3})? — ${board[1]!.player_name}$`)),
+      body: '3 picks still pending, only 2 slots left in round one.',
       url: '/my-picks',
     });
     // Alice held neither: nothing for her.
@@ -132,12 +132,12 @@ describe('push notifications: what each one says', () => {
     await until(() => pushesTo(devices.aliceTv!).length === 2 && pushesTo(tvLate).length === 1, 15_000);
     expect(pushesTo(tvLate)[0]!.at - markedAt).toBeGreaterThanOrEqual(4000);
 
-    const aliceFinal = { title: `Final: 1 hit, 1st of 2 in ${squad.name}`, body: 'Round one is complete: see the final standings.', tag: 'first-round-picks', url: `/groups/${squad.id}` };
+    const aliceFinal = { title: `Final: 1 of 1 hit · 1st of 2 · Winner in ${squad.name}`, body: 'Round one is complete: see the final standings.', tag: 'first-round-picks', url: `/groups/${squad.id}` };
     expect(payloadsTo(devices.alice!)[1]).toEqual(aliceFinal);
     expect(payloadsTo(devices.aliceTv!)[1]).toEqual(aliceFinal);
     expect(payloadsTo(tvLate)).toEqual([aliceFinal]);
     expect(payloadsTo(devices.bob!)[1]).toEqual({
-      title: `Final: Busted (0 of 3 hit) in ${squad.name}`,
+      title: `Final · busted · had 0 hits · 2nd of 2 in ${squad.name}`,
       body: `Round one ended without ${board[2]!.player_name} and 2 more.`,
       tag: 'first-round-picks',
       url: `/groups/${squad.id}`,

@@ -86,7 +86,7 @@ describe('the push outbox across a restart of the sending process', () => {
     for (const push of service.received) perDevice.set(push.deviceId, (perDevice.get(push.deviceId) ?? 0) + 1);
     expect([...perDevice.values()].filter((n) => n !== 1)).toEqual([]);
     expect(service.received).toHaveLength(devices.length);
-    expect(service.received.every((p) => (p.payload as { title: string }).title.startsWith(`✓ ${taken!.player_name} — #1`))).toBe(true);
+    expect(service.received.every((p) => (p.payload as { title: string }).title.startsWith(`✓ ${taken!.player_name} — Pick 1`))).toBe(true);
     expect(service.refused).toEqual([]);
   }, 240_000);
 });

@@ -84,10 +84,10 @@ describe('push notifications: a setting for each kind', () => {
     await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 1, board[0]!.id);
     await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 2, board[1]!.id);
     await until(() => pushesTo(devices.hank!).length === 1, WAIT_MS);
-    expect(titlesTo(devices.hank!)[0]).toMatch(/^✗ Busted at #2 — /);
+    expect(titlesTo(devices.hank!)[0]).toMatch(/^✗ Busted at Pick 2( · [A-Z]{2,3})? — /);
     await completeRoundOne(t.orm().em.fork(), t.deps.draft, 'test');
     await until(() => pushesTo(devices.gina!).length === 1, WAIT_MS);
-    expect(titlesTo(devices.gina!)).toEqual(['Final: Busted (0 of 3 hit) on the global leaderboard']);
+    expect(titlesTo(devices.gina!)).toEqual([expect.stringMatching(/^Final · busted · had 0 hits · \d+(st|nd|rd|th) of \d+ on the global leaderboard$/)]);
     await until(async () => (await t.db.query(`select id from push_delivery`)).length === 0, WAIT_MS);
     await new Promise((r) => setTimeout(r, 300));
     expect(pushesTo(devices.hank!)).toHaveLength(1);

@@ -50,7 +50,7 @@ describe('push notifications when your picks go', () => {
     await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 1, players[0]!.id);
     await until(() => pushesTo(service, phone.id).length === 1 && pushesTo(service, laptop.id).length === 1);
     const [push] = pushesTo(service, phone.id);
-    expect(push!.payload).toMatchObject({ title: expect.stringContaining(`✓ ${players[0]!.player_name} — #1`), body: '1 hit, still alive', tag: 'first-round-picks', url: '/my-picks' });
+    expect(push!.payload).toMatchObject({ title: expect.stringContaining(`✓ ${players[0]!.player_name} — Pick 1`), body: '1 hit · Alive', tag: 'first-round-picks', url: '/my-picks' });
     expect(push!.urgency).toBe('high');
     expect(Number(push!.ttl)).toBeGreaterThan(0);
     // Another player's pick: their device hears it, the fan's do not.
@@ -75,7 +75,7 @@ describe('push notifications when your picks go', () => {
     await until(() => pushesTo(service, tv.id).length === 1, 6000);
     expect(pushesTo(service, tv.id)[0]!.at - pickedAt).toBeGreaterThanOrEqual(2000);
     expect(pushesTo(service, live.id)[0]!.at - pickedAt).toBeLessThan(2000);
-    expect(pushesTo(service, tv.id)[0]!.payload).toMatchObject({ body: '2 hits, still alive' });
+    expect(pushesTo(service, tv.id)[0]!.payload).toMatchObject({ body: '2 hits · Alive' });
   });
 
   it('lets a player touch their own subscriptions only', async () => {
@@ -175,7 +175,7 @@ describe('push notifications when your picks go', () => {
       next.deps.push.start();
       await until(() => pushesTo(service, device.id).length === 2, 10_000);
       const [pick, final] = pushesTo(service, device.id).map((p) => p.payload as { title: string });
-      expect(pick!.title).toContain(`✓ ${players[1]!.player_name} — #3`);
+      expect(pick!.title).toContain(`✓ ${players[1]!.player_name} — Pick 3`);
       expect(final!.title).toMatch(/^Final: /);
       await new Promise((r) => setTimeout(r, 1000));
       expect(pushesTo(service, device.id)).toHaveLength(2);

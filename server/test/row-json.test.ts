@@ -15,6 +15,8 @@ function randomRow(i: number): LeaderboardRow {
     busted,
     tiebreak_rank: i % 4 === 0 ? null : 1 + (i % 90),
     picks,
+    hits: i % (picks + 1),
+    misses: busted ? i % 2 : 0,
     max_possible: busted ? 0 : picks,
     can_win: !busted && i % 2 === 0,
   };

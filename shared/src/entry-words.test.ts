@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entryState, entryStateText, fieldSummary, firstPlaceShared, placeText } from './entry-words';
+import { bustedLine, entryState, entryStateText, fieldSummary, finalLine, firstPlaceShared, placeText, rowBustReason } from './entry-words';
 
 describe('an entry in words', () => {
   it('while round one runs: Alive or Busted', () => {
@@ -24,5 +24,19 @@ describe('an entry in words', () => {
     expect(fieldSummary(1, 1, true, ['participant', 'participants'])).toBe('1 participant · 1 survived round one');
     expect(firstPlaceShared([{ rank: 1, busted: false }, { rank: 1, busted: false }, { rank: 3, busted: false }])).toBe(true);
     expect(firstPlaceShared([{ rank: 1, busted: false }, { rank: 2, busted: false }])).toBe(false);
+  });
+});
+
+describe('a busted entry in words, one number everywhere', () => {
+  it('says the hits it had and why: a miss, or more picks pending than slots left', () => {
+    expect(bustedLine({ picks: 10, hits: 9, misses: 1 }, 20)).toBe('had 9 hits · 1 pick was not drafted in round one');
+    expect(rowBustReason({ picks: 10, hits: 1, misses: 3 }, 20)).toBe('3 picks were not drafted in round one');
+    expect(bustedLine({ picks: 30, hits: 6, misses: 0 }, 23)).toBe('had 6 hits · 24 picks still pending, only 23 slots left in round one');
+  });
+
+  it("the final line My Picks shows and the final push says", () => {
+    expect(finalLine({ busted: false, hits: 9, picks: 10, rank: 2, entries: 12 })).toBe('Final: 9 of 10 hit · 2nd of 12');
+    expect(finalLine({ busted: false, hits: 10, picks: 10, rank: 1, entries: 302 })).toBe('Final: 10 of 10 hit · 1st of 302 · Winner');
+    expect(finalLine({ busted: true, hits: 3, picks: 10, rank: 5, entries: 12 })).toBe('Final · busted · had 3 hits · 5th of 12');
   });
 });

@@ -65,7 +65,12 @@ export const BUST_RULE = 'Busted (score 0): a pick missed round one, or more pic
  * 'busted · had 9 hits', the same on every screen and the share card.
  */
 export function hitsText(entry: { busted: boolean; hits: number }): string {
-  return entry.busted ? `busted · had ${plural(entry.hits, 'hit')}` : plural(entry.hits, 'hit');
+  return entry.busted ? `busted · ${hadHitsText(entry.hits)}` : plural(entry.hits, 'hit');
+}
+
+/** What a busted entry had: 'had 9 hits' (its score is 0), beside a Busted badge. */
+export function hadHitsText(hits: number): string {
+  return `had ${plural(hits, 'hit')}`;
 }
 
 /**
@@ -74,5 +79,36 @@ export function hitsText(entry: { busted: boolean; hits: number }): string {
  */
 export function bustReason(firstMiss: string | null, misses: number, pending: number, slotsLeft: number): string {
   if (firstMiss !== null) return `${firstMiss} was not drafted in round one${misses > 1 ? ` (and ${plural(misses - 1, 'other miss', 'other misses')})` : ''}`;
+  if (misses > 0) return `${plural(misses, 'pick')} ${misses === 1 ? 'was' : 'were'} not drafted in round one`;
   return `${plural(pending, 'pick')} still pending, only ${plural(slotsLeft, 'slot')} left in round one`;
+}
+
+/** A standings row's counts, as the server ranks them (a busted row keeps what it had). */
+export interface BustCounts {
+  picks: number;
+  hits: number;
+  misses: number;
+}
+
+/**
+ * Why a standings row busted, without its players' names: '1 pick was not drafted in round one', or
+ * '24 picks still pending, only 23 slots left in round one' (`slotsLeft`: round-one slots still open).
+ */
+export function rowBustReason(row: BustCounts, slotsLeft: number): string {
+  return bustReason(null, row.misses, row.picks - row.hits - row.misses, slotsLeft);
+}
+
+/** A busted row in one line, on every standings screen: 'had 9 hits · 24 picks still pending, only 23 slots left in round one'. */
+export function bustedLine(row: BustCounts, slotsLeft: number): string {
+  return `${hadHitsText(row.hits)} · ${rowBustReason(row, slotsLeft)}`;
+}
+
+/**
+ * An entry's result once round one is final, the line My Picks shows and the final push says: 'Final: 9 of
+ * 10 hit · 2nd of 12' ('· Winner' for first place), busted 'Final · busted · had 3 hits · 5th of 12'.
+ */
+export function finalLine(e: { busted: boolean; hits: number; picks: number; rank: number; entries: number }): string {
+  const place = `${ordinal(e.rank)} of ${e.entries}`;
+  if (e.busted) return `Final · ${hitsText({ busted: true, hits: e.hits })} · ${place}`;
+  return `Final: ${e.hits} of ${e.picks} hit · ${place}${e.rank === 1 ? ' · Winner' : ''}`;
 }

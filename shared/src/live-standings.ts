@@ -12,11 +12,11 @@ import type { StandingsMine, StandingsPage, StandingsUpdate } from './schemas.js
  * server never does: the page is then not shown, and the reader's read after the wait brings it.
  */
 export function assembleStandings(page: StandingsPage, mine: StandingsMine | undefined): StandingsUpdate | undefined {
-  const { group_id, draft_started, entries, alive, rankings, matches, benchmarks } = page.leaderboard;
+  const { group_id, draft_started, entries, alive, clinched_by, rankings, matches, benchmarks } = page.leaderboard;
   if (!mine || mine.group_id !== group_id) return undefined;
   return {
     kind: 'standings',
     event_id: page.event_id,
-    leaderboard: { group_id, draft_started, entries, alive, rankings, me: mine.me, matches, me_position: mine.me_position, benchmarks },
+    leaderboard: { group_id, draft_started, entries, alive, clinched_by, rankings, me: mine.me, matches, me_position: mine.me_position, benchmarks },
   };
 }

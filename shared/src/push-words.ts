@@ -5,8 +5,10 @@
  * round one is complete the final result ('Final: 9 hits, 2nd of 12 in Sunday Squad'). The entry's state
  * uses the screens' words (entry-words.ts: 'still alive', 'Busted'); the rules are scoring.ts's.
  */
+import { bustReason, finalLine, hitsText } from './entry-words.js';
 import { scoreCounts, type DraftSnapshot, type EntryCounts } from './scoring.js';
-import { ordinal, plural } from './words.js';
+import { pickLabel } from './teams.js';
+import { plural } from './words.js';
 
 /** Every draft notification shares one tag: a phone replaces the previous one and shows the latest. */
 export const PICK_TAG = 'first-round-picks';
@@ -44,9 +46,9 @@ function before(after: DraftSnapshot): DraftSnapshot {
 /** A pick set's counts before this pick: the pick was a hit for the sets holding him. */
 const countsBefore = (e: EntryAtPick): EntryCounts => ({ ...e, hits: e.hits - (e.holds ? 1 : 0) });
 
-/** '1 hit, still alive'; for an entry busted earlier '3 hits, but busted'. */
+/** '1 hit · Alive'; for an entry busted earlier 'busted · had 3 hits' (the screens' words, entry-words.ts). */
 export function hitsAndState(hits: number, busted: boolean): string {
-  return `${plural(hits, 'hit')}, ${busted ? 'but busted' : 'still alive'}`;
+  return busted ? hitsText({ busted, hits }) : `${plural(hits, 'hit')} · Alive`;
 }
 
 /**
@@ -61,10 +63,10 @@ export function pickText(pick: PickTaken, entries: readonly EntryAtPick[], after
   const holding = scored
     .filter((s) => s.e.holds)
     .sort((a, b) => Number(a.now.busted) - Number(b.now.busted) || b.e.hits - a.e.hits || Number(b.e.groupId === null) - Number(a.e.groupId === null));
-  const team = pick.team ? ` to ${pick.team}` : '';
+  const label = pickLabel(pick.slot, pick.team);
   const best = holding[0];
   if (best) {
-    return { title: `✓ ${pick.playerName} — #${pick.slot}${team}`, body: hitsAndState(best.e.hits, best.now.busted), tag: PICK_TAG, url: entryPicksUrl(best.e.groupId) };
+    return { title: `✓ ${pick.playerName} — ${label}`, body: hitsAndState(best.e.hits, best.now.busted), tag: PICK_TAG, url: entryPicksUrl(best.e.groupId) };
   }
   if (!tell.busted) return null;
   const previous = before(after);
@@ -72,8 +74,8 @@ export function pickText(pick: PickTaken, entries: readonly EntryAtPick[], after
   if (!busted) return null;
   const left = after.roundOnePicks - after.filledSlots;
   return {
-    title: `✗ Busted at #${pick.slot} — ${pick.playerName}${team}`,
-    body: `${plural(busted.now.pending, 'pick')} of yours still waiting, ${plural(left, 'slot')} left in round one: they cannot all go.`,
+    title: `✗ Busted at ${label} — ${pick.playerName}`,
+    body: `${bustReason(null, 0, busted.now.pending, left)}.`,
     tag: PICK_TAG,
     url: entryPicksUrl(busted.e.groupId),
   };
@@ -103,12 +105,13 @@ export function bestPlace(places: readonly FinalPlace[]): FinalPlace | undefined
   )[0];
 }
 
-/** 'Final: 9 hits, 2nd of 12 in Sunday Squad'; busted 'Final: Busted (3 of 10 hit) in Sunday Squad'. */
+/**
+ * My Picks' final line and where: 'Final: 9 of 10 hit · 2nd of 12 in Sunday Squad'; busted 'Final · busted ·
+ * had 3 hits · 5th of 12 in Sunday Squad' (entry-words.ts, finalLine).
+ */
 export function finalText(place: FinalPlace): PushText {
   const where = place.groupId === null ? 'on the global leaderboard' : `in ${place.groupName}`;
-  const title = place.busted
-    ? `Final: Busted (${place.hits} of ${place.picks} hit) ${where}`
-    : `Final: ${plural(place.hits, 'hit')}, ${ordinal(place.rank)} of ${place.entries} ${where}`;
+  const title = `${finalLine(place)} ${where}`;
   const [first, ...rest] = place.missed;
   const body =
     place.busted && first ? `Round one ended without ${first}${rest.length > 0 ? ` and ${rest.length} more` : ''}.` : 'Round one is complete: see the final standings.';

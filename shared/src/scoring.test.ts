@@ -132,12 +132,12 @@ describe('rankEntries', () => {
       d,
     );
     expect(rows).toEqual([
-      { rank: 1, participant_id: 'a', participant_name: 'a', correct_picks: 2, busted: false, tiebreak_rank: 30, picks: 3, max_possible: 3, can_win: true },
-      { rank: 2, participant_id: 'c', participant_name: 'c', correct_picks: 2, busted: false, tiebreak_rank: 9, picks: 2, max_possible: 2, can_win: true },
-      { rank: 2, participant_id: 'd', participant_name: 'd', correct_picks: 2, busted: false, tiebreak_rank: 9, picks: 2, max_possible: 2, can_win: true },
-      { rank: 4, participant_id: 'b', participant_name: 'b', correct_picks: 1, busted: false, tiebreak_rank: 7, picks: 1, max_possible: 1, can_win: false },
-      { rank: 5, participant_id: 'e', participant_name: 'e', correct_picks: 0, busted: false, tiebreak_rank: null, picks: 1, max_possible: 1, can_win: false },
-      { rank: 5, participant_id: 'f', participant_name: 'f', correct_picks: 0, busted: true, tiebreak_rank: null, picks: 2, max_possible: 0, can_win: false },
+      { rank: 1, participant_id: 'a', participant_name: 'a', correct_picks: 2, busted: false, tiebreak_rank: 30, picks: 3, hits: 2, misses: 0, max_possible: 3, can_win: true },
+      { rank: 2, participant_id: 'c', participant_name: 'c', correct_picks: 2, busted: false, tiebreak_rank: 9, picks: 2, hits: 2, misses: 0, max_possible: 2, can_win: true },
+      { rank: 2, participant_id: 'd', participant_name: 'd', correct_picks: 2, busted: false, tiebreak_rank: 9, picks: 2, hits: 2, misses: 0, max_possible: 2, can_win: true },
+      { rank: 4, participant_id: 'b', participant_name: 'b', correct_picks: 1, busted: false, tiebreak_rank: 7, picks: 1, hits: 1, misses: 0, max_possible: 1, can_win: false },
+      { rank: 5, participant_id: 'e', participant_name: 'e', correct_picks: 0, busted: false, tiebreak_rank: null, picks: 1, hits: 0, misses: 0, max_possible: 1, can_win: false },
+      { rank: 5, participant_id: 'f', participant_name: 'f', correct_picks: 0, busted: true, tiebreak_rank: null, picks: 2, hits: 1, misses: 1, max_possible: 0, can_win: false },
     ]);
   });
 
@@ -150,6 +150,16 @@ describe('rankEntries', () => {
       ['x', 1, 0, true, null],
       ['y', 1, 0, false, null],
     ]);
+  });
+
+  it('a busted entry keeps the hits it had and its misses (its score is 0): every screen says "had 2 hits"', () => {
+    const rows = rankEntries([entry('miss', [hit(150), hit(140), later(3), undrafted(4)]), entry('slots', [hit(9), undrafted(1), undrafted(2), undrafted(3)])], snap(30));
+    expect(rows.map((r) => [r.participant_id, r.correct_picks, r.busted, r.hits, r.misses, r.picks])).toEqual([
+      ['miss', 0, true, 2, 1, 4],
+      ['slots', 0, true, 1, 0, 4],
+    ]);
+    // Once round one is complete, an undrafted pick is a miss.
+    expect(rankEntries([entry('done', [hit(9), undrafted(1), undrafted(2)])], snap(30, true)).map((r) => [r.hits, r.misses])).toEqual([[1, 2]]);
   });
 
   it('excludes entries without picks', () => {

@@ -22,7 +22,7 @@
  *   on the previous ranking), orders by them, and `rankEntries` is `rankCounts` on entries as objects.
  */
 
-import { contentionOf, isSettled, NO_BAR, type ContentionCounts, type WinningBar } from './contention.js';
+import { canWinWith, contentionOf, isSettled, NO_BAR, type ContentionCounts, type WinningBar } from './contention.js';
 
 export interface DraftSnapshot {
   /** Number of round-one slots (normally 32). */
@@ -295,7 +295,7 @@ export interface RankedOrder {
   count: number;
   /** By entry: its `rankKey`; NOT_RANKED for an entry without picks. */
   keys: Float64Array;
-  /** By entry: picks · 2 + 1 if busted. */
+  /** By entry: its picks, hits and misses and whether it is busted, packed (`packState`; read by `fieldsAt`). */
   state: Int32Array;
   /** By position: the entry there. */
   entries: Int32Array;
@@ -314,6 +314,17 @@ export interface RankedOrder {
 /** The key of an entry without picks: not an entry, not ranked (below every real key). */
 const NOT_RANKED = -1;
 
+/** Picks, hits and misses each fit in 6 bits of an entry's state (an entry holds at most MAX_PICKS, 32). */
+const COUNT_SPAN = 64;
+
+/** An entry's state in one integer: ((misses · 64 + hits) · 64 + picks) · 2 + 1 if busted. */
+function packState(picks: number, hits: number, misses: number, busted: boolean): number {
+  if (picks >= COUNT_SPAN) throw new RangeError(`an entry with ${picks} picks: the state holds fewer than ${COUNT_SPAN}`);
+  return ((misses * COUNT_SPAN + hits) * COUNT_SPAN + picks) * 2 + (busted ? 1 : 0);
+}
+
+const picksOf = (state: number) => (state >> 1) % COUNT_SPAN;
+
 /** What one row of the standings says, from a ranking (`rank`, score, state), without the names. */
 export interface RankedFields {
   rank: number;
@@ -322,6 +333,10 @@ export interface RankedFields {
   busted: boolean;
   tiebreak_rank: number | null;
   picks: number;
+  /** Picks taken in round one, busted or not (a busted entry scores 0: it 'had 9 hits'). */
+  hits: number;
+  /** Picks that can no longer hit: taken in a later round, or undrafted once round one is complete. */
+  misses: number;
 }
 
 /**
@@ -338,6 +353,7 @@ export function rankCounts(counts: CountColumns, d: DraftSnapshot, idRank: Int32
   const keys = new Float64Array(n);
   const state = new Int32Array(n);
   const busted = bustedUnder(d);
+  const complete = isRoundOneComplete(d);
   // Columns in locals: the loops below run over every entry at every ranking.
   const { picks, hits, laterRound, maxHitRank } = counts;
   let alive = 0;
@@ -350,11 +366,12 @@ export function rankCounts(counts: CountColumns, d: DraftSnapshot, idRank: Int32
       continue;
     }
     const h = hits[e]!;
-    const out = busted(k, h, laterRound[e]!);
+    const later = laterRound[e]!;
+    const out = busted(k, h, later);
     if (h > mostHits) mostHits = h;
     // The score and tie-break (scoreCounts): a busted entry scores 0 with none.
     keys[e] = out ? rankKey(0, null) : rankKey(h, maxHitRank[e] || null);
-    state[e] = k * 2 + (out ? 1 : 0);
+    state[e] = packState(k, h, complete ? k - h : later, out);
     size++;
     if (!out) alive++;
   }
@@ -395,7 +412,18 @@ export function rankCounts(counts: CountColumns, d: DraftSnapshot, idRank: Int32
 export function fieldsAt(order: RankedOrder, p: number): RankedFields {
   const e = order.entries[p]!;
   const { correctPicks, tiebreakRank } = keyFields(order.keys[e]!);
-  return { rank: order.ranks[p]!, entry: e, correct_picks: correctPicks, busted: (order.state[e]! & 1) === 1, tiebreak_rank: tiebreakRank, picks: order.state[e]! >> 1 };
+  const state = order.state[e]!;
+  const counts = state >> 1;
+  return {
+    rank: order.ranks[p]!,
+    entry: e,
+    correct_picks: correctPicks,
+    busted: (state & 1) === 1,
+    tiebreak_rank: tiebreakRank,
+    picks: counts % COUNT_SPAN,
+    hits: Math.floor(counts / COUNT_SPAN) % COUNT_SPAN,
+    misses: Math.floor(counts / (COUNT_SPAN * COUNT_SPAN)),
+  };
 }
 
 /** Whether entry `e` is busted in this ranking. */
@@ -485,9 +513,28 @@ function barOf(entries: Int32Array, keys: Float64Array, state: Int32Array): Winn
     const e = entries[p]!;
     if (state[e]! & 1) continue;
     const { correctPicks, tiebreakRank } = keyFields(keys[e]!);
-    if (correctPicks === state[e]! >> 1) return { score: correctPicks, tiebreakRank: tiebreakRank ?? 0 };
+    if (correctPicks === picksOf(state[e]!)) return { score: correctPicks, tiebreakRank: tiebreakRank ?? 0 };
   }
   return NO_BAR;
+}
+
+/**
+ * The entry at the top of a ranking if it has clinched first place (contention.ts, `hasClinched`: settled
+ * with hits, and no other entry can still finish first), else -1. Known for every entry, so a board read a
+ * page at a time can say it too. Scans only until another entry can still win.
+ */
+export function clinchedIn(order: RankedOrder): number {
+  if (order.size === 0) return -1;
+  const leader = fieldsAt(order, 0);
+  if (!isSettled(leader) || leader.correct_picks === 0) return -1;
+  for (let p = 1; p < order.size && order.alive > 1; p++) {
+    const e = order.entries[p]!;
+    const state = order.state[e]!;
+    if (state & 1) continue;
+    const { correctPicks, tiebreakRank } = keyFields(order.keys[e]!);
+    if (canWinWith(correctPicks, false, tiebreakRank, picksOf(state), order.bar)) return -1;
+  }
+  return leader.entry;
 }
 
 // ---------------------------------------------------------------- the rules on entries as objects
@@ -507,6 +554,9 @@ export interface RankedRow {
   tiebreak_rank: number | null;
   /** The entry's number of picks: while it is alive, `picks - correct_picks` of them are still pending. */
   picks: number;
+  /** Picks taken in round one, busted or not; and picks that can no longer hit (RankedFields). */
+  hits: number;
+  misses: number;
   /** Best possible final score and whether it can still finish first (shared/src/contention.ts). */
   max_possible: number;
   can_win: boolean;
@@ -538,6 +588,8 @@ export function rankEntries(entries: readonly Entry[], d: DraftSnapshot): Ranked
       busted: row.busted,
       tiebreak_rank: row.tiebreak_rank,
       picks: row.picks,
+      hits: row.hits,
+      misses: row.misses,
       ...contentionOf(row, order.bar),
     };
   });

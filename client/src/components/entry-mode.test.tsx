@@ -116,11 +116,17 @@ describe("My Picks' entries in groups", () => {
   });
 
   it('says each own entry’s place and state once the draft runs, and FINAL once round one is over', () => {
-    const own = [standing({ group_id: 3, name: 'Gamma', standing: { rank: 2, entries: 5, alive: 3, busted: false, correct_picks: 2, picks: 8, shared: false } })];
+    const own = [standing({ group_id: 3, name: 'Gamma', standing: { rank: 2, entries: 5, alive: 3, busted: false, correct_picks: 2, picks: 8, hits: 2, misses: 0, shared: false } })];
     const { rerender } = renderApp(<GroupEntries linked={[]} own={own} phase="live" />);
     expect(screen.getByTestId('group-entry-state')).toHaveTextContent('2nd of 5 · Alive');
     rerender(<GroupEntries linked={[]} own={[{ ...own[0]!, standing: { ...own[0]!.standing!, rank: 1, busted: false } }]} phase="final" />);
     expect(screen.getByTestId('group-entry-state')).toHaveTextContent('FINAL · 1st of 5 · Winner');
+  });
+
+  it('says what a busted entry had, one number: the hits My Picks and the share card show', () => {
+    const own = [standing({ group_id: 3, name: 'Gamma', standing: { rank: 4, entries: 5, alive: 3, busted: true, correct_picks: 0, picks: 8, hits: 3, misses: 1, shared: false } })];
+    renderApp(<GroupEntries linked={[]} own={own} phase="live" />);
+    expect(screen.getByTestId('group-entry-state')).toHaveTextContent('4th of 5 · Busted · had 3 hits');
   });
 
   it('shows nothing for a player in no group', () => {

@@ -3,7 +3,7 @@ import { GLOBAL_GROUP_ID, STALE_TIMES } from '@first-round/shared/constants';
 import { compareByDraftOrder } from '@first-round/shared/player-filter';
 import { isRoundOneComplete, remainingSlots, scoreEntry, type DraftSnapshot } from '@first-round/shared/scoring';
 import { ordinal } from '@first-round/shared/words';
-import { bustReason, hitsText } from '@first-round/shared/entry-words';
+import { bustReason, finalLine, hitsText } from '@first-round/shared/entry-words';
 import type { DraftStatus, PlayerDto } from '@first-round/shared/schemas';
 import { outcomeOf } from '../lib/draft-snapshot';
 import { clinchedEntry, contentionShown, contentionText, plural } from '../lib/standings-text';
@@ -62,13 +62,13 @@ export function EntryStatusCard({ picks, status, snapshot }: { picks: PlayerDto[
   const rank = me && (final ? `${ordinal(me.rank)} of ${standing.data!.entries}` : `rank ${me.rank} of ${standing.data!.entries}`);
   const hits = `${final ? 'Final: ' : ''}${score.hits} of ${picks.length} hit`;
   // Whether the entry can still finish first globally, from its standings row (decided by the server).
-  const clinched = me && standing.data ? clinchedEntry(standing.data.rankings, standing.data.alive, standing.data.entries, me) === me.participant_id : false;
+  const clinched = me && standing.data ? clinchedEntry(standing.data) === me.participant_id : false;
   const contention = me && !me.busted && contentionShown(status) ? contentionText(me, clinched) : null;
   if (!score.busted) {
     return (
       <Card tone="alive">
         <Text fontWeight="bold" color="turf.700" fontSize="lg">
-          {final ? <Parts parts={[hits, rank, me?.rank === 1 && 'Winner']} /> : <Parts parts={['ALIVE', hits, `${score.pending} pending`, rank, contention]} />}
+          {final && me ? finalLine({ busted: false, hits: score.hits, picks: picks.length, rank: me.rank, entries: standing.data!.entries }) : final ? <Parts parts={[hits, rank]} /> : <Parts parts={['ALIVE', hits, `${score.pending} pending`, rank, contention]} />}
         </Text>
       </Card>
     );
@@ -81,7 +81,7 @@ export function EntryStatusCard({ picks, status, snapshot }: { picks: PlayerDto[
         BUSTED: {reason}
       </Text>
       <Text fontSize="sm" color="gray.700" mt="1">
-        <Parts parts={[final && 'Final', hitsText({ busted: true, hits: score.hits }), rank]} />
+        {final && me ? finalLine({ busted: true, hits: score.hits, picks: picks.length, rank: me.rank, entries: standing.data!.entries }) : <Parts parts={[final && 'Final', hitsText({ busted: true, hits: score.hits }), rank]} />}
       </Text>
     </Card>
   );

@@ -2,7 +2,7 @@ import { Box, Flex, Stack, Text } from '@chakra-ui/react';
 import { Link } from 'react-router-dom';
 import { STALE_TIMES } from '@first-round/shared/constants';
 import { entryModeText } from '@first-round/shared/entries';
-import { entryStateText, placeText } from '@first-round/shared/entry-words';
+import { entryStateText, hadHitsText, placeText } from '@first-round/shared/entry-words';
 import type { MyGroupStanding } from '@first-round/shared/schemas';
 import { plural } from '@first-round/shared/words';
 import type { DraftPhase } from '../lib/draft-phase';
@@ -71,5 +71,5 @@ function entryState(g: NamedEntry, phase: DraftPhase): string {
   const s = g.standing;
   if (!s) return 'No entry';
   const final = phase === 'final';
-  return `${placeText(s.rank, s.entries, final)} · ${entryStateText(s, final, s.shared)}`;
+  return `${placeText(s.rank, s.entries, final)} · ${entryStateText(s, final, s.shared)}${s.busted ? ` · ${hadHitsText(s.hits)}` : ''}`;
 }

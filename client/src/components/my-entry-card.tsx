@@ -1,6 +1,7 @@
 import { Badge, Box, Button, Flex, Text } from '@chakra-ui/react';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
-import { useDraftStatus } from '../lib/queries';
+import { bustedLine } from '@first-round/shared/entry-words';
+import { useDraftStatus, useSlotsLeft } from '../lib/queries';
 import { contentionShown, pendingOf, plural, tiebreakText } from '../lib/standings-text';
 import { ShareEntryButton } from './share-entry-button';
 import { ContentionText, EntryStateBadge } from './standings-table';
@@ -9,7 +10,10 @@ import { ContentionText, EntryStateBadge } from './standings-table';
 export function MyEntry({ row, groupId, onJump, jumping, final, sharedFirst, clinched }: { row: LeaderboardRow; groupId: number; onJump: () => void; jumping: boolean; final: boolean; sharedFirst: boolean; clinched: boolean }) {
   // Once final nothing is pending, and nobody is still in contention: the result is the news.
   const pending = final ? null : pendingOf(row);
-  const contention = !final && contentionShown(useDraftStatus().data);
+  // Hooks before any condition: a final night must call the same hooks as a live one.
+  const status = useDraftStatus().data;
+  const slotsLeft = useSlotsLeft();
+  const contention = !final && contentionShown(status);
   return (
     <Box
       role="region"
@@ -47,7 +51,7 @@ export function MyEntry({ row, groupId, onJump, jumping, final, sharedFirst, cli
             <EntryStateBadge row={row} final={final} sharedFirst={sharedFirst} />
           </Flex>
           <Text fontSize="sm" color="navy.100">
-            {plural(row.correct_picks, 'hit')}
+            {row.busted ? bustedLine(row, slotsLeft) : plural(row.correct_picks, 'hit')}
             {pending !== null && ` · ${pending} pending`}
           </Text>
           {contention && (

@@ -55,9 +55,37 @@ describe('StandingsBoard: what the rows say', () => {
     const zed = within(rowOf(await screen.findByText('Zed').then(() => 'Zed')));
     expect(zed.getByText('Busted')).toBeInTheDocument();
     expect(zed.getByLabelText('No pending picks: busted')).toHaveTextContent('–');
+    // One number for a busted entry, the hits it had (as My Picks and the share card say), with why it busted.
+    expect(zed.getByLabelText('Busted: score 0, had 1 hit')).toHaveTextContent('–');
+    expect(zed.getByText('had 1 hit · 1 pick was not drafted in round one')).toBeInTheDocument();
     expect(zed.queryByText('Can still win')).toBeNull();
     expect(within(rowOf('Ann')).getByText('Alive')).toBeInTheDocument();
     expect(within(rowOf('Ann')).getByText('Can still win')).toBeInTheDocument();
+  });
+
+  it('explains a bust by the slots left while round one runs: more picks pending than slots left', async () => {
+    // 5 slots filled: 27 left; Yan had 2 hits and 28 picks still pending.
+    const rows = [row(1, 'Ann', { hits: 2 }), row(2, 'Yan', { hits: 2, picks: 30, busted: true, misses: 0 })];
+    renderApp(<StandingsBoard groupId={GROUP} />, { server: standings(rows) });
+    const yan = within(rowOf(await screen.findByText('Yan').then(() => 'Yan')));
+    expect(yan.getByText('had 2 hits · 28 picks still pending, only 27 slots left in round one')).toBeInTheDocument();
+    expect(screen.getByTestId('bust-rule')).toHaveTextContent('more picks were undrafted than round-one slots left');
+  });
+
+  it('the pinned entry follows the draft from live to final (the same hooks either way): Busted, and what it had', async () => {
+    let phase: 'live' | 'final' = 'live';
+    const rows = [row(1, 'Ann', { hits: 1, picks: 1 }), row(2, 'Me Myself', { busted: true, hits: 1, picks: 3, misses: 1, id: 'me' })];
+    const server = new FakeServer({
+      draft: { status: () => draftStatus(phase, 5) },
+      leaderboard: { group: (input) => standingsPage(rows, 'me', input as LeaderboardInput) },
+    });
+    const { queryClient } = renderApp(<StandingsBoard groupId={GROUP} />, { server });
+    const pinned = within(await screen.findByRole('region', { name: 'Your entry' }));
+    expect(pinned.getByText('had 1 hit · 1 pick was not drafted in round one')).toBeInTheDocument();
+    phase = 'final';
+    await queryClient.invalidateQueries();
+    await waitFor(() => expect(screen.getByText('2 entries · 1 survived round one')).toBeInTheDocument());
+    expect(within(screen.getByRole('region', { name: 'Your entry' })).getByText('Busted', { exact: true })).toBeInTheDocument();
   });
 
   it('pins the caller’s entry on top and highlights their row with You', async () => {
@@ -150,6 +178,18 @@ describe('StandingsBoard: states', () => {
 });
 
 describe('StandingsBoard: pages, search and the busted fold', () => {
+  it("says 'Clinched 1st' on a board read a page at a time: on the leader's row, and on the leader's own entry from another page", async () => {
+    // Ann is settled at 5 hits; the 24 others are alive with 3 picks at most: none can still finish first.
+    const others = Array.from({ length: 24 }, (_, i) => row(i + 2, `Player ${i + 2}`, { hits: 1, picks: 3, canWin: false }));
+    const rows = [row(1, 'Ann', { hits: 5, picks: 5, id: 'me' }), ...others];
+    const { user } = renderApp(<StandingsBoard groupId={GROUP} pageSize={10} />, { server: standings(rows, { me: 'me' }) });
+    await pagerShows('1–10 of 25');
+    expect(within(rowOf('Ann')).getByText('Clinched 1st')).toBeInTheDocument();
+    await user.click(pager().getByRole('button', { name: 'Next' }));
+    await pagerShows('11–20 of 25');
+    expect(within(screen.getByRole('region', { name: 'Your entry' })).getByText('Clinched 1st')).toBeInTheDocument();
+  });
+
   it('reads a page at a time: Previous and Next ask for the next page and say which rows show', async () => {
     const { user, server } = renderApp(<StandingsBoard groupId={GROUP} pageSize={10} />, { server: standings(manyRows(25)) });
     await pagerShows('1–10 of 25');

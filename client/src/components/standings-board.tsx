@@ -80,8 +80,8 @@ export function StandingsBoard({
   const final = useDraftPhase() === 'final';
   // First place is read off the first page of the whole standings (ranks come in order).
   const sharedFirst = offset === 0 && !search && data ? firstPlaceShared(data.rankings) : undefined;
-  // The leader that nobody can catch any more says so ('Clinched 1st'), read off the first page.
-  const clinched = offset === 0 && !search && data ? clinchedEntry(data.rankings, data.alive, data.entries, me) : null;
+  // The leader that nobody can catch any more says so ('Clinched 1st'), on whatever page shows its row.
+  const clinched = clinchedEntry(data);
 
   useJumpToMe(state, dispatch, { main, busted }, me, pageSize);
 

@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { Badge, Box, Grid, Stack, Text, type GridProps } from '@chakra-ui/react';
 import type { LeaderboardRow } from '@first-round/shared/schemas';
-import { BUST_RULE, entryState, entryStateText, fieldSummary, firstPlaceShared } from '@first-round/shared/entry-words';
-import { useDraftPhase } from '../lib/queries';
+import { BUST_RULE, bustedLine, entryState, entryStateText, fieldSummary, firstPlaceShared, hadHitsText } from '@first-round/shared/entry-words';
+import { useDraftPhase, useSlotsLeft } from '../lib/queries';
 import { contentionText, pendingOf, plural, tiebreakText } from '../lib/standings-text';
 import { CheckIcon, XIcon } from './icons';
 import { MoveFlash, RankMove, useRankMoves } from './rank-moves';
@@ -77,8 +77,9 @@ function StandingsRow({
   clinched,
   final = false,
   sharedFirst = false,
+  slotsLeft = 0,
   ...rest
-}: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; label?: ReactNode; trailing?: ReactNode; move?: number; type?: 'button'; contention?: boolean; clinched?: boolean; final?: boolean; sharedFirst?: boolean } & GridProps) {
+}: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; label?: ReactNode; trailing?: ReactNode; move?: number; type?: 'button'; contention?: boolean; clinched?: boolean; final?: boolean; sharedFirst?: boolean; slotsLeft?: number } & GridProps) {
   const pending = pendingOf(row);
   return (
     <Grid
@@ -117,12 +118,20 @@ function StandingsRow({
         <Box gridArea="tb" display="flex" flexWrap="wrap" alignItems="center" columnGap="2" minW="0">
           {contention && <ContentionText row={row} clinched={clinched} />}
           <Text fontSize="xs" color="gray.600" minW="0">
-            {row.tiebreak_rank !== null && tiebreakText(row.tiebreak_rank)}
+            {/* A busted entry's one number, the hits it had, and why it busted (shared/src/entry-words.ts). */}
+            {row.busted ? bustedLine(row, slotsLeft) : row.tiebreak_rank !== null && tiebreakText(row.tiebreak_rank)}
           </Text>
         </Box>
       </Box>
-      <Text gridArea="hits" {...sizes.score} fontWeight="black" color={row.busted ? 'gray.600' : 'turf.700'} textAlign="right" aria-label={`${row.correct_picks} correct ${row.correct_picks === 1 ? 'pick' : 'picks'}`}>
-        {row.correct_picks}
+      <Text
+        gridArea="hits"
+        {...sizes.score}
+        fontWeight="black"
+        color={row.busted ? 'gray.600' : 'turf.700'}
+        textAlign="right"
+        aria-label={row.busted ? `Busted: score 0, ${hadHitsText(row.hits)}` : `${row.correct_picks} correct ${row.correct_picks === 1 ? 'pick' : 'picks'}`}
+      >
+        {row.busted ? '–' : row.correct_picks}
       </Text>
       <Text gridArea="pending" fontWeight="bold" color="gray.700" textAlign="right" aria-label={pending === null ? 'No pending picks: busted' : `${plural(pending, 'pick')} pending`}>
         {pending ?? '–'}
@@ -139,7 +148,7 @@ export interface RowDetails {
   panel: (row: LeaderboardRow) => ReactNode;
 }
 
-function ExpandableRow({ details, ...props }: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; move?: number; details: RowDetails; contention?: boolean; clinched?: boolean; final?: boolean; sharedFirst?: boolean }) {
+function ExpandableRow({ details, ...props }: { row: LeaderboardRow; highlighted: boolean; sizes: Sizes; move?: number; details: RowDetails; contention?: boolean; clinched?: boolean; final?: boolean; sharedFirst?: boolean; slotsLeft?: number }) {
   const { row, highlighted } = props;
   const [open, setOpen] = useState(false);
   const panelId = `picks-${row.participant_id}`;
@@ -215,6 +224,7 @@ export function StandingsTable({
   const meShown = !me || rows.some((r) => r.participant_id === me.participant_id);
   const phase = useDraftPhase();
   const final = phase === 'final';
+  const slotsLeft = useSlotsLeft();
   // Draft night: rows that moved since the previous pick flash once and show ▲3 / ▼2; a final night
   // has no moves to show, only results.
   const tracked = useRankMoves(rows, me);
@@ -248,9 +258,9 @@ export function StandingsTable({
                 aria-current={highlighted ? 'true' : undefined}
               >
                 {details ? (
-                  <ExpandableRow row={row} highlighted={highlighted} sizes={sizes} move={move} details={details} contention={contention} clinched={row.participant_id === clinched} final={final} sharedFirst={shared} />
+                  <ExpandableRow row={row} highlighted={highlighted} sizes={sizes} move={move} details={details} contention={contention} clinched={row.participant_id === clinched} final={final} sharedFirst={shared} slotsLeft={slotsLeft} />
                 ) : (
-                  <StandingsRow row={row} highlighted={highlighted} sizes={sizes} move={move} contention={contention} clinched={row.participant_id === clinched} final={final} sharedFirst={shared} />
+                  <StandingsRow row={row} highlighted={highlighted} sizes={sizes} move={move} contention={contention} clinched={row.participant_id === clinched} final={final} sharedFirst={shared} slotsLeft={slotsLeft} />
                 )}
                 <MoveFlash delta={move} version={version} />
               </Box>
@@ -259,7 +269,7 @@ export function StandingsTable({
         </Stack>
         {!meShown && me && (
           <Box position="relative" borderTopWidth="3px" borderColor="gray.200" borderStyle="double" aria-label="Your entry" role="group">
-            <StandingsRow row={me} highlighted sizes={sizes} move={moves.get(me.participant_id)} contention={contention} clinched={me.participant_id === clinched} final={final} sharedFirst={shared} label={<Text as="span" fontSize="md">You: #{me.rank}</Text>} />
+            <StandingsRow row={me} highlighted sizes={sizes} move={moves.get(me.participant_id)} contention={contention} clinched={me.participant_id === clinched} final={final} sharedFirst={shared} slotsLeft={slotsLeft} label={<Text as="span" fontSize="md">You: #{me.rank}</Text>} />
             <MoveFlash delta={moves.get(me.participant_id)} version={version} />
           </Box>
         )}

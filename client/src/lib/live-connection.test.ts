@@ -37,6 +37,7 @@ function status(last_event_id: number): DraftStatus {
     picks_made: last_event_id,
     round_one_complete: false,
     round_one_picks: 32,
+    last_change_at: '2027-04-30T00:00:00.000Z',
     last_event_id,
     round_one_order: [],
   };
@@ -45,7 +46,7 @@ const pick = (event_id: number): DraftChange => ({ event_id, kind: 'pick', slot:
 const standings = (event_id: number): StandingsUpdate => ({
   kind: 'standings',
   event_id,
-  leaderboard: { group_id: 1, draft_started: true, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] },
+  leaderboard: { group_id: 1, draft_started: true, entries: 0, alive: 0, clinched_by: null, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] },
 });
 
 describe('LiveConnection', () => {
@@ -158,12 +159,12 @@ describe('LiveConnection', () => {
     connection.watch({ group_id: 1, limit: 100, offset: 0 });
     connection.start();
     server.last.handlers.onStarted();
-    const row = (rank: number): LeaderboardRow => ({ rank, participant_id: 'p_me', participant_name: 'Me', correct_picks: 1, busted: false, tiebreak_rank: null, picks: 3, max_possible: 3, can_win: true });
+    const row = (rank: number): LeaderboardRow => ({ rank, participant_id: 'p_me', participant_name: 'Me', correct_picks: 1, busted: false, tiebreak_rank: null, picks: 3, hits: 1, misses: 0, max_possible: 3, can_win: true });
     const mine = (event_id: number, rank: number, group_id = 1): StandingsMine => ({ kind: 'standings_me', event_id, group_id, me: row(rank), me_position: rank - 1 });
     const page = (event_id: number, entries: number): StandingsPage => ({
       kind: 'standings_page',
       event_id,
-      leaderboard: { group_id: 1, draft_started: true, entries, alive: entries, rankings: [], matches: entries, benchmarks: [] },
+      leaderboard: { group_id: 1, draft_started: true, entries, alive: entries, clinched_by: null, rankings: [], matches: entries, benchmarks: [] },
     });
 
     // The own part comes first, then the page: shown as the read answers (its keys in the read's order).
@@ -174,7 +175,7 @@ describe('LiveConnection', () => {
       JSON.stringify({
         kind: 'standings',
         event_id: 9,
-        leaderboard: { group_id: 1, draft_started: true, entries: 10, alive: 10, rankings: [], me: row(4), matches: 10, me_position: 3, benchmarks: [] },
+        leaderboard: { group_id: 1, draft_started: true, entries: 10, alive: 10, clinched_by: null, rankings: [], me: row(4), matches: 10, me_position: 3, benchmarks: [] },
       }),
     ]);
     // Unchanged, the own part is not sent again: the last one holds.

@@ -21,6 +21,8 @@ const row = (name: string, rank: number, over: Partial<LeaderboardRow> = {}): Le
   busted: false,
   tiebreak_rank: null,
   picks: 10,
+  hits: 10 - rank,
+  misses: 0,
   max_possible: 10,
   can_win: true,
   ...over,

@@ -1,5 +1,6 @@
 import { STALE_TIMES } from '@first-round/shared/constants';
 import type { DraftStatus } from '@first-round/shared/schemas';
+import { remainingSlots } from '@first-round/shared/scoring';
 import { draftPhase, type DraftPhase } from './draft-phase';
 import { trpc } from './trpc';
 
@@ -21,9 +22,18 @@ export function useDraftStatus(options: { enabled?: boolean; refetchInterval?: (
  * Where the draft is ('before', 'live' while round one runs, 'final' once it is complete), undefined
  * until the status is known: the one switch between live words and final ones on every screen.
  */
+export const slotsLeftOf = (status: Pick<DraftStatus, 'round_one_picks' | 'picks_made' | 'round_one_complete'>) =>
+  remainingSlots({ roundOnePicks: status.round_one_picks, filledSlots: status.picks_made, roundOneCompleteMarked: status.round_one_complete });
+
 export function useDraftPhase(): DraftPhase | undefined {
   const status = useDraftStatus().data;
   return status ? draftPhase(status) : undefined;
+}
+
+/** Round-one slots still open (0 once round one is complete): a busted row's reason counts them. */
+export function useSlotsLeft(): number {
+  const status = useDraftStatus().data;
+  return status ? slotsLeftOf(status) : 0;
 }
 
 /** players.list: the big board, with each drafted player's slot. */

@@ -1,5 +1,4 @@
-import { hasClinched } from '@first-round/shared/contention';
-import type { LeaderboardRow } from '@first-round/shared/schemas';
+import type { Leaderboard, LeaderboardRow } from '@first-round/shared/schemas';
 
 export { ordinal, plural } from '@first-round/shared/words';
 
@@ -27,14 +26,12 @@ export function contentionText(row: Pick<LeaderboardRow, 'busted' | 'can_win'>, 
 }
 
 /**
- * The entry of these standings that has clinched first place (shared/src/contention.ts decides), or null.
- * `rows`: the page on screen; the others are all known only when it holds every entry.
+ * The entry of these standings that has clinched first place, or null: the server decides it over every
+ * entry (shared/src/scoring.ts, clinchedIn), so any page of a big board, a search or the caller's own row
+ * can say it.
  */
-export function clinchedEntry(rows: readonly LeaderboardRow[], alive: number, entries: number, me?: LeaderboardRow | null): string | null {
-  const leader = rows[0] ?? me;
-  if (!leader || leader.rank !== 1) return null;
-  const others = rows.length >= entries ? rows.filter((r) => r.participant_id !== leader.participant_id) : null;
-  return hasClinched(leader, alive, others) ? leader.participant_id : null;
+export function clinchedEntry(lb: Pick<Leaderboard, 'draft_started' | 'clinched_by'> | undefined): string | null {
+  return lb?.draft_started ? lb.clinched_by : null;
 }
 
 /** Whether the standings speak of who can still win: from the start until round one is complete. */

@@ -55,6 +55,21 @@ export function hitsText(hits: number): string {
   return plural(hits, 'hit');
 }
 
+/**
+ * The standings rows that fit the TV's `lines`: a row is one line, a busted row three (the bust's reason
+ * under it may wrap once on a 720p screen); the rest are summed up (restOfStandings).
+ */
+export function rowsThatFit<R extends { busted: boolean }>(rows: readonly R[], lines = TV_STANDINGS_ROWS): R[] {
+  const shown: R[] = [];
+  let used = 0;
+  for (const r of rows) {
+    used += r.busted ? 3 : 1;
+    if (used > lines) break;
+    shown.push(r);
+  }
+  return shown;
+}
+
 /** Before the start: '5 of 7 members have picks in' ('1 of 1 member has …'). */
 export function entriesIn(members: readonly { has_picks: boolean }[]): string {
   const ready = members.filter((m) => m.has_picks).length;

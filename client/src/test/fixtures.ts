@@ -1,3 +1,4 @@
+import { hasClinched } from '@first-round/shared/contention';
 import type { DraftStatus, Leaderboard, LeaderboardInput, LeaderboardRow, PlayerDto } from '@first-round/shared/schemas';
 import { TEAM_ABBREVIATIONS } from '@first-round/shared/teams';
 
@@ -18,6 +19,7 @@ export function draftStatus(phase: 'before' | 'live' | 'final', picks = 0): Draf
     round_one_complete: phase === 'final',
     round_one_picks: 32,
     last_event_id: picks,
+    last_change_at: phase === 'before' ? null : '2099-04-23T00:05:00.000Z',
     round_one_order: Array.from({ length: 32 }, (_, i) => ({ slot: i + 1, team: TEAM_ABBREVIATIONS[i] ?? null })),
   };
 }
@@ -41,16 +43,25 @@ export function board(count: number, drafted: Record<number, number> = {}): Play
   });
 }
 
-/** A standings row: alive with `hits` of `picks` unless `busted`. */
-export function row(rank: number, name: string, { hits = 0, picks = 10, busted = false, tiebreak = null, canWin = !busted, id }: { hits?: number; picks?: number; busted?: boolean; tiebreak?: number | null; canWin?: boolean; id?: string } = {}): LeaderboardRow {
+/**
+ * A standings row: alive with `hits` of `picks` unless `busted` (then it scores 0 and had `hits`; busted by a
+ * miss unless `misses` is 0: too many picks pending for the slots left).
+ */
+export function row(
+  rank: number,
+  name: string,
+  { hits = 0, picks = 10, busted = false, misses = busted ? 1 : 0, tiebreak = null, canWin = !busted, id }: { hits?: number; picks?: number; busted?: boolean; misses?: number; tiebreak?: number | null; canWin?: boolean; id?: string } = {},
+): LeaderboardRow {
   return {
     rank,
     participant_id: id ?? `p-${name.toLowerCase().replace(/\W+/g, '-')}`,
     participant_name: name,
-    correct_picks: hits,
+    correct_picks: busted ? 0 : hits,
     busted,
-    tiebreak_rank: tiebreak,
+    tiebreak_rank: busted ? null : tiebreak,
     picks,
+    hits,
+    misses,
     max_possible: busted ? 0 : picks,
     can_win: canWin,
   };
@@ -75,6 +86,7 @@ export function standingsPage(all: LeaderboardRow[], meId: string | null, input:
     draft_started: started,
     entries: started ? all.length : 0,
     alive: started ? all.filter((r) => !r.busted).length : 0,
+    clinched_by: started && all[0] && hasClinched(all[0], all.filter((r) => !r.busted).length, all.slice(1)) ? all[0].participant_id : null,
     rankings: started ? matching.slice(offset, offset + (input.limit ?? 500)) : [],
     me: started ? me : null,
     matches: started ? matching.length : 0,

@@ -74,6 +74,10 @@ describe('who can still win', () => {
     const paged = expectStatus<Leaderboard>(page, 200);
     expect(paged.rankings.map((r) => [r.participant_id, r.max_possible, r.can_win])).toEqual([[users.leader!.id, 6, true]]);
     expect(paged.me).toMatchObject({ participant_id: users.busted!.id, busted: true, max_possible: 0, can_win: false });
+    // A busted row keeps what it had: 2 hits, no miss, 25 picks pending for 24 slots (the words say so).
+    expect(paged.me).toMatchObject({ correct_picks: 0, hits: 2, misses: 0, picks: 27 });
+    // Nobody has clinched first: the leader can still bust.
+    expect([answer.clinched_by, paged.clinched_by]).toEqual([null, null]);
   });
 
   it('in a group: against that group’s own best settled entry', async () => {
@@ -84,6 +88,7 @@ describe('who can still win', () => {
       reach: [3, 1, false, 3, true], // can tie it (its hit, rank 4, is less bold than short's, rank 6)
     });
     expect(answer.me).toMatchObject({ participant_id: users.reach!.id, max_possible: 3, can_win: true });
+    expect(answer.clinched_by).toBeNull();
   });
 
   it('the live stream’s standings pages carry the same rows', async () => {
@@ -111,5 +116,12 @@ describe('who can still win', () => {
       reach: [2, 0, true, 0, false],
       short: [2, 0, true, 0, false],
     });
+    // Globally two share first: nobody has clinched. In the group timid has, on every page of it.
+    expect((await board(1, users.leader!)).clinched_by).toBeNull();
+    const second = expectStatus<Leaderboard>(await t.request('GET', `/api/groups/${groupId}/leaderboard?limit=1&offset=1`, { user: users.reach }), 200);
+    expect(second.rankings.map((r) => r.participant_id)).not.toContain(users.timid!.id);
+    expect(second.clinched_by).toBe(users.timid!.id);
+    // Round one complete: an undrafted pick is a miss, and a busted row still says what it had.
+    expect(second.me).toMatchObject({ busted: true, correct_picks: 0, hits: 1, misses: 2, picks: 3 });
   });
 });

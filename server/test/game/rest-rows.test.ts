@@ -299,7 +299,7 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
   'GET /groups/:id/leaderboard': async (p) => {
     await savePicks(t, owner, [players[0]!, players[1]!], group.id);
     await savePicks(t, member, [players[0]!], group.id);
-    const before = { group_id: group.id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] };
+    const before = { group_id: group.id, draft_started: false, entries: 0, alive: 0, clinched_by: null, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] };
     expect(expectStatus(await get(`${p}/groups/${group.id}/leaderboard`, member), 200)).toEqual(before);
     expect(expectStatus(await get(`${p}/groups/1/leaderboard`, outsider), 200)).toEqual({ ...before, group_id: 1 });
     expectError(await get(`${p}/groups/${group.id}/leaderboard`, outsider), 404, MESSAGES.groupNotFound);
@@ -789,9 +789,9 @@ describe('every procedure through a caller', () => {
       }
     },
     'leaderboard.group': async (c) =>
-      expect(await c.leaderboard.group({ group_id: group.id })).toEqual({ group_id: group.id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] }),
+      expect(await c.leaderboard.group({ group_id: group.id })).toEqual({ group_id: group.id, draft_started: false, entries: 0, alive: 0, clinched_by: null, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] }),
     'leaderboard.public': async () =>
-      expect(await (await t.caller()).leaderboard.public()).toEqual({ group_id: GLOBAL_GROUP_ID, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] }),
+      expect(await (await t.caller()).leaderboard.public()).toEqual({ group_id: GLOBAL_GROUP_ID, draft_started: false, entries: 0, alive: 0, clinched_by: null, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] }),
     'leaderboard.field': async (c) => {
       await expect(c.leaderboard.field({ group_id: group.id })).rejects.toMatchObject({ code: 'CONFLICT', message: MESSAGES.fieldBeforeStart });
       await operatorStart(t);

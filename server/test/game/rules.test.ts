@@ -326,7 +326,7 @@ describe('leaderboards', () => {
     expectError(await get(`/api/groups/${group.id}/leaderboard`, outsider), 404, MESSAGES.groupNotFound);
     expectError(await get(`/api/groups/${group.id}/leaderboard`), 401);
     expectError(await get('/api/groups/2000000/leaderboard', outsider), 404);
-    expect(expectStatus(await get(`/api/groups/${group.id}/leaderboard`, d), 200)).toEqual({ group_id: group.id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] });
+    expect(expectStatus(await get(`/api/groups/${group.id}/leaderboard`, d), 200)).toEqual({ group_id: group.id, draft_started: false, entries: 0, alive: 0, clinched_by: null, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] });
 
     await operatorStart(t);
     const check = async () => {

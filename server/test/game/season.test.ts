@@ -69,7 +69,7 @@ it('plays a season: groups, invites, picks, draft night, standings', async () =>
   expect(await call('GET', `/api/picks/my-picks?group_id=${pub.id}`, bob)).toEqual({ picks: [id(1), id(5)], group_id: pub.id, use_global_picks: true, odds: expect.objectContaining({ survive: expect.any(Number) }) });
 
   // Before the draft: nothing ranked anywhere.
-  for (const g of [1, pub.id, priv.id]) expect(await call('GET', `/api/groups/${g}/leaderboard`, ann)).toEqual({ group_id: g, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] });
+  for (const g of [1, pub.id, priv.id]) expect(await call('GET', `/api/groups/${g}/leaderboard`, ann)).toEqual({ group_id: g, draft_started: false, entries: 0, alive: 0, clinched_by: null, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] });
 
   // Draft night.
   await call('POST', '/api/draft/start', op);

@@ -40,6 +40,11 @@ export const draftStatusOutput = z.object({
   round_one_picks: z.number(),
   /** Id of the latest draft change (0 before any): changes whenever anything about the draft does. */
   last_event_id: z.number(),
+  /**
+   * When that change was recorded (null before any): a page opened with a viewing delay holds back only
+   * what changed within the delay (client/src/lib/hold-gate.ts).
+   */
+  last_change_at: isoDate.nullable(),
   /** Round one's order: slots 1 to round_one_picks, each with the team that holds it now (traded picks included). */
   round_one_order: z.array(orderSlotOutput),
 });

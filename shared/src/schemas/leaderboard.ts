@@ -12,6 +12,13 @@ export const leaderboardRowOutput = z.object({
   tiebreak_rank: z.number().nullable(),
   /** The entry's number of picks. An alive entry has no miss: `picks - correct_picks` of its picks are pending. */
   picks: z.number(),
+  /**
+   * Picks taken in round one, busted or not: a busted entry scores 0 (`correct_picks`) and 'had 9 hits'.
+   * `misses`: picks that can no longer hit (taken later, or undrafted once round one is complete); the
+   * rest, `picks - hits - misses`, are pending: more of them than round-one slots left busts the entry.
+   */
+  hits: z.number(),
+  misses: z.number(),
   /** Best possible final score: every pending pick hits (`picks` while alive); 0 once busted. */
   max_possible: z.number(),
   /**
@@ -58,6 +65,11 @@ export const leaderboardOutput = z.object({
   entries: z.number(),
   /** Entries not busted yet. */
   alive: z.number(),
+  /**
+   * The participant whose entry has clinched first place while round one runs (settled, and no other entry
+   * can still finish first: 'Clinched 1st'), whatever page is read; null otherwise.
+   */
+  clinched_by: z.string().nullable(),
   rankings: z.array(leaderboardRowOutput),
   /** The caller's own row wherever it ranks, or null without an entry. */
   me: leaderboardRowOutput.nullable(),
@@ -114,9 +126,10 @@ export const myGroupStandingOutput = z.object({
   /**
    * After the start, the caller's place here ('3rd of 12 · Alive'; once final '1st of 3 · Winner'); null
    * before it or without an entry. `shared`: another entry holds the same rank (a shared first place).
+   * `hits` and `misses` as on a standings row: a busted entry scores 0 and 'had 9 hits'.
    */
   standing: z
-    .object({ rank: z.number(), entries: z.number(), alive: z.number(), busted: z.boolean(), correct_picks: z.number(), picks: z.number(), shared: z.boolean() })
+    .object({ rank: z.number(), entries: z.number(), alive: z.number(), busted: z.boolean(), correct_picks: z.number(), picks: z.number(), hits: z.number(), misses: z.number(), shared: z.boolean() })
     .nullable(),
 });
 export type MyGroupStanding = z.infer<typeof myGroupStandingOutput>;

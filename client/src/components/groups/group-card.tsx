@@ -4,8 +4,9 @@ import { Link } from 'react-router-dom';
 import { STALE_TIMES } from '@first-round/shared/constants';
 import type { GroupDto, MyGroupStanding } from '@first-round/shared/schemas';
 import { entryModeLabel, entryModeText } from '@first-round/shared/entries';
-import { entryStateText, placeText } from '@first-round/shared/entry-words';
+import { bustedLine, entryStateText, placeText } from '@first-round/shared/entry-words';
 import type { DraftPhase } from '../../lib/draft-phase';
+import { useSlotsLeft } from '../../lib/queries';
 import { errorMessage, trpc } from '../../lib/trpc';
 import { CardInvite } from './invite';
 import { membersLabel } from './group-utils';
@@ -86,23 +87,32 @@ export function GroupCard({ group, phase, standing }: { group: GroupDto; phase: 
  */
 function StandingLine({ standing, phase }: { standing: MyGroupStanding; phase: DraftPhase }) {
   const place = standing.standing;
+  const slotsLeft = useSlotsLeft();
   if (phase !== 'before') {
     const final = phase === 'final';
     return (
-      <Text fontSize="sm" fontWeight="semibold" color="navy.900" mt="1">
-        {place ? (
-          <>
-            {placeText(place.rank, place.entries, final)} ·{' '}
-            <Text as="span" color={place.busted ? 'red.700' : 'turf.700'} fontWeight="bold">
-              {entryStateText(place, final, place.shared)}
+      <>
+        <Text fontSize="sm" fontWeight="semibold" color="navy.900" mt="1">
+          {place ? (
+            <>
+              {placeText(place.rank, place.entries, final)} ·{' '}
+              <Text as="span" color={place.busted ? 'red.700' : 'turf.700'} fontWeight="bold">
+                {entryStateText(place, final, place.shared)}
+              </Text>
+            </>
+          ) : (
+            <Text as="span" color="gray.600" fontWeight="normal">
+              No picks in this group
             </Text>
-          </>
-        ) : (
-          <Text as="span" color="gray.600" fontWeight="normal">
-            No picks in this group
+          )}
+        </Text>
+        {/* Busted: one number, the hits it had (as My Picks and the share card), and why it busted. */}
+        {place?.busted && (
+          <Text fontSize="xs" color="gray.700">
+            {bustedLine(place, slotsLeft)}
           </Text>
         )}
-      </Text>
+      </>
     );
   }
   return (

@@ -3,7 +3,9 @@ import { Box, Flex, Stack, Text } from '@chakra-ui/react';
 import type { BoardSlot, LeaderboardRow, PlayerDto } from '@first-round/shared/schemas';
 import { onTheClockLabel, pickLabel, teamName } from '@first-round/shared/teams';
 import { ordinal } from '@first-round/shared/words';
-import { entryState, hadByText, hitsText, restOfStandings } from '../../lib/tv-words';
+import { hadHitsText, rowBustReason } from '@first-round/shared/entry-words';
+import { useSlotsLeft } from '../../lib/queries';
+import { entryState, hadByText, hitsText, restOfStandings, rowsThatFit } from '../../lib/tv-words';
 import { winnerText } from '../../lib/live-strip';
 
 /*
@@ -82,28 +84,39 @@ export function NextOnTheClock({ slot, team }: { slot: number; team: string | nu
 /**
  * The group's standings: the top rows (rank, name, hits, Alive / Busted, once final Survived), in the
  * order the server ranks them (shared/src/scoring.ts: hits, then the boldest hit), and the rest summed up.
+ * A busted row says the hits it had and, under it, why it busted (shared/src/entry-words.ts, My Picks'
+ * words): it takes up to three of the screen's lines (rowsThatFit).
  */
-export function StandingsRows({ rows, entries, alive, final }: { rows: LeaderboardRow[]; entries: number; alive: number; final: boolean }) {
+export function StandingsRows({ rows: all, entries, alive, final }: { rows: LeaderboardRow[]; entries: number; alive: number; final: boolean }) {
+  const slotsLeft = useSlotsLeft();
   if (entries === 0) return <Text color="navy.100">No participants have made picks yet.</Text>;
+  const rows = rowsThatFit(all);
   const rest = restOfStandings(entries, rows.length, rows.filter((r) => !r.busted).length, alive, final);
   return (
     <Stack gap="0">
       <Stack as="ol" gap="0" listStyleType="none" aria-label="Standings" data-testid="tv-standings">
         {rows.map((r) => (
-          <Flex as="li" key={r.participant_id} align="center" gap="min(1.5vw, 16px)" py="min(0.3vh, 6px)" lineHeight="1.15" borderTopWidth="1px" borderColor="navy.700" _first={{ borderTopWidth: 0 }}>
-            <Text as="span" w="2.6em" flexShrink={0} fontWeight="bold" color="navy.100">
-              {ordinal(r.rank)}
-            </Text>
-            <Text as="span" flex="1" minW="0" truncate fontWeight="semibold" color="white">
-              {r.participant_name}
-            </Text>
-            <Text as="span" flexShrink={0} color="white" fontVariantNumeric="tabular-nums">
-              {hitsText(r.correct_picks)}
-            </Text>
-            <Text as="span" flexShrink={0} minW="4.4em" textAlign="end" fontWeight="bold" color={r.busted ? 'red.200' : 'turf.100'}>
-              {entryState(r.busted, final)}
-            </Text>
-          </Flex>
+          <Box as="li" key={r.participant_id} py="min(0.3vh, 6px)" lineHeight="1.15" borderTopWidth="1px" borderColor="navy.700" _first={{ borderTopWidth: 0 }}>
+            <Flex align="center" gap="min(1.5vw, 16px)">
+              <Text as="span" w="2.6em" flexShrink={0} fontWeight="bold" color="navy.100">
+                {ordinal(r.rank)}
+              </Text>
+              <Text as="span" flex="1" minW="0" truncate fontWeight="semibold" color="white">
+                {r.participant_name}
+              </Text>
+              <Text as="span" flexShrink={0} color="white" fontVariantNumeric="tabular-nums">
+                {r.busted ? hadHitsText(r.hits) : hitsText(r.correct_picks)}
+              </Text>
+              <Text as="span" flexShrink={0} minW="4.4em" textAlign="end" fontWeight="bold" color={r.busted ? 'red.200' : 'turf.100'}>
+                {entryState(r.busted, final)}
+              </Text>
+            </Flex>
+            {r.busted && (
+              <Text color="navy.100" ps="calc(2.6em + min(1.5vw, 16px))">
+                {rowBustReason(r, slotsLeft)}
+              </Text>
+            )}
+          </Box>
         ))}
       </Stack>
       {rest && (

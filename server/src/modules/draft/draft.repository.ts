@@ -17,6 +17,8 @@ export interface DraftStateRow {
   roundOneComplete: boolean;
   picksMade: number;
   lastEventId: number;
+  /** When the newest event was recorded (null: none). */
+  lastChangeAt: Date | null;
   /** Round one's order: slot → the team holding it now (slots without a known team are absent). */
   teams: ReadonlyMap<number, string>;
 }
@@ -30,10 +32,11 @@ export interface DraftStateRow {
  */
 export async function readDraftState(em: EntityManager, options: { lock?: boolean } = {}): Promise<DraftStateRow> {
   // Raw: the state, its counts and the order in one statement, locked when asked (for update).
-  const row = await sqlOne<{ started_at: string | null; round_one_complete: boolean; picks_made: number; last_event_id: number; teams: [number, string][] }>(
+  const row = await sqlOne<{ started_at: string | null; round_one_complete: boolean; picks_made: number; last_event_id: number; last_change_at: string | null; teams: [number, string][] }>(
     em,
     `select s.started_at, s.round_one_complete, ${playerSubselects.roundOneFilled} as picks_made,
-            (select coalesce(max(id), 0) from draft_event)::int as last_event_id, ${ORDER_SUBSELECT} as teams
+            (select coalesce(max(id), 0) from draft_event)::int as last_event_id,
+            (select created_at from draft_event order by id desc limit 1) as last_change_at, ${ORDER_SUBSELECT} as teams
        from draft_state s where s.id = 1 ${options.lock ? 'for update of s' : ''}`,
   );
   if (!row) throw new Error('draft_state row 1 is missing: migrations have not run');
@@ -43,6 +46,7 @@ export async function readDraftState(em: EntityManager, options: { lock?: boolea
     roundOneComplete: row.round_one_complete,
     picksMade: row.picks_made,
     lastEventId: row.last_event_id,
+    lastChangeAt: row.last_change_at === null ? null : new Date(row.last_change_at),
     teams: new Map(row.teams),
   };
 }

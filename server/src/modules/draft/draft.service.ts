@@ -48,6 +48,7 @@ export function statusOf(state: DraftStateRow, settings: DraftSettings): DraftSt
     round_one_complete: state.roundOneComplete || state.picksMade >= settings.roundOnePicks,
     round_one_picks: settings.roundOnePicks,
     last_event_id: state.lastEventId,
+    last_change_at: state.lastChangeAt?.toISOString() ?? null,
     round_one_order: Array.from({ length: settings.roundOnePicks }, (_, i) => ({ slot: i + 1, team: state.teams.get(i + 1) ?? null })),
   };
 }

@@ -40,7 +40,7 @@ function rankedView(deps: StandingsDeps, input: LeaderboardInput): MaybePromise<
 export function leaderboardFor(deps: Pick<AppDeps, 'leaderboards'>, view: StandingsView, input: LeaderboardInput, participantId: string | null): Leaderboard {
   if (!view.started) {
     // A search or a status filter reveals nothing either: no rows, no counts, no position.
-    return { group_id: input.group_id, draft_started: false, entries: 0, alive: 0, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] };
+    return { group_id: input.group_id, draft_started: false, entries: 0, alive: 0, clinched_by: null, rankings: [], me: null, matches: 0, me_position: null, benchmarks: [] };
   }
   const { me, me_position } = ownStanding(deps, view, participantId);
   return {
@@ -48,6 +48,7 @@ export function leaderboardFor(deps: Pick<AppDeps, 'leaderboards'>, view: Standi
     draft_started: true,
     entries: view.standings.rankings.length,
     alive: view.standings.alive,
+    clinched_by: view.standings.clinched,
     rankings: view.page,
     me,
     matches: view.rows.length,
@@ -110,7 +111,7 @@ export function mayReadStandings(em: EntityManager, groupId: number, participant
  */
 export function leaderboardJson(lb: Leaderboard): JsonBody {
   if (!lb.draft_started) return jsonBody(lb);
-  return jsonTemplate`{"group_id":${lb.group_id},"draft_started":true,"entries":${lb.entries},"alive":${lb.alive},"rankings":${lb.rankings},"me":${lb.me},"matches":${lb.matches},"me_position":${lb.me_position},"benchmarks":${lb.benchmarks}}`;
+  return jsonTemplate`{"group_id":${lb.group_id},"draft_started":true,"entries":${lb.entries},"alive":${lb.alive},"clinched_by":${lb.clinched_by},"rankings":${lb.rankings},"me":${lb.me},"matches":${lb.matches},"me_position":${lb.me_position},"benchmarks":${lb.benchmarks}}`;
 }
 
 /**
@@ -120,11 +121,11 @@ export function leaderboardJson(lb: Leaderboard): JsonBody {
  */
 export function standingsPageJson(view: StandingsView, watch: LeaderboardInput, eventId: number): string {
   if (!view.started) {
-    return `{"kind":"standings_page","event_id":${eventId},"leaderboard":{"group_id":${watch.group_id},"draft_started":false,"entries":0,"alive":0,"rankings":[],"matches":0,"benchmarks":[]}}`;
+    return `{"kind":"standings_page","event_id":${eventId},"leaderboard":{"group_id":${watch.group_id},"draft_started":false,"entries":0,"alive":0,"clinched_by":null,"rankings":[],"matches":0,"benchmarks":[]}}`;
   }
   const { standings, page, rows, benchmarks } = view;
   return jsonText(
-    jsonTemplate`{"kind":"standings_page","event_id":${eventId},"leaderboard":{"group_id":${watch.group_id},"draft_started":true,"entries":${standings.rankings.length},"alive":${standings.alive},"rankings":${page},"matches":${rows.length},"benchmarks":${benchmarks}}}`,
+    jsonTemplate`{"kind":"standings_page","event_id":${eventId},"leaderboard":{"group_id":${watch.group_id},"draft_started":true,"entries":${standings.rankings.length},"alive":${standings.alive},"clinched_by":${standings.clinched},"rankings":${page},"matches":${rows.length},"benchmarks":${benchmarks}}}`,
   );
 }
 
@@ -148,7 +149,7 @@ export function leaderboardRowJson(row: LeaderboardRow): string {
   return (
     `{"rank":${count(row.rank)},"participant_id":${JSON.stringify(row.participant_id)},"participant_name":${JSON.stringify(row.participant_name)},` +
     `"correct_picks":${count(row.correct_picks)},"busted":${row.busted === true},"tiebreak_rank":${row.tiebreak_rank === null ? null : count(row.tiebreak_rank)},` +
-    `"picks":${count(row.picks)},"max_possible":${count(row.max_possible)},"can_win":${row.can_win === true}}`
+    `"picks":${count(row.picks)},"hits":${count(row.hits)},"misses":${count(row.misses)},"max_possible":${count(row.max_possible)},"can_win":${row.can_win === true}}`
   );
 }
 
@@ -225,6 +226,8 @@ export async function myGroupStandings(
               busted: me.busted,
               correct_picks: me.correct_picks,
               picks: me.picks,
+              hits: me.hits,
+              misses: me.misses,
               shared: sharesRank(standings.rankings, me),
             }
           : null;

@@ -1,7 +1,7 @@
 import { canWin, maxPossible } from '@first-round/shared/contention';
 import { entrySetGroup } from '@first-round/shared/entries';
 import type { EntryStatus, LeaderboardRow } from '@first-round/shared/schemas';
-import { bustedIn, countColumns, fieldsAt, idRanks, rankCounts, type RankedOrder } from '@first-round/shared/scoring';
+import { bustedIn, clinchedIn, countColumns, fieldsAt, idRanks, rankCounts, type RankedOrder } from '@first-round/shared/scoring';
 import type { Book } from '../standings/book.js';
 import { RowsAt, type RankedRows, type RowLookup, type Standings } from './standings.js';
 
@@ -42,6 +42,16 @@ export class Ranking implements Standings, RankedRows, RowLookup {
     return this.order.alive;
   }
 
+  private clinchedBy: string | null | undefined;
+
+  get clinched(): string | null {
+    if (this.clinchedBy === undefined) {
+      const e = clinchedIn(this.order);
+      this.clinchedBy = e < 0 ? null : this.names.ids[e]!;
+    }
+    return this.clinchedBy;
+  }
+
   /** Entries ranked (`rankings.length` and `byParticipant.size` alike). */
   get length(): number {
     return this.order.size;
@@ -78,6 +88,8 @@ export class Ranking implements Standings, RankedRows, RowLookup {
       busted: f.busted,
       tiebreak_rank: f.tiebreak_rank,
       picks: f.picks,
+      hits: f.hits,
+      misses: f.misses,
       max_possible: 0,
       can_win: false,
     };

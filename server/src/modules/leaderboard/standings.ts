@@ -28,6 +28,8 @@ export interface RowLookup {
 export interface Standings {
   rankings: RankedRows;
   alive: number;
+  /** The participant whose entry has clinched first place (shared/src/scoring.ts, clinchedIn), or null. */
+  clinched: string | null;
   byParticipant: RowLookup;
   /** The rows of one status, in ranking order (made once per ranking, at its first read). */
   withStatus(status: EntryStatus): RankedRows;
