@@ -1,3 +1,4 @@
+import v8 from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { CappedCache } from '../src/cache/capped.js';
 
@@ -96,6 +97,19 @@ describe('CappedCache', () => {
     expect(cache.isCurrent('b', between)).toBe(false);
     expect(cache.isCurrent('c', between)).toBe(false);
     expect(cache.isCurrent('a', between)).toBe(true);
+  });
+
+  it('takes memory for the entries it holds, not for its bound', () => {
+    // The server keeps caches bounded at 50,000–200,000 entries (participant rows, tokens, sessions) that hold a
+    // few thousand on most days. Storage made ahead for the bound (lru-cache does that for its `max`: two
+    // arrays of pointers and three of indexes, ~28 bytes an entry) is ~11 MB for each of them, on every instance.
+    const held = () => v8.getHeapStatistics().used_heap_size + process.memoryUsage().arrayBuffers;
+    const before = held();
+    const caches = Array.from({ length: 10 }, () => new CappedCache<string, number>(200_000));
+    const grown = held() - before;
+    for (const [i, cache] of caches.entries()) cache.set(`k${i}`, i);
+    expect(caches.map((cache) => cache.size)).toEqual(Array(10).fill(1));
+    expect(grown).toBeLessThan(2 * 2 ** 20);
   });
 
   it('refuses a bound below one', () => {
