@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type pg from 'pg';
 import { launchBrowser, newPerson, type Person } from './support/browser';
-import { BASE_URL, uniqueEmail, uniqueUsername, MARSHAL_EMAIL } from './support/env';
+import { BASE_URL, uniqueEmail, uniqueUsername, MARSHAL_EMAIL, LIVE_MS } from './support/env';
 import { apiSession } from './support/idp';
 import { removeSeeded, seedEntries, serverDatabase } from './support/database';
 import { listPlayers, operator } from './support/operator';
@@ -15,7 +15,6 @@ import { watchForText, type TextSighting } from './support/watch-text';
  * once fewer are alive, the tie-break in words; My Picks as a status card before, during and after the
  * bust; group cards with the caller's place. The 300 entries are written straight into the database.
  */
-const LIVE_MS = 6000;
 const tag = Date.now().toString(36).slice(-5);
 const PREFIX = `e2e-standings-${tag}-`;
 /** 110 entries ahead of the player (both of the first two picks), 189 long shots busted early and Zebra. */
