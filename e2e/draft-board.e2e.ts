@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { axeFindings, serveAxe } from './support/axe';
 import { launchBrowser, newPerson, type Person } from './support/browser';
-import { uniqueEmail, uniqueUsername, MARSHAL_EMAIL } from './support/env';
+import { uniqueEmail, uniqueUsername, MARSHAL_EMAIL, LIVE_MS } from './support/env';
 import { apiSession } from './support/idp';
 import { operator, playerId } from './support/operator';
 import { signInWithSession } from './support/session';
@@ -17,7 +17,6 @@ import { rest } from './support/rest';
  * watches pick 1 (Cam Ward) land in slot 1 with her name and Cy's, without a reload; Jaxson Dart stays
  * under 'Waiting on', needed by two members.
  */
-const LIVE_MS = 6000;
 
 describe('the draft board', () => {
   let browser: Browser;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newContext } from './support/browser';
-import { BASE_URL, uniqueEmail, uniqueUsername, MARSHAL_EMAIL } from './support/env';
+import { BASE_URL, uniqueEmail, uniqueUsername, MARSHAL_EMAIL, LIVE_MS } from './support/env';
 import { apiSession } from './support/idp';
 import { operator, playerId } from './support/operator';
 import { liveStrip, waitForPath } from './support/ui';
@@ -26,7 +26,6 @@ import { rest } from './support/rest';
  *   pick 3 Armand Membou    nobody moves                  (no arrows)
  *   pick 4 Colston Loveland Ana 1st, Cy 2nd, Bo 3rd       (Cy ▲1, Bo ▼1)
  */
-const LIVE_MS = 4000;
 const DAY_MS = 86_400_000;
 
 interface Friend {

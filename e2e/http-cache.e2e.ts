@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_REFRESH_JITTER_MS, STANDINGS_PUSH_WAIT_MS } from '@first-round/shared/constants';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser, newPerson } from './support/browser';
-import { uniqueEmail, uniqueUsername, STEWARD_EMAIL } from './support/env';
+import { uniqueEmail, uniqueUsername, STEWARD_EMAIL, LIVE_MS } from './support/env';
 import { apiSession } from './support/idp';
 import { operator, playerId } from './support/operator';
 import { rest } from './support/rest';
@@ -20,7 +20,6 @@ import { signInWithSession } from './support/session';
  * - a page that does read the standings (a reload) revalidates through the browser's HTTP cache:
  *   If-None-Match, answered 304 while nothing changed.
  */
-const LIVE_MS = 4000;
 /** Longer than a page waits for the stream before reading the standings itself, plus its jitter. */
 const NO_READ_MS = STANDINGS_PUSH_WAIT_MS + LIVE_REFRESH_JITTER_MS + 500;
 

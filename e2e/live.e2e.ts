@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPerson } from './support/browser';
-import { OPERATOR_EMAIL, uniqueEmail, uniqueUsername } from './support/env';
+import { LIVE_MS, OPERATOR_EMAIL, uniqueEmail, uniqueUsername } from './support/env';
 import { operator } from './support/operator';
 import { acceptRules, liveStrip, signUpThroughUi, togglePlayer, waitForPath } from './support/ui';
 import { signInWithSession } from './support/session';
@@ -14,7 +14,6 @@ import { BUST_RULE } from '@first-round/shared/entry-words';
  * A third tab has its push stream blocked and must catch up by polling. Picks and the start are announced
  * on the draft-night strip under the header; what it cannot show (an undo) still in a toast.
  */
-const LIVE_MS = 4000; // changes must show within ~2 s; allow CI jitter
 
 /** A toast with this text on the page. */
 function toast(page: Page, text: string) {
@@ -29,13 +28,6 @@ function myRow(page: Page, username: string) {
 /** The player's own entry, pinned above the standings. */
 function yourEntry(page: Page) {
   return page.getByRole('region', { name: 'Your entry' });
-}
-
-/** Waits for a locator and reports how long it took (ms). */
-async function timed(what: Promise<unknown>): Promise<number> {
-  const t0 = Date.now();
-  await what;
-  return Date.now() - t0;
 }
 
 describe('draft night, live', () => {
@@ -92,19 +84,18 @@ describe('draft night, live', () => {
 
   it('the draft starting locks the picks and opens the standings, live', async () => {
     await op.startDraft();
-    const shown = await timed(myRow(board, username).waitFor({ timeout: LIVE_MS }));
+    await myRow(board, username).waitFor({ timeout: LIVE_MS });
     await liveStrip(board, 'The draft has started').waitFor({ timeout: LIVE_MS });
     await board.getByText('1 entry · 1 still alive').or(board.getByText(/entries · \d+ still alive/)).waitFor();
     expect(await myRow(board, username).innerText()).toContain('Alive');
     // My Picks loses its Edit Picks button without a reload.
     await picks.getByRole('link', { name: 'Edit Picks' }).waitFor({ state: 'detached', timeout: LIVE_MS });
     await picks.getByText('3 pending').waitFor();
-    console.log(`standings appeared ${shown} ms after the start`);
   });
 
   it('a recorded pick shows up on the strip, as a score and a check mark', async () => {
     await op.recordPick(1, 'Cam Ward');
-    const shown = await timed(liveStrip(board, 'Pick 1 · TEN · Cam Ward, QB, Miami').waitFor({ timeout: LIVE_MS }));
+    await liveStrip(board, 'Pick 1 · TEN · Cam Ward, QB, Miami').waitFor({ timeout: LIVE_MS });
     // Cam Ward is in the player's entry; My Picks carries the same strip.
     await liveStrip(board, 'Cam Ward, QB, Miami · your entry ✓').waitFor({ timeout: LIVE_MS });
     await liveStrip(picks, 'Pick 1 · TEN · Cam Ward, QB, Miami · your entry ✓').waitFor({ timeout: LIVE_MS });
@@ -115,7 +106,6 @@ describe('draft night, live', () => {
     await list.getByRole('img', { name: 'Drafted in round one' }).waitFor({ timeout: LIVE_MS });
     expect(await list.getByRole('listitem').first().innerText()).toMatch(/Cam Ward[\s\S]*Hit · Pick 1/i);
     expect(await list.getByText('Pending').count()).toBe(2);
-    console.log(`pick on the strip ${shown} ms after the REST call`);
   });
 
   it('the operator records a pick from the console by searching, undoes it, and sees the audit log', async () => {

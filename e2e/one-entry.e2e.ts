@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, newPerson, type Person } from './support/browser';
-import { BASE_URL, uniqueEmail, uniqueUsername, UMPIRE_EMAIL } from './support/env';
+import { BASE_URL, uniqueEmail, uniqueUsername, UMPIRE_EMAIL, LIVE_MS } from './support/env';
 import { apiSession } from './support/idp';
 import { listPlayers, operator, playerId } from './support/operator';
 import { rest } from './support/rest';
@@ -16,7 +16,6 @@ import { watchForText } from './support/watch-text';
  * round one is final, every screen that shows an entry says the result, in the same words, and no screen
  * says anything live.
  */
-const LIVE_MS = 8000;
 /** Words that belong to a draft still running: none may show once round one is final. */
 const LIVE_WORDS = ['Alive', 'ALIVE', 'Can still win', 'Eliminated', 'under way', 'still pending', 'still alive', '▲', '▼', 'On the clock', 'LIVE'];
 

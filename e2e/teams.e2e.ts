@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPerson, type Person } from './support/browser';
-import { STEWARD_EMAIL, uniqueEmail, uniqueUsername } from './support/env';
+import { STEWARD_EMAIL, uniqueEmail, uniqueUsername, LIVE_MS } from './support/env';
 import { apiSession } from './support/idp';
 import { operator, playerId } from './support/operator';
 import { rest } from './support/rest';
@@ -14,7 +14,6 @@ import { liveStrip } from './support/ui';
  * board as 'Pick N · TEAM · Player'. Then the operator, from the /admin console, gives pick 2 to another
  * team: the fan's strip and board follow without a reload, and undo gives the pick back to JAX.
  */
-const LIVE_MS = 6000;
 
 describe('the teams on the clock', () => {
   let browser: Browser;

@@ -52,7 +52,8 @@ function freePort() {
   });
 }
 
-async function waitForReady(url, server, timeoutMs = 120_000) {
+// A bound on a hang: a first start (initdb, migrations, the board) takes ~20 s alone, minutes on a loaded machine.
+async function waitForReady(url, server, timeoutMs = 600_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`The server exited early (code ${server.exitCode})`);

@@ -1,14 +1,12 @@
-// `npm test`: every check and test tier, one stage after another, then each stage's wall time.
-//   1. typecheck and lint (together: each is light and mostly single-threaded)
+// `npm test`: every check and test tier, in three stages one after another, then each one's wall time.
+//   1. typecheck, lint and the deployment test side by side: the first two are single-threaded, and the
+//      deployment test (two instances behind nginx with TLS, a rolling restart, mail over SMTP:
+//      scripts/test-deploy.ts; it builds the server and the web app when their builds are stale, which the
+//      browser tests then reuse) mostly waits on its instances, so the three fill two cores without fighting
 //   2. the unit and API tests (two files at a time)
-//   3. the browser tests (which build the web app first when its build is stale; two workers)
-//   4. the deployment test (two instances behind nginx with TLS, a rolling restart, mail over SMTP:
-//      scripts/test-deploy.ts)
-// The tiers used to run in two lanes side by side. On a 2-core machine where Chromium costs ~2 CPU-s per
-// new page the browser tests alone keep both cores ~75 % busy, so the lanes only fought: on one fresh clone
-// the unit tests took 971 s beside the browser tests against 203 s alone, the browser tests 1,220 s against
-// 830 s, 1,277 s in all where the stages one after another add up to ~1,150 s; and the loaded minutes cut a
-// browser journey off at its timeout in CI (docs/decisions.md, "Test speed").
+//   3. the browser tests (two workers)
+// The unit and browser tiers each keep both cores busy, so they run one after the other: side by side they
+// only slowed each other, and the loaded minutes cut browser journeys off (docs/decisions.md, "Test speed").
 // Every stage runs even when one before it failed, so one run reports every failure; each stage's output
 // is printed whole when it ends, and the run fails if any stage did.
 import { spawn, spawnSync } from 'node:child_process';
@@ -28,7 +26,7 @@ if (missing.length > 0) {
   process.exit(1);
 }
 
-const STAGES = [['typecheck', 'lint'], ['test:unit'], ['test:e2e'], ['test:deploy']];
+const STAGES = [['typecheck', 'lint', 'test:deploy'], ['test:unit'], ['test:e2e']];
 const times = [];
 
 function run(script) {

@@ -44,7 +44,9 @@ export function newContext(browser: Browser, options: BrowserContextOptions = {}
  */
 export async function newPerson(browser: Browser, viewport = { width: 1280, height: 900 }, options: BrowserContextOptions = {}): Promise<Person> {
   const context = await newContext(browser, { viewport, reducedMotion: 'reduce', ...options });
-  context.setDefaultTimeout(10_000);
+  // A bound on a hang for every wait and navigation, not a speed target: a page that loads in a second on a
+  // quiet machine can take ten with both cores busy.
+  context.setDefaultTimeout(30_000);
   const page = await context.newPage();
   return { context, page };
 }

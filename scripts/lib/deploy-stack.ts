@@ -133,7 +133,7 @@ export async function startMailServer(): Promise<MailServer> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
-    async waitFor(match, timeoutMs = 15_000, what = 'a mail') {
+    async waitFor(match, timeoutMs = 60_000, what = 'a mail') {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const found = mails.find(match);
@@ -210,7 +210,7 @@ export interface Instance {
  * Starts one instance of the game with `env` on top of this process's environment (the one way every
  * instance is started: START_COMMAND) and waits until its /readyz answers 200.
  */
-export async function startInstance(name: string, env: Record<string, string>, timeoutMs = 90_000): Promise<Instance> {
+export async function startInstance(name: string, env: Record<string, string>, timeoutMs = 300_000): Promise<Instance> {
   const port = Number(env.PORT);
   const child = spawn(START_COMMAND[0]!, START_COMMAND.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const output: string[] = [];

@@ -57,9 +57,8 @@ describe('posting pushes to a push service', () => {
   it('gives up on a service that does not answer, and on one that cannot be reached, with an error (the sender tries again)', async () => {
     const transport = transportFor();
     try {
-      const started = Date.now();
+      // The deadline's own error: the request was given up by it, not by a socket timeout or the service.
       await expect(transport.post(`${origin}/silent`, {}, Buffer.from('x'), 300)).rejects.toThrow('no answer from the push service in 300 ms');
-      expect(Date.now() - started).toBeLessThan(3000);
       // One deadline for the whole exchange: a body trickled forever does not keep the request alive.
       await expect(transport.post(`${origin}/trickle`, {}, Buffer.from('x'), 300)).rejects.toThrow('no answer from the push service in 300 ms');
       await expect(transport.post('http://127.0.0.1:1/push/a', {}, Buffer.from('x'), 300)).rejects.toThrow(/ECONNREFUSED/);
