@@ -252,7 +252,8 @@ export function killList(sims: Simulations, picks: ArrayLike<number>): KillListI
   if (isRoundOneComplete(sims.draft)) return [];
   return Array.from(picks)
     .filter((i) => sims.board.round[i] === 0)
-    .map((player) => ({ player, misses: 1 - sims.goes[player]! }))
+    // Counted back to whole simulations, so an answer reads 0.805 and not 0.8049999999999999.
+    .map((player) => ({ player, misses: Math.round((1 - sims.goes[player]!) * sims.count) / sims.count }))
     .sort((a, b) => b.misses - a.misses || sims.board.rank[a.player]! - sims.board.rank[b.player]!);
 }
 

@@ -25,7 +25,7 @@ function rowsOf(order: RankedOrder, entries: readonly Entry[]) {
   return Array.from({ length: order.size }, (_, p) => {
     const { entry, ...fields } = fieldsAt(order, p);
     const row = { ...fields, participant_id: entries[entry]!.participantId, participant_name: entries[entry]!.participantName };
-    return { rank: row.rank, participant_id: row.participant_id, participant_name: row.participant_name, correct_picks: row.correct_picks, busted: row.busted, tiebreak_rank: row.tiebreak_rank, picks: row.picks, ...contentionOf(row, order.bar) };
+    return { rank: row.rank, participant_id: row.participant_id, participant_name: row.participant_name, correct_picks: row.correct_picks, busted: row.busted, tiebreak_rank: row.tiebreak_rank, picks: row.picks, hits: row.hits, misses: row.misses, ...contentionOf(row, order.bar) };
   });
 }
 

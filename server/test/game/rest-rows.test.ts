@@ -51,6 +51,9 @@ afterEach(async () => {
 const get = (url: string, user?: TestUser) => t.request('GET', url, { user });
 const post = (url: string, body?: unknown, user?: TestUser) => t.request('POST', url, { user, body });
 const sorted = (ids: number[]) => [...ids].sort((a, b) => players.indexOf(a) - players.indexOf(b));
+/** An entry's odds while round one runs: a chance in words and its `pending` picks on the kill list (the numbers are the odds tests' business). */
+const entryOdds = (pending: number) =>
+  expect.objectContaining({ survive: expect.any(Number), survive_text: expect.stringMatching(/ to survive$/), kill_list: expect.toSatisfy((l: unknown[]) => l.length === pending) });
 
 /** One test per row; `p` is the prefix ('/api' or ''). Each can run more than once. */
 const ROWS: Record<string, (p: string) => Promise<void>> = {
@@ -368,16 +371,16 @@ const ROWS: Record<string, (p: string) => Promise<void>> = {
     const groupPicks = [players[7]!];
     await savePicks(t, member, global);
     await savePicks(t, member, groupPicks, group.id);
-    expect(expectStatus(await get(`${p}/picks/my-picks`, member), 200)).toEqual({ picks: sorted(global), group_id: 1, use_global_picks: false });
-    expect(expectStatus(await get(`${p}/picks/my-picks?group_id=${group.id}`, member), 200)).toEqual({ picks: groupPicks, group_id: group.id, use_global_picks: false });
+    expect(expectStatus(await get(`${p}/picks/my-picks`, member), 200)).toEqual({ picks: sorted(global), group_id: 1, use_global_picks: false, odds: entryOdds(3) });
+    expect(expectStatus(await get(`${p}/picks/my-picks?group_id=${group.id}`, member), 200)).toEqual({ picks: groupPicks, group_id: group.id, use_global_picks: false, odds: entryOdds(1) });
     expectError(await get(`${p}/picks/my-picks?group_id=${group.id}`, outsider), 404, MESSAGES.groupNotFound);
     expectError(await get(`${p}/picks/my-picks?group_id=abc`, member), 422);
   },
   'GET /picks/global-picks': async (p) => {
     const user = await t.signUp();
-    expect(expectStatus(await get(`${p}/picks/global-picks`, user), 200)).toEqual({ picks: [], group_id: 1, use_global_picks: false });
+    expect(expectStatus(await get(`${p}/picks/global-picks`, user), 200)).toEqual({ picks: [], group_id: 1, use_global_picks: false, odds: null });
     await savePicks(t, user, [players[11]!, players[1]!]);
-    expect(expectStatus(await get(`${p}/picks/global-picks`, user), 200)).toEqual({ picks: [players[1], players[11]], group_id: 1, use_global_picks: false });
+    expect(expectStatus(await get(`${p}/picks/global-picks`, user), 200)).toEqual({ picks: [players[1], players[11]], group_id: 1, use_global_picks: false, odds: entryOdds(2) });
   },
   'POST /picks/': async (p) => {
     const user = await t.signUp();
@@ -596,7 +599,7 @@ describe('REST rows without the prefix', () => {
       expect(expectStatus<unknown[]>(await get(`${p}/players/`), 200)).toHaveLength(players.length);
       // And the other way round: a slash added to a path written without one.
       expect(expectStatus(await get(`${p}/draft/status/`), 200)).toMatchObject({ draftHasStarted: false });
-      expect(expectStatus(await get(`${p}/picks/global-picks/`, user), 200)).toEqual({ picks: [players[7]], group_id: 1, use_global_picks: false });
+      expect(expectStatus(await get(`${p}/picks/global-picks/`, user), 200)).toEqual({ picks: [players[7]], group_id: 1, use_global_picks: false, odds: entryOdds(1) });
     }
   });
 
@@ -697,7 +700,7 @@ describe('every procedure through a caller', () => {
     'picks.mine': async (c) => {
       await c.groups.useGlobalPicks({ group_id: group.id, use_global_picks: false });
       const saved = await c.picks.save({ picks: [players[4]!, players[3]!], group_id: group.id });
-      expect(await c.picks.mine({ group_id: group.id })).toEqual({ picks: saved.picks, group_id: group.id, use_global_picks: false });
+      expect(await c.picks.mine({ group_id: group.id })).toEqual({ picks: saved.picks, group_id: group.id, use_global_picks: false, odds: entryOdds(2) });
       expect(new Set(saved.picks)).toEqual(new Set([players[3], players[4]]));
     },
     'picks.global': async (c) => expect(await c.picks.global()).toMatchObject({ group_id: 1 }),

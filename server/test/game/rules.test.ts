@@ -167,7 +167,7 @@ describe('picks', () => {
 
     expect((await savePicks(t, user, ids.slice(0, 32))).picks).toEqual(ids.slice(0, 32));
     expect((await savePicks(t, user, [ids[40]!, ids[35]!])).picks).toEqual([ids[35], ids[40]]);
-    expect(expectStatus(await get('/api/picks/my-picks', user), 200)).toEqual({ picks: [ids[35], ids[40]], group_id: 1, use_global_picks: false });
+    expect(expectStatus(await get('/api/picks/my-picks', user), 200)).toEqual({ picks: [ids[35], ids[40]], group_id: 1, use_global_picks: false, odds: expect.objectContaining({ survive: expect.any(Number) }) });
     expect(await t.db.query(`select 1 from pick where participant_id = $1`, [user.id])).toHaveLength(2);
   });
 
@@ -182,12 +182,12 @@ describe('picks', () => {
     const reuse = expectStatus(await post(`/api/groups/${group.id}/use-global-picks`, owner, { use_global_picks: true }), 200);
     expect(reuse).toMatchObject({ use_global_picks: true });
     // The group entry is now the global picks.
-    expect(expectStatus(await get(`/api/picks/my-picks?group_id=${group.id}`, owner), 200)).toEqual({ picks: [ids[2], ids[3]], group_id: group.id, use_global_picks: true });
+    expect(expectStatus(await get(`/api/picks/my-picks?group_id=${group.id}`, owner), 200)).toEqual({ picks: [ids[2], ids[3]], group_id: group.id, use_global_picks: true, odds: expect.objectContaining({ survive: expect.any(Number) }) });
     expect(expectStatus<{ has_picks: boolean }[]>(await get(`/api/groups/${group.id}/members`, owner), 200)[0]!.has_picks).toBe(true);
 
     await savePicks(t, owner, [ids[9]!], group.id);
     expect(expectStatus(await get(`/api/groups/${group.id}/membership`, owner), 200)).toMatchObject({ use_global_picks: false });
-    expect(expectStatus(await get(`/api/picks/my-picks?group_id=${group.id}`, owner), 200)).toEqual({ picks: [ids[9]], group_id: group.id, use_global_picks: false });
+    expect(expectStatus(await get(`/api/picks/my-picks?group_id=${group.id}`, owner), 200)).toEqual({ picks: [ids[9]], group_id: group.id, use_global_picks: false, odds: expect.objectContaining({ survive: expect.any(Number) }) });
     // Global picks are untouched by group saves.
     expect(expectStatus(await get('/api/picks/global-picks', owner), 200)).toMatchObject({ picks: [ids[2], ids[3]] });
     // Following My Picks again drops the group's own picks; turning reuse off then forks a copy of My Picks.
