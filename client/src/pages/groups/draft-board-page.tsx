@@ -201,7 +201,7 @@ function SlotRow({ slot, me, first, onTheClock, share, entries }: { slot: BoardS
   );
 }
 
-function WaitingRow({ item, me, first, share }: { item: WaitingOn; me: string; first: boolean; share: number | undefined }) {
+export function WaitingRow({ item, me, first, share }: { item: WaitingOn; me: string; first: boolean; share: number | undefined }) {
   const n = item.needed_by_count;
   return (
     <Stack as="li" px="4" py="3" gap="1" borderTopWidth={first ? '0' : '1px'} borderColor="gray.100">
