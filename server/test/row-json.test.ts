@@ -17,7 +17,7 @@ function randomRow(i: number): LeaderboardRow {
     picks,
     max_possible: busted ? 0 : picks,
     can_win: !busted && i % 2 === 0,
-    odds: i % 3 === 0 ? null : { survive: (i % 101) / 100, win: (i % 7) / 7, text: `${i % 101} % to survive · ${names[i % names.length]!}` },
+    ...(i % 3 === 0 ? {} : { odds: { survive: (i % 101) / 100, win: (i % 7) / 7, text: `${i % 101} % to survive · ${names[i % names.length]!}` } }),
   };
 }
 

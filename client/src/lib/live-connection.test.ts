@@ -158,7 +158,7 @@ describe('LiveConnection', () => {
     connection.watch({ group_id: 1, limit: 100, offset: 0 });
     connection.start();
     server.last.handlers.onStarted();
-    const row = (rank: number): LeaderboardRow => ({ rank, participant_id: 'p_me', participant_name: 'Me', correct_picks: 1, busted: false, tiebreak_rank: null, picks: 3, max_possible: 3, can_win: true, odds: null });
+    const row = (rank: number): LeaderboardRow => ({ rank, participant_id: 'p_me', participant_name: 'Me', correct_picks: 1, busted: false, tiebreak_rank: null, picks: 3, max_possible: 3, can_win: true });
     const mine = (event_id: number, rank: number, group_id = 1): StandingsMine => ({ kind: 'standings_me', event_id, group_id, me: row(rank), me_position: rank - 1 });
     const page = (event_id: number, entries: number): StandingsPage => ({
       kind: 'standings_page',

@@ -129,7 +129,7 @@ const KEYS = {
 const pushed = (event_id: number, group_id = 1, name = `after ${event_id}`): StandingsUpdate => ({
   kind: 'standings',
   event_id,
-  leaderboard: { group_id, draft_started: true, entries: 1, alive: 1, me: null, matches: 1, me_position: null, benchmarks: [], rankings: [{ rank: 1, participant_id: 'p', participant_name: name, correct_picks: 1, busted: false, tiebreak_rank: 3, picks: 1, max_possible: 1, can_win: true, odds: null }] },
+  leaderboard: { group_id, draft_started: true, entries: 1, alive: 1, me: null, matches: 1, me_position: null, benchmarks: [], rankings: [{ rank: 1, participant_id: 'p', participant_name: name, correct_picks: 1, busted: false, tiebreak_rank: 3, picks: 1, max_possible: 1, can_win: true }] },
 });
 
 describe('LiveRefresh', () => {

@@ -23,7 +23,6 @@ const row = (name: string, rank: number, over: Partial<LeaderboardRow> = {}): Le
   picks: 10,
   max_possible: 10,
   can_win: true,
-  odds: null,
   ...over,
 });
 

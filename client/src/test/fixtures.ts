@@ -42,7 +42,7 @@ export function board(count: number, drafted: Record<number, number> = {}): Play
 }
 
 /** A standings row: alive with `hits` of `picks` unless `busted`. */
-export function row(rank: number, name: string, { hits = 0, picks = 10, busted = false, tiebreak = null, canWin = !busted, id, odds = null }: { hits?: number; picks?: number; busted?: boolean; tiebreak?: number | null; canWin?: boolean; id?: string; odds?: LeaderboardRow['odds'] } = {}): LeaderboardRow {
+export function row(rank: number, name: string, { hits = 0, picks = 10, busted = false, tiebreak = null, canWin = !busted, id, odds }: { hits?: number; picks?: number; busted?: boolean; tiebreak?: number | null; canWin?: boolean; id?: string; odds?: LeaderboardRow['odds'] } = {}): LeaderboardRow {
   return {
     rank,
     participant_id: id ?? `p-${name.toLowerCase().replace(/\W+/g, '-')}`,
@@ -53,7 +53,7 @@ export function row(rank: number, name: string, { hits = 0, picks = 10, busted =
     picks,
     max_possible: busted ? 0 : picks,
     can_win: canWin,
-    odds,
+    ...(odds ? { odds } : {}),
   };
 }
 

@@ -35,10 +35,10 @@ export const leaderboardRowOutput = z.object({
    */
   can_win: z.boolean(),
   /**
-   * The entry's odds in a group's standings; null in the global standings, before the start and once round
-   * one is complete (results only).
+   * The entry's odds in a group's standings while round one runs; absent in the global standings and once
+   * round one is complete (results only).
    */
-  odds: standingOddsOutput.nullable(),
+  odds: standingOddsOutput.optional(),
 });
 export type LeaderboardRow = z.infer<typeof leaderboardRowOutput>;
 /** Longest name search on the standings (screen names are shorter). */

@@ -148,7 +148,7 @@ export function leaderboardRowJson(row: LeaderboardRow): string {
   return (
     `{"rank":${count(row.rank)},"participant_id":${JSON.stringify(row.participant_id)},"participant_name":${JSON.stringify(row.participant_name)},` +
     `"correct_picks":${count(row.correct_picks)},"busted":${row.busted === true},"tiebreak_rank":${row.tiebreak_rank === null ? null : count(row.tiebreak_rank)},` +
-    `"picks":${count(row.picks)},"max_possible":${count(row.max_possible)},"can_win":${row.can_win === true},"odds":${row.odds ? oddsJson(row.odds) : null}}`
+    `"picks":${count(row.picks)},"max_possible":${count(row.max_possible)},"can_win":${row.can_win === true}${row.odds ? `,"odds":${oddsJson(row.odds)}` : ''}}`
   );
 }
 

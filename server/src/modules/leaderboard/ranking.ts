@@ -84,7 +84,7 @@ export class Ranking implements Standings, RankedRows, RowLookup {
       picks: f.picks,
       max_possible: 0,
       can_win: false,
-      odds: this.odds?.[f.entry] ?? null,
+      odds: this.odds?.[f.entry],
     };
     row.max_possible = maxPossible(row);
     row.can_win = canWin(row, this.order.bar);
