@@ -19,6 +19,7 @@ function randomRow(i: number): LeaderboardRow {
     misses: busted ? i % 2 : 0,
     max_possible: busted ? 0 : picks,
     can_win: !busted && i % 2 === 0,
+    ...(i % 3 === 0 ? {} : { odds: { survive: (i % 101) / 100, win: (i % 7) / 7, text: `${i % 101} % to survive · ${names[i % names.length]!}` } }),
   };
 }
 

@@ -41,6 +41,28 @@ describe('buildDraftBoard', () => {
       [3, [member('amy'), member('Bea')]],
       [1, [member('Bea')]],
     ]);
+    // If P3 goes now amy has nothing left pending (safe); Bea still needs P1.
+    expect(board.waiting_on.map((w) => [w.player_id, w.safe_if_goes_now, w.if_goes_now])).toEqual([
+      [3, 1, 'If P3 goes now, 1 of you is safe'],
+      [1, 0, null],
+    ]);
+  });
+
+  it('counts the entries a pick would make safe: those waiting on him alone', () => {
+    const players = [player(1), player(2), player(3), player(4)];
+    const board = buildDraftBoard({
+      ...base,
+      players,
+      draft: { roundOnePicks: 3, filledSlots: 0, roundOneCompleteMarked: false },
+      entries: [
+        { ...member('amy'), player_ids: [1] },
+        { ...member('Bea'), player_ids: [1] },
+        { ...member('Cy'), player_ids: [1] },
+        { ...member('Dee'), player_ids: [1, 2] },
+      ],
+    });
+    expect(board.waiting_on.find((w) => w.player_id === 1)).toMatchObject({ needed_by_count: 4, safe_if_goes_now: 3, if_goes_now: 'If P1 goes now, 3 of you are safe' });
+    expect(board.waiting_on.find((w) => w.player_id === 2)).toMatchObject({ needed_by_count: 1, safe_if_goes_now: 0, if_goes_now: null });
   });
 
   it('where picks are private: counts every entry, names only the reader', () => {

@@ -53,6 +53,10 @@ export function buildDraftBoard(src: DraftBoardSource): DraftBoard {
   const complete = isRoundOneComplete(src.draft);
   const hadBy = new Map<number, BoardMember[]>();
   const neededBy = new Map<number, BoardMember[]>();
+  /** By undrafted player: alive entries that would be certain to survive if he went with the next pick. */
+  const safeIf = new Map<number, number>();
+  // Round one over: what an entry is certain of, whatever fills the other slots.
+  const over: DraftSnapshot = { ...src.draft, filledSlots: src.draft.roundOnePicks };
   let alive = 0;
 
   for (const entry of src.entries) {
@@ -68,7 +72,11 @@ export function buildDraftBoard(src: DraftBoardSource): DraftBoard {
     for (const p of picks) {
       if (p.draft_round === 1) push(hadBy, p.id, member);
       // Only an alive entry is still waiting: a busted one has nothing left to lose.
-      else if (p.draft_round === null && !complete && !busted) push(neededBy, p.id, member);
+      else if (p.draft_round === null && !complete && !busted) {
+        push(neededBy, p.id, member);
+        // Safe if he goes now: still alive with round one over and every other pending pick missing.
+        if (!scoreEntry(picks.map((q) => ({ rank: q.rank, draftRound: q.id === p.id ? 1 : q.draft_round })), over).busted) safeIf.set(p.id, (safeIf.get(p.id) ?? 0) + 1);
+      }
     }
   }
 
@@ -88,7 +96,18 @@ export function buildDraftBoard(src: DraftBoardSource): DraftBoard {
 
   const waiting_on: WaitingOn[] = [...neededBy].map(([id, members]) => {
     const p = byId.get(id)!;
-    return { player_id: p.id, player_name: p.player_name, position: p.position, school: p.school, rank: p.rank, needed_by: named(members), needed_by_count: members.length };
+    const safe = safeIf.get(id) ?? 0;
+    return {
+      player_id: p.id,
+      player_name: p.player_name,
+      position: p.position,
+      school: p.school,
+      rank: p.rank,
+      needed_by: named(members),
+      needed_by_count: members.length,
+      safe_if_goes_now: safe,
+      if_goes_now: ifGoesNowText(p.player_name, safe),
+    };
   });
   waiting_on.sort((a, b) => b.needed_by_count - a.needed_by_count || a.rank - b.rank);
 
@@ -102,6 +121,12 @@ export function buildDraftBoard(src: DraftBoardSource): DraftBoard {
     slots,
     waiting_on,
   };
+}
+
+/** 'If Jalen Milroe goes now, 3 of you are safe' (one: '… 1 of you is safe'); nobody: null. */
+export function ifGoesNowText(name: string, safe: number): string | null {
+  if (safe === 0) return null;
+  return `If ${name} goes now, ${safe} of you ${safe === 1 ? 'is' : 'are'} safe`;
 }
 
 function push(map: Map<number, BoardMember[]>, id: number, member: BoardMember) {

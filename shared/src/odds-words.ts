@@ -31,6 +31,11 @@ export function winText(p: number): string {
   return `${chanceText(p)} to win`;
 }
 
+/** An entry's odds in the standings: '37 % to survive · 12 % to win'. */
+export function standingOddsText(survive: number, win: number): string {
+  return `${survivalText(survive)} · ${winText(win)}`;
+}
+
 /** The risk meter while picking: '12 picks · 8 % to survive round one'. */
 export function riskMeterText(picks: number, p: number): string {
   return `${plural(picks, 'pick')} · ${chanceText(p)} to survive round one`;

@@ -39,6 +39,20 @@ describe('StandingsBoard: what the rows say', () => {
     expect(within(items[1]!).getByLabelText('7 picks pending')).toBeInTheDocument();
   });
 
+  it("says each entry's odds in words while round one runs, and none where the server sends none", async () => {
+    const rows = [
+      row(1, 'Ann', { hits: 4, odds: { survive: 0.37, win: 0.12, text: '37 % to survive · 12 % to win' } }),
+      row(2, 'Bob', { hits: 3, odds: { survive: 0.004, win: 0, text: '<1 % to survive · 0 % to win' } }),
+      row(3, 'Cy', { hits: 2, busted: true }),
+    ];
+    renderApp(<StandingsBoard groupId={GROUP} />, { server: standings(rows) });
+    await screen.findByText('Ann');
+    expect(within(rowOf('Ann')).getByTestId('entry-odds')).toHaveTextContent('37 % to survive · 12 % to win');
+    expect(within(rowOf('Bob')).getByTestId('entry-odds')).toHaveTextContent('<1 % to survive · 0 % to win');
+    expect(within(rowOf('Cy')).queryByTestId('entry-odds')).toBeNull();
+    expect(list().getAllByTestId('entry-odds')).toHaveLength(2);
+  });
+
   it('gives tied entries the same rank, as the server ranks them, with the tie-break in words', async () => {
     const rows = [row(1, 'Ann', { hits: 3, tiebreak: 40 }), row(1, 'Bea', { hits: 3, tiebreak: 40 }), row(3, 'Cy', { hits: 3, tiebreak: 12 })];
     renderApp(<StandingsBoard groupId={GROUP} />, { server: standings(rows) });

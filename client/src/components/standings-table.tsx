@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Badge, Box, Grid, Stack, Text, type GridProps } from '@chakra-ui/react';
-import type { LeaderboardRow } from '@first-round/shared/schemas';
+import type { LeaderboardRow, StandingOdds } from '@first-round/shared/schemas';
 import { BUST_RULE, bustedLine, entryState, entryStateText, fieldSummary, firstPlaceShared, hadHitsText } from '@first-round/shared/entry-words';
 import { useDraftPhase, useSlotsLeft } from '../lib/queries';
 import { contentionText, pendingOf, plural, tiebreakText } from '../lib/standings-text';
@@ -56,6 +56,15 @@ export function ContentionText({ row, onDark = false, clinched = false }: { row:
 }
 
 /** 'N entries · M still alive' (once final 'M survived round one'), the line above a table of standings. */
+/** An entry's odds in a group's standings, in words: '37 % to survive · 12 % to win' (none once round one is complete). */
+export function OddsText({ odds, onDark = false }: { odds: StandingOdds; onDark?: boolean }) {
+  return (
+    <Text as="span" fontSize="xs" fontWeight="semibold" color={onDark ? 'navy.100' : 'navy.700'} whiteSpace="nowrap" data-testid="entry-odds">
+      {odds.text}
+    </Text>
+  );
+}
+
 export function standingsSummary(entries: number, alive: number, final: boolean): string {
   return fieldSummary(entries, alive, final);
 }
@@ -121,6 +130,7 @@ function StandingsRow({
             {/* A busted entry's one number, the hits it had, and why it busted (shared/src/entry-words.ts). */}
             {row.busted ? bustedLine(row, slotsLeft) : row.tiebreak_rank !== null && tiebreakText(row.tiebreak_rank)}
           </Text>
+          {row.odds && <OddsText odds={row.odds} />}
         </Box>
       </Box>
       <Text

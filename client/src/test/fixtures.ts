@@ -50,7 +50,7 @@ export function board(count: number, drafted: Record<number, number> = {}): Play
 export function row(
   rank: number,
   name: string,
-  { hits = 0, picks = 10, busted = false, misses = busted ? 1 : 0, tiebreak = null, canWin = !busted, id }: { hits?: number; picks?: number; busted?: boolean; misses?: number; tiebreak?: number | null; canWin?: boolean; id?: string } = {},
+  { hits = 0, picks = 10, busted = false, misses = busted ? 1 : 0, tiebreak = null, canWin = !busted, id, odds }: { hits?: number; picks?: number; busted?: boolean; misses?: number; tiebreak?: number | null; canWin?: boolean; id?: string; odds?: LeaderboardRow['odds'] } = {},
 ): LeaderboardRow {
   return {
     rank,
@@ -64,6 +64,7 @@ export function row(
     misses,
     max_possible: busted ? 0 : picks,
     can_win: canWin,
+    ...(odds ? { odds } : {}),
   };
 }
 

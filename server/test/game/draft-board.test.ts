@@ -122,10 +122,11 @@ describe('after the start', () => {
         { slot: 6, team: 'LV', player: null, had_by: [], had_by_count: 0 },
       ],
       waiting_on: [
-        { player_id: p[4], player_name: shown(p[4]!).player_name, position: shown(p[4]!).position, school: shown(p[4]!).school, rank: shown(p[4]!).rank, needed_by: [member(ann), member(dan)], needed_by_count: 2 },
-        { player_id: p[6], player_name: shown(p[6]!).player_name, position: shown(p[6]!).position, school: shown(p[6]!).school, rank: shown(p[6]!).rank, needed_by: [member(dan)], needed_by_count: 1 },
+        { player_id: p[4], player_name: shown(p[4]!).player_name, position: shown(p[4]!).position, school: shown(p[4]!).school, rank: shown(p[4]!).rank, needed_by: [member(ann), member(dan)], needed_by_count: 2, safe_if_goes_now: 1, if_goes_now: `If ${shown(p[4]!).player_name} goes now, 1 of you is safe` },
+        { player_id: p[6], player_name: shown(p[6]!).player_name, position: shown(p[6]!).position, school: shown(p[6]!).school, rank: shown(p[6]!).rank, needed_by: [member(dan)], needed_by_count: 1, safe_if_goes_now: 0, if_goes_now: null },
       ],
     });
+    // Ann waits on p4 alone (safe if he goes now); Dan on p4 and p6, so neither alone makes him safe.
     // Bob's own group picks (p7) do not count while he reuses his global ones; nobody else has p7.
     expect(board.waiting_on.map((w) => w.player_id)).not.toContain(p[7]);
     // The same answer through tRPC, and for every member.

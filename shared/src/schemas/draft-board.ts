@@ -29,6 +29,13 @@ export const waitingOnOutput = z.object({
   needed_by: z.array(boardMemberOutput),
   /** Every alive entry of the group waiting on him, named or not. */
   needed_by_count: z.number(),
+  /**
+   * Alive entries that would be certain to survive round one if he went with the next pick (he is the last
+   * pick they wait on): the group's board line.
+   */
+  safe_if_goes_now: z.number(),
+  /** 'If Jalen Milroe goes now, 3 of you are safe'; null when he would make nobody safe. */
+  if_goes_now: z.string().nullable(),
 });
 export type WaitingOn = z.infer<typeof waitingOnOutput>;
 /**

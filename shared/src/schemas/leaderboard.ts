@@ -3,6 +3,21 @@ import { idSchema, safeText } from './common.js';
 import { entryModeSchema } from './groups.js';
 
 /* The schemas of the leaderboard: one of the files shared/src/schemas.ts gathers. */
+
+/**
+ * An entry's odds in a group's standings (docs/rules.md, "Odds"): its chance to survive round one and to
+ * finish first in the group (sharing first counts), from the same seeded batch every screen draws.
+ */
+export const standingOddsOutput = z.object({
+  /** The chance (0..1) the entry is alive when round one completes. */
+  survive: z.number().min(0).max(1),
+  /** The chance (0..1) it finishes first in the group, alone or sharing first. */
+  win: z.number().min(0).max(1),
+  /** '37 % to survive · 12 % to win'. */
+  text: z.string(),
+});
+export type StandingOdds = z.infer<typeof standingOddsOutput>;
+
 export const leaderboardRowOutput = z.object({
   rank: z.number(),
   participant_id: z.string(),
@@ -26,6 +41,11 @@ export const leaderboardRowOutput = z.object({
    * score already certain in this group (shared/src/contention.ts). False: "Can't finish 1st".
    */
   can_win: z.boolean(),
+  /**
+   * The entry's odds in a group's standings while round one runs; absent in the global standings and once
+   * round one is complete (results only).
+   */
+  odds: standingOddsOutput.optional(),
 });
 export type LeaderboardRow = z.infer<typeof leaderboardRowOutput>;
 /** Longest name search on the standings (screen names are shorter). */

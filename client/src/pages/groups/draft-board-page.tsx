@@ -201,7 +201,7 @@ function SlotRow({ slot, me, first, onTheClock, share, entries }: { slot: BoardS
   );
 }
 
-function WaitingRow({ item, me, first, share }: { item: WaitingOn; me: string; first: boolean; share: number | undefined }) {
+export function WaitingRow({ item, me, first, share }: { item: WaitingOn; me: string; first: boolean; share: number | undefined }) {
   const n = item.needed_by_count;
   return (
     <Stack as="li" px="4" py="3" gap="1" borderTopWidth={first ? '0' : '1px'} borderColor="gray.100">
@@ -217,6 +217,11 @@ function WaitingRow({ item, me, first, share }: { item: WaitingOn; me: string; f
         {item.position} · {item.school} · #{item.rank} on the board
         {share !== undefined && ` · ${ofAllEntries(share)}`}
       </Text>
+      {item.if_goes_now && (
+        <Text fontSize="sm" fontWeight="semibold" color="turf.700" data-testid="if-goes-now">
+          {item.if_goes_now}
+        </Text>
+      )}
       <Members members={item.needed_by} others={n - item.needed_by.length} me={me} label={`Needed by ${membersLabel(n)}`} />
     </Stack>
   );

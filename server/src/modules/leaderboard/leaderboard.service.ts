@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
-import { type FieldRow, type Leaderboard, type LeaderboardInput, type LeaderboardRow, type MyGroupStandings } from '@first-round/shared/schemas';
+import { type FieldRow, type Leaderboard, type LeaderboardInput, type LeaderboardRow, type MyGroupStandings, type StandingOdds } from '@first-round/shared/schemas';
 import { enveloped, jsonBody, jsonTemplate, jsonText, type JsonBody } from '../../responses/json-body.js';
 import { after, type MaybePromise } from '../../cache/maybe-promise.js';
 import { conflict, notFound } from '../../errors.js';
@@ -149,8 +149,18 @@ export function leaderboardRowJson(row: LeaderboardRow): string {
   return (
     `{"rank":${count(row.rank)},"participant_id":${JSON.stringify(row.participant_id)},"participant_name":${JSON.stringify(row.participant_name)},` +
     `"correct_picks":${count(row.correct_picks)},"busted":${row.busted === true},"tiebreak_rank":${row.tiebreak_rank === null ? null : count(row.tiebreak_rank)},` +
-    `"picks":${count(row.picks)},"hits":${count(row.hits)},"misses":${count(row.misses)},"max_possible":${count(row.max_possible)},"can_win":${row.can_win === true}}`
+    `"picks":${count(row.picks)},"hits":${count(row.hits)},"misses":${count(row.misses)},"max_possible":${count(row.max_possible)},"can_win":${row.can_win === true}${row.odds ? `,"odds":${oddsJson(row.odds)}` : ''}}`
   );
+}
+
+/** An entry's odds as JSON, as `standingOddsOutput` gives it. */
+function oddsJson(odds: StandingOdds): string {
+  return `{"survive":${chance(odds.survive)},"win":${chance(odds.win)},"text":${JSON.stringify(odds.text)}}`;
+}
+
+function chance(value: number): number {
+  if (!(value >= 0 && value <= 1)) throw new Error(`a standings row holds the chance ${String(value)}`);
+  return value;
 }
 
 function count(value: number): number {

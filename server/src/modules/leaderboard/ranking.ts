@@ -1,7 +1,9 @@
 import { canWin, maxPossible } from '@first-round/shared/contention';
 import { entrySetGroup } from '@first-round/shared/entries';
-import type { EntryStatus, LeaderboardRow } from '@first-round/shared/schemas';
-import { bustedIn, clinchedIn, countColumns, fieldsAt, idRanks, rankCounts, type RankedOrder } from '@first-round/shared/scoring';
+import { oddsSeed, simulateRoundOne, survivalChance, winChances, type Simulations } from '@first-round/shared/odds';
+import { standingOddsText } from '@first-round/shared/odds-words';
+import type { EntryStatus, LeaderboardRow, StandingOdds } from '@first-round/shared/schemas';
+import { bustedIn, clinchedIn, countColumns, fieldsAt, idRanks, isRoundOneComplete, rankCounts, type BoardColumns, type RankedOrder } from '@first-round/shared/scoring';
 import type { Book } from '../standings/book.js';
 import { RowsAt, type RankedRows, type RowLookup, type Standings } from './standings.js';
 
@@ -28,6 +30,8 @@ export class Ranking implements Standings, RankedRows, RowLookup {
   constructor(
     readonly order: RankedOrder,
     private readonly names: EntryNames,
+    /** Each entry's odds by entry index (a group's, while round one is open); none: every row's odds are null. */
+    private readonly odds?: readonly StandingOdds[],
   ) {}
 
   get rankings(): RankedRows {
@@ -92,6 +96,7 @@ export class Ranking implements Standings, RankedRows, RowLookup {
       misses: f.misses,
       max_possible: 0,
       can_win: false,
+      odds: this.odds?.[f.entry],
     };
     row.max_possible = maxPossible(row);
     row.can_win = canWin(row, this.order.bar);
@@ -180,5 +185,39 @@ export function rankGroup(book: Book, groupId: number, members: readonly (readon
   const ids = entries.map((e) => book.participants.ids[e.participant]!);
   const nameAt = entries.map((e) => book.participants.nameAt[e.participant]!);
   let lower: string[] | undefined;
-  return new Ranking(order, { ids, nameAt, index: new Map(ids.map((id, e) => [id, e])), lowerNames: () => (lower ??= nameAt.map((name) => name.toLowerCase())) });
+  const names = { ids, nameAt, index: new Map(ids.map((id, e) => [id, e])), lowerNames: () => (lower ??= nameAt.map((name) => name.toLowerCase())) };
+  return new Ranking(order, names, groupOdds(book, entries.map(({ table, set }) => table.playersOf(set))));
+}
+
+/**
+ * Each entry's odds in a group (by entry index): survival and the chance to finish first among the group's
+ * entries, from the draft moment's one batch (`bookSimulations`); undefined once round one is complete.
+ * Made with the group's ranking, so once per draft moment and group, at its first read, never by a pick.
+ */
+export function groupOdds(book: Book, entries: readonly ArrayLike<number>[]): StandingOdds[] | undefined {
+  if (isRoundOneComplete(book.draft) || entries.length === 0) return undefined;
+  const sims = bookSimulations(book);
+  const wins = winChances(sims, entries);
+  return entries.map((picks, e) => {
+    const survive = survivalChance(sims, picks)!;
+    const win = wins[e]!;
+    return { survive, win, text: standingOddsText(survive, win) };
+  });
+}
+
+let lastBatch: { seed: number; count: number; sims: Simulations } | null = null;
+
+/**
+ * The draft moment's batch of simulations over the book's board: the batch the web app draws from the same
+ * board and draft (`oddsBoard`, the same seed), kept while the seed holds, so every group ranked at one
+ * draft moment shares it. The board is copied: the book's columns change with the next draft change.
+ */
+export function bookSimulations(book: Book): Simulations {
+  const { count, columns } = book.board;
+  const board: BoardColumns = { rank: columns.rank.slice(0, count), round: columns.round.slice(0, count) };
+  const seed = oddsSeed(board, book.draft);
+  if (lastBatch && lastBatch.seed === seed && lastBatch.count === count) return lastBatch.sims;
+  const sims = simulateRoundOne(board, book.draft, { seed });
+  lastBatch = { seed, count, sims };
+  return sims;
 }
