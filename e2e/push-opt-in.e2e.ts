@@ -135,12 +135,12 @@ describe('push notifications: opting in and a pick arriving, in Chromium', () =>
     await op.recordPick(1, first!.player_name);
     await expect.poll(() => service.received.filter((p) => p.deviceId === deviceId).length, { timeout: 15_000 }).toBe(1);
     const [push] = service.received;
-    expect(push!.payload).toMatchObject({ title: expect.stringContaining(`✓ ${first!.player_name} — #1`), body: '1 hit, still alive', url: '/my-picks' });
+    expect(push!.payload).toMatchObject({ title: expect.stringContaining(`✓ ${first!.player_name} — Pick 1`), body: '1 hit · Alive', url: '/my-picks' });
     expect(service.refused).toEqual([]);
 
     const { cdp, id } = await registrationId(person, origin);
     await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: id, data: push!.text });
-    await expect.poll(() => shownNotifications(page), { timeout: 10_000 }).toEqual([{ title: (push!.payload as { title: string }).title, body: '1 hit, still alive', url: '/my-picks' }]);
+    await expect.poll(() => shownNotifications(page), { timeout: 10_000 }).toEqual([{ title: (push!.payload as { title: string }).title, body: '1 hit · Alive', url: '/my-picks' }]);
 
     // The tap: a notificationclick in the worker, on the notification it showed. Made by script, so the
     // event is untrusted (its waitUntil throws) and focusing is not allowed; sending the open window to

@@ -1,7 +1,6 @@
 import { observable } from '@trpc/server/observable';
 import type { TRPCLink } from '@trpc/client';
 import type { AppRouter } from '@first-round/server/router';
-import { pageClockSkew } from './hold-back';
 import { getViewingDelay, subscribeViewingDelay } from './viewing-delay';
 
 /*
@@ -13,11 +12,9 @@ import { getViewingDelay, subscribeViewingDelay } from './viewing-delay';
  * been released (it may include them; it cannot include a later one). TanStack Query keeps showing the
  * answer it had meanwhile, so standings never move before the pick that moves them.
  *
- * A page loaded with a delay set holds its first answers only for what changed within the delay: the first
- * draft status says when the draft last changed (`last_change_at`, the server's clock, brought to this
- * device's by the measured skew), and the answers wait until that moment plus the delay ("catching up to
- * your TV"): at once when nothing changed for longer than the delay, or before the start. Never longer than
- * one delay after the load. "Catch up" and a shorter delay release at once.
+ * A page loaded with a delay set cannot know when the picks already in the server's answers were made, so
+ * its first answers wait one whole delay after the load ("catching up to your TV"), unless the first draft
+ * status says the draft has not started (nothing to spoil). "Catch up" and a shorter delay release at once.
  */
 
 /** Reads whose answers change with a pick (the operator's audit log and undo preview are not a viewer's). */
@@ -39,8 +36,6 @@ export interface GateState {
  * now held longer).
  */
 const loadedAt = Date.now();
-/** The moment the load's hold counts from: the load, until the first draft status says when the draft last changed. */
-let loadFrom = loadedAt;
 let loadWindow = getViewingDelay() > 0;
 /** Device time the newest change the stream holds happened (0: none held; lib/hold-back.ts via draft-live). */
 let changesFrom = 0;
@@ -54,27 +49,27 @@ const delayMs = () => getViewingDelay() * 1000;
 
 /** The moment the current hold counts from (0: nothing held). */
 function holdFrom(): number {
-  return Math.max(loadWindow ? loadFrom : 0, changesFrom);
+  return Math.max(loadWindow ? loadedAt : 0, changesFrom);
 }
 
 function computeState(): GateState {
   const from = holdFrom();
   const until = from > 0 && delayMs() > 0 ? from + delayMs() : 0;
-  return { until: until > Date.now() ? until : 0, catchingUp: loadWindow && loadFrom + delayMs() > Date.now() };
+  return { until: until > Date.now() ? until : 0, catchingUp: loadWindow && loadedAt + delayMs() > Date.now() };
 }
 
 let snapshot: GateState = computeState();
 
 function update(): void {
   const now = Date.now();
-  if (loadWindow && loadFrom + delayMs() <= now) loadWindow = false;
+  if (loadWindow && loadedAt + delayMs() <= now) loadWindow = false;
   const due = (w: { from: number }) => w.from + delayMs() + AFTER_RELEASE_MS <= now;
   const ready = waiters.filter(due);
   waiters = waiters.filter((w) => !due(w));
   for (const w of ready) w.resolve();
   if (timer) clearTimeout(timer);
   timer = undefined;
-  const next = Math.min(...waiters.map((w) => w.from + delayMs() + AFTER_RELEASE_MS), loadWindow ? loadFrom + delayMs() : Infinity);
+  const next = Math.min(...waiters.map((w) => w.from + delayMs() + AFTER_RELEASE_MS), loadWindow ? loadedAt + delayMs() : Infinity);
   if (Number.isFinite(next)) timer = setTimeout(update, Math.max(0, next - now));
   const state = computeState();
   if (state.until !== snapshot.until || state.catchingUp !== snapshot.catchingUp) {
@@ -100,20 +95,12 @@ export function whenReleased(): Promise<void> {
   });
 }
 
-/**
- * The first draft status of a page loaded with a delay: before the start there is nothing to hold; after
- * it, only what changed since `last_change_at` minus the delay. Answers waiting for the load move with it.
- */
-export function sawDraftStatus(status: { draftHasStarted?: unknown; last_change_at?: unknown }): void {
-  if (!loadWindow) return;
-  const changed = typeof status.last_change_at === 'string' ? Date.parse(status.last_change_at) : NaN;
-  if (status.draftHasStarted === false || status.last_change_at === null) loadWindow = false;
-  else if (Number.isFinite(changed)) {
-    const from = Math.min(loadFrom, pageClockSkew.toDevice(changed));
-    for (const w of waiters) if (w.from === loadFrom) w.from = Math.max(from, changesFrom);
-    loadFrom = from;
-  } else return;
-  update();
+/** The first draft status of a page loaded with a delay: before the start there is nothing to hold. */
+export function sawDraftStatus(status: { draftHasStarted?: unknown }): void {
+  if (loadWindow && status.draftHasStarted === false) {
+    loadWindow = false;
+    update();
+  }
 }
 
 /** "Catch up": every waiting answer now, and the live layer releases every held change (onCatchUp). */
