@@ -10,6 +10,7 @@ const status = (over: Partial<DraftStatus> = {}): DraftStatus => ({
   picks_made: 7,
   round_one_complete: false,
   round_one_picks: 32,
+    last_change_at: '2027-04-30T00:00:00.000Z',
   last_event_id: 8,
   round_one_order: [{ slot: 1, team: 'TEN' }, { slot: 2, team: 'JAX' }, { slot: 3, team: 'NYG' }],
   ...over,

@@ -37,6 +37,7 @@ function status(last_event_id: number): DraftStatus {
     picks_made: last_event_id,
     round_one_complete: false,
     round_one_picks: 32,
+    last_change_at: '2027-04-30T00:00:00.000Z',
     last_event_id,
     round_one_order: [],
   };
@@ -174,7 +175,7 @@ describe('LiveConnection', () => {
       JSON.stringify({
         kind: 'standings',
         event_id: 9,
-        leaderboard: { group_id: 1, draft_started: true, entries: 10, alive: 10, rankings: [], me: row(4), matches: 10, me_position: 3, benchmarks: [] },
+        leaderboard: { group_id: 1, draft_started: true, entries: 10, alive: 10, clinched_by: null, rankings: [], me: row(4), matches: 10, me_position: 3, benchmarks: [] },
       }),
     ]);
     // Unchanged, the own part is not sent again: the last one holds.

@@ -11,6 +11,7 @@ const status = (over: Partial<DraftStatus> = {}): DraftStatus => ({
   picks_made: 2,
   round_one_complete: false,
   round_one_picks: 32,
+    last_change_at: '2027-04-30T00:00:00.000Z',
   last_event_id: 8,
   round_one_order: [{ slot: 1, team: 'TEN' }, { slot: 2, team: 'JAX' }, { slot: 3, team: 'NYG' }],
   ...over,
@@ -43,7 +44,7 @@ const change = (event_id: number, kind: DraftChange['kind'], over: Partial<Draft
 
 describe('statusAfter', () => {
   it('counts a pick and an undo, and completes round one when every slot is filled', () => {
-    expect(statusAfter(status(), pick(9, 3, player(3)))?.data).toEqual(status({ picks_made: 3, last_event_id: 9 }));
+    expect(statusAfter(status(), pick(9, 3, player(3)))?.data).toEqual(status({ picks_made: 3, last_event_id: 9, last_change_at: '2027-04-30T01:00:00.000Z' }));
     expect(statusAfter(status({ picks_made: 31 }), pick(9, 32, player(3)))?.data).toMatchObject({ picks_made: 32, round_one_complete: true });
     expect(statusAfter(status({ picks_made: 32, round_one_complete: true }), change(9, 'undo', { slot: 32 }))?.data).toMatchObject({
       picks_made: 31,
@@ -60,21 +61,21 @@ describe('statusAfter', () => {
 
   it('locks the draft on a start, with started_at to be confirmed by a read', () => {
     const patched = statusAfter(status({ draftHasStarted: false, started_at: null, picks_made: 0 }), change(9, 'start'));
-    expect(patched).toEqual({ data: status({ started_at: '2027-04-30T01:00:00.000Z', picks_made: 0, last_event_id: 9 }), exact: false });
+    expect(patched).toEqual({ data: status({ started_at: '2027-04-30T01:00:00.000Z', picks_made: 0, last_event_id: 9, last_change_at: '2027-04-30T01:00:00.000Z' }), exact: false });
     expect(statusAfter(status({ draftHasStarted: false, started_at: null }), change(9, 'auto_start'))?.data.draftHasStarted).toBe(true);
   });
 
   it('resets to not started, unless the deadline has passed', () => {
     const before = statusAfter(status({ picks_made: 5, round_one_complete: true }), change(9, 'reset', { at: '2027-04-29T23:59:59.000Z' }));
-    expect(before).toEqual({ data: status({ draftHasStarted: false, started_at: null, picks_made: 0, last_event_id: 9 }), exact: true });
+    expect(before).toEqual({ data: status({ draftHasStarted: false, started_at: null, picks_made: 0, last_event_id: 9, last_change_at: '2027-04-29T23:59:59.000Z' }), exact: true });
     expect(statusAfter(status(), change(9, 'reset', { at: '2027-04-30T00:00:00.000Z' }))?.data.draftHasStarted).toBe(true);
   });
 
   it('gives a traded slot its new team, and back on undo; other changes keep the order', () => {
     const traded = statusAfter(status(), change(9, 'team', { slot: 2, team: 'CLE', team_before: 'JAX' }));
-    expect(traded).toEqual({ data: status({ last_event_id: 9, round_one_order: [{ slot: 1, team: 'TEN' }, { slot: 2, team: 'CLE' }, { slot: 3, team: 'NYG' }] }), exact: true });
+    expect(traded).toEqual({ data: status({ last_event_id: 9, last_change_at: '2027-04-30T01:00:00.000Z', round_one_order: [{ slot: 1, team: 'TEN' }, { slot: 2, team: 'CLE' }, { slot: 3, team: 'NYG' }] }), exact: true });
     const back = statusAfter(traded!.data, change(10, 'undo_team', { slot: 2, team: 'JAX', team_before: 'CLE' }));
-    expect(back).toEqual({ data: status({ last_event_id: 10 }), exact: true });
+    expect(back).toEqual({ data: status({ last_event_id: 10, last_change_at: '2027-04-30T01:00:00.000Z' }), exact: true });
     expect(statusAfter(status(), change(9, 'undo_team', { slot: 3, team: null }))?.data.round_one_order[2]).toEqual({ slot: 3, team: null });
     expect(statusAfter(status(), pick(9, 3, player(3)))?.data.round_one_order).toEqual(status().round_one_order);
   });
@@ -188,7 +189,7 @@ describe('LiveRefresh', () => {
     offScreen(USER_STATUS, { is_first_login: false });
     expect(live.applyChange(pick(9, 3, player(3)))).toBe(true);
 
-    expect(client.getQueryData(STATUS)).toEqual(status({ picks_made: 3, last_event_id: 9 }));
+    expect(client.getQueryData(STATUS)).toEqual(status({ picks_made: 3, last_event_id: 9, last_change_at: '2027-04-30T01:00:00.000Z' }));
     expect((client.getQueryData(PLAYERS) as PlayerDto[])[2]).toEqual(player(3, { draft_round: 1, draft_pick: 3 }));
     // Off screen: marked stale, not fetched. Not depending on the draft: untouched.
     expect(client.getQueryState(GROUP_BOARD)?.isInvalidated).toBe(true);
@@ -253,7 +254,7 @@ describe('LiveRefresh', () => {
     live.applyChange(change(11, 'complete_round'));
     await vi.advanceTimersByTimeAsync(2 * LIVE_REFRESH_JITTER_MS);
     expect(readsOf(GLOBAL_BOARD)).toBe(1);
-    expect(client.getQueryData(STATUS)).toEqual(status({ picks_made: 4, round_one_complete: true, last_event_id: 11 }));
+    expect(client.getQueryData(STATUS)).toEqual(status({ picks_made: 4, round_one_complete: true, last_event_id: 11, last_change_at: '2027-04-30T01:00:00.000Z' }));
   });
 
   it('a change the cache already shows changes nothing', async () => {

@@ -27,7 +27,7 @@ export interface Patched<T> {
  */
 export function statusAfter(status: DraftStatus, change: DraftChange): Patched<DraftStatus> | null {
   if (change.event_id <= status.last_event_id) return null;
-  const next: DraftStatus = { ...status, last_event_id: change.event_id };
+  const next: DraftStatus = { ...status, last_event_id: change.event_id, last_change_at: change.at };
   const filled = (picks: number) => picks >= status.round_one_picks;
   switch (change.kind) {
     case 'pick':
