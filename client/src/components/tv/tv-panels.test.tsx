@@ -38,14 +38,3 @@ describe('the TV standings: a busted entry', () => {
     expect(screen.getByTestId('tv-standings-rest')).toHaveTextContent('+ 4 more · 0 survived');
   });
 });
-
-describe("the TV view's standings", () => {
-  it("say each entry's odds as the group's standings do, and none once the server sends none", () => {
-    const odds = { survive: 0.37, win: 0.12, text: '37 % to survive · 12 % to win' };
-    const rows = [row(1, 'Ann', { hits: 4, odds }), row(2, 'Bob', { hits: 3 })];
-    renderApp(<StandingsRows rows={rows} entries={2} alive={2} final={false} />, { server: live() });
-    const items = within(screen.getByTestId('tv-standings')).getAllByRole('listitem');
-    expect(within(items[0]!).getByTestId('tv-odds')).toHaveTextContent('37 % to survive · 12 % to win');
-    expect(within(items[1]!).queryByTestId('tv-odds')).toBeNull();
-  });
-});

@@ -107,11 +107,6 @@ export function StandingsRows({ rows: all, entries, alive, final }: { rows: Lead
               <Text as="span" flexShrink={0} color="white" fontVariantNumeric="tabular-nums">
                 {r.busted ? hadHitsText(r.hits) : hitsText(r.correct_picks)}
               </Text>
-              {r.odds && (
-                <Text as="span" flexShrink={0} color="navy.100" fontVariantNumeric="tabular-nums" whiteSpace="nowrap" data-testid="tv-odds">
-                  {r.odds.text}
-                </Text>
-              )}
               <Text as="span" flexShrink={0} minW="4.4em" textAlign="end" fontWeight="bold" color={r.busted ? 'red.200' : 'turf.100'}>
                 {entryState(r.busted, final)}
               </Text>
