@@ -6,7 +6,7 @@ import { uniqueEmail, uniqueUsername, UMPIRE_EMAIL, LIVE_MS } from './support/en
 import { apiSession } from './support/idp';
 import { operator, playerId } from './support/operator';
 import { signInWithSession } from './support/session';
-import { tvLayoutProblems } from './support/tv-layout';
+import { longestOddsFit, tvLayoutProblems } from './support/tv-layout';
 import { waitForPath } from './support/ui';
 import { rest } from './support/rest';
 
@@ -17,9 +17,15 @@ import { rest } from './support/rest';
  * Ana opens the TV view from the group page before the start; the operator starts the draft and records
  * Cam Ward at 1 (on screen with 'Ana and Cy had him'), then Travis Hunter at 2 (the same,
  * never under Cam Ward's names), and completes round one: Bo and the fans bust (Jaxson Dart was not
- * taken) and the podium is Ana (2 hits) then Cy (1 hit).
+ * taken) and the podium is Ana (2 hits) then Cy (1 hit). Live, each alive row says its odds on a line of its
+ * own; the layout is checked at 1080p, 768p and 720p with them on screen, and once final none is left.
  */
 const TV = { width: 1920, height: 1080 };
+/** The TV's other screens: 720p and the 1366×768 of many older sets. */
+const SMALLER_TVS = [
+  { width: 1280, height: 720 },
+  { width: 1366, height: 768 },
+];
 const FANS = 12;
 
 describe('the TV view', () => {
@@ -116,9 +122,11 @@ describe('the TV view', () => {
     await page.getByTestId('tv-headline').getByText('LIVE · 0 of 32 picks in').waitFor({ timeout: LIVE_MS });
     await page.getByTestId('tv-on-the-clock').getByText('Pick 1 · TEN on the clock').waitFor();
     const rows = page.locator('ol[aria-label="Standings"] > li');
-    await rows.nth(11).waitFor({ timeout: LIVE_MS });
-    expect(await rows.count()).toBe(12);
-    await page.getByTestId('tv-standings-rest').getByText('+ 3 more · 3 still alive').waitFor();
+    // Every entry is alive with odds: two lines a row, nine rows in 1080p's 18 lines.
+    await rows.nth(8).waitFor({ timeout: LIVE_MS });
+    expect(await rows.count()).toBe(9);
+    await page.getByTestId('tv-standings-rest').getByText('+ 6 more · 6 still alive').waitFor();
+    expect(await page.getByTestId('tv-odds').count()).toBe(9);
 
     // Samples every frame from now on: the player on screen and the 'had him' line under him.
     await page.evaluate(`(() => {
@@ -141,15 +149,22 @@ describe('the TV view', () => {
     // The standings follow: Ana and Cy have a hit, all three are alive.
     await rows.filter({ hasText: names.ana }).getByText('1 hit').waitFor({ timeout: LIVE_MS });
     await rows.filter({ hasText: names.cy }).getByText('1 hit').waitFor({ timeout: LIVE_MS });
-    expect(await rows.nth(0).innerText()).toMatch(/^1st\s+\S+\s+1 hit\s+Alive$/);
-    expect(await rows.nth(2).innerText()).toMatch(/^3rd\s+\S+\s+0 hits\s+Alive$/);
-
     expect(await tvLayoutProblems(page)).toEqual([]);
+    expect(await longestOddsFit(page)).toMatchObject({ fits: true });
     expect(await axeFindings(page)).toEqual([]);
-    // Nor at 720p.
-    await page.setViewportSize({ width: 1280, height: 720 });
-    expect(await tvLayoutProblems(page)).toEqual([]);
+    // Nor on smaller TVs, where the odds still show (fewer rows: 720p has 12 lines).
+    for (const size of SMALLER_TVS) {
+      await page.setViewportSize(size);
+      await page.getByTestId('tv-standings-rest').getByText('+ 9 more · 9 still alive').waitFor();
+      expect(await page.getByTestId('tv-odds').count()).toBe(6);
+      expect({ size, problems: await tvLayoutProblems(page) }).toEqual({ size, problems: [] });
+      expect({ size, fit: await longestOddsFit(page) }).toMatchObject({ size, fit: { fits: true } });
+    }
     await page.setViewportSize(TV);
+    await page.getByTestId('tv-standings-rest').getByText('+ 6 more · 6 still alive').waitFor();
+    // Each row's odds on the line under it, in the group standings' words.
+    await expect.poll(() => rows.nth(0).innerText(), { timeout: LIVE_MS }).toMatch(/^1st\s+\S+\s+1 hit\s+Alive\s+(\d+|<1|>99) % to survive · (\d+|<1|>99) % to win$/);
+    expect(await rows.nth(2).innerText()).toMatch(/^3rd\s+\S+\s+0 hits\s+Alive\s+(\d+|<1|>99) % to survive · (\d+|<1|>99) % to win$/);
   });
 
   it('the next pick replaces the last one, never under the last one\'s names', async () => {
@@ -187,9 +202,12 @@ describe('the TV view', () => {
     expect(await podium.nth(1).innerText()).toMatch(new RegExp(`^2nd\\s+${names.cy}\\s+1 hit$`));
     const rows = page.locator('ol[aria-label="Standings"] > li');
     // Bo and the fans (Jaxson Dart never came) are busted: 13 of them, after the two survivors; each says
-    // what it had and why it busted, in My Picks' words, and takes up to three lines: three are shown.
+    // what it had and why it busted, in My Picks' words, and takes up to three of 1080p's 18 lines: five are shown.
     expect(await rows.nth(2).innerText()).toMatch(/had [01] hits?\s+Busted\s+1 pick was not drafted in round one$/);
-    await page.getByTestId('tv-standings-rest').getByText('+ 10 more · 0 survived').waitFor();
+    await page.getByTestId('tv-standings-rest').getByText('+ 8 more · 0 survived').waitFor();
+    // Results only: no odds on any row.
+    expect(await page.getByTestId('tv-odds').count()).toBe(0);
+    expect(await page.getByText('% to survive').count()).toBe(0);
     expect(await rows.filter({ hasText: names.ana }).innerText()).toMatch(/2 hits\s+Survived$/);
     const podiums = await page.evaluate<string[]>('window.__podiumFrames');
     expect(podiums.filter((f) => f.includes(names.bo))).toEqual([]);
@@ -197,8 +215,11 @@ describe('the TV view', () => {
     expect(await page.locator('[data-scope="toast"]').count()).toBe(0);
     expect(await tvLayoutProblems(page)).toEqual([]);
     expect(await axeFindings(page)).toEqual([]);
-    await page.setViewportSize({ width: 1280, height: 720 });
-    expect(await tvLayoutProblems(page)).toEqual([]);
+    for (const size of SMALLER_TVS) {
+      await page.setViewportSize(size);
+      await page.getByTestId('tv-standings-rest').getByText('+ 10 more · 0 survived').waitFor();
+      expect({ size, problems: await tvLayoutProblems(page) }).toEqual({ size, problems: [] });
+    }
     await page.setViewportSize(TV);
   });
 });

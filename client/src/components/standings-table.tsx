@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Badge, Box, Grid, Stack, Text, type GridProps } from '@chakra-ui/react';
+import { Badge, Box, Grid, Stack, Text, VisuallyHidden, type GridProps } from '@chakra-ui/react';
 import type { LeaderboardRow, StandingOdds } from '@first-round/shared/schemas';
 import { BUST_RULE, bustedLine, entryState, entryStateText, fieldSummary, firstPlaceShared, hadHitsText } from '@first-round/shared/entry-words';
 import { useDraftPhase, useSlotsLeft } from '../lib/queries';
@@ -153,8 +153,12 @@ function StandingsRow({
 
 /** Rows that open a panel below them: each row becomes a button, with a chevron. */
 export interface RowDetails {
-  /** The button's accessible name, open or closed. */
-  label: (row: LeaderboardRow, open: boolean) => string;
+  /**
+   * What a screen reader hears after the row's own words, open or closed ('Show picks'), not shown. The
+   * button is named by what it shows, so its name holds every word a sighted or voice user reads on it (an
+   * aria-label of its own left out the tie-break, the odds and 'Can still win': axe's label-content-name-mismatch).
+   */
+  hint: (row: LeaderboardRow, open: boolean) => string;
   panel: (row: LeaderboardRow) => ReactNode;
 }
 
@@ -171,6 +175,7 @@ function ExpandableRow({ details, ...props }: { row: LeaderboardRow; highlighted
         trailing={
           <Box color="gray.500" flexShrink={0}>
             <Chevron open={open} />
+            <VisuallyHidden>{details.hint(row, open)}</VisuallyHidden>
           </Box>
         }
         width="100%"
@@ -178,7 +183,6 @@ function ExpandableRow({ details, ...props }: { row: LeaderboardRow; highlighted
         cursor="pointer"
         aria-expanded={open}
         aria-controls={panelId}
-        aria-label={details.label(row, open)}
         onClick={() => setOpen((o) => !o)}
         _hover={{ bg: highlighted ? 'navy.100' : 'gray.50' }}
         _focusVisible={{ outline: '3px solid', outlineColor: 'gold.400', outlineOffset: '-3px' }}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entriesIn, entryState, hadByText, hitsText, restOfStandings } from './tv-words';
+import { entriesIn, entryState, hadByText, hitsText, restOfStandings, rowsThatFit, tvStandingsLines } from './tv-words';
 
 const named = (...names: string[]) => names.map((participant_name) => ({ participant_name }));
 
@@ -30,5 +30,19 @@ describe('the TV view words', () => {
     expect([hitsText(1), hitsText(0), hitsText(7)]).toEqual(['1 hit', '0 hits', '7 hits']);
     expect(entriesIn([{ has_picks: true }, { has_picks: false }, { has_picks: true }])).toBe('2 of 3 members have picks in');
     expect(entriesIn([{ has_picks: true }])).toBe('1 of 1 member has picks in');
+  });
+});
+
+describe("the TV standings' lines", () => {
+  it('are 12 on a 720p screen and 18 on a 1080p one; a row with odds takes two, a busted row three', () => {
+    expect(tvStandingsLines(720)).toBe(12);
+    expect(tvStandingsLines(768)).toBe(12);
+    expect(tvStandingsLines(1080)).toBe(18);
+    const odds = { survive: 0.5, win: 0.1 };
+    const rows = (n: number, r: { busted: boolean; odds?: unknown }) => Array.from({ length: n }, () => r);
+    expect(rowsThatFit(rows(20, { busted: false, odds }), 12)).toHaveLength(6);
+    expect(rowsThatFit(rows(20, { busted: false, odds }), 18)).toHaveLength(9);
+    expect(rowsThatFit(rows(20, { busted: false }), 12)).toHaveLength(12);
+    expect(rowsThatFit([...rows(2, { busted: false }), ...rows(10, { busted: true })], 18)).toHaveLength(7);
   });
 });

@@ -6,8 +6,16 @@ import { plural } from '@first-round/shared/words';
  * longer than the screen has room for however big the group is.
  */
 
-/** Standings rows the TV shows by name; the rest are summed up in one line (restOfStandings). */
+/** Standings rows the TV reads, at most; the rest are summed up in one line (restOfStandings). */
 export const TV_STANDINGS_ROWS = 12;
+
+/**
+ * The standings' lines on a screen `height` px tall (rowsThatFit): 12 on a 720p screen, 18 on one of
+ * 1000 px or more (1080p), where the two-line rows of the odds would otherwise leave half the panel empty.
+ */
+export function tvStandingsLines(height: number): number {
+  return height >= 1000 ? 18 : TV_STANDINGS_ROWS;
+}
 
 /** Names written out under the current pick; more are counted ('and 5 more'). */
 export const TV_HAD_BY_NAMES = 4;
@@ -56,14 +64,15 @@ export function hitsText(hits: number): string {
 }
 
 /**
- * The standings rows that fit the TV's `lines`: a row is one line, a busted row three (the bust's reason
- * under it may wrap once on a 720p screen); the rest are summed up (restOfStandings).
+ * The standings rows that fit the TV's `lines`: a row is one line, an alive row with odds two (its odds on
+ * the line under it), a busted row three (the bust's reason under it may wrap once on a 720p screen); the
+ * rest are summed up (restOfStandings).
  */
-export function rowsThatFit<R extends { busted: boolean }>(rows: readonly R[], lines = TV_STANDINGS_ROWS): R[] {
+export function rowsThatFit<R extends { busted: boolean; odds?: unknown }>(rows: readonly R[], lines = TV_STANDINGS_ROWS): R[] {
   const shown: R[] = [];
   let used = 0;
   for (const r of rows) {
-    used += r.busted ? 3 : 1;
+    used += r.busted ? 3 : r.odds ? 2 : 1;
     if (used > lines) break;
     shown.push(r);
   }

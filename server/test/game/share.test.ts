@@ -182,8 +182,9 @@ describe('the card picture', () => {
     expect(text).toContain(`3 picks · 1 pending · ${survivalAfterPickText(survive, 2)}`);
     const png = await t.request('GET', link.image_url);
     expect(ihdrSize(png.rawPayload)).toEqual({ width: 1200, height: 630 });
-    // The page writes the hits out, the team's full name behind its abbreviation.
+    // The page writes the hits out, the team's full name behind its abbreviation, and the picture's odds.
     const page = await t.request('GET', link.url);
+    expect(page.body).toContain(`<p class="detail">3 picks · 1 pending · ${survivalAfterPickText(survive, 2)}</p>`);
     expect(page.body).toContain(`<li>Pick 1 · <abbr title="Tennessee Titans">TEN</abbr> · ${picked[0]!.player_name}</li>`);
     expect(page.body).toContain(`<li>Pick 2 · <abbr title="Jacksonville Jaguars">JAX</abbr> · ${picked[1]!.player_name}</li>`);
   });

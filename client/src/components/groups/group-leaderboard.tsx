@@ -2,8 +2,7 @@ import { Text } from '@chakra-ui/react';
 import { StandingsBoard } from '../standings-board';
 import type { RowDetails } from '../standings-table';
 import { ParticipantPicks } from './participant-picks';
-import { entryStateText, fieldSummary, hadHitsText } from '@first-round/shared/entry-words';
-import { useDraftPhase } from '../../lib/queries';
+import { fieldSummary } from '@first-round/shared/entry-words';
 
 const participants = (entries: number, alive: number, final: boolean) => fieldSummary(entries, alive, final, ['participant', 'participants']);
 
@@ -12,9 +11,8 @@ const participants = (entries: number, alive: number, final: boolean) => fieldSu
  * With `picksVisible` (the group's picks_public) each row opens the member's picks.
  */
 export function GroupLeaderboard({ groupId, me, picksVisible }: { groupId: number; me?: string; picksVisible: boolean }) {
-  const final = useDraftPhase() === 'final';
   const memberPicks: RowDetails = {
-    label: (row, open) => `${row.participant_name}, rank ${row.rank}, ${row.busted ? hadHitsText(row.hits) : `${row.correct_picks} correct`}, ${entryStateText(row, final).toLowerCase()}: ${open ? 'hide' : 'show'} picks`,
+    hint: (_row, open) => (open ? 'Hide picks' : 'Show picks'),
     panel: (row) => <ParticipantPicks groupId={groupId} participantId={row.participant_id} name={row.participant_name} />,
   };
   return (

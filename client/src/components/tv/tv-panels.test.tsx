@@ -38,3 +38,29 @@ describe('the TV standings: a busted entry', () => {
     expect(screen.getByTestId('tv-standings-rest')).toHaveTextContent('+ 4 more · 0 survived');
   });
 });
+
+describe("the TV view's standings: odds", () => {
+  const odds = { survive: 0.37, win: 0.12, text: '37 % to survive · 12 % to win' };
+
+  it("say each alive entry's odds on the line under it, the group's standings' words, and none once the server sends none", () => {
+    const rows = [row(1, 'Ann', { hits: 4, odds }), row(2, 'Bob', { hits: 3 }), row(3, 'Cal', { busted: true, hits: 1, odds: { survive: 0, win: 0, text: '0 % to survive · 0 % to win' } })];
+    renderApp(<StandingsRows rows={rows} entries={3} alive={2} final={false} />, { server: live() });
+    const items = within(screen.getByTestId('tv-standings')).getAllByRole('listitem');
+    const ann = within(items[0]!).getByTestId('tv-odds');
+    expect(ann).toHaveTextContent(/^37 % to survive · 12 % to win$/);
+    // A line of its own, after the row's hits and state, not beside them.
+    expect(ann.parentElement).toBe(items[0]);
+    expect(items[0]!.textContent).toMatch(/4 hitsAlive37 % to survive · 12 % to win$/);
+    expect(within(items[1]!).queryByTestId('tv-odds')).toBeNull();
+    // A busted row says why it busted instead: its 0 % is what 'Busted' says.
+    expect(within(items[2]!).queryByTestId('tv-odds')).toBeNull();
+  });
+
+  it('count a row with odds as two of the screen\'s lines: six of them on a 720p screen', () => {
+    const rows = ['Ann', 'Bob', 'Cal', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal'].map((n, i) => row(i + 1, n, { hits: 1, odds }));
+    renderApp(<StandingsRows rows={rows} entries={8} alive={8} final={false} />, { server: live() });
+    expect(within(screen.getByRole('list', { name: 'Standings' })).getAllByRole('listitem')).toHaveLength(6);
+    expect(screen.getAllByTestId('tv-odds')).toHaveLength(6);
+    expect(screen.getByTestId('tv-standings-rest')).toHaveTextContent('+ 2 more · 2 still alive');
+  });
+});

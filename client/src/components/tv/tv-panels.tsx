@@ -5,7 +5,8 @@ import { onTheClockLabel, pickLabel, teamName } from '@first-round/shared/teams'
 import { ordinal } from '@first-round/shared/words';
 import { hadHitsText, rowBustReason } from '@first-round/shared/entry-words';
 import { useSlotsLeft } from '../../lib/queries';
-import { entryState, hadByText, hitsText, restOfStandings, rowsThatFit } from '../../lib/tv-words';
+import { entryState, hadByText, hitsText, restOfStandings, rowsThatFit, tvStandingsLines } from '../../lib/tv-words';
+import { useWindowHeight } from '../../lib/use-window-height';
 import { winnerText } from '../../lib/live-strip';
 
 /*
@@ -84,13 +85,17 @@ export function NextOnTheClock({ slot, team }: { slot: number; team: string | nu
 /**
  * The group's standings: the top rows (rank, name, hits, Alive / Busted, once final Survived), in the
  * order the server ranks them (shared/src/scoring.ts: hits, then the boldest hit), and the rest summed up.
- * A busted row says the hits it had and, under it, why it busted (shared/src/entry-words.ts, My Picks'
- * words): it takes up to three of the screen's lines (rowsThatFit).
+ * An alive row with odds says them on the line under it, the server's words as the group's standings say
+ * them ('37 % to survive · 12 % to win'): beside the hits they left the name no room at 1280 px. A busted
+ * row says the hits it had and, under it, why it busted (shared/src/entry-words.ts, My Picks' words): it
+ * takes up to three of the screen's lines. As many rows as the screen's height has lines for (rowsThatFit,
+ * tvStandingsLines).
  */
 export function StandingsRows({ rows: all, entries, alive, final }: { rows: LeaderboardRow[]; entries: number; alive: number; final: boolean }) {
   const slotsLeft = useSlotsLeft();
+  const lines = tvStandingsLines(useWindowHeight());
   if (entries === 0) return <Text color="navy.100">No participants have made picks yet.</Text>;
-  const rows = rowsThatFit(all);
+  const rows = rowsThatFit(all, lines);
   const rest = restOfStandings(entries, rows.length, rows.filter((r) => !r.busted).length, alive, final);
   return (
     <Stack gap="0">
@@ -111,10 +116,18 @@ export function StandingsRows({ rows: all, entries, alive, final }: { rows: Lead
                 {entryState(r.busted, final)}
               </Text>
             </Flex>
-            {r.busted && (
+            {r.busted ? (
               <Text color="navy.100" ps="calc(2.6em + min(1.5vw, 16px))">
                 {rowBustReason(r, slotsLeft)}
               </Text>
+            ) : (
+              r.odds && (
+                // The whole row's width, not indented under the name: '>99 % to survive · >99 % to win' fits
+                // one line of a 1280 px screen's standings so.
+                <Text color="navy.100" fontVariantNumeric="tabular-nums" data-testid="tv-odds">
+                  {r.odds.text}
+                </Text>
+              )
             )}
           </Box>
         ))}

@@ -112,7 +112,8 @@ function TvScreen({ id, name }: { id: number; name: string }) {
         </Stack>
       </Flex>
 
-      <Grid templateColumns={{ base: '1fr', lg: 'minmax(0, 1.2fr) minmax(0, 1fr)' }} gap="min(2.5vw, 40px)" flex="1" minH="0">
+      {/* Live, the standings take half the width: each row's odds need a line of it (components/tv/tv-panels.tsx). */}
+      <Grid templateColumns={{ base: '1fr', lg: phase === 'live' ? 'minmax(0, 1fr) minmax(0, 1fr)' : 'minmax(0, 1.2fr) minmax(0, 1fr)' }} gap="min(2.5vw, 40px)" flex="1" minH="0">
         {phase === 'before' ? (
           <>
             <Panel id="tv-now" title="Draft night">

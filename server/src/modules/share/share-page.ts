@@ -36,6 +36,15 @@ function hitsHtml(card: ShareCard | null): string {
   return `<ul class="hits" aria-label="Hits">${items}</ul>`;
 }
 
+/**
+ * A live card's line of picks and odds, written out under the picture ('3 picks · 1 pending · 37 % to
+ * survive after pick 12'): the description leaves it out, and the page says what the picture says. A card
+ * before the start has it in its description already.
+ */
+function detailHtml(card: ShareCard | null): string {
+  return card?.phase === 'live' ? `<p class="detail">${escapeHtml(cardLines(card).detail)}</p>` : '';
+}
+
 /** The page around a card: no script, styles inline (the CSP allows inline styles, never inline scripts). */
 export function sharePageHtml(content: { title: string; description: string; image: string | null; imageAlt: string; card?: ShareCard }): string {
   const img = content.image
@@ -68,6 +77,7 @@ export function sharePageHtml(content: { title: string; description: string; ima
       <a class="brand" href="/">FIRST ROUND</a>
       ${img}
       <p>${escapeHtml(content.description)}</p>
+      ${detailHtml(content.card ?? null)}
       ${hitsHtml(content.card ?? null)}
       <p>Pick the players you think go in the NFL Draft's first round. One miss and you're out.</p>
       <a class="cta" href="/sign-up">Play First Round</a>
