@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newContext } from './support/browser';
 import { axeFindings, serveAxe } from './support/axe';
-import { LIVE_MS, uniqueEmail, uniqueUsername, UMPIRE_EMAIL } from './support/env';
+import { BASE_URL, LIVE_MS, uniqueEmail, uniqueUsername, UMPIRE_EMAIL } from './support/env';
 import { apiSession } from './support/idp';
 import { operator, playerId } from './support/operator';
 import { rest } from './support/rest';
@@ -14,7 +14,8 @@ import { watchForText, type TextSighting } from './support/watch-text';
  * No spoilers: a viewer at a watch party says the TV runs 5 s behind. Each pick the
  * operator records then stays off the page (strip, ticker, standings, title, toasts) for 5 s and shows
  * within 6 s; "Catch up" shows a held pick at once; the choice survives a reload, and a reload during the
- * hold does not reveal the held pick. Every sighting of a held player's line, however brief, is recorded
+ * hold does not reveal the held pick; a page loaded when nothing changed within the delay shows the
+ * standings at once. Every sighting of a held player's line, however brief, is recorded
  * (support/watch-text.ts), and the page's whole text, its title and the standings are sampled throughout.
  */
 const DELAY_S = 5;
@@ -78,7 +79,7 @@ describe('no spoilers: a viewer 5 s behind the draft room', () => {
     context = await newContext(browser, { viewport: { width: 375, height: 760 } });
     context.setDefaultTimeout(10_000);
     await serveAxe(context);
-    sightings = await watchForText(context, ['Cam Ward, QB', 'Travis Hunter, CB', 'Abdul Carter, EDGE', 'Ashton Jeanty, RB']);
+    sightings = await watchForText(context, ['Cam Ward, QB', 'Travis Hunter, CB', 'Abdul Carter, EDGE', 'Ashton Jeanty, RB', 'Will Campbell, OT']);
     page = await context.newPage();
     await signInWithSession(page, email, name);
     await page.goto(`/groups/${groupId}/picks`);
@@ -120,38 +121,49 @@ describe('no spoilers: a viewer 5 s behind the draft room', () => {
     await page.locator('[aria-label="2 correct picks"]').first().waitFor({ timeout: LIVE_MS });
   });
 
-  it('the choice survives a reload, and a reload during the hold does not reveal the held pick', async () => {
+  it('the choice survives a reload; a reload during the hold shows the picks before it and the held pick nowhere until its time plus the delay', async () => {
+    // What the page shows now (two picks made) is kept on the device: the reloaded page may show it at once.
+    await expect.poll(() => page.evaluate('localStorage.getItem("fr_last_answers")?.includes(\'"picks_made":2\') === true'), { timeout: LIVE_MS }).toBe(true);
     const asked = Date.now();
     await op.recordPick(3, 'Abdul Carter');
-    await page.waitForTimeout(1000);
-    // A page loaded with a delay holds its first draft answers for a whole delay after loading: the held
-    // pick stays hidden at least until then, however long the reload itself takes on a busy machine.
-    const reloaded = Date.now();
-    // Sampled from the moment the new document is committed (its loading included), until the release.
+    // When the server recorded it (this machine's clock, as the page's): the TV shows it a delay later.
+    const status = (await (await fetch(`${BASE_URL}/api/draft/status`)).json()) as { last_change_at: string };
+    const changedAt = Date.parse(status.last_change_at);
+    expect(changedAt).toBeGreaterThanOrEqual(asked - 1000);
+    // The page has heard it (the operator's answer comes as the change is announced) and holds it.
+    await page.waitForTimeout(500);
+    // Sampled from the moment the new document is committed (its loading included) until the pick's own
+    // time plus the delay: the reloaded page learns from draft.status when the draft last changed and holds
+    // what changed since until then (the pick was recorded after `asked`).
     await page.reload({ waitUntil: 'commit' });
-    const holdEnds = Math.max(asked, reloaded) + DELAY_S * 1000 - 100;
+    const holdEnds = asked + DELAY_S * 1000 - 100;
     // Sampled as often as the loading page answers (each read waits for the new document, 0.3–0.5 s apiece
     // on this 2-core machine while it loads): the samples must reach the end of the hold; the recorder in
     // every document (`sightings`) sees any frame between them.
     let samples = 0;
     let lastSample = 0;
+    let pickBefore = 0;
     while (Date.now() < holdEnds) {
-      expect(await visible('Abdul Carter')).toEqual([]);
+      expect(await visible('Abdul Carter'), `Abdul Carter shown ${samples} samples after the reload`).toEqual([]);
       expect(await page.locator('[aria-label="3 correct picks"]').count()).toBe(0);
+      if ((await liveStrip(page, 'Travis Hunter').count()) > 0) pickBefore += 1;
       samples += 1;
       lastSample = Date.now();
       await page.waitForTimeout(100);
     }
     expect(samples).toBeGreaterThanOrEqual(4);
     expect(lastSample).toBeGreaterThan(holdEnds - 1000);
-    expect(sightings.filter((s) => s.text === 'Abdul Carter, EDGE')).toEqual([]);
+    // Nowhere before the pick's own time plus the delay, by when each sighting happened (strip, ticker, rows).
+    expect(sightings.filter((s) => s.text === 'Abdul Carter, EDGE' && s.wallAt < Math.max(asked, changedAt) + DELAY_S * 1000)).toEqual([]);
+    // Meanwhile the page showed the draft as it was before the held pick (kept on the device), not a blank.
+    expect(pickBefore, 'the strip showed pick 2 during the hold').toBeGreaterThan(0);
     // The choice came back with the page.
     const bar = page.getByRole('region', { name: 'Viewing delay' });
     await bar.getByText(`Delayed ${DELAY_S} s`).waitFor();
     expect(await bar.getByRole('spinbutton', { name: 'Seconds behind' }).inputValue()).toBe(String(DELAY_S));
     // Then the page shows it with the standings that count it.
     await liveStrip(page, 'Abdul Carter').waitFor({ timeout: LIVE_MS });
-    await page.locator('[aria-label="3 correct picks"]').first().waitFor();
+    await page.locator('[aria-label="3 correct picks"]').first().waitFor({ timeout: LIVE_MS });
   });
 
   it('a page opened during the hold reads the server afresh, and still does not show the held pick', async () => {
@@ -176,31 +188,74 @@ describe('no spoilers: a viewer 5 s behind the draft room', () => {
     await liveStrip(page, 'Ashton Jeanty').waitFor({ timeout: LIVE_MS });
   });
 
-  it('with a stream delay, a reload shows the standings it last showed at once (only held changes wait); the pill keeps Catch up on a 320 px screen', async () => {
+  it('a page loaded when nothing changed within the delay shows the standings at once: nothing held, no "catching up", no lasting "Loading"', async () => {
+    // Pick 4, the draft's last change, is on the page: released at its own time plus the delay, so nothing
+    // has changed within the delay since.
+    await liveStrip(page, 'Ashton Jeanty').waitFor({ timeout: LIVE_MS });
+    for (const path of ['/leaderboard', `/groups/${groupId}/picks`]) {
+      // A first visit on this device: nothing kept from an earlier page to show. Cleared from a page of the
+      // site without the app (the app's page writes what it shows as it is hidden).
+      await page.goto('/healthz');
+      await page.evaluate('localStorage.removeItem("fr_last_answers")');
+      const loaded = Date.now();
+      await page.goto(path, { waitUntil: 'commit' });
+      const row = page.getByRole('list', { name: 'Rankings' }).getByRole('listitem').filter({ hasText: name });
+      // Within the delay: a page that held its first answers for the delay would not show them yet.
+      await row.first().waitFor({ timeout: DELAY_S * 1000 - 1000 });
+      // For the rest of one delay after the load: the standings stay, no loading message comes back, and the
+      // badge never says the page is catching up (nothing is held).
+      let samples = 0;
+      while (Date.now() < loaded + DELAY_S * 1000) {
+        expect(await row.count(), `the standings on ${path}, ${samples} samples in`).toBeGreaterThan(0);
+        expect(await page.getByText(/^Loading (the leaderboard|group)/).count(), `loading on ${path}`).toBe(0);
+        expect(await page.getByText(/catching up/).count(), `catching up on ${path}`).toBe(0);
+        samples += 1;
+        await page.waitForTimeout(100);
+      }
+      expect(samples).toBeGreaterThan(5);
+      await page.getByRole('region', { name: 'Viewing delay' }).getByText(`Delayed ${DELAY_S} s`).waitFor();
+    }
+  });
+
+  it('with a stream delay, a reload during a hold shows the standings it last showed and holds the new pick; the pill keeps Catch up on screen at 375 and 320 px', async () => {
     await page.goto(`/groups/${groupId}/picks`);
     await hits().waitFor();
     const bar = page.getByRole('region', { name: 'Viewing delay' });
     await bar.getByRole('combobox', { name: 'Watching on' }).selectOption({ label: 'A stream (about 45 s behind)' });
     await bar.getByText('Delayed 45 s').waitFor();
     // What this page shows now was shown before: once the cache has kept it, a reload may show it at once.
-    await expect.poll(() => page.evaluate('localStorage.getItem("fr_last_answers")?.includes("leaderboard") === true')).toBe(true);
+    await expect.poll(() => page.evaluate('localStorage.getItem("fr_last_answers")?.includes("leaderboard") === true'), { timeout: LIVE_MS }).toBe(true);
+    // A pick the stream's viewers see 45 s from now.
+    await op.recordPick(5, 'Will Campbell');
+    const catchUp = bar.getByRole('button', { name: 'Catch up' });
+    /** Catch up's whole box is inside the window (the pill's words wrap rather than push it off). */
+    const catchUpOnScreen = async (width: number) => {
+      const box = await catchUp.boundingBox();
+      expect(box, `Catch up at ${width} px`).not.toBeNull();
+      expect(box!.x, `Catch up at ${width} px`).toBeGreaterThanOrEqual(0);
+      expect(box!.y, `Catch up at ${width} px`).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width, `Catch up at ${width} px`).toBeLessThanOrEqual(width);
+      expect(box!.y + box!.height, `Catch up at ${width} px`).toBeLessThanOrEqual(760);
+      expect(await sidewaysOverflow(page)).toMatchObject({ scroll: 0, element: 0 });
+    };
     for (const width of [375, 320]) {
       await page.setViewportSize({ width, height: 760 });
       await page.reload();
-      // Still catching up to the TV (the page's first answers wait 45 s), yet the standings are there.
+      // Catching up to the TV (the draft changed within the delay), yet the standings it showed are there.
       const pill = bar.getByText(/catching up to your TV, \d+ s/);
       await pill.waitFor();
       await page.getByRole('list', { name: 'Rankings' }).getByRole('listitem').filter({ hasText: name }).waitFor();
       expect(await pill.isVisible(), `still catching up at ${width} px`).toBe(true);
-      // The pill wraps rather than pushing Catch up off the screen.
-      const box = await bar.getByRole('button', { name: 'Catch up' }).boundingBox();
-      expect(box, `Catch up at ${width} px`).not.toBeNull();
-      expect(box!.x).toBeGreaterThanOrEqual(0);
-      expect(box!.x + box!.width, `Catch up at ${width} px`).toBeLessThanOrEqual(width);
-      expect(await sidewaysOverflow(page)).toMatchObject({ scroll: 0, element: 0 });
+      expect(await visible('Will Campbell')).toEqual([]);
+      await catchUpOnScreen(width);
     }
-    await bar.getByRole('button', { name: 'Catch up' }).click();
+    const caughtUp = Date.now();
+    await catchUp.click();
     await bar.getByText(/catching up/).waitFor({ state: 'detached' });
+    await liveStrip(page, 'Will Campbell').waitFor({ timeout: LIVE_MS });
+    expect(sightings.filter((s) => s.text === 'Will Campbell, OT' && s.wallAt < caughtUp)).toEqual([]);
+    // The pill without the countdown keeps it on screen too.
+    await catchUpOnScreen(320);
     await page.setViewportSize({ width: 375, height: 760 });
     await bar.getByRole('combobox', { name: 'Watching on' }).selectOption({ label: 'Another delay (seconds)' });
     await bar.getByRole('spinbutton', { name: 'Seconds behind' }).fill(String(DELAY_S));

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { VIEWING_DELAY_KEY, setViewingDelay } from '../lib/viewing-delay';
-import { catchUp, holdChangesFrom } from '../lib/hold-gate';
+import { catchUp, holdChangesFrom, pageLoaded } from '../lib/hold-gate';
 import { useProfile } from '../lib/queries';
 import { FakeServer } from '../test/fake-server';
 import { board, draftStatus } from '../test/fixtures';
@@ -18,11 +18,15 @@ import { ViewingDelayChooser } from './viewing-delay-chooser';
  * first link, as in the app) while the live layer holds a change back; the screen keeps what it showed.
  */
 
-/** A draft whose round one has `picks.now` picks (slot n took player n): change it and read again. */
-function draftServer() {
+/**
+ * A draft whose round one has `picks.now` picks (slot n took player n): change it and read again.
+ * `lastChangeAgoMs`: the draft's last change that long before each status answer.
+ */
+function draftServer(lastChangeAgoMs?: number) {
   const picks = { now: 2 };
+  const lastChange = () => (lastChangeAgoMs === undefined ? {} : { last_change_at: new Date(Date.now() - lastChangeAgoMs).toISOString() });
   const server = new FakeServer({
-    draft: { status: () => draftStatus('live', picks.now) },
+    draft: { status: () => ({ ...draftStatus('live', picks.now), ...lastChange() }) },
     players: { list: () => board(20, Object.fromEntries(Array.from({ length: picks.now }, (_, i) => [i + 1, i + 1]))) },
     picks: { mine: () => ({ picks: [], group_id: 1, use_global_picks: true, odds: null }) },
     leaderboard: { field: () => [] },
@@ -120,6 +124,32 @@ describe('the hold-back gate', () => {
     holdChangesFrom(Date.now());
     renderApp(<Profile />, { server, route: '/settings' });
     expect(await screen.findByText('Signed in as Me Myself')).toBeInTheDocument();
+  });
+});
+
+describe('a page loaded with a viewing delay', () => {
+  it('shows the draft at once when it last changed longer ago than the delay, and says nothing of catching up', async () => {
+    const { server } = draftServer(120_000);
+    setViewingDelay(45);
+    pageLoaded();
+    renderApp(<LiveScreen />, { server, route: '/leaderboard' });
+    expect(await headline()).toHaveTextContent('Pick 2');
+    expect(screen.getByText('Delayed 45 s')).toBeInTheDocument();
+    expect(screen.queryByText(/catching up/)).toBeNull();
+  });
+
+  it('holds the draft that changed within the delay, says so on the badge, and Catch up shows it', async () => {
+    const { server } = draftServer(10_000);
+    setViewingDelay(45);
+    pageLoaded();
+    const { user } = renderApp(<LiveScreen />, { server, route: '/leaderboard' });
+    await asked(server, 1);
+    expect(await screen.findByText(/Delayed 45 s · catching up to your TV, 3\d s/)).toBeInTheDocument();
+    // The status answered, and waits in the gate: no strip (nothing of the draft as it is now).
+    expect(screen.queryByRole('region', { name: 'Draft live' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Catch up' }));
+    expect(await headline()).toHaveTextContent('Pick 2');
+    expect(screen.queryByText(/catching up/)).toBeNull();
   });
 });
 

@@ -6,8 +6,8 @@ import { useViewingDelay } from './viewing-delay-chooser';
 
 /**
  * "Delayed 45 s · Catch up": says the page runs behind the draft room on purpose, and lets the viewer jump
- * to now (every held pick at once). Nothing while live. While a freshly loaded page waits out its delay it
- * says how long is left, so an empty page does not look broken.
+ * to now (every held pick at once). Nothing while live. While a freshly loaded page holds a change made
+ * within the delay it says how long is left, so a page still waiting does not look broken.
  */
 export function ViewingDelayBadge({ tv = false }: { tv?: boolean }) {
   const delay = useViewingDelay();

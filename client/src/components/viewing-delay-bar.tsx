@@ -9,7 +9,7 @@ import { useViewingDelay, ViewingDelayChooser } from './viewing-delay-chooser';
 /**
  * The viewing delay on the pages that show the live strip. With a delay set: at the top of the page (below
  * the sticky header and strip, not sticky itself), the badge and the chooser, also while a reloaded page
- * waits out its delay (it does not know yet that the draft is live). Live, while round one runs: the
+ * holds a recent change back (it may not know yet that the draft is live). Live, while round one runs: the
  * chooser is offered at the end of the page instead, so a live viewer's standings keep the room they had on
  * a phone. Once chosen there it stays there until the page changes (the field in use does not vanish).
  * `always`: on a page that is not one of the strip's (the spectators' /live), which shows it itself.

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { catchUp, gateState, holdChangesFrom, whenReleased } from './hold-gate';
+import { pageClockSkew } from './hold-back';
+import { catchUp, gateState, holdChangesFrom, pageLoaded, sawDraftStatus, whenReleased } from './hold-gate';
 import { delayedText, getViewingDelay, parseViewingDelay, setViewingDelay } from './viewing-delay';
 
 /** Whether the promise has settled after the microtasks pending now. */
@@ -63,6 +64,92 @@ describe('the read gate: answers of draft reads wait while picks are held', () =
     catchUp();
     expect(await settled(answer)).toBe(true);
     expect(gateState().until).toBe(0);
+  });
+});
+
+describe('a page loaded with a viewing delay: its draft answers wait only for what changed within the delay', () => {
+  const NOW = Date.parse('2026-04-23T20:00:00Z');
+  /** A draft status whose last change was `agoMs` before the load (null: none recorded). */
+  const status = (agoMs: number | null) => ({ draftHasStarted: true, last_change_at: agoMs === null ? null : new Date(NOW - agoMs).toISOString() });
+  /** Where the gate places that change on this device's clock (another file's answers may have sampled the skew). */
+  const changeAt = (agoMs: number) => Math.min(NOW, pageClockSkew.toDevice(NOW - agoMs));
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(NOW);
+    setViewingDelay(45);
+    pageLoaded();
+  });
+  afterEach(() => {
+    catchUp();
+    holdChangesFrom(0);
+    setViewingDelay(0);
+    vi.useRealTimers();
+  });
+
+  it('holds answers until a draft status says when the draft last changed; none when that is longer ago than the delay', async () => {
+    const early = whenReleased();
+    expect(await settled(early)).toBe(false);
+    // Not known yet to hold a change: the badge says nothing of catching up.
+    expect(gateState()).toEqual({ until: NOW + 45_000, catchingUp: false });
+    sawDraftStatus(status(120_000));
+    expect(await settled(early)).toBe(true);
+    expect(await settled(whenReleased())).toBe(true);
+    expect(gateState()).toEqual({ until: 0, catchingUp: false });
+  });
+
+  it('a change 10 s ago holds every answer, those that came before the status too, for the 35 s left, and says so', async () => {
+    const early = whenReleased();
+    sawDraftStatus(status(10_000));
+    const late = whenReleased();
+    expect(gateState()).toEqual({ until: changeAt(10_000) + 45_000, catchingUp: true });
+    vi.advanceTimersByTime(changeAt(10_000) + 45_000 - NOW - 1);
+    expect(await settled(early)).toBe(false);
+    expect(await settled(late)).toBe(false);
+    vi.advanceTimersByTime(200);
+    expect(await settled(early)).toBe(true);
+    expect(await settled(late)).toBe(true);
+    expect(gateState()).toEqual({ until: 0, catchingUp: false });
+  });
+
+  it('a later status naming a newer change holds longer; one naming an older change never shortens the hold', async () => {
+    sawDraftStatus(status(10_000));
+    sawDraftStatus(status(40_000));
+    expect(gateState().until).toBe(changeAt(10_000) + 45_000);
+    sawDraftStatus(status(2_000));
+    expect(gateState().until).toBe(changeAt(2_000) + 45_000);
+  });
+
+  it('holds nothing before the start, or with no change recorded', async () => {
+    sawDraftStatus({ draftHasStarted: false, last_change_at: null });
+    expect(await settled(whenReleased())).toBe(true);
+    pageLoaded();
+    sawDraftStatus(status(null));
+    expect(await settled(whenReleased())).toBe(true);
+  });
+
+  it('never holds longer than one delay after the load (a change "in the future": a device clock behind)', () => {
+    sawDraftStatus({ draftHasStarted: true, last_change_at: new Date(NOW + 600_000).toISOString() });
+    expect(gateState()).toEqual({ until: NOW + 45_000, catchingUp: true });
+  });
+
+  it('a change the stream holds during the load holds the answers that come after it past the load\'s hold', async () => {
+    sawDraftStatus(status(40_000));
+    vi.advanceTimersByTime(1000);
+    holdChangesFrom(Date.now());
+    const answer = whenReleased();
+    vi.advanceTimersByTime(10_000);
+    expect(await settled(answer)).toBe(false);
+    vi.advanceTimersByTime(35_100);
+    expect(await settled(answer)).toBe(true);
+  });
+
+  it('"Catch up" ends the load\'s hold at once', async () => {
+    sawDraftStatus(status(10_000));
+    const answer = whenReleased();
+    catchUp();
+    expect(await settled(answer)).toBe(true);
+    expect(gateState()).toEqual({ until: 0, catchingUp: false });
   });
 });
 

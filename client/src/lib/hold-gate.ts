@@ -1,6 +1,7 @@
 import { observable } from '@trpc/server/observable';
 import type { TRPCLink } from '@trpc/client';
 import type { AppRouter } from '@first-round/server/router';
+import { pageClockSkew } from './hold-back';
 import { getViewingDelay, subscribeViewingDelay } from './viewing-delay';
 
 /*
@@ -12,9 +13,15 @@ import { getViewingDelay, subscribeViewingDelay } from './viewing-delay';
  * been released (it may include them; it cannot include a later one). TanStack Query keeps showing the
  * answer it had meanwhile, so standings never move before the pick that moves them.
  *
- * A page loaded with a delay set cannot know when the picks already in the server's answers were made, so
- * its first answers wait one whole delay after the load ("catching up to your TV"), unless the first draft
- * status says the draft has not started (nothing to spoil). "Catch up" and a shorter delay release at once.
+ * A page loaded with a delay set has not heard the changes already in the server's answers. Its draft
+ * answers wait until a draft status says when the draft last changed (`last_change_at`, the server's clock,
+ * brought to this device's by the skew each answer's Date gives, which only over-estimates it): nothing
+ * waits when that is longer ago than the delay, or before the start; else every draft answer waits until
+ * that moment plus the delay, the page "catching up to your TV" (showing what this device showed before,
+ * kept by lib/persisted-queries.ts, if anything). Never longer than one delay after the load. Every read
+ * that shows draft state waits here, the live stream's opening standings page too (components/draft-live.tsx):
+ * one answer let through early would show the change on the strip, the standings or the board.
+ * "Catch up" and a shorter delay release at once.
  */
 
 /** Reads whose answers change with a pick (the operator's audit log and undo preview are not a viewer's). */
@@ -25,51 +32,65 @@ const AFTER_RELEASE_MS = 100;
 export interface GateState {
   /** Device time until which answers wait (0: none wait). */
   until: number;
-  /** Whether the page is still waiting out its first delay after loading. */
+  /** Whether the page, freshly loaded, holds a change the draft status says happened within the delay. */
   catchingUp: boolean;
 }
 
 /*
- * Every hold is kept as the device time something happened (the page's load, the newest held change)
- * and the delay is added when asked: a delay changed mid-draft moves every hold with it, the answers
- * already waiting included (a longer delay must hold them longer too: they may include a change that is
- * now held longer).
+ * Every hold is kept as the device time something happened (the draft's last change before the load, the
+ * newest held change) and the delay is added when asked: a delay changed mid-draft moves every hold with
+ * it, the answers already waiting included (a longer delay must hold them longer too: they may include a
+ * change that is now held longer).
  */
-const loadedAt = Date.now();
-let loadWindow = getViewingDelay() > 0;
+let loadedAt = 0;
+/** Whether answers may still be held for what the page missed before it loaded. */
+let loadWindow = false;
+/** The moment the load's hold counts from: the load itself until a draft status says when the draft last changed. */
+let loadFrom = 0;
+/** Whether a draft status has said it (then the hold is a known change's, and the badge says so). */
+let loadKnown = false;
 /** Device time the newest change the stream holds happened (0: none held; lib/hold-back.ts via draft-live). */
 let changesFrom = 0;
-/** Answers waiting, each with the moment its hold counts from. */
-let waiters: { from: number; resolve: () => void }[] = [];
+/**
+ * Answers waiting: each with the newest held change when it arrived (`from`), and whether it arrived while
+ * the load's hold was on (`load`: it then waits for that hold as it is now, which a draft status can shorten).
+ */
+let waiters: { from: number; load: boolean; resolve: () => void }[] = [];
 let timer: ReturnType<typeof setTimeout> | undefined;
 const listeners = new Set<() => void>();
 const catchUpListeners = new Set<() => void>();
 
 const delayMs = () => getViewingDelay() * 1000;
 
+/** The moment a waiting answer's hold counts from. */
+function fromOf(w: { from: number; load: boolean }): number {
+  return w.load && loadWindow ? Math.max(loadFrom, w.from) : w.from;
+}
+
 /** The moment the current hold counts from (0: nothing held). */
 function holdFrom(): number {
-  return Math.max(loadWindow ? loadedAt : 0, changesFrom);
+  return Math.max(loadWindow ? loadFrom : 0, changesFrom);
 }
 
 function computeState(): GateState {
+  const now = Date.now();
   const from = holdFrom();
   const until = from > 0 && delayMs() > 0 ? from + delayMs() : 0;
-  return { until: until > Date.now() ? until : 0, catchingUp: loadWindow && loadedAt + delayMs() > Date.now() };
+  return { until: until > now ? until : 0, catchingUp: loadWindow && loadKnown && loadFrom + delayMs() > now };
 }
 
 let snapshot: GateState = computeState();
 
 function update(): void {
   const now = Date.now();
-  if (loadWindow && loadedAt + delayMs() <= now) loadWindow = false;
-  const due = (w: { from: number }) => w.from + delayMs() + AFTER_RELEASE_MS <= now;
+  if (loadWindow && loadFrom + delayMs() <= now) loadWindow = false;
+  const due = (w: { from: number; load: boolean }) => fromOf(w) + delayMs() + AFTER_RELEASE_MS <= now;
   const ready = waiters.filter(due);
   waiters = waiters.filter((w) => !due(w));
   for (const w of ready) w.resolve();
   if (timer) clearTimeout(timer);
   timer = undefined;
-  const next = Math.min(...waiters.map((w) => w.from + delayMs() + AFTER_RELEASE_MS), loadWindow ? loadedAt + delayMs() : Infinity);
+  const next = Math.min(...waiters.map((w) => fromOf(w) + delayMs() + AFTER_RELEASE_MS), loadWindow ? loadFrom + delayMs() : Infinity);
   if (Number.isFinite(next)) timer = setTimeout(update, Math.max(0, next - now));
   const state = computeState();
   if (state.until !== snapshot.until || state.catchingUp !== snapshot.catchingUp) {
@@ -79,6 +100,20 @@ function update(): void {
 }
 
 subscribeViewingDelay(update);
+
+/**
+ * The page loads: with a delay set, draft answers wait for what it missed until a draft status says what
+ * that is. Done once as this module loads; the component tests call it for a page loaded afresh.
+ */
+export function pageLoaded(): void {
+  loadedAt = Date.now();
+  loadFrom = loadedAt;
+  loadWindow = getViewingDelay() > 0;
+  loadKnown = false;
+  update();
+}
+
+pageLoaded();
 
 /** The live layer says when the newest change it holds happened, on this device's clock (0: nothing held). */
 export function holdChangesFrom(deviceMs: number): void {
@@ -90,17 +125,30 @@ export function holdChangesFrom(deviceMs: number): void {
 export function whenReleased(): Promise<void> {
   if (computeState().until === 0) return Promise.resolve();
   return new Promise((resolve) => {
-    waiters.push({ from: holdFrom(), resolve });
+    waiters.push({ from: changesFrom, load: loadWindow, resolve });
     update();
   });
 }
 
-/** The first draft status of a page loaded with a delay: before the start there is nothing to hold. */
-export function sawDraftStatus(status: { draftHasStarted?: unknown }): void {
-  if (loadWindow && status.draftHasStarted === false) {
+/**
+ * A draft status answered while the load's hold is on: before the start, or with no change recorded, there
+ * is nothing to hold; else what changed at `last_change_at` (on this device's clock) is held until then
+ * plus the delay, and nothing older. A later status only ever moves the hold later (a change since).
+ */
+export function sawDraftStatus(status: { draftHasStarted?: unknown; last_change_at?: unknown }): void {
+  if (!loadWindow) return;
+  if (status.draftHasStarted === false || status.last_change_at === null) {
     loadWindow = false;
     update();
+    return;
   }
+  const changed = typeof status.last_change_at === 'string' ? Date.parse(status.last_change_at) : NaN;
+  if (!Number.isFinite(changed)) return;
+  // A change "after the load" (a device clock behind) holds one delay from the load, no longer.
+  const from = Math.min(loadedAt, pageClockSkew.toDevice(changed));
+  loadFrom = loadKnown ? Math.max(loadFrom, from) : from;
+  loadKnown = true;
+  update();
 }
 
 /** "Catch up": every waiting answer now, and the live layer releases every held change (onCatchUp). */
@@ -108,7 +156,10 @@ export function catchUp(): void {
   loadWindow = false;
   for (const l of [...catchUpListeners]) l();
   changesFrom = 0;
-  for (const w of waiters) w.from = -Infinity;
+  for (const w of waiters) {
+    w.from = -Infinity;
+    w.load = false;
+  }
   update();
 }
 
@@ -147,7 +198,7 @@ export function holdBackLink(): TRPCLink<AppRouter> {
         const sub = next(op).subscribe({
           next(value) {
             if (gated && op.path === 'draft.status') {
-              const data = (value.result as { data?: { draftHasStarted?: unknown } }).data;
+              const data = (value.result as { data?: { draftHasStarted?: unknown; last_change_at?: unknown } }).data;
               if (data) sawDraftStatus(data);
             }
             later(() => observer.next(value));

@@ -65,8 +65,9 @@ function fill(client: QueryClient): void {
 
 /**
  * The answers kept by this build, for when the network does not answer: put in the cache before the first
- * render when the page opens offline, or with a viewing delay (its first answers wait a whole delay, and
- * what this device showed before is no spoiler: "catching up to your TV" says the page is behind); else
+ * render when the page opens offline, or with a viewing delay (its first answers wait for a change within
+ * the delay, lib/hold-gate.ts, and what this device showed before is no spoiler: the draft before that
+ * change, or older, while "catching up to your TV" says the page is behind); else
  * only once the app finds itself offline (lib/connectivity.ts), into the queries that have no answer yet.
  * Online and live, a page shows only what the server says now, never a moment of an older state.
  */

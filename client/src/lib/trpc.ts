@@ -6,6 +6,7 @@ import { isHotRead } from '@first-round/shared/hot-reads';
 import type { JoinRefusalData } from '@first-round/shared/schemas';
 import type { AppRouter } from '@first-round/server/router';
 import { fetchNotingConnectivity } from './connectivity';
+import { pageClockSkew } from './hold-back';
 import { holdBackLink } from './hold-gate';
 
 export const trpc = createTRPCReact<AppRouter>();
@@ -17,8 +18,18 @@ export interface LinkOptions {
   getToken: () => Promise<string | null>;
 }
 
-/** With the cookies, and noting whether an answer came (lib/connectivity.ts: the offline banner). */
-const withCookies: typeof fetch = (url, init) => fetchNotingConnectivity(url, { ...init, credentials: 'include' });
+/**
+ * With the cookies, and noting whether an answer came (lib/connectivity.ts: the offline banner). Each
+ * answer's Date (whole seconds, at or before the server's time) is a sample of this device's clock skew
+ * that can only over-estimate it: a page loaded with a viewing delay places the draft's last change on this
+ * device's clock with it before any live change came (lib/hold-gate.ts), and never too early.
+ */
+const withCookies: typeof fetch = async (url, init) => {
+  const res = await fetchNotingConnectivity(url, { ...init, credentials: 'include' });
+  const date = Date.parse(res.headers.get('date') ?? '');
+  if (Number.isFinite(date)) pageClockSkew.sample(date, Date.now());
+  return res;
+};
 
 export function createLinks({ getToken }: LinkOptions): TRPCLink<AppRouter>[] {
   const authorization = async (): Promise<Record<string, string>> => {
