@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import type { PlayerDto } from '@first-round/shared/schemas';
+import type * as PlayerRow from '../player-row';
 import { FakeServer } from '../../test/fake-server';
 import { board } from '../../test/fixtures';
 import { renderApp } from '../../test/render';
@@ -11,7 +12,7 @@ const renders = new Map<number, number>();
 
 // The rows' content as the app draws it, counted: which rows a tap makes React render again.
 vi.mock('../player-row', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../player-row')>();
+  const original = await importOriginal<typeof PlayerRow>();
   return {
     ...original,
     PlayerRowContent(props: Parameters<typeof original.PlayerRowContent>[0]) {
