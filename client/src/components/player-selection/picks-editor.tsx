@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Box, chakra, Flex, Input, InputGroup, NativeSelect, Stack } from '@chakra-ui/react';
 import { useNavigate } from 'react-router-dom';
 import { MAX_PICKS } from '@first-round/shared/constants';
@@ -86,22 +86,27 @@ export function PicksEditor({ players, entry, doneTo, roundOnePicks }: { players
   const odds = useOddsBoard(players, roundOnePicks);
   const selectedOdds = useEntryOdds(odds, selected);
 
-  const visible = useMemo(() => {
-    const shown = filterPlayers(players, query, position);
-    return selectedOnly ? shown.filter((p) => selected.has(p.id)) : shown;
-  }, [players, query, position, selectedOnly, selected]);
+  // The board as searched and filtered is worked out when those change; a tap changes only 'Selected only'.
+  const matching = useMemo(() => filterPlayers(players, query, position), [players, query, position]);
+  const visible = useMemo(() => (selectedOnly ? matching.filter((p) => selected.has(p.id)) : matching), [matching, selectedOnly, selected]);
 
-  function toggle(id: number) {
-    // A hard stop at the limit: the 33rd tap says why instead of adding (the server refuses it too).
-    if (!selected.has(id) && selected.size >= MAX_PICKS) return notify('error', MESSAGES.tooManyPicksTitle, MESSAGES.tooManyPicks);
-    if (!loaded) earlyTaps.current.push({ id, on: !selected.has(id) });
-    setSelected((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  }
+  // The same function from tap to tap (it changes only when the entry fills or its start arrives), so a tap
+  // renders again only the row it changed: the row says whether it was on.
+  const full = selected.size >= MAX_PICKS;
+  const toggle = useCallback(
+    (id: number, wasOn: boolean) => {
+      // A hard stop at the limit: the 33rd tap says why instead of adding (the server refuses it too).
+      if (!wasOn && full) return notify('error', MESSAGES.tooManyPicksTitle, MESSAGES.tooManyPicks);
+      if (!loaded) earlyTaps.current.push({ id, on: !wasOn });
+      setSelected((prev) => {
+        const next = new Set(prev);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      });
+    },
+    [full, loaded],
+  );
 
   async function onSave() {
     if (selected.size === 0) return notify('error', MESSAGES.noPlayersSelectedTitle, MESSAGES.noPlayersSelected);
@@ -169,42 +174,9 @@ export function PicksEditor({ players, entry, doneTo, roundOnePicks }: { players
         </EmptyState>
       ) : (
         <Stack as="ul" gap="2" listStyleType="none" pb="28" aria-label="Players">
-          {visible.map((player) => {
-            const isSelected = selected.has(player.id);
-            return (
-              <li key={player.id}>
-                <RowButton
-                  type="button"
-                  aria-pressed={isSelected}
-                  onClick={() => toggle(player.id)}
-                  display="flex"
-                  width="100%"
-                  px="3"
-                  py="2.5"
-                  borderRadius="lg"
-                  borderWidth="1px"
-                  borderColor={isSelected ? 'navy.900' : 'gray.200'}
-                  bg={isSelected ? 'navy.900' : 'white'}
-                  color={isSelected ? 'white' : 'gray.900'}
-                  boxShadow={isSelected ? 'md' : 'xs'}
-                  cursor="pointer"
-                  transition="background 0.12s"
-                  _hover={{ borderColor: 'navy.400' }}
-                  _focusVisible={{ outline: '3px solid', outlineColor: 'gold.400', outlineOffset: '1px' }}
-                >
-                  <PlayerRowContent player={player} selected={isSelected} />
-                  <Box alignSelf="center" ms="2">
-                    <RiskBandChip band={player.band} />
-                  </Box>
-                  {isSelected && (
-                    <Box color="gold.400" alignSelf="center" flexShrink={0} ms="2">
-                      <CheckIcon size={22} />
-                    </Box>
-                  )}
-                </RowButton>
-              </li>
-            );
-          })}
+          {visible.map((player) => (
+            <PlayerToggleRow key={player.id} player={player} selected={selected.has(player.id)} onToggle={toggle} />
+          ))}
         </Stack>
       )}
 
@@ -221,3 +193,43 @@ export function PicksEditor({ players, entry, doneTo, roundOnePicks }: { players
     </>
   );
 }
+
+/**
+ * One player on the board, a button that adds or removes him. Memoized: its props change only when this
+ * player is added or removed (or the board itself changes), not when another row is tapped.
+ */
+const PlayerToggleRow = memo(function PlayerToggleRow({ player, selected, onToggle }: { player: PlayerDto; selected: boolean; onToggle: (id: number, wasOn: boolean) => void }) {
+  return (
+    <li>
+      <RowButton
+        type="button"
+        aria-pressed={selected}
+        onClick={() => onToggle(player.id, selected)}
+        display="flex"
+        width="100%"
+        px="3"
+        py="2.5"
+        borderRadius="lg"
+        borderWidth="1px"
+        borderColor={selected ? 'navy.900' : 'gray.200'}
+        bg={selected ? 'navy.900' : 'white'}
+        color={selected ? 'white' : 'gray.900'}
+        boxShadow={selected ? 'md' : 'xs'}
+        cursor="pointer"
+        transition="background 0.12s"
+        _hover={{ borderColor: 'navy.400' }}
+        _focusVisible={{ outline: '3px solid', outlineColor: 'gold.400', outlineOffset: '1px' }}
+      >
+        <PlayerRowContent player={player} selected={selected} />
+        <Box alignSelf="center" ms="2">
+          <RiskBandChip band={player.band} />
+        </Box>
+        {selected && (
+          <Box color="gold.400" alignSelf="center" flexShrink={0} ms="2">
+            <CheckIcon size={22} />
+          </Box>
+        )}
+      </RowButton>
+    </li>
+  );
+});
