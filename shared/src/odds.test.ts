@@ -119,8 +119,10 @@ function oddsInField(sims: Simulations, entries: number[][]) {
   const keys = entries.map((picks) => simulateEntry(sims, picks).key);
   const order = entries.map((_, e) => e).sort((a, b) => (ranksBefore(keys[a]!, 0, keys[b]!, 0) ? -1 : ranksBefore(keys[b]!, 0, keys[a]!, 0) ? 1 : 0));
   const busted = entries.map((picks) => scoreEntry(Array.from(picks, (i) => ({ rank: sims.board.rank[i]!, draftRound: sims.board.round[i] || null })), sims.draft).busted);
-  const best = fieldBest(sims, { order, keys, picksOf: (e) => entries[e]!, busted: (e) => busted[e]! });
-  return entries.map((picks) => fieldOdds(sims, best, picks));
+  const start = entries.map((_, e) => entries.slice(0, e).reduce((n, picks) => n + picks.length, 0));
+  const field = { order, keys, players: entries.flat(), start, picks: entries.map((p) => p.length), busted: (e: number) => busted[e]! };
+  const best = fieldBest(sims, field);
+  return entries.map((_, e) => fieldOdds(sims, best, field, e));
 }
 
 /** `count` random entries of 1..`most` distinct players of the first `players`, skewed to the top of the board. */
