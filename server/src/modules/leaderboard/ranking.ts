@@ -260,19 +260,27 @@ function allWentOrder(sims: Simulations, table: SetTable, idRank: Int32Array, co
   return order;
 }
 
-let lastBatch: { seed: number; count: number; sims: Simulations } | null = null;
+let lastBatch: { seed: number; sims: Simulations } | null = null;
 
 /**
  * The draft moment's batch of simulations over the book's board: the batch the web app draws from the same
- * board and draft (`oddsBoard`, the same seed), kept while the seed holds, so every group ranked at one
- * draft moment shares it. The board is copied: the book's columns change with the next draft change.
+ * board and draft (`oddsBoard`, the same seed), kept while the seed holds and the board lists its players in
+ * the same order (the batch's bits are by board index: a book read whole again may number them anew), so
+ * every ranking of one draft moment shares it. The board is copied: the book's columns change with the next
+ * draft change.
  */
 export function bookSimulations(book: Book): Simulations {
   const { count, columns } = book.board;
   const board: BoardColumns = { rank: columns.rank.slice(0, count), round: columns.round.slice(0, count) };
   const seed = oddsSeed(board, book.draft);
-  if (lastBatch && lastBatch.seed === seed && lastBatch.count === count) return lastBatch.sims;
+  if (lastBatch && lastBatch.seed === seed && sameColumns(lastBatch.sims.board, board)) return lastBatch.sims;
   const sims = simulateRoundOne(board, book.draft, { seed });
-  lastBatch = { seed, count, sims };
+  lastBatch = { seed, sims };
   return sims;
+}
+
+function sameColumns(a: BoardColumns, b: BoardColumns): boolean {
+  if (a.rank.length !== b.rank.length) return false;
+  for (let i = 0; i < a.rank.length; i++) if (a.rank[i] !== b.rank[i] || a.round[i] !== b.round[i]) return false;
+  return true;
 }
