@@ -10,6 +10,7 @@ import { rankEntries, type Entry } from '@first-round/shared/scoring';
 import { completeRoundOne, recordPick, resetDraft, startDraft, undoLast } from '../src/modules/draft/draft.service.js';
 import { GlobalStandings } from '../src/modules/leaderboard/global-standings.js';
 import { EntryBook } from '../src/modules/standings/entry-book.js';
+import { globalOddsFromTables, withGlobalOdds } from './support/global-odds.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { seededRandom } from '@first-round/shared/seeded-random';
 
@@ -167,7 +168,7 @@ describe('global standings ranked in memory', () => {
   });
 });
 
-/** The global ranking as shared/src/scoring.ts ranks it (`rankEntries`), from the raw picks, players and draft state. */
+/** The global ranking as shared/src/scoring.ts ranks it (`rankEntries`), from the raw picks, players and draft state, with each row's odds. */
 async function rankedByScoringRules() {
   const picks = await t.db.query<{ participant_id: string; name: string; rank: number; draft_round: number | null }>(
     `select k.participant_id, coalesce(p.screen_name, p.id) as name, pl.rank, pl.draft_round
@@ -184,7 +185,9 @@ async function rankedByScoringRules() {
     `select (select count(*)::int from player where draft_round = 1) as filled,
             coalesce((select round_one_complete from draft_state where id = 1), false) as marked`,
   );
-  return rankEntries([...entries.values()], { roundOnePicks: t.deps.draft.roundOnePicks, filledSlots: state!.filled, roundOneCompleteMarked: state!.marked });
+  const rows = rankEntries([...entries.values()], { roundOnePicks: t.deps.draft.roundOnePicks, filledSlots: state!.filled, roundOneCompleteMarked: state!.marked });
+  // Each row with the odds the shared model gives it among every global entry (none once round one is complete).
+  return withGlobalOdds(rows, await globalOddsFromTables(t.db, t.deps.draft.roundOnePicks));
 }
 
 describe('global standings against the scoring rules (differential, random pick sequences)', () => {

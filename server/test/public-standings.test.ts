@@ -72,7 +72,7 @@ describe('public standings', () => {
     expect(body.rankings.find((r) => r.participant_name === 'bob_pub')).toMatchObject({ correct_picks: 0 });
     expect(body.rankings.length).toBeLessThanOrEqual(100);
     // The rows carry the leaderboard's fields only: no e-mail, no player names or ids of picks.
-    expect(Object.keys(alices!).sort()).toEqual(['busted', 'can_win', 'correct_picks', 'hits', 'max_possible', 'misses', 'participant_id', 'participant_name', 'picks', 'rank', 'tiebreak_rank']);
+    expect(Object.keys(alices!).sort()).toEqual(['busted', 'can_win', 'correct_picks', 'hits', 'max_possible', 'misses', 'odds', 'participant_id', 'participant_name', 'picks', 'rank', 'tiebreak_rank']);
     expect(JSON.stringify(body)).not.toMatch(/@example|email/i);
   });
 

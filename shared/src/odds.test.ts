@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { entryOdds, killList, ODDS_TEMPERATURE, oddsBoard, oddsSeed, simulateRoundOne, survivalChance, winChances } from './odds.js';
-import { rankEntries, scoreEntry, type BoardColumns, type DraftSnapshot } from './scoring.js';
+import { entryOdds, fieldBest, fieldOdds, killList, ODDS_TEMPERATURE, oddsBoard, oddsSeed, simulateEntry, simulateRoundOne, survivalChance, winChances, type Simulations } from './odds.js';
+import { seededRandom } from './seeded-random.js';
+import { rankEntries, ranksBefore, scoreEntry, type BoardColumns, type DraftSnapshot } from './scoring.js';
 
 /** A board of players ranked 1..n, with the given draft rounds (0: undrafted). */
 function board(rounds: number[]): BoardColumns {
@@ -110,6 +111,70 @@ describe('the odds of the rest of round one', () => {
       const exact = orders(open, 3).reduce((s, [went, p]) => s + (went.includes(i) ? p : 0), 0);
       expect(Math.abs(sims.goes[i]! - exact)).toBeLessThan(within(exact, sims.count));
     }
+  });
+});
+
+/** A whole field's odds by `fieldBest`: entries scanned by their key if they survive, best first (as the server orders them). */
+function oddsInField(sims: Simulations, entries: number[][]) {
+  const keys = entries.map((picks) => simulateEntry(sims, picks).key);
+  const order = entries.map((_, e) => e).sort((a, b) => (ranksBefore(keys[a]!, 0, keys[b]!, 0) ? -1 : ranksBefore(keys[b]!, 0, keys[a]!, 0) ? 1 : 0));
+  const busted = entries.map((picks) => scoreEntry(Array.from(picks, (i) => ({ rank: sims.board.rank[i]!, draftRound: sims.board.round[i] || null })), sims.draft).busted);
+  const start = entries.map((_, e) => entries.slice(0, e).reduce((n, picks) => n + picks.length, 0));
+  const field = { order, keys, players: entries.flat(), start, picks: entries.map((p) => p.length), busted: (e: number) => busted[e]! };
+  const best = fieldBest(sims, field);
+  return entries.map((_, e) => fieldOdds(sims, best, field, e));
+}
+
+/** `count` random entries of 1..`most` distinct players of the first `players`, skewed to the top of the board. */
+function randomEntries(seed: number, count: number, players: number, most: number): number[][] {
+  const random = seededRandom(seed);
+  return Array.from({ length: count }, () => {
+    const size = 1 + Math.floor(random() * most);
+    const picks = new Set<number>();
+    while (picks.size < size) picks.add(Math.floor(random() ** 1.5 * players));
+    return [...picks];
+  });
+}
+
+describe('odds in a whole field (the global standings)', () => {
+  it("each entry's win chance from each simulation's best surviving key is winChances over every entry, exactly", () => {
+    // 60 players: the first 10 ranks went but rank 4 (round two); 12 of 22 slots left.
+    const rounds = Array.from({ length: 60 }, (_, i) => (i === 3 ? 2 : i < 10 ? 1 : 0));
+    for (const [seed, most] of [
+      [1, 4],
+      [2, 12],
+      [3, 25],
+    ] as const) {
+      const sims = simulateRoundOne(board(rounds), draft(22, 9));
+      const entries = randomEntries(seed, 400, 60, most);
+      const field = oddsInField(sims, entries);
+      const wins = winChances(sims, entries);
+      entries.forEach((picks, e) => {
+        expect(field[e]!.survive, `survival of ${picks}`).toBe(survivalChance(sims, picks));
+        expect(field[e]!.win, `win of ${picks}`).toBe(wins[e]);
+      });
+      // Somebody wins in most simulations.
+      expect(field.reduce((s, o) => s + o!.win, 0)).toBeGreaterThan(0.5);
+    }
+  });
+
+  it('certain to lose is 0 % to win, the one alive entry that can reach the best score 100 %, busted 0 % of both, and none after round one', () => {
+    // Ranks 1 and 2 went; 3 of 5 slots left.
+    const sims = simulateRoundOne(board([1, 1, 0, 0, 0, 0, 0, 0, 0, 0]), draft(5, 2));
+    // Settled on 2 hits (boldest #2); settled on 1 hit; 4 pending picks with 3 slots left (busted).
+    const entries = [[0, 1], [0], [2, 3, 4, 5]];
+    expect(oddsInField(sims, entries)).toEqual([
+      { survive: 1, win: 1 },
+      { survive: 1, win: 0 },
+      { survive: 0, win: 0 },
+    ]);
+    // An entry that beats the settled one when rank 3 goes: it wins exactly then, the settled one otherwise.
+    const [settled, , , bolder] = oddsInField(sims, [...entries, [0, 1, 2]]);
+    expect(bolder!.win).toBe(bolder!.survive);
+    expect(bolder!.survive).toBe(sims.goes[2]);
+    expect(settled!.win).toBeCloseTo(1 - bolder!.win, 12);
+    const after = simulateRoundOne(board([1, 1, 1, 1, 1, 0]), draft(5, 5));
+    expect(oddsInField(after, [[0, 1], [5]])).toEqual([null, null]);
   });
 });
 

@@ -210,9 +210,10 @@ export function survivalChance(sims: Simulations, picks: ArrayLike<number>): num
 }
 
 /**
- * Each entry's chance (0..1) to finish first among `entries` (a group, or the entries a page shows),
- * sharing first counting as first: in each simulation the surviving entries with the best standings key
- * win. Null once round one is complete.
+ * Each entry's chance (0..1) to finish first among `entries` (a group's), sharing first counting as
+ * first: in each simulation the surviving entries with the best standings key win. Null once round one is
+ * complete. A whole field too big to hold every entry's bitset (the global standings) is `fieldBest` and
+ * `fieldOdds`: the same numbers.
  */
 export function winChances(sims: Simulations, entries: readonly ArrayLike<number>[]): (number | null)[] {
   if (isRoundOneComplete(sims.draft)) return entries.map(() => null);
@@ -238,6 +239,123 @@ export function winChances(sims: Simulations, entries: readonly ArrayLike<number
     at = end;
   }
   return Array.from(wins);
+}
+
+/** A simulation no entry survives: nobody wins it. */
+export const NO_SURVIVOR = -1;
+
+/**
+ * A whole field of entries (the global standings: 100,000 and more), as `fieldBest` scans it: by entry
+ * index, in columns, without an object per entry.
+ */
+export interface FieldEntries {
+  /** The entries to scan, in the standings' order of `keys`, best first (equal keys in any order). */
+  order: ArrayLike<number>;
+  /** By entry: its standings key where it survives, every pending pick gone (`simulateEntry`'s `key`). */
+  keys: ArrayLike<number>;
+  /** Every entry's picks (player indexes in the simulations' board): entry e's are `players[start[e] .. start[e] + picks[e])`. */
+  players: ArrayLike<number>;
+  start: ArrayLike<number>;
+  picks: ArrayLike<number>;
+  /** By entry: busted now (the rules' verdict): it survives no simulation. */
+  busted(e: number): boolean;
+}
+
+/**
+ * Per simulation, the best standings key among the field's entries that survive it (NO_SURVIVOR where none
+ * does): what an entry's chance to win the whole field is measured against (`fieldOdds`), made once per
+ * draft moment for every entry. The entries are scanned best key first, so a simulation is settled by the
+ * first entry that survives it and is not looked at again; the scan ends once every simulation is settled
+ * (at the latest at the first alive entry with nothing pending: it survives them all). An entry survives a
+ * simulation when every pending pick went in it (as in `simulateEntry`); only the words of simulations
+ * still open in which its least likely pending pick went are looked at, that pick first, so most entries
+ * are out after a few word ANDs.
+ */
+export function fieldBest(sims: Simulations, field: FieldEntries): Float64Array {
+  const best = new Float64Array(sims.count).fill(NO_SURVIVOR);
+  if (isRoundOneComplete(sims.draft)) return best;
+  const { words, wentBits, goes } = sims;
+  // The simulations not settled yet; and, a bit per word of them, the words that still hold one (`live`)
+  // and, per player, the words in which he went at least once (`some`): an entry's least likely pick
+  // names the only words worth a look.
+  const open = new Uint32Array(words).fill(0xffffffff);
+  const tail = sims.count & 31;
+  if (tail) open[words - 1] = (1 << tail) - 1;
+  const spans = Math.ceil(words / 32);
+  const live = new Uint32Array(spans);
+  for (let w = 0; w < words; w++) live[w >>> 5] = live[w >>> 5]! | (1 << (w & 31));
+  const some = new Uint32Array(goes.length * spans);
+  for (let i = 0; i < goes.length; i++) for (let w = 0; w < words; w++) if (wentBits[i * words + w] !== 0) some[i * spans + (w >>> 5)] = some[i * spans + (w >>> 5)]! | (1 << (w & 31));
+  let liveWords = words;
+  let pending = new Int32Array(64);
+  const { order, keys, picks } = field;
+  for (let at = 0; at < order.length && liveWords > 0; at++) {
+    const e = order[at]!;
+    if (at > 0 && ranksBefore(keys[e]!, 0, keys[order[at - 1]!]!, 0)) throw new Error('fieldBest: the entries are not in the order of their keys');
+    if (field.busted(e)) continue;
+    if (picks[e]! > pending.length) pending = new Int32Array(picks[e]!);
+    const m = pendingInto(sims, field, e, pending);
+    const key = keys[e]!;
+    for (let span = 0; span < spans; span++) {
+      for (let look = m > 0 ? live[span]! & some[pending[0]! * spans + span]! : live[span]!; look !== 0; look &= look - 1) {
+        const w = span * 32 + (31 - Math.clz32(look & -look));
+        let won = open[w]!;
+        for (let q = 0; q < m && won !== 0; q++) won &= wentBits[pending[q]! * words + w]!;
+        if (won === 0) continue;
+        open[w] = open[w]! & ~won;
+        for (let x = won; x !== 0; x &= x - 1) best[w * 32 + (31 - Math.clz32(x & -x))] = key;
+        if (open[w] === 0) {
+          live[span] = live[span]! & ~(1 << (w & 31));
+          liveWords--;
+        }
+      }
+    }
+  }
+  return best;
+}
+
+/** Entry e's pending picks into `out` (room for all its picks), the least likely to go first; answers how many. */
+function pendingInto(sims: Simulations, field: FieldEntries, e: number, out: Int32Array): number {
+  const { goes, board } = sims;
+  const from = field.start[e]!;
+  const to = from + field.picks[e]!;
+  let m = 0;
+  for (let j = from; j < to; j++) {
+    const i = field.players[j]!;
+    if (board.round[i] !== 0) continue;
+    out[m] = i;
+    if (m > 0 && goes[i]! < goes[out[0]!]!) {
+      out[m] = out[0]!;
+      out[0] = i;
+    }
+    m++;
+  }
+  return m;
+}
+
+/**
+ * Entry e's odds in a whole field (`fieldBest`'s): its chance to survive round one, every pending pick gone
+ * (as `survivalChance` says it), and to finish first among every entry of the field, sharing first counting
+ * as first (in each simulation it survives, no entry's key is better than its own: `best`). Read from the
+ * field's columns, as the scan read them, with no object but the answer. Null once round one is complete.
+ */
+export function fieldOdds(sims: Simulations, best: Float64Array, field: FieldEntries, e: number): { survive: number; win: number } | null {
+  if (isRoundOneComplete(sims.draft)) return null;
+  if (field.busted(e)) return { survive: 0, win: 0 };
+  const pending = new Int32Array(field.picks[e]!);
+  const m = pendingInto(sims, field, e, pending);
+  const { words, wentBits } = sims;
+  const key = field.keys[e]!;
+  const tail = sims.count & 31;
+  let survived = 0;
+  let won = 0;
+  for (let w = 0; w < words; w++) {
+    let x = w === words - 1 && tail ? (1 << tail) - 1 : -1;
+    for (let q = 0; q < m && x !== 0; q++) x &= wentBits[pending[q]! * words + w]!;
+    survived += popcount(x);
+    for (; x !== 0; x &= x - 1) if (!ranksBefore(best[w * 32 + (31 - Math.clz32(x & -x))]!, 0, key, 0)) won++;
+  }
+  return { survive: survived / sims.count, win: won / sims.count };
 }
 
 export interface KillListItem {

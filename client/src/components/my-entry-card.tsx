@@ -4,7 +4,7 @@ import { bustedLine } from '@first-round/shared/entry-words';
 import { useDraftStatus, useSlotsLeft } from '../lib/queries';
 import { contentionShown, pendingOf, plural, tiebreakText } from '../lib/standings-text';
 import { ShareEntryButton } from './share-entry-button';
-import { ContentionText, EntryStateBadge } from './standings-table';
+import { ContentionText, EntryStateBadge, OddsText } from './standings-table';
 
 /** The caller's entry, pinned above the rows wherever it ranks, with the way to its row. */
 export function MyEntry({ row, groupId, onJump, jumping, final, sharedFirst, clinched }: { row: LeaderboardRow; groupId: number; onJump: () => void; jumping: boolean; final: boolean; sharedFirst: boolean; clinched: boolean }) {
@@ -62,6 +62,12 @@ export function MyEntry({ row, groupId, onJump, jumping, final, sharedFirst, cli
           {row.tiebreak_rank !== null && (
             <Text fontSize="xs" color="navy.100">
               {tiebreakText(row.tiebreak_rank)}
+            </Text>
+          )}
+          {/* Its odds as its row says them (none once round one is complete: the server sends none). */}
+          {row.odds && (
+            <Text fontSize="xs">
+              <OddsText odds={row.odds} onDark />
             </Text>
           )}
         </Box>

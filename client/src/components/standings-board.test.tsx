@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
+import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
 import { MESSAGES } from '@first-round/shared/messages';
 import type { LeaderboardInput, LeaderboardRow } from '@first-round/shared/schemas';
 import { FakeServer, Refusal } from '../test/fake-server';
@@ -51,6 +52,32 @@ describe('StandingsBoard: what the rows say', () => {
     expect(within(rowOf('Bob')).getByTestId('entry-odds')).toHaveTextContent('<1 % to survive · 0 % to win');
     expect(within(rowOf('Cy')).queryByTestId('entry-odds')).toBeNull();
     expect(list().getAllByTestId('entry-odds')).toHaveLength(2);
+  });
+
+  it("the global board: each row's odds among every global entry, and the pinned entry's own wherever it ranks; none once final", async () => {
+    const odds = (survive: number, win: number, text: string) => ({ survive, win, text });
+    const rows = [
+      row(1, 'Ann', { hits: 4, odds: odds(1, 0.62, '100 % to survive · 62 % to win') }),
+      row(2, 'Bob', { hits: 3, odds: odds(0.4, 0.38, '40 % to survive · 38 % to win') }),
+      ...manyRows(120, 3),
+      row(123, 'Me Myself', { hits: 1, id: 'me', odds: odds(0.05, 0, '5 % to survive · 0 % to win') }),
+    ];
+    renderApp(<StandingsBoard groupId={GLOBAL_GROUP_ID} />, { server: standings(rows, { me: 'me' }) });
+    await screen.findByText('Ann');
+    expect(within(rowOf('Ann')).getByTestId('entry-odds')).toHaveTextContent('100 % to survive · 62 % to win');
+    expect(within(rowOf('Bob')).getByTestId('entry-odds')).toHaveTextContent('40 % to survive · 38 % to win');
+    // The caller's row is on page 2: the pinned entry says its odds.
+    expect(list().queryByText('Me Myself')).toBeNull();
+    const pinned = within(screen.getByRole('region', { name: 'Your entry' }));
+    expect(pinned.getByTestId('entry-odds')).toHaveTextContent('5 % to survive · 0 % to win');
+  });
+
+  it('the pinned entry says no odds once round one is complete (the server sends none)', async () => {
+    const rows = [row(1, 'Ann', { hits: 4 }), row(2, 'Me Myself', { hits: 1, id: 'me' })];
+    renderApp(<StandingsBoard groupId={GLOBAL_GROUP_ID} />, { server: standings(rows, { me: 'me', phase: 'final' }) });
+    const pinned = within(await screen.findByRole('region', { name: 'Your entry' }));
+    expect(pinned.getByText('Me Myself')).toBeInTheDocument();
+    expect(screen.queryAllByTestId('entry-odds')).toEqual([]);
   });
 
   it('gives tied entries the same rank, as the server ranks them, with the tie-break in words', async () => {

@@ -56,7 +56,7 @@ export function ContentionText({ row, onDark = false, clinched = false }: { row:
 }
 
 /** 'N entries · M still alive' (once final 'M survived round one'), the line above a table of standings. */
-/** An entry's odds in a group's standings, in words: '37 % to survive · 12 % to win' (none once round one is complete). */
+/** An entry's odds in the standings (a group's, or the global ones), in words: '37 % to survive · 12 % to win' (none once round one is complete). */
 export function OddsText({ odds, onDark = false }: { odds: StandingOdds; onDark?: boolean }) {
   return (
     <Text as="span" fontSize="xs" fontWeight="semibold" color={onDark ? 'navy.100' : 'navy.700'} whiteSpace="nowrap" data-testid="entry-odds">

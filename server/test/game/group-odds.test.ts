@@ -1,7 +1,7 @@
 /**
  * The odds in a group's standings: each entry's chance to survive and to win within the group, the shared
- * model's numbers for the draft as it is, in the read and in the live page alike; none in the global
- * standings and none once round one is complete.
+ * model's numbers for the draft as it is, in the read and in the live page alike; none once round one is
+ * complete. The global standings' odds, among every global entry: global-odds.test.ts.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { snapshotOf } from '@first-round/shared/draft-snapshot';
@@ -52,7 +52,7 @@ async function threeEntries() {
 }
 
 describe("the odds in a group's standings", () => {
-  it("each row carries the shared model's survive and win chances within the group, in words; the global rows carry none", async () => {
+  it("each row carries the shared model's survive and win chances within the group, in words; the global row its chances among the global entries", async () => {
     const { group, users, picks } = await threeEntries();
     await savePicks(t, users[0]!, picks[0]!);
     await operatorStart(t);
@@ -69,9 +69,12 @@ describe("the odds in a group's standings", () => {
     expect(expected[0]!.survive).toBeGreaterThan(expected[1]!.survive);
     expect(expected[0]!.win + expected[1]!.win + expected[2]!.win).toBeGreaterThan(0.5);
     expect(lb.me!.odds).toEqual(lb.rankings.find((r) => r.participant_id === users[0]!.id)!.odds);
-    // The global standings: no odds per row.
+    // The global standings: the odds among every global entry (here the one: it wins wherever it survives).
     const global = await standings(users[0]!, 1);
-    expect(global.me!.odds).toBeUndefined();
+    expect(global.entries).toBe(1);
+    const [alone] = await modelled([picks[0]!]);
+    expect(alone!.win).toBe(alone!.survive);
+    expect(global.me!.odds).toEqual({ survive: alone!.survive, win: alone!.win, text: `${Math.round(alone!.survive * 100)} % to survive · ${Math.round(alone!.win * 100)} % to win` });
   });
 
   it('the live page carries the very odds the read answers, after a pick the new ones; after round one none', async () => {

@@ -5,6 +5,7 @@ import { MESSAGES } from '@first-round/shared/messages';
 import { JOIN_LIMITS } from '../../src/modules/groups/join-limits.js';
 import type { GroupDto, Leaderboard, LeaderboardRow, PlayerDto } from '@first-round/shared/schemas';
 import { recordPick } from '../../src/modules/draft/draft.service.js';
+import { globalOddsFromTables, withGlobalOdds } from '../support/global-odds.js';
 import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
 import {
   createGroup,
@@ -342,8 +343,10 @@ describe('leaderboards', () => {
       expect(mine.entries).toBe(groupEntries.length);
       expect(mine.alive).toBe(expected(groupEntries).filter((r) => !r.busted).length);
       const global = expectStatus<Leaderboard>(await get('/api/groups/1/leaderboard', outsider), 200);
-      expect(global.rankings).toEqual(expected(globalEntries));
-      expect(global.me).toEqual(expected(globalEntries).find((r) => r.participant_id === outsider!.id));
+      // The global rows with the odds the shared model gives each among every global entry (none once final).
+      const globalOdds = await globalOddsFromTables(t.db, t.deps.draft.roundOnePicks);
+      expect(global.rankings).toEqual(withGlobalOdds(expected(globalEntries), globalOdds));
+      expect(global.me).toEqual(withGlobalOdds(expected(globalEntries), globalOdds).find((r) => r.participant_id === outsider!.id));
     };
     await check();
     expect(expected(groupEntries).every((r) => r.correct_picks === 0)).toBe(true);

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rankEntries, type Entry } from '@first-round/shared/scoring';
 import type { GroupDto, Leaderboard, PlayerDto } from '@first-round/shared/schemas';
+import { globalOddsFromTables, withGlobalOdds } from '../support/global-odds.js';
 import { ADMIN_EMAIL, createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
 import { expectError, expectStatus, uniqueName } from './helpers.js';
 
@@ -98,7 +99,8 @@ it('plays a season: groups, invites, picks, draft night, standings', async () =>
     }
     // The unprefixed global path answers the same.
     const plain = await call<Leaderboard>('GET', '/groups/1/leaderboard', ann);
-    expect(plain.rankings).toEqual(rankEntries(entriesOf(1), snapshot));
+    // With each row's odds among every global entry (none once round one is complete).
+    expect(plain.rankings).toEqual(withGlobalOdds(rankEntries(entriesOf(1), snapshot), await globalOddsFromTables(t.db, 32)));
   };
   await checkAll();
 

@@ -5,13 +5,14 @@ import { entryModeSchema } from './groups.js';
 /* The schemas of the leaderboard: one of the files shared/src/schemas.ts gathers. */
 
 /**
- * An entry's odds in a group's standings (docs/rules.md, "Odds"): its chance to survive round one and to
- * finish first in the group (sharing first counts), from the same seeded batch every screen draws.
+ * An entry's odds in the standings (docs/rules.md, "Odds"): its chance to survive round one and to finish
+ * first among the standings' entries (a group's; the global standings: every global entry; sharing first
+ * counts), from the same seeded batch every screen draws.
  */
 export const standingOddsOutput = z.object({
   /** The chance (0..1) the entry is alive when round one completes. */
   survive: z.number().min(0).max(1),
-  /** The chance (0..1) it finishes first in the group, alone or sharing first. */
+  /** The chance (0..1) it finishes first in the group (globally: among every global entry), alone or sharing first. */
   win: z.number().min(0).max(1),
   /** '37 % to survive · 12 % to win'. */
   text: z.string(),
@@ -42,7 +43,7 @@ export const leaderboardRowOutput = z.object({
    */
   can_win: z.boolean(),
   /**
-   * The entry's odds in a group's standings while round one runs; absent in the global standings and once
+   * The entry's odds while round one runs, in a group's standings and the global ones alike; absent once
    * round one is complete (results only).
    */
   odds: standingOddsOutput.optional(),

@@ -1,10 +1,11 @@
 import { canWin, maxPossible } from '@first-round/shared/contention';
 import { entrySetGroup } from '@first-round/shared/entries';
-import { oddsSeed, simulateRoundOne, survivalChance, winChances, type Simulations } from '@first-round/shared/odds';
+import { fieldBest, fieldOdds, oddsSeed, simulateRoundOne, survivalChance, winChances, type FieldEntries, type Simulations } from '@first-round/shared/odds';
 import { standingOddsText } from '@first-round/shared/odds-words';
 import type { EntryStatus, LeaderboardRow, StandingOdds } from '@first-round/shared/schemas';
-import { bustedIn, clinchedIn, countColumns, fieldsAt, idRanks, isRoundOneComplete, rankCounts, type BoardColumns, type RankedOrder } from '@first-round/shared/scoring';
+import { bustedIn, clinchedIn, countColumns, fieldsAt, idRanks, isRoundOneComplete, rankCounts, type BoardColumns, type DraftSnapshot, type RankedOrder } from '@first-round/shared/scoring';
 import type { Book } from '../standings/book.js';
+import type { SetTable } from '../standings/set-table.js';
 import { RowsAt, type RankedRows, type RowLookup, type Standings } from './standings.js';
 
 /** What a ranking reads beside its order: ids and names by entry index (the global ones only grow). */
@@ -30,8 +31,8 @@ export class Ranking implements Standings, RankedRows, RowLookup {
   constructor(
     readonly order: RankedOrder,
     private readonly names: EntryNames,
-    /** Each entry's odds by entry index (a group's, while round one is open); none: every row's odds are null. */
-    private readonly odds?: readonly StandingOdds[],
+    /** An entry's odds by entry index, while round one is open (made when its row is); none: no row has odds. */
+    private readonly odds?: OddsOf,
   ) {}
 
   get rankings(): RankedRows {
@@ -96,7 +97,7 @@ export class Ranking implements Standings, RankedRows, RowLookup {
       misses: f.misses,
       max_possible: 0,
       can_win: false,
-      odds: this.odds?.[f.entry],
+      odds: this.odds?.(f.entry),
     };
     row.max_possible = maxPossible(row);
     row.can_win = canWin(row, this.order.bar);
@@ -156,7 +157,8 @@ export class Ranking implements Standings, RankedRows, RowLookup {
  * (the last ranking of the same book) only the entries whose score changed are placed again.
  */
 export function rankGlobal(book: Book, previous?: RankedOrder): Ranking {
-  return new Ranking(rankCounts(book.globalCounts, book.draft, book.participants.idRank, previous), book.participants);
+  const order = rankCounts(book.globalCounts, book.draft, book.participants.idRank, previous);
+  return new Ranking(order, book.participants, globalOdds(book, order));
 }
 
 /**
@@ -186,8 +188,12 @@ export function rankGroup(book: Book, groupId: number, members: readonly (readon
   const nameAt = entries.map((e) => book.participants.nameAt[e.participant]!);
   let lower: string[] | undefined;
   const names = { ids, nameAt, index: new Map(ids.map((id, e) => [id, e])), lowerNames: () => (lower ??= nameAt.map((name) => name.toLowerCase())) };
-  return new Ranking(order, names, groupOdds(book, entries.map(({ table, set }) => table.playersOf(set))));
+  const odds = groupOdds(book, entries.map(({ table, set }) => table.playersOf(set)));
+  return new Ranking(order, names, odds && ((e) => odds[e]));
 }
+
+/** An entry's odds in a ranking, by entry index. */
+export type OddsOf = (entry: number) => StandingOdds | undefined;
 
 /**
  * Each entry's odds in a group (by entry index): survival and the chance to finish first among the group's
@@ -205,19 +211,76 @@ export function groupOdds(book: Book, entries: readonly ArrayLike<number>[]): St
   });
 }
 
-let lastBatch: { seed: number; count: number; sims: Simulations } | null = null;
+/**
+ * Each global entry's odds (by participant index), made when its row is (a page's rows, a reader's own):
+ * survival, and the chance to finish first among every global entry. The latter is measured against each
+ * simulation's best surviving key over the whole field (`fieldBest`), made once per ranking at the first
+ * row read and shared by every row after it; the entries are scanned in the order of their keys at the
+ * end where every pending pick goes (`allWentOrder`). Undefined once round one is complete. The batch and
+ * the draft are this ranking's; the sets do not change once picks lock (the standings show from then on).
+ */
+export function globalOdds(book: Book, order: RankedOrder): OddsOf | undefined {
+  if (isRoundOneComplete(book.draft) || order.size === 0) return undefined;
+  const sims = bookSimulations(book);
+  const table = book.global;
+  const idRank = book.participants.idRank;
+  let made: { field: FieldEntries; best: Float64Array } | undefined;
+  return (e) => {
+    if (!made) {
+      const went = allWentOrder(sims, table, idRank, order.count);
+      const field: FieldEntries = { order: went.entries, keys: went.keys, ...table.columns, busted: (s) => bustedIn(order, s) };
+      made = { field, best: fieldBest(sims, field) };
+    }
+    const odds = fieldOdds(sims, made.best, made.field, e)!;
+    return { survive: odds.survive, win: odds.win, text: standingOddsText(odds.survive, odds.win) };
+  };
+}
+
+/** The last `allWentOrder` and the sets it ranked: the next builds on it (at a pick in round one nothing in it moves). */
+let lastWent: { table: SetTable; order: RankedOrder } | undefined;
+/** Count columns reused by `allWentOrder` (a million entries' are 16 MB). */
+let wentCounts = countColumns(0);
+
+/**
+ * The global standings at the end of round one where every undrafted player went in it: each set counted
+ * on that board and ranked under the completed draft by the rules' own `rankCounts`. An entry that survives
+ * a simulation ends with all of its pending picks gone, so its key here is its key in every simulation it
+ * survives, and this order is the best first order `fieldBest` scans. That board changes only when a
+ * player goes in a later round, so each ranking builds on the last and places almost nobody again.
+ */
+function allWentOrder(sims: Simulations, table: SetTable, idRank: Int32Array, count: number): RankedOrder {
+  const board: BoardColumns = { rank: sims.board.rank, round: sims.board.round.map((round) => round || 1) };
+  if (wentCounts.picks.length < count) wentCounts = countColumns(Math.max(count, wentCounts.picks.length * 2));
+  const counts = { count, picks: wentCounts.picks.subarray(0, count), hits: wentCounts.hits.subarray(0, count), laterRound: wentCounts.laterRound.subarray(0, count), maxHitRank: wentCounts.maxHitRank.subarray(0, count) };
+  table.countInto(board, counts);
+  const end: DraftSnapshot = { roundOnePicks: sims.draft.roundOnePicks, filledSlots: sims.draft.roundOnePicks, roundOneCompleteMarked: sims.draft.roundOneCompleteMarked };
+  const previous = lastWent?.table === table ? lastWent.order : undefined;
+  const order = rankCounts(counts, end, idRank.subarray(0, count), previous);
+  lastWent = { table, order };
+  return order;
+}
+
+let lastBatch: { seed: number; sims: Simulations } | null = null;
 
 /**
  * The draft moment's batch of simulations over the book's board: the batch the web app draws from the same
- * board and draft (`oddsBoard`, the same seed), kept while the seed holds, so every group ranked at one
- * draft moment shares it. The board is copied: the book's columns change with the next draft change.
+ * board and draft (`oddsBoard`, the same seed), kept while the seed holds and the board lists its players in
+ * the same order (the batch's bits are by board index: a book read whole again may number them anew), so
+ * every ranking of one draft moment shares it. The board is copied: the book's columns change with the next
+ * draft change.
  */
 export function bookSimulations(book: Book): Simulations {
   const { count, columns } = book.board;
   const board: BoardColumns = { rank: columns.rank.slice(0, count), round: columns.round.slice(0, count) };
   const seed = oddsSeed(board, book.draft);
-  if (lastBatch && lastBatch.seed === seed && lastBatch.count === count) return lastBatch.sims;
+  if (lastBatch && lastBatch.seed === seed && sameColumns(lastBatch.sims.board, board)) return lastBatch.sims;
   const sims = simulateRoundOne(board, book.draft, { seed });
-  lastBatch = { seed, count, sims };
+  lastBatch = { seed, sims };
   return sims;
+}
+
+function sameColumns(a: BoardColumns, b: BoardColumns): boolean {
+  if (a.rank.length !== b.rank.length) return false;
+  for (let i = 0; i < a.rank.length; i++) if (a.rank[i] !== b.rank[i] || a.round[i] !== b.round[i]) return false;
+  return true;
 }

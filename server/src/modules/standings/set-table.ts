@@ -72,6 +72,16 @@ export class SetTable {
     return first;
   }
 
+  /** Every set counted on another board (the odds' end of round one, ranking.ts) into `out`, sets 0..out.count-1. */
+  countInto(board: BoardColumns, out: CountColumns): void {
+    for (let s = 0; s < out.count; s++) countSetInto(this.pool, this.start[s]!, this.start[s]! + this.counts.picks[s]!, board, out, s);
+  }
+
+  /** Every set's players as columns, read only: set s's are `players[start[s] .. start[s] + picks[s])` (valid until the next write). */
+  get columns(): { players: Int32Array; start: Int32Array; picks: Int32Array } {
+    return { players: this.pool, start: this.start, picks: this.counts.picks };
+  }
+
   /** Set `s`'s players (read only: a view of the pool). */
   playersOf(s: number): Int32Array {
     return this.pool.subarray(this.start[s]!, this.start[s]! + this.counts.picks[s]!);
