@@ -6,13 +6,12 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GLOBAL_GROUP_ID } from '@first-round/shared/constants';
-import { snapshotOf } from '@first-round/shared/draft-snapshot';
-import { oddsBoard, survivalChance, winChances } from '@first-round/shared/odds';
 import { standingOddsText } from '@first-round/shared/odds-words';
-import type { DraftStatus, Leaderboard, LeaderboardRow, PlayerDto } from '@first-round/shared/schemas';
+import type { Leaderboard, LeaderboardRow, PlayerDto } from '@first-round/shared/schemas';
 import { recordPick } from '../../src/modules/draft/draft.service.js';
 import { liveStandingsJson } from '../../src/modules/leaderboard/leaderboard.service.js';
 import { createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
+import { modelledOdds } from '../support/global-odds.js';
 import { eventually, expectStatus, operatorComplete, operatorReset, operatorStart, savePicks } from './helpers.js';
 
 let t: TestApp;
@@ -36,15 +35,7 @@ async function record(slot: number, playerId: number) {
   await eventually(async () => expect(t.deps.events.lastHeardEventId).toBeGreaterThanOrEqual(change.event_id));
 }
 
-/** What the shared model says of these entries, all of them together, on the board and draft as they are now (what the web app computes). */
-async function modelled(entries: number[][]) {
-  const players = expectStatus<PlayerDto[]>(await t.request('GET', '/api/players/'), 200);
-  const status = expectStatus<DraftStatus>(await t.request('GET', '/api/draft/status'), 200);
-  const odds = oddsBoard(players, snapshotOf(status, players));
-  const picks = entries.map((ids) => ids.map((id) => odds.index.get(id)!));
-  const wins = winChances(odds.sims, picks);
-  return { sims: odds.sims, picks, odds: picks.map((p, e) => ({ survive: survivalChance(odds.sims, p)!, win: wins[e]! })) };
-}
+const modelled = (entries: number[][]) => modelledOdds(t, entries);
 
 const words = (o: { survive: number; win: number }) => standingOddsText(o.survive, o.win);
 

@@ -4,12 +4,11 @@
  * complete. The global standings' odds, among every global entry: global-odds.test.ts.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { snapshotOf } from '@first-round/shared/draft-snapshot';
-import { oddsBoard, survivalChance, winChances } from '@first-round/shared/odds';
-import type { DraftStatus, Leaderboard, PlayerDto } from '@first-round/shared/schemas';
+import type { Leaderboard, PlayerDto } from '@first-round/shared/schemas';
 import { recordPick } from '../../src/modules/draft/draft.service.js';
 import { liveStandingsJson } from '../../src/modules/leaderboard/leaderboard.service.js';
 import { createTestApp, type TestApp, type TestUser } from '../support/test-app.js';
+import { modelledOdds } from '../support/global-odds.js';
 import { createGroup, eventually, expectStatus, joinGroup, operatorComplete, operatorReset, operatorStart, savePicks } from './helpers.js';
 
 let t: TestApp;
@@ -25,15 +24,8 @@ afterEach(async () => operatorReset(t));
 
 const standings = async (user: TestUser, groupId: number) => expectStatus<Leaderboard>(await t.request('GET', `/api/groups/${groupId}/leaderboard`, { user }), 200);
 
-/** What the shared model says of these entries, together, on the board and draft as they are now (what the web app computes). */
-async function modelled(entries: number[][]) {
-  const players = expectStatus<PlayerDto[]>(await t.request('GET', '/api/players/'), 200);
-  const status = expectStatus<DraftStatus>(await t.request('GET', '/api/draft/status'), 200);
-  const odds = oddsBoard(players, snapshotOf(status, players));
-  const picks = entries.map((ids) => ids.map((id) => odds.index.get(id)!));
-  const wins = winChances(odds.sims, picks);
-  return picks.map((p, e) => ({ survive: survivalChance(odds.sims, p)!, win: wins[e]! }));
-}
+/** The shared model's survive and win of these entries, together (what the web app computes). */
+const modelled = async (entries: number[][]) => (await modelledOdds(t, entries)).odds;
 
 /** A group of three entries: a safe one, a risky one, and one in between. */
 async function threeEntries() {

@@ -1,7 +1,29 @@
+import { snapshotOf } from '@first-round/shared/draft-snapshot';
 import { oddsBoard, survivalChance, winChances } from '@first-round/shared/odds';
 import { standingOddsText } from '@first-round/shared/odds-words';
-import type { StandingOdds } from '@first-round/shared/schemas';
+import type { DraftStatus, PlayerDto, StandingOdds } from '@first-round/shared/schemas';
+import type { TestApp } from './test-app.js';
 import type { TestDb } from './test-db.js';
+
+/**
+ * What the shared model says of these entries (player ids each), all of them together, on the board and
+ * draft as the API gives them now: what the web app computes. Each entry's survive and win, and the batch
+ * and board indexes they came from.
+ */
+export async function modelledOdds(t: TestApp, entries: number[][]) {
+  const players = await readJson<PlayerDto[]>(t, '/api/players/');
+  const status = await readJson<DraftStatus>(t, '/api/draft/status');
+  const odds = oddsBoard(players, snapshotOf(status, players));
+  const picks = entries.map((ids) => ids.map((id) => odds.index.get(id)!));
+  const wins = winChances(odds.sims, picks);
+  return { sims: odds.sims, picks, odds: picks.map((p, e) => ({ survive: survivalChance(odds.sims, p)!, win: wins[e]! })) };
+}
+
+async function readJson<T>(t: TestApp, path: string): Promise<T> {
+  const res = await t.request('GET', path);
+  if (res.statusCode !== 200) throw new Error(`GET ${path}: ${res.statusCode} ${res.body}`);
+  return JSON.parse(res.body) as T;
+}
 
 /**
  * What each global entry's odds must be, by participant id, from the tables as they are (the board, the
