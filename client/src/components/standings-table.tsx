@@ -55,7 +55,6 @@ export function ContentionText({ row, onDark = false, clinched = false }: { row:
   );
 }
 
-/** 'N entries · M still alive' (once final 'M survived round one'), the line above a table of standings. */
 /** An entry's odds in the standings (a group's, or the global ones), in words: '37 % to survive · 12 % to win' (none once round one is complete). */
 export function OddsText({ odds, onDark = false }: { odds: StandingOdds; onDark?: boolean }) {
   return (
@@ -65,6 +64,7 @@ export function OddsText({ odds, onDark = false }: { odds: StandingOdds; onDark?
   );
 }
 
+/** 'N entries · M still alive' (once final 'M survived round one'), the line above a table of standings. */
 export function standingsSummary(entries: number, alive: number, final: boolean): string {
   return fieldSummary(entries, alive, final);
 }
