@@ -1,3 +1,5 @@
+// First: the V8 setting the server runs under (heap-tuning.ts says why).
+import './heap-tuning.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DatabaseUnavailableError, openAppDatabase, type AppDatabase } from './db/database.js';
 import { buildApp } from './app.js';
