@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     // Two cores here: files run in parallel, each on its own database cloned from a migrated template.
     maxWorkers: 2,
+    // The usual report, then the 20 files that took longest (scripts/lib/file-times-reporter.mjs).
+    reporters: ['default', ['./scripts/lib/file-times-reporter.mjs', { top: 20 }]],
     projects: [
       {
         test: {
