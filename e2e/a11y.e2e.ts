@@ -4,7 +4,7 @@ import { launchBrowser, newPerson, type Person } from './support/browser';
 import { axeFindings, serveAxe } from './support/axe';
 import { BASE_URL, OPERATOR_EMAIL, uniqueEmail, uniqueUsername } from './support/env';
 import { operator } from './support/operator';
-import { acceptRules, sidewaysOverflow, signUpThroughUi, togglePlayer, waitForPath } from './support/ui';
+import { acceptRules, sidewaysOverflow, togglePlayer, waitForPath } from './support/ui';
 import { signInWithSession } from './support/session';
 
 /**
@@ -85,7 +85,7 @@ describe('accessibility: no serious or critical axe-core violation on any screen
       const me = await person(size);
       players[size.width] = me;
       const { page } = me;
-      await signUpThroughUi(page, uniqueEmail(`a11y${size.width}`), uniqueUsername('Axe'));
+      await signInWithSession(page, uniqueEmail(`a11y${size.width}`), uniqueUsername('Axe'));
       await page.getByRole('alertdialog', { name: 'Rules of the Game' }).waitFor();
       await check(page, 'first-login rules dialog');
       await acceptRules(page);

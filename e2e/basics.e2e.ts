@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, newPerson } from './support/browser';
 import { uniqueEmail, uniqueUsername } from './support/env';
-import { acceptRules, expectNoHorizontalScroll, signUpThroughUi, waitForPath } from './support/ui';
+import { signInWithSession } from './support/session';
+import { acceptRules, expectNoHorizontalScroll, waitForPath } from './support/ui';
 
 describe('routes, validation and limits', () => {
   let browser: Browser;
@@ -70,7 +71,7 @@ describe('routes, validation and limits', () => {
 
   it('highlights the right tab and reaches every nav control by keyboard', async () => {
     const { page, context } = await newPerson(browser);
-    await signUpThroughUi(page, uniqueEmail('nav'), uniqueUsername('Nav'));
+    await signInWithSession(page, uniqueEmail('nav'), uniqueUsername('Nav'));
     await acceptRules(page);
     await page.goto('/select-players?groupId=5');
     expect(await page.getByRole('link', { name: 'Groups' }).getAttribute('aria-current')).toBe('page');

@@ -3,7 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPerson } from './support/browser';
 import { BASE_URL, uniqueEmail, uniqueUsername } from './support/env';
 import { apiSession } from './support/idp';
-import { acceptRules, signUpThroughUi } from './support/ui';
+import { signInWithSession } from './support/session';
+import { acceptRules } from './support/ui';
 
 /**
  * Guessing a group's password from the Join a Group screen: each wrong password says how many tries are
@@ -38,7 +39,7 @@ describe('join by id, past the wrong-password limit', () => {
     expect(group_id).toBeGreaterThanOrEqual(10_000_000);
 
     const { page, context } = await newPerson(browser);
-    await signUpThroughUi(page, uniqueEmail('guesser'), uniqueUsername('Guess'));
+    await signInWithSession(page, uniqueEmail('guesser'), uniqueUsername('Guess'));
     await acceptRules(page);
     await page.goto('/groups/join');
     await page.getByRole('textbox', { name: 'Group ID' }).fill(String(group_id));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Request, Response } from 'playwright-core';
 import { launchBrowser, newPerson } from './support/browser';
 import { BASE_URL, uniqueEmail, uniqueUsername } from './support/env';
+import { signInWithSession } from './support/session';
 import { acceptRules, signUpThroughUi, waitForPath } from './support/ui';
 
 /**
@@ -112,7 +113,7 @@ describe('polish', () => {
     await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
     expect(await page.title()).toBe('Page Not Found · First Round');
 
-    await signUpThroughUi(page, uniqueEmail('titles'), uniqueUsername('Titles'));
+    await signInWithSession(page, uniqueEmail('titles'), uniqueUsername('Titles'));
     await acceptRules(page);
     // The page the rules lead to, once drawn (the screen behind the dialog may still show its own heading).
     await page.getByRole('heading', { name: 'Edit Picks', level: 1 }).waitFor();

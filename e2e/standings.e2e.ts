@@ -6,7 +6,8 @@ import { BASE_URL, uniqueEmail, uniqueUsername, MARSHAL_EMAIL, LIVE_MS } from '.
 import { apiSession } from './support/idp';
 import { removeSeeded, seedEntries, serverDatabase } from './support/database';
 import { listPlayers, operator } from './support/operator';
-import { acceptRules, expectNoHorizontalScroll, signUpThroughUi, togglePlayer, waitForPath } from './support/ui';
+import { signInWithSession } from './support/session';
+import { acceptRules, expectNoHorizontalScroll, togglePlayer, waitForPath } from './support/ui';
 import { watchForText, type TextSighting } from './support/watch-text';
 
 /**
@@ -63,7 +64,7 @@ describe('standings people can read', () => {
     const { page } = me;
     // Any sighting of a busted entry's name, however brief, is recorded (see the folded standings below).
     sightings = await watchForText(me.context, [`Longshot${tag}`, `Zebra${tag}`]);
-    await signUpThroughUi(page, uniqueEmail('jumper'), username);
+    await signInWithSession(page, uniqueEmail('jumper'), username);
     await acceptRules(page);
     await page.getByRole('heading', { name: 'Edit Picks', level: 1 }).waitFor();
     const card = page.getByRole('status', { name: 'Your entry' });
