@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { longestFirst } from './scripts/lib/longest-first';
 
 /** The unit and API tests (node) and the web app's component tests (happy-dom): one `npm run test:unit`. */
 export default defineConfig({
@@ -8,25 +7,6 @@ export default defineConfig({
     maxWorkers: 2,
     // The usual report, then the 20 files that took longest (scripts/lib/file-times-reporter.mjs).
     reporters: ['default', ['./scripts/lib/file-times-reporter.mjs', { top: 20 }]],
-    // Without timings (a fresh clone) the files that took longest start first, so none is left running alone at
-    // the end: the ones that start the real server and wait out its drains and restarts were small files, run last.
-    sequence: {
-      sequencer: longestFirst([
-        'server/test/lifecycle-shutdown.test.ts',
-        'scripts/backup.test.ts',
-        'server/test/lifecycle-drain.test.ts',
-        'server/test/game/bad-input.test.ts',
-        'server/test/live.test.ts',
-        'server/test/game/password-guessing.test.ts',
-        'server/test/in-memory-standings.test.ts',
-        'server/test/own-connections.test.ts',
-        'server/test/lifecycle-recovery.test.ts',
-        'server/test/push-outbox-restart.test.ts',
-        'server/test/push.test.ts',
-        'server/test/embedded-password.test.ts',
-        'server/test/compiled-server.test.ts',
-      ]),
-    },
     projects: [
       {
         test: {
