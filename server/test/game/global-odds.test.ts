@@ -114,4 +114,26 @@ describe('the odds in the global standings', () => {
     expect((JSON.parse(liveAfter.page) as { leaderboard: Leaderboard }).leaderboard.rankings.every((r) => r.odds === undefined)).toBe(true);
     expect((JSON.parse(liveAfter.mine) as Leaderboard).me!.odds).toBeUndefined();
   });
+
+  it('an entry saved again after a reset moves every odds number at the next start, the whole-field scan included', async () => {
+    const p = picks();
+    const expectModel = async (catPicks: number[]) => {
+      const lb = await globalStandings(cat);
+      const { odds: expected } = await modelled([p.ann, p.ben, p.dan, catPicks]);
+      for (const [i, user] of [ann, ben, dan, cat].entries()) expect(rowOf(lb, user).odds).toEqual({ ...expected[i]!, text: words(expected[i]!) });
+      return expected;
+    };
+    // Cat as Ben: nobody can beat Ann's two hits but Ann.
+    await savePicks(t, cat, [ranked(1)]);
+    await operatorStart(t);
+    const before = await expectModel([ranked(1)]);
+    // The draft reset, Cat saves again with a third pick, and the draft starts again: she now beats Ann
+    // whenever all three go, so Ann's chance to win falls.
+    await operatorReset(t);
+    const bolder = [ranked(1), ranked(2), ranked(40)];
+    await savePicks(t, cat, bolder);
+    await operatorStart(t);
+    const after = await expectModel(bolder);
+    expect(after[0]!.win).toBeLessThan(before[0]!.win);
+  });
 });

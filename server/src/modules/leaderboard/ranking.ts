@@ -236,8 +236,8 @@ export function globalOdds(book: Book, order: RankedOrder): OddsOf | undefined {
   };
 }
 
-/** The last `allWentOrder` and the sets it ranked: the next builds on it (at a pick in round one nothing in it moves). */
-let lastWent: { table: SetTable; order: RankedOrder } | undefined;
+/** The last `allWentOrder`: what it ranked (the sets as of `writes`, on `board`, the first `count`) and its order. */
+let lastWent: { table: SetTable; writes: number; board: BoardColumns; end: DraftSnapshot; count: number; order: RankedOrder } | undefined;
 /** Count columns reused by `allWentOrder` (a million entries' are 16 MB). */
 let wentCounts = countColumns(0);
 
@@ -245,18 +245,22 @@ let wentCounts = countColumns(0);
  * The global standings at the end of round one where every undrafted player went in it: each set counted
  * on that board and ranked under the completed draft by the rules' own `rankCounts`. An entry that survives
  * a simulation ends with all of its pending picks gone, so its key here is its key in every simulation it
- * survives, and this order is the best first order `fieldBest` scans. That board changes only when a
- * player goes in a later round, so each ranking builds on the last and places almost nobody again.
+ * survives, and this order is the best first order `fieldBest` scans (equal keys in any order, so the
+ * id order's ties do not matter). That board changes only when a player goes in a later round (a
+ * round-one pick leaves it as it was), and the sets not at all once picks lock: then the last order is
+ * this one, unchanged; else each ranking builds on the last and places almost nobody again.
  */
 function allWentOrder(sims: Simulations, table: SetTable, idRank: Int32Array, count: number): RankedOrder {
   const board: BoardColumns = { rank: sims.board.rank, round: sims.board.round.map((round) => round || 1) };
+  const end: DraftSnapshot = { roundOnePicks: sims.draft.roundOnePicks, filledSlots: sims.draft.roundOnePicks, roundOneCompleteMarked: sims.draft.roundOneCompleteMarked };
+  const last = lastWent?.table === table ? lastWent : undefined;
+  const same = last && last.writes === table.writes && last.count === count && last.end.roundOnePicks === end.roundOnePicks && last.end.roundOneCompleteMarked === end.roundOneCompleteMarked && sameColumns(last.board, board);
+  if (same) return last.order;
   if (wentCounts.picks.length < count) wentCounts = countColumns(Math.max(count, wentCounts.picks.length * 2));
   const counts = { count, picks: wentCounts.picks.subarray(0, count), hits: wentCounts.hits.subarray(0, count), laterRound: wentCounts.laterRound.subarray(0, count), maxHitRank: wentCounts.maxHitRank.subarray(0, count) };
   table.countInto(board, counts);
-  const end: DraftSnapshot = { roundOnePicks: sims.draft.roundOnePicks, filledSlots: sims.draft.roundOnePicks, roundOneCompleteMarked: sims.draft.roundOneCompleteMarked };
-  const previous = lastWent?.table === table ? lastWent.order : undefined;
-  const order = rankCounts(counts, end, idRank.subarray(0, count), previous);
-  lastWent = { table, order };
+  const order = rankCounts(counts, end, idRank.subarray(0, count), last?.order);
+  lastWent = { table, writes: table.writes, board, end, count, order };
   return order;
 }
 

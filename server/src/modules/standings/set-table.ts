@@ -29,6 +29,8 @@ export class SetTable {
   /** A set counted in the current `recount` (its stamp), so a set holding several changed players is counted once. */
   private stamp = new Int32Array(0);
   private stampNow = 0;
+  /** Moves with every change to a set's players or to which sets there are (not with a recount: the players stay). */
+  private generation = 0;
 
   constructor(capacity = 1024, poolCapacity = capacity * 16) {
     const size = Math.max(16, capacity);
@@ -42,6 +44,11 @@ export class SetTable {
     return this.counts.count;
   }
 
+  /** What moves when a set's players change or sets are added: equal, the sets are as they were. */
+  get writes(): number {
+    return this.generation;
+  }
+
   /** Picks in the sets (what the pool holds of them). */
   get pickCount(): number {
     let n = 0;
@@ -53,6 +60,7 @@ export class SetTable {
   grow(count: number): number {
     const first = this.counts.count;
     if (count <= first) return first;
+    this.generation++;
     if (count > this.start.length) {
       const size = Math.max(count, this.start.length * 2);
       const more = (a: Int32Array) => {
@@ -113,6 +121,7 @@ export class SetTable {
       this.room[s] = n;
       this.poolUsed += n;
     }
+    this.generation++;
     const at = this.start[s]!;
     for (let i = 0; i < n; i++) this.pool[at + i] = players[i]!;
     countSetInto(this.pool, at, at + n, board, this.counts, s);
@@ -130,6 +139,7 @@ export class SetTable {
 
   /** Set `s` has no picks any more (no entry). */
   clear(s: number): void {
+    this.generation++;
     const c = this.counts;
     c.picks[s] = 0;
     c.hits[s] = 0;
