@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '@first-round/shared/messages';
 import type { DraftStatus, Leaderboard, PlayerDto } from '@first-round/shared/schemas';
+import { BEFORE_IN_FUTURE } from '../src/modules/draft/as-of.js';
 import { recordPick } from '../src/modules/draft/draft.service.js';
 import { createTestApp, listenOnLoopback, type TestApp, type TestUser } from '../src/testing/index.js';
 import { boardIds, createGroup, joinGroup, operatorReset, operatorStart, savePicks } from './game/helpers.js';
@@ -113,7 +113,7 @@ describe('the draft as it was: ?before=', () => {
     for (const path of ['/api/draft/status', '/api/players/', '/api/groups/1/leaderboard']) {
       const soon = await get<{ detail: string }>(`${path}?before=${encodeURIComponent(future)}`, alice);
       expect(soon.status, path).toBe(400);
-      expect(soon.body.detail).toBe(MESSAGES.beforeInFuture);
+      expect(soon.body.detail).toBe(BEFORE_IN_FUTURE);
       const bad = await get<{ detail: string }>(`${path}?before=yesterday`, alice);
       expect(bad.status, path).toBeGreaterThanOrEqual(400);
       expect(bad.status, path).toBeLessThan(500);

@@ -86,10 +86,6 @@ export const MESSAGES = {
   publicStreamsPerIp: (max: number) => `Too many live connections from this address (${max}). Close some tabs and try again.`,
   publicStreamsFull: (max: number) => `The live stream is full on this server (${max} spectators). Try again in a minute.`,
   fieldBeforeStart: 'The field is shown once the draft starts',
-  /** A read asked for the draft as it was (`before`, schemas/common.ts) at a moment still to come, by the server's clock. */
-  beforeInFuture: 'before must not be later than now: only the draft as it was can be read',
-  /** A read asked for the draft as it was before a reset that followed: what a reset cleared is not kept. */
-  beforeReset: 'The draft was reset since that moment: only its state after the reset can be read',
   leaderboardEmpty: 'No participants have made picks yet.',
   leaderboardLoadFailed: 'Unable to load the leaderboard. Please try again later.',
   /** groups.draftBoard before the start (409): nobody's picks are shown until they lock. */

@@ -26,11 +26,6 @@ export class ClockSkew {
   toDevice(serverMs: number): number {
     return serverMs + (this.best ?? 0);
   }
-
-  /** The server time of a device time: never later than the server's clock then (the skew is over-estimated). */
-  toServer(deviceMs: number): number {
-    return deviceMs - (this.best ?? 0);
-  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pageClockSkew } from './hold-back';
-import { catchUp, gateState, holdChangesFrom, loadBefore, onLoadCaughtUp, pageLoaded, sawDraftStatus, whenReleased } from './hold-gate';
+import { catchUp, connectCache, gateState, holdChangesFrom, loadBefore, pageLoaded, sawDraftStatus, whenReleased } from './hold-gate';
 import { delayedText, getViewingDelay, parseViewingDelay, setViewingDelay } from './viewing-delay';
 
 /** Whether the promise has settled after the microtasks pending now. */
@@ -123,7 +123,7 @@ describe('a page loaded with a viewing delay: its draft answers wait only for wh
   it('a load that holds a change wants the draft as it was one delay before the load (server time); one that holds none wants nothing', async () => {
     const moment = loadBefore();
     sawDraftStatus(status(10_000));
-    expect(Date.parse((await moment)!)).toBe(pageClockSkew.toServer(NOW - 45_000));
+    expect(Date.parse((await moment)!)).toBe(NOW - 45_000 - pageClockSkew.toDevice(0));
     pageLoaded();
     const none = loadBefore();
     sawDraftStatus(status(120_000));
@@ -135,13 +135,12 @@ describe('a page loaded with a viewing delay: its draft answers wait only for wh
 
   it('no answer as of the load shown: nothing is read again when its hold ends', async () => {
     let told = 0;
-    const stop = onLoadCaughtUp(() => (told += 1));
+    connectCache({ kept: () => false, readAgain: () => (told += 1) });
     sawDraftStatus(status(10_000));
     vi.advanceTimersByTime(45_000);
     await Promise.resolve();
     expect(gateState().catchingUp).toBe(false);
     expect(told).toBe(0);
-    stop();
   });
 
   it('holds nothing before the start, or with no change recorded', async () => {

@@ -23,22 +23,20 @@ import { getViewingDelay, subscribeViewingDelay } from './viewing-delay';
  * one answer let through early would show the change on the strip, the standings or the board.
  * "Catch up" and a shorter delay release at once.
  *
- * A read with nothing kept to show meanwhile (a first visit) that can be answered as of an earlier moment
+ * On a page with nothing kept to show meanwhile (a first visit), a read that can be answered as of an earlier moment
  * (AS_OF_READS: `before`, docs/api.md) is asked again, once the load is known to hold a change, as of the
  * server's time one delay before the load: that answer holds nothing within the delay and shows at once,
  * the page marked as catching up as before. When the load's hold ends, every draft read is read again
- * (`onLoadCaughtUp`): the held changes show on time, as they would have.
+ * (`connectCache`): the held changes show on time, as they would have.
  */
 
-/** Reads whose answers change with a pick (the operator's audit log and undo preview are not a viewer's). */
-const DRAFT_READS = /^(draft\.status|players\.list|leaderboard\.|picks\.|groups\.|seasons\.)/;
+/**
+ * Reads whose answers change with a pick (the operator's audit log and undo preview are not a viewer's; a
+ * group, its members, saved picks and the list of past seasons hold nothing of the draft's state).
+ */
+export const DRAFT_READS = /^(draft\.status|players\.list|leaderboard\.|picks\.(?!(mine|global)$)|groups\.(?!(get|membership|members|mine)$)|seasons\.(?!list$))/;
 /** Reads of those that take `before` (the draft as it was): what a page's first answers need. */
-const AS_OF_READS: ReadonlySet<string> = new Set(['draft.status', 'players.list', 'leaderboard.group']);
-/** Reads in those namespaces whose answers hold nothing of the draft's state (a group, its members, saved picks): never held. */
-const DRAFT_FREE: ReadonlySet<string> = new Set(['groups.get', 'groups.membership', 'groups.members', 'groups.mine', 'picks.mine', 'picks.global']);
-
-/** Whether a query path is a read this gate holds. */
-export const isDraftRead = (path: string): boolean => DRAFT_READS.test(path) && !DRAFT_FREE.has(path);
+const AS_OF_READS = /^(draft\.status|players\.list|leaderboard\.group)$/;
 /** Margin after a release: the released change reaches the cache before an answer that includes it. */
 const AFTER_RELEASE_MS = 100;
 
@@ -73,16 +71,15 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 const listeners = new Set<() => void>();
 const catchUpListeners = new Set<() => void>();
 /**
- * The load's moment for answers as of it (server time, ISO): undefined until known, null when the load
- * holds nothing (or has no delay). Reads waiting for it (`loadBefore`) are told once.
+ * The load's moment for answers as of it (server time, ISO), or null when the load holds nothing (or has
+ * no delay): settled once a draft status has said (a promise settles once: later calls change nothing).
  */
-let loadMoment: string | null | undefined;
-let momentWaiters: ((before: string | null) => void)[] = [];
+let settleMoment: (before: string | null) => void = () => {};
+let loadMoment = new Promise<string | null>((resolve) => (settleMoment = resolve));
 /** Whether an answer as of the load's moment was shown: then every draft read is read again when its hold ends. */
 let answeredAsOf = false;
-const caughtUpListeners = new Set<() => void>();
-/** Whether the cache already has an answer to show for a read (kept from an earlier page): set by main.tsx. */
-let hasKeptAnswer: (path: string, input: unknown) => boolean = () => false;
+/** The page's query cache (lib/query-client.ts): whether it shows answers kept from an earlier page, and reading the draft again. */
+let cache: { kept(): boolean; readAgain(): void } = { kept: () => false, readAgain() {} };
 
 const delayMs = () => getViewingDelay() * 1000;
 
@@ -105,25 +102,14 @@ function computeState(): GateState {
 
 let snapshot: GateState = computeState();
 
-/** The load's moment is known (null: nothing to show as of it): the reads waiting for it are told. */
-function settleMoment(before: string | null): void {
-  if (loadMoment !== undefined) return;
-  loadMoment = before;
-  const waiting = momentWaiters;
-  momentWaiters = [];
-  for (const w of waiting) w(before);
-}
-
 /** The load's hold is over (its time came, or Catch up): answers as of it are replaced by the draft now. */
 function loadEnded(): void {
   loadWindow = false;
   settleMoment(null);
   if (!answeredAsOf) return;
   answeredAsOf = false;
-  // After the gate's own bookkeeping: the listeners' reads come back through it.
-  queueMicrotask(() => {
-    for (const l of [...caughtUpListeners]) l();
-  });
+  // After the gate's own bookkeeping: the reads come back through it.
+  queueMicrotask(() => cache.readAgain());
 }
 
 function update(): void {
@@ -155,9 +141,8 @@ export function pageLoaded(): void {
   loadFrom = loadedAt;
   loadWindow = getViewingDelay() > 0;
   loadKnown = false;
-  loadMoment = undefined;
+  loadMoment = new Promise((resolve) => (settleMoment = resolve));
   answeredAsOf = false;
-  if (!loadWindow) settleMoment(null);
   update();
 }
 
@@ -197,26 +182,19 @@ export function sawDraftStatus(status: { draftHasStarted?: unknown; last_change_
   loadFrom = loadKnown ? Math.max(loadFrom, from) : from;
   loadKnown = true;
   // Held (the change is within the delay): the page shows the draft as it was one delay before the load.
-  if (loadFrom + delayMs() > Date.now()) settleMoment(new Date(pageClockSkew.toServer(loadedAt - delayMs())).toISOString());
-  else settleMoment(null);
+  // On the server's clock by the skew, which only over-estimates it: never later than the server's time.
+  settleMoment(loadFrom + delayMs() > Date.now() ? new Date(loadedAt - delayMs() - pageClockSkew.toDevice(0)).toISOString() : null);
   update();
 }
 
 /** The load's moment for answers as of it (null: none wanted), once a draft status has said whether the load holds a change. */
 export function loadBefore(): Promise<string | null> {
-  if (loadMoment !== undefined) return Promise.resolve(loadMoment);
-  return new Promise((resolve) => momentWaiters.push(resolve));
+  return loadMoment;
 }
 
-/** Where the app says whether its cache has an answer for a read (main.tsx: the answers kept by lib/persisted-queries.ts). */
-export function setKeptAnswers(has: (path: string, input: unknown) => boolean): void {
-  hasKeptAnswer = has;
-}
-
-/** Told when a load's hold ends after answers as of its moment were shown: the app reads the draft reads again. */
-export function onLoadCaughtUp(listener: () => void): () => void {
-  caughtUpListeners.add(listener);
-  return () => caughtUpListeners.delete(listener);
+/** The page's query cache, which the gate asks and tells (lib/query-client.ts). */
+export function connectCache(pageCache: typeof cache): void {
+  cache = pageCache;
 }
 
 /** "Catch up": every waiting answer now, and the live layer releases every held change (onCatchUp). */
@@ -256,7 +234,7 @@ export function holdBackLink(): TRPCLink<AppRouter> {
   return () =>
     ({ next, op }) =>
       observable((observer) => {
-        const gated = op.type === 'query' && isDraftRead(op.path);
+        const gated = op.type === 'query' && DRAFT_READS.test(op.path);
         let closed = false;
         /** An answer as of the load's moment was given: the answer now is not. */
         let answered = false;
@@ -283,23 +261,20 @@ export function holdBackLink(): TRPCLink<AppRouter> {
           },
         });
         let asOf: { unsubscribe(): void } | undefined;
-        if (gated && AS_OF_READS.has(op.path) && loadWindow && !hasKeptAnswer(op.path, op.input)) {
+        if (gated && AS_OF_READS.test(op.path) && loadWindow && !cache.kept())
           void loadBefore().then((before) => {
-            if (closed || before === null) return;
-            const input = { ...((op.input as Record<string, unknown> | undefined) ?? {}), before };
-            asOf = next({ ...op, input }).subscribe({
-              next(value) {
-                if (closed || answered) return;
-                answered = true;
-                answeredAsOf = true;
-                observer.next(value);
-                observer.complete();
-              },
-              // Not answered as of then (an older server, a reset since): the answer now comes when the hold ends.
-              error() {},
-            });
+            // Not answered as of then (an older server, a reset since): the answer now comes when the hold ends.
+            if (before && !closed)
+              asOf = next({ ...op, input: { ...(op.input as object), before } }).subscribe({
+                next(value) {
+                  if (closed || answered) return;
+                  answered = answeredAsOf = true;
+                  observer.next(value);
+                  observer.complete();
+                },
+                error() {},
+              });
           });
-        }
         return () => {
           closed = true;
           sub.unsubscribe();

@@ -1,6 +1,7 @@
-import { QueryClient, type QueryKey } from '@tanstack/react-query';
+import { QueryClient } from '@tanstack/react-query';
 import { errorKind } from './trpc';
-import { isDraftRead, onLoadCaughtUp, setKeptAnswers } from './hold-gate';
+import { connectCache, DRAFT_READS } from './hold-gate';
+import { keptShown } from './persisted-queries';
 
 /**
  * Refusals (anything but the server's own fault or the database being away) are answers, not hiccups:
@@ -14,14 +15,9 @@ export function shouldRetry(maxRetries: number) {
   };
 }
 
-/** A tRPC query's path in its cache key ([['draft', 'status'], { input, type }]). */
-const pathOf = (key: QueryKey) => (Array.isArray(key[0]) ? (key[0] as string[]).join('.') : '');
-const inputOf = (key: QueryKey) => (key[1] as { input?: unknown } | undefined)?.input;
-let disconnect: (() => void) | undefined;
-
 /**
- * The page's query cache, which the read gate (lib/hold-gate.ts) asks whether a read already has an answer
- * to show (kept by lib/persisted-queries.ts) and tells when a load's hold is over after answers as of an
+ * The page's query cache, which the read gate (lib/hold-gate.ts) asks whether it shows answers kept by an
+ * earlier page (lib/persisted-queries.ts) and tells when a load's hold is over after answers as of an
  * earlier moment were shown: then every draft read is read again (the held changes show on time).
  */
 export function createQueryClient() {
@@ -32,13 +28,9 @@ export function createQueryClient() {
       mutations: { retry: false, networkMode: 'always' },
     },
   });
-  setKeptAnswers((path, input) =>
-    client
-      .getQueryCache()
-      .findAll({ queryKey: [path.split('.')] })
-      .some((q) => q.state.data !== undefined && JSON.stringify(inputOf(q.queryKey)) === JSON.stringify(input)),
-  );
-  disconnect?.();
-  disconnect = onLoadCaughtUp(() => void client.invalidateQueries({ predicate: (q) => isDraftRead(pathOf(q.queryKey)) }));
+  connectCache({
+    kept: keptShown,
+    readAgain: () => void client.invalidateQueries({ predicate: (q) => DRAFT_READS.test((q.queryKey[0] as string[]).join?.('.') ?? '') }),
+  });
   return client;
 }

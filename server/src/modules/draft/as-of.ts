@@ -1,6 +1,5 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MESSAGES } from '@first-round/shared/messages';
 import { draftStatusOutput, playersOutput, type DraftChange, type DraftStatus, type PlayerDto } from '@first-round/shared/schemas';
 import { CappedCache } from '../../cache/capped.js';
 import type { VersionSource } from '../../cache/versioned.js';
@@ -20,6 +19,11 @@ import { statusOf, type DraftSettings } from './draft.service.js';
  * change's team before, the start, the "complete" mark). A reset records nothing of what it cleared, so a
  * moment before a reset that followed it is refused. Later rounds are not in the log: they stay as now.
  */
+
+/** A read asked for the draft as it was (`before`) at a moment still to come, by the server's clock. */
+export const BEFORE_IN_FUTURE = 'before must not be later than now: only the draft as it was can be read';
+/** A read asked for the draft as it was before a reset that followed: what a reset cleared is not kept. */
+export const BEFORE_RESET = 'The draft was reset since that moment: only its state after the reset can be read';
 
 /** The draft after change `eventId` (0: before any change the log holds). */
 export interface DraftMoment {
@@ -48,7 +52,7 @@ export async function readDraftMoment(em: EntityManager, eventId: number): Promi
       let startedAt = now.startedAt;
       let roundOneComplete = now.roundOneComplete;
       for (const e of since) {
-        if (e.kind === 'reset') throw conflict(MESSAGES.beforeReset);
+        if (e.kind === 'reset') throw conflict(BEFORE_RESET);
         if (e.kind === 'pick' && e.player_id !== null) roundOne.delete(e.player_id);
         else if (e.kind === 'undo' && e.player_id !== null && e.slot !== null) roundOne.set(e.player_id, e.slot);
         else if (e.kind === 'start' || e.kind === 'auto_start') startedAt = null;
@@ -100,7 +104,7 @@ export class DraftAsOfCache {
    */
   async moment(before: string): Promise<DraftMoment> {
     const when = new Date(before);
-    if (when.getTime() > this.settings.now().getTime()) throw badRequest(MESSAGES.beforeInFuture);
+    if (when.getTime() > this.settings.now().getTime()) throw badRequest(BEFORE_IN_FUTURE);
     const eventId = await lastEventBefore(this.orm.em.fork(), when);
     const board = this.events.versionOf(['board']);
     const kept = this.moments.get(eventId);

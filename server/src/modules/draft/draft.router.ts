@@ -14,7 +14,7 @@ import {
   standingsUpdate,
 } from '@first-round/shared/schemas';
 import { adminProcedure, authedProcedure, publicProcedure, router } from '../../trpc/trpc.js';
-import { hotRead, hotReadProcedure, hotReadProcedureWithInput } from '../../trpc/hot-read.js';
+import { hotRead, hotReadProcedureWithInput } from '../../trpc/hot-read.js';
 import * as draft from './draft.service.js';
 
 /** The operator's changes run as the signed-in admin's e-mail, which the audit log records. */
