@@ -262,6 +262,48 @@ describe('no spoilers: a viewer 5 s behind the draft room', () => {
     await bar.getByText(`Delayed ${DELAY_S} s`).waitFor();
   });
 
+  it('a first visit during a hold (a fresh browser, nothing kept) shows the standings before the held pick at once, never "Loading", and the pick only after the delay', async () => {
+    // A fresh browser: storage of its own, the delay chosen, and nothing kept by an earlier page at any load.
+    const fresh = await newContext(browser, { viewport: { width: 375, height: 760 } });
+    fresh.setDefaultTimeout(10_000);
+    await fresh.addInitScript(`localStorage.setItem('first-round.viewing-delay', '${DELAY_S}'); localStorage.removeItem('fr_last_answers');`);
+    const seen = await watchForText(fresh, ['Armand Membou, OT', 'Tetairoa McMillan, WR']);
+    const visitor = await fresh.newPage();
+    await signInWithSession(visitor, email, name);
+    for (const [path, slot, player] of [
+      ['/leaderboard', 6, 'Armand Membou'],
+      [`/groups/${groupId}/picks`, 7, 'Tetairoa McMillan'],
+    ] as const) {
+      await visitor.goto('/healthz');
+      const asked = Date.now();
+      await op.recordPick(slot, player);
+      await visitor.goto(path, { waitUntil: 'commit' });
+      const row = visitor.getByRole('list', { name: 'Rankings' }).getByRole('listitem').filter({ hasText: name });
+      // At once: well within the hold (a page that waited for it would show nothing until its end).
+      await row.first().waitFor({ timeout: DELAY_S * 1000 - 2000 });
+      const shown = Date.now();
+      // Until the pick's own time plus the delay: the standings stay, with the hits before the pick, no
+      // loading message comes back, the badge says the page is catching up, and the pick is nowhere.
+      let samples = 0;
+      let catchingUp = 0;
+      while (Date.now() < asked + DELAY_S * 1000 - 100) {
+        expect(await row.count(), `the standings on ${path}, ${samples} samples in`).toBeGreaterThan(0);
+        expect(await visitor.getByText(/^Loading/).count(), `loading on ${path}, ${samples} samples in`).toBe(0);
+        expect(await visitor.getByText(player).count(), `${player} on ${path}, ${samples} samples in`).toBe(0);
+        if ((await visitor.getByText(/catching up/).count()) > 0) catchingUp += 1;
+        samples += 1;
+        await visitor.waitForTimeout(100);
+      }
+      expect(samples, `sampled on ${path} from ${shown - asked} ms after the pick`).toBeGreaterThan(5);
+      expect(catchingUp, `'catching up' on ${path}`).toBeGreaterThan(0);
+      expect(await row.first().locator('[aria-label$="correct picks"]').first().getAttribute('aria-label')).toBe('3 correct picks');
+      // Nowhere before its own time plus the delay (every frame, by when it was seen), then on the strip.
+      expect(seen.filter((s) => s.text.startsWith(player) && s.wallAt < asked + DELAY_S * 1000)).toEqual([]);
+      await liveStrip(visitor, player).waitFor({ timeout: LIVE_MS });
+    }
+    await fresh.close();
+  });
+
   it('Settings offers the same choice, and "Live" turns the badge off', async () => {
     await page.goto('/settings');
     const card = page.getByRole('region', { name: 'No spoilers' });

@@ -10,6 +10,8 @@ import { createMailer, type Mailer } from './modules/auth/mailer.js';
 import { DEFAULT_IDP_LIMITS, type IdpLimits, type LocalIdpDeps } from './modules/auth/local-idp.service.js';
 import type { ClerkUserLookup } from './modules/auth/account.service.js';
 import { BenchmarkCache } from './modules/leaderboard/benchmarks.cache.js';
+import { AsOfStandings } from './modules/leaderboard/as-of-standings.js';
+import { DraftAsOfCache } from './modules/draft/as-of.js';
 import { LeaderboardCache } from './modules/leaderboard/leaderboard.cache.js';
 import { EntryBook } from './modules/standings/entry-book.js';
 import { FieldCache } from './modules/leaderboard/field.cache.js';
@@ -50,6 +52,10 @@ export interface AppDeps {
   field: FieldCache;
   participants: ParticipantCache;
   draftStatus: DraftStatusCache;
+  /** The draft as it was at an earlier change (`before` on draft.status, players.list; modules/draft/as-of.ts). */
+  draftAsOf: DraftAsOfCache;
+  /** Standings as they were at an earlier change (`before` on leaderboard.group), ranked only when asked. */
+  asOfStandings: AsOfStandings;
   players: PlayersCache;
   /** What instances tell each other (draft changes, cache invalidations, saved picks): events/topic-bus.ts. */
   events: TopicBus;
@@ -103,6 +109,7 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
   book.follow(events);
   const leaderboards = new LeaderboardCache(orm, book, events, log);
   const benchmarks = new BenchmarkCache(config.BENCHMARK_ENTRIES, players, draftStatus);
+  const draftAsOf = new DraftAsOfCache(orm, draft, players, events);
   const liveFanOut = new LiveFanOut();
   const vapid = await loadVapidKeys({ publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY, dataDir: config.dataDir });
   return {
@@ -124,6 +131,8 @@ export async function createDeps(config: Config, orm: Orm, options: DepsOptions 
     field: new FieldCache(orm, book, events),
     participants: new ParticipantCache(events),
     draftStatus,
+    draftAsOf,
+    asOfStandings: new AsOfStandings(orm, book, draftAsOf, config.BENCHMARK_ENTRIES),
     players,
     benchmarks,
     events,

@@ -25,9 +25,12 @@ import { ViewingDelayChooser } from './viewing-delay-chooser';
 function draftServer(lastChangeAgoMs?: number) {
   const picks = { now: 2 };
   const lastChange = () => (lastChangeAgoMs === undefined ? {} : { last_change_at: new Date(Date.now() - lastChangeAgoMs).toISOString() });
+  /** Picks made as a read asks (`before`: the draft as it was then, one pick fewer, the last one within any delay). */
+  const asOf = (input: unknown) => (input as { before?: string } | undefined)?.before !== undefined;
+  const made = (input: unknown) => (asOf(input) ? picks.now - 1 : picks.now);
   const server = new FakeServer({
-    draft: { status: () => ({ ...draftStatus('live', picks.now), ...lastChange() }) },
-    players: { list: () => board(20, Object.fromEntries(Array.from({ length: picks.now }, (_, i) => [i + 1, i + 1]))) },
+    draft: { status: (input) => ({ ...draftStatus('live', made(input)), ...(asOf(input) ? {} : lastChange()) }) },
+    players: { list: (input) => board(20, Object.fromEntries(Array.from({ length: made(input) }, (_, i) => [i + 1, i + 1]))) },
     picks: { mine: () => ({ picks: [], group_id: 1, use_global_picks: true, odds: null }) },
     leaderboard: { field: () => [] },
     auth: { me: () => ({ id: 'u1', participant_id: 'me', email: 'me@example.com', screen_name: 'Me Myself', is_first_login: false, is_admin: false }) },
@@ -138,17 +141,21 @@ describe('a page loaded with a viewing delay', () => {
     expect(screen.queryByText(/catching up/)).toBeNull();
   });
 
-  it('holds the draft that changed within the delay, says so on the badge, and Catch up shows it', async () => {
+  it('holds the draft that changed within the delay, shows it as it was one delay before the load, says so on the badge, and Catch up shows it', async () => {
     const { server } = draftServer(10_000);
     setViewingDelay(45);
     pageLoaded();
     const { user } = renderApp(<LiveScreen />, { server, route: '/leaderboard' });
     await asked(server, 1);
     expect(await screen.findByText(/Delayed 45 s · catching up to your TV, 3\d s/)).toBeInTheDocument();
-    // The status answered, and waits in the gate: no strip (nothing of the draft as it is now).
-    expect(screen.queryByRole('region', { name: 'Draft live' })).toBeNull();
+    // The status answered and waits in the gate; nothing kept to show, so the draft is read as it was one
+    // delay before the load (`before`, on the server's clock) and shown at once: pick 1, never pick 2.
+    expect(await headline()).toHaveTextContent('Pick 1');
+    const asOf = server.inputsTo('draft.status').find((input) => (input as { before?: string } | undefined)?.before !== undefined) as { before: string };
+    expect(Date.parse(asOf.before)).toBeLessThanOrEqual(Date.now() - 45_000);
+    expect(await headline()).not.toHaveTextContent('Pick 2');
     await user.click(screen.getByRole('button', { name: 'Catch up' }));
-    expect(await headline()).toHaveTextContent('Pick 2');
+    await waitFor(async () => expect(await headline()).toHaveTextContent('Pick 2'));
     expect(screen.queryByText(/catching up/)).toBeNull();
   });
 });

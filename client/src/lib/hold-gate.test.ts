@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pageClockSkew } from './hold-back';
-import { catchUp, gateState, holdChangesFrom, pageLoaded, sawDraftStatus, whenReleased } from './hold-gate';
+import { catchUp, connectCache, gateState, holdChangesFrom, loadBefore, pageLoaded, sawDraftStatus, whenReleased } from './hold-gate';
 import { delayedText, getViewingDelay, parseViewingDelay, setViewingDelay } from './viewing-delay';
 
 /** Whether the promise has settled after the microtasks pending now. */
@@ -118,6 +118,29 @@ describe('a page loaded with a viewing delay: its draft answers wait only for wh
     expect(gateState().until).toBe(changeAt(10_000) + 45_000);
     sawDraftStatus(status(2_000));
     expect(gateState().until).toBe(changeAt(2_000) + 45_000);
+  });
+
+  it('a load that holds a change wants the draft as it was one delay before the load (server time); one that holds none wants nothing', async () => {
+    const moment = loadBefore();
+    sawDraftStatus(status(10_000));
+    expect(Date.parse((await moment)!)).toBe(NOW - 45_000 - pageClockSkew.toDevice(0));
+    pageLoaded();
+    const none = loadBefore();
+    sawDraftStatus(status(120_000));
+    expect(await none).toBeNull();
+    pageLoaded();
+    sawDraftStatus({ draftHasStarted: false, last_change_at: null });
+    expect(await loadBefore()).toBeNull();
+  });
+
+  it('no answer as of the load shown: nothing is read again when its hold ends', async () => {
+    let told = 0;
+    connectCache({ kept: () => false, readAgain: () => (told += 1) });
+    sawDraftStatus(status(10_000));
+    vi.advanceTimersByTime(45_000);
+    await Promise.resolve();
+    expect(gateState().catchingUp).toBe(false);
+    expect(told).toBe(0);
   });
 
   it('holds nothing before the start, or with no change recorded', async () => {

@@ -22,10 +22,21 @@ import { getViewingDelay, subscribeViewingDelay } from './viewing-delay';
  * that shows draft state waits here, the live stream's opening standings page too (components/draft-live.tsx):
  * one answer let through early would show the change on the strip, the standings or the board.
  * "Catch up" and a shorter delay release at once.
+ *
+ * On a page with nothing kept to show meanwhile (a first visit), a read that can be answered as of an earlier moment
+ * (AS_OF_READS: `before`, docs/api.md) is asked again, once the load is known to hold a change, as of the
+ * server's time one delay before the load: that answer holds nothing within the delay and shows at once,
+ * the page marked as catching up as before. When the load's hold ends, every draft read is read again
+ * (`connectCache`): the held changes show on time, as they would have.
  */
 
-/** Reads whose answers change with a pick (the operator's audit log and undo preview are not a viewer's). */
-const DRAFT_READS = /^(draft\.status|players\.list|leaderboard\.|picks\.|groups\.|seasons\.)/;
+/**
+ * Reads whose answers change with a pick (the operator's audit log and undo preview are not a viewer's; a
+ * group, its members, saved picks and the list of past seasons hold nothing of the draft's state).
+ */
+export const DRAFT_READS = /^(draft\.status|players\.list|leaderboard\.|picks\.(?!(mine|global)$)|groups\.(?!(get|membership|members|mine)$)|seasons\.(?!list$))/;
+/** Reads of those that take `before` (the draft as it was): what a page's first answers need. */
+const AS_OF_READS = /^(draft\.status|players\.list|leaderboard\.group)$/;
 /** Margin after a release: the released change reaches the cache before an answer that includes it. */
 const AFTER_RELEASE_MS = 100;
 
@@ -59,6 +70,16 @@ let waiters: { from: number; load: boolean; resolve: () => void }[] = [];
 let timer: ReturnType<typeof setTimeout> | undefined;
 const listeners = new Set<() => void>();
 const catchUpListeners = new Set<() => void>();
+/**
+ * The load's moment for answers as of it (server time, ISO), or null when the load holds nothing (or has
+ * no delay): settled once a draft status has said (a promise settles once: later calls change nothing).
+ */
+let settleMoment: (before: string | null) => void = () => {};
+let loadMoment = new Promise<string | null>((resolve) => (settleMoment = resolve));
+/** Whether an answer as of the load's moment was shown: then every draft read is read again when its hold ends. */
+let answeredAsOf = false;
+/** The page's query cache (lib/query-client.ts): whether it shows answers kept from an earlier page, and reading the draft again. */
+let cache: { kept(): boolean; readAgain(): void } = { kept: () => false, readAgain() {} };
 
 const delayMs = () => getViewingDelay() * 1000;
 
@@ -81,9 +102,19 @@ function computeState(): GateState {
 
 let snapshot: GateState = computeState();
 
+/** The load's hold is over (its time came, or Catch up): answers as of it are replaced by the draft now. */
+function loadEnded(): void {
+  loadWindow = false;
+  settleMoment(null);
+  if (!answeredAsOf) return;
+  answeredAsOf = false;
+  // After the gate's own bookkeeping: the reads come back through it.
+  queueMicrotask(() => cache.readAgain());
+}
+
 function update(): void {
   const now = Date.now();
-  if (loadWindow && loadFrom + delayMs() <= now) loadWindow = false;
+  if (loadWindow && loadFrom + delayMs() <= now) loadEnded();
   const due = (w: { from: number; load: boolean }) => fromOf(w) + delayMs() + AFTER_RELEASE_MS <= now;
   const ready = waiters.filter(due);
   waiters = waiters.filter((w) => !due(w));
@@ -110,6 +141,8 @@ export function pageLoaded(): void {
   loadFrom = loadedAt;
   loadWindow = getViewingDelay() > 0;
   loadKnown = false;
+  loadMoment = new Promise((resolve) => (settleMoment = resolve));
+  answeredAsOf = false;
   update();
 }
 
@@ -138,7 +171,7 @@ export function whenReleased(): Promise<void> {
 export function sawDraftStatus(status: { draftHasStarted?: unknown; last_change_at?: unknown }): void {
   if (!loadWindow) return;
   if (status.draftHasStarted === false || status.last_change_at === null) {
-    loadWindow = false;
+    loadEnded();
     update();
     return;
   }
@@ -148,12 +181,25 @@ export function sawDraftStatus(status: { draftHasStarted?: unknown; last_change_
   const from = Math.min(loadedAt, pageClockSkew.toDevice(changed));
   loadFrom = loadKnown ? Math.max(loadFrom, from) : from;
   loadKnown = true;
+  // Held (the change is within the delay): the page shows the draft as it was one delay before the load.
+  // On the server's clock by the skew, which only over-estimates it: never later than the server's time.
+  settleMoment(loadFrom + delayMs() > Date.now() ? new Date(loadedAt - delayMs() - pageClockSkew.toDevice(0)).toISOString() : null);
   update();
+}
+
+/** The load's moment for answers as of it (null: none wanted), once a draft status has said whether the load holds a change. */
+export function loadBefore(): Promise<string | null> {
+  return loadMoment;
+}
+
+/** The page's query cache, which the gate asks and tells (lib/query-client.ts). */
+export function connectCache(pageCache: typeof cache): void {
+  cache = pageCache;
 }
 
 /** "Catch up": every waiting answer now, and the live layer releases every held change (onCatchUp). */
 export function catchUp(): void {
-  loadWindow = false;
+  loadEnded();
   for (const l of [...catchUpListeners]) l();
   changesFrom = 0;
   for (const w of waiters) {
@@ -180,7 +226,9 @@ export function subscribeGate(listener: () => void): () => void {
 
 /**
  * The gate as a tRPC link: the answers of draft reads wait in it (the request goes out at once, so the
- * answer is ready the moment it may be shown). Everything else passes untouched.
+ * answer is ready the moment it may be shown). A read the load's hold would leave with nothing on screen
+ * is also asked as of the load's moment, and that answer is shown at once (the one the draft now gave is
+ * dropped: it is read again when the hold ends). Everything else passes untouched.
  */
 export function holdBackLink(): TRPCLink<AppRouter> {
   return () =>
@@ -188,11 +236,13 @@ export function holdBackLink(): TRPCLink<AppRouter> {
       observable((observer) => {
         const gated = op.type === 'query' && DRAFT_READS.test(op.path);
         let closed = false;
+        /** An answer as of the load's moment was given: the answer now is not. */
+        let answered = false;
         let chain = Promise.resolve();
         const later = (fn: () => void) => {
           if (!gated) return fn();
           chain = chain.then(whenReleased).then(() => {
-            if (!closed) fn();
+            if (!closed && !answered) fn();
           });
         };
         const sub = next(op).subscribe({
@@ -210,9 +260,25 @@ export function holdBackLink(): TRPCLink<AppRouter> {
             later(() => observer.complete());
           },
         });
+        let asOf: { unsubscribe(): void } | undefined;
+        if (gated && AS_OF_READS.test(op.path) && loadWindow && !cache.kept())
+          void loadBefore().then((before) => {
+            // Not answered as of then (an older server, a reset since): the answer now comes when the hold ends.
+            if (before && !closed)
+              asOf = next({ ...op, input: { ...(op.input as object), before } }).subscribe({
+                next(value) {
+                  if (closed || answered) return;
+                  answered = answeredAsOf = true;
+                  observer.next(value);
+                  observer.complete();
+                },
+                error() {},
+              });
+          });
         return () => {
           closed = true;
           sub.unsubscribe();
+          asOf?.unsubscribe();
         };
       });
 }

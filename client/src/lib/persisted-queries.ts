@@ -45,6 +45,8 @@ let owner: string | null = null;
 let kept: Stored | null = null;
 /** Whether kept answers went into the cache. */
 let filled = false;
+/** Whether the page shows answers kept by an earlier one (a load during a viewing delay's hold then asks nothing as of before it). */
+export const keptShown = () => filled;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
 /**

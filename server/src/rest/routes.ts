@@ -69,6 +69,9 @@ const idParam = numberParam(parseId);
 const countParam = numberParam((value) => parseWholeNumber(value, 0));
 /** `?search=ann`: text, checked by the procedure's own schema. */
 const textParam: QueryParam = z.string().optional();
+/** `?before=2026-04-23T20:00:45Z`: the draft as it was then (checked by the procedure's own schema). */
+const asOfQuery = z.object({ before: textParam });
+const asOfFromQuery = (r: RestRequest) => (r.query.before === undefined ? undefined : { before: r.query.before });
 
 /** The row's query parameters, parsed; a malformed one is a 422 naming it ("limit must be a positive integer"). */
 export function parseQuery(schema: QuerySchema | undefined, query: unknown): Record<string, number | string | undefined> {
@@ -180,10 +183,11 @@ export const restRoutes: RestRoute[] = [
     path: '/groups/:id/leaderboard',
     procedure: 'leaderboard.group',
     auth: 'bearer',
-    query: z.object({ limit: idParam, offset: countParam, search: textParam, status: textParam }),
+    query: z.object({ limit: idParam, offset: countParam, search: textParam, status: textParam, before: textParam }),
     input: (r) => ({ group_id: pathId(r.params.id, 'group_id'), ...r.query }),
     spec: true,
-    summary: "Standings (1 = global), a page at a time (?limit=&offset=), optionally names matching ?search= or only ?status=alive|busted, with the caller's own row",
+    summary:
+      "Standings (1 = global), a page at a time (?limit=&offset=), optionally names matching ?search= or only ?status=alive|busted, with the caller's own row; ?before=: as of the draft's last change before that moment",
   },
   {
     method: 'GET',
@@ -236,8 +240,8 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', path: '/picks/global-picks', procedure: 'picks.global', auth: 'bearer', spec: true, summary: "The caller's global picks" },
   // The original contract writes these two with a trailing slash; the router's ignoreTrailingSlash answers both spellings.
   { method: 'POST', path: '/picks/', procedure: 'picks.save', auth: 'bearer', input: body, spec: true, summary: 'Save picks (1–32 players, replaces the set)' },
-  { method: 'GET', path: '/players/', procedure: 'players.list', auth: 'public', spec: true, summary: 'The big board, by rank' },
-  { method: 'GET', path: '/draft/status', procedure: 'draft.status', auth: 'public', spec: true, summary: 'Draft status' },
+  { method: 'GET', path: '/players/', procedure: 'players.list', auth: 'public', query: asOfQuery, input: asOfFromQuery, spec: true, summary: "The big board, by rank (?before=: round one's results as of the draft's last change before that moment)" },
+  { method: 'GET', path: '/draft/status', procedure: 'draft.status', auth: 'public', query: asOfQuery, input: asOfFromQuery, spec: true, summary: "Draft status (?before=: as of the draft's last change before that moment)" },
   {
     method: 'GET',
     path: '/draft/field',

@@ -9,6 +9,16 @@ export const idSchema = z.number().int().positive().max(MAX_ID);
 export const isoDate = z.string();
 
 /**
+ * `before`: the draft as it was at that moment (ISO 8601 with a zone, e.g. 2026-04-23T20:00:45Z), as of its
+ * last change recorded before it. What a page loaded with a viewing delay shows at once (client/src/lib/
+ * hold-gate.ts); the server refuses a moment later than its own clock (400, server/src/modules/draft/as-of.ts).
+ */
+export const beforeSchema = z.iso.datetime({ offset: true, error: 'before must be a date and time in ISO 8601 with a zone, e.g. 2026-04-23T20:00:45Z' });
+/** The input of a read that takes nothing but `before` (draft.status, players.list). */
+export const asOfInput = z.strictObject({ before: beforeSchema.optional() }).optional();
+export type AsOfInput = z.output<typeof asOfInput>;
+
+/**
  * Every name people see (usernames, group names): NFC-normalised (stored that way, so the database's
  * case-insensitive unique indexes compare one form), trimmed, free of invisible and control characters
  * (names.ts: Unicode's default ignorables, written out, and the rest) and of marks stacked on one letter

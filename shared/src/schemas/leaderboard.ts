@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, safeText } from './common.js';
+import { beforeSchema, idSchema, safeText } from './common.js';
 import { entryModeSchema } from './groups.js';
 
 /* The schemas of the leaderboard: one of the files shared/src/schemas.ts gathers. */
@@ -63,6 +63,8 @@ export const leaderboardInput = z.strictObject({
   offset: z.number().int().min(0).max(10_000_000).default(0),
   search: safeText(STANDINGS_SEARCH_MAX).optional(),
   status: entryStatus.optional(),
+  /** The standings as of the draft's last change before this moment (common.ts, `beforeSchema`). */
+  before: beforeSchema.optional(),
 });
 export type LeaderboardInput = z.output<typeof leaderboardInput>;
 /** A reference entry from the big board alone (shared/src/benchmark-entries.ts): scored, never ranked. */

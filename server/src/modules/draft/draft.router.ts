@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  asOfInput,
   draftChange,
   draftChangesInput,
   draftEventsOutput,
@@ -13,7 +14,7 @@ import {
   standingsUpdate,
 } from '@first-round/shared/schemas';
 import { adminProcedure, authedProcedure, publicProcedure, router } from '../../trpc/trpc.js';
-import { hotRead, hotReadProcedure } from '../../trpc/hot-read.js';
+import { hotRead, hotReadProcedureWithInput } from '../../trpc/hot-read.js';
 import * as draft from './draft.service.js';
 
 /** The operator's changes run as the signed-in admin's e-mail, which the audit log records. */
@@ -25,15 +26,24 @@ export const actorOf = (ctx: { participant: { email: string | null; id: string }
  */
 export const operatorChange = adminProcedure;
 
-/** Read by every open page: from the versioned cache, validated against its schema once per version. */
-export const readDraftStatus = hotRead({ input: undefined, output: draftStatusOutput, access: 'public', run: (ctx) => ctx.deps.draftStatus.status() });
+/**
+ * Read by every open page: from the versioned cache, validated against its schema once per version. With
+ * `before`, as it was at the draft's last change before that moment (as-of.ts; 400 for a moment to come).
+ */
+export const readDraftStatus = hotRead({
+  input: asOfInput,
+  output: draftStatusOutput,
+  access: 'public',
+  errors: ['BAD_REQUEST', 'CONFLICT'],
+  run: (ctx, input) => (input?.before === undefined ? ctx.deps.draftStatus.status() : ctx.deps.draftAsOf.moment(input.before).then((m) => ctx.deps.draftAsOf.status(m))),
+});
 
 /** An operator's change answers the change as logged and announced (`output` documents it: the service builds it). */
 const CHANGE = { output: draftChange } as const;
 
 /** The `draft` namespace's own procedures; the feed's join them there (trpc/root.ts). */
 export const draftProcedures = {
-  status: hotReadProcedure(readDraftStatus),
+  status: hotReadProcedureWithInput(readDraftStatus),
   start: operatorChange.meta({ ...CHANGE, errors: ['CONFLICT'] }).mutation(({ ctx }) => draft.startDraft(ctx.em, ctx.deps.draft, actorOf(ctx))),
   // A slot outside round one is BAD_REQUEST; an unknown player NOT_FOUND; before the start, a filled slot, a drafted player, round one complete CONFLICT.
   recordPick: operatorChange

@@ -13,6 +13,8 @@ import { entryModeOf } from '@first-round/shared/entries';
 import { positionIn, type RankedRows, type Standings } from './standings.js';
 
 type StandingsDeps = Pick<AppDeps, 'draftStatus' | 'leaderboards' | 'benchmarks'>;
+/** What a read as of an earlier moment needs besides (`before`). */
+type AsOfDeps = StandingsDeps & Pick<AppDeps, 'draftAsOf' | 'asOfStandings'>;
 
 /** What every reader of one standings page shares, read once: then each reader's answer is only their own row. */
 export type StandingsView =
@@ -22,6 +24,18 @@ export type StandingsView =
 /** As it is when every cache it reads is current, as every read after the first of a version finds them. */
 export function standingsView(deps: StandingsDeps, input: LeaderboardInput): MaybePromise<StandingsView> {
   return after(deps.draftStatus.hasStarted(), (started) => (started ? rankedView(deps, input) : { started: false }));
+}
+
+/**
+ * The view as it was at the draft's last change before `before` (modules/draft/as-of.ts): ranked by the
+ * same code on that moment's board (as-of-standings.ts), its pages shared like the standings' now.
+ */
+export async function standingsViewThen(deps: AsOfDeps, input: LeaderboardInput, before: string): Promise<StandingsView> {
+  const moment = await deps.draftAsOf.moment(before);
+  if (!deps.draftAsOf.status(moment).draftHasStarted) return { started: false };
+  const [standings, benchmarks] = await Promise.all([deps.asOfStandings.get(moment, input.group_id), deps.asOfStandings.benchmarkRows(moment)]);
+  const { rows, page } = deps.leaderboards.select(standings, input);
+  return { started: true, standings, rows, page, benchmarks };
 }
 
 function rankedView(deps: StandingsDeps, input: LeaderboardInput): MaybePromise<StandingsView> {
@@ -75,8 +89,9 @@ export function ownStanding(
   return own ? { me: deps.leaderboards.ownRow(own.row), me_position: own.position } : { me: null, me_position: null };
 }
 
-export function getLeaderboard(deps: StandingsDeps, input: LeaderboardInput, participantId: string): MaybePromise<Leaderboard> {
-  return after(standingsView(deps, input), (view) => leaderboardFor(deps, view, input, participantId));
+export function getLeaderboard(deps: AsOfDeps, input: LeaderboardInput, participantId: string): MaybePromise<Leaderboard> {
+  const view = input.before === undefined ? standingsView(deps, input) : standingsViewThen(deps, input, input.before);
+  return after(view, (v) => leaderboardFor(deps, v, input, participantId));
 }
 
 /** The public top 100: the global standings' first page (docs/decisions.md, "Spectators during the draft"). */

@@ -3,7 +3,7 @@ import { entrySetGroup } from '@first-round/shared/entries';
 import { fieldBest, fieldOdds, oddsSeed, simulateRoundOne, survivalChance, winChances, type FieldEntries, type Simulations } from '@first-round/shared/odds';
 import { standingOddsText } from '@first-round/shared/odds-words';
 import type { EntryStatus, LeaderboardRow, StandingOdds } from '@first-round/shared/schemas';
-import { bustedIn, clinchedIn, countColumns, fieldsAt, idRanks, isRoundOneComplete, rankCounts, type BoardColumns, type DraftSnapshot, type RankedOrder } from '@first-round/shared/scoring';
+import { bustedIn, clinchedIn, countColumns, countSetInto, fieldsAt, idRanks, isRoundOneComplete, rankCounts, type BoardColumns, type DraftSnapshot, type RankedOrder } from '@first-round/shared/scoring';
 import type { Book } from '../standings/book.js';
 import type { SetTable } from '../standings/set-table.js';
 import { RowsAt, type RankedRows, type RowLookup, type Standings } from './standings.js';
@@ -162,11 +162,41 @@ export function rankGlobal(book: Book, previous?: RankedOrder): Ranking {
 }
 
 /**
+ * The draft as it was at an earlier change (modules/draft/as-of.ts): the board's columns with round one's
+ * results of then, and its snapshot. A ranking on it counts every entry on that board with the rules' own
+ * `countSetInto` and ranks them with the same `rankCounts`; its rows have no odds.
+ */
+export interface BoardThen {
+  board: BoardColumns;
+  draft: DraftSnapshot;
+}
+
+/** The book's board with round one as it was (`roundOne`: player id → slot then; later rounds as now). */
+export function boardThen(book: Book, roundOne: ReadonlyMap<number, number>, roundOneCompleteMarked: boolean): BoardThen {
+  const { count, ids, columns } = book.board;
+  const round = columns.round.slice(0, count);
+  for (let i = 0; i < count; i++) {
+    if (roundOne.has(ids[i]!)) round[i] = 1;
+    else if (round[i] === 1) round[i] = 0;
+  }
+  return { board: { rank: columns.rank.slice(0, count), round }, draft: { roundOnePicks: book.draft.roundOnePicks, filledSlots: roundOne.size, roundOneCompleteMarked } };
+}
+
+/** The global standings as they were (`then`): every My Picks counted on that board and ranked, from scratch. */
+export function rankGlobalThen(book: Book, then: BoardThen): Ranking {
+  const counts = countColumns(book.global.count);
+  book.global.countInto(then.board, counts);
+  const order = rankCounts(counts, then.draft, book.participants.idRank.subarray(0, counts.count));
+  return new Ranking(order, book.participants);
+}
+
+/**
  * A group's standings, ranked from the book like the global ones (the same counts, the same `rankCounts`):
  * each member's entry is the set the one entry rule names (shared/src/entries.ts: My Picks when linked,
- * else their own picks in the group); members whose entry has no picks are not ranked.
+ * else their own picks in the group); members whose entry has no picks are not ranked. With `then`, as
+ * they were at that earlier moment of the draft (each entry counted on that board), without odds.
  */
-export function rankGroup(book: Book, groupId: number, members: readonly (readonly [participantId: string, useGlobalPicks: boolean])[]): Ranking {
+export function rankGroup(book: Book, groupId: number, members: readonly (readonly [participantId: string, useGlobalPicks: boolean])[], then?: BoardThen): Ranking {
   const entries: NonNullable<ReturnType<Book['entrySet']>>[] = [];
   for (const [participantId, useGlobalPicks] of members) {
     const entry = book.entrySet(participantId, entrySetGroup(groupId, useGlobalPicks));
@@ -175,6 +205,10 @@ export function rankGroup(book: Book, groupId: number, members: readonly (readon
   const n = entries.length;
   const counts = countColumns(n);
   entries.forEach(({ table, set }, e) => {
+    if (then) {
+      const picks = table.playersOf(set);
+      return countSetInto(picks, 0, picks.length, then.board, counts, e);
+    }
     counts.picks[e] = table.counts.picks[set]!;
     counts.hits[e] = table.counts.hits[set]!;
     counts.laterRound[e] = table.counts.laterRound[set]!;
@@ -183,12 +217,12 @@ export function rankGroup(book: Book, groupId: number, members: readonly (readon
   // The members' order by id: the book's, among them.
   const byId = book.participants.idRank;
   const idOrder = entries.map((_, e) => e).sort((a, b) => byId[entries[a]!.participant]! - byId[entries[b]!.participant]!);
-  const order = rankCounts(counts, book.draft, idRanks(idOrder));
+  const order = rankCounts(counts, then?.draft ?? book.draft, idRanks(idOrder));
   const ids = entries.map((e) => book.participants.ids[e.participant]!);
   const nameAt = entries.map((e) => book.participants.nameAt[e.participant]!);
   let lower: string[] | undefined;
   const names = { ids, nameAt, index: new Map(ids.map((id, e) => [id, e])), lowerNames: () => (lower ??= nameAt.map((name) => name.toLowerCase())) };
-  const odds = groupOdds(book, entries.map(({ table, set }) => table.playersOf(set)));
+  const odds = then ? undefined : groupOdds(book, entries.map(({ table, set }) => table.playersOf(set)));
   return new Ranking(order, names, odds && ((e) => odds[e]));
 }
 
