@@ -8,8 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
-/** 192 since the offline work (pages that recover from a failed chunk, the kept answers) and the shared words: 190 before. */
-const BUDGET_KB = 192;
+/**
+ * 193 since a first visit during a viewing delay's hold shows the standings as they were (the hold gate's
+ * as-of reads, ~0.7 KB); 192 since the offline work (pages that recover from a failed chunk, the kept
+ * answers) and the shared words; 190 before.
+ */
+const BUDGET_KB = 193;
 const dist = path.resolve(process.cwd(), 'dist');
 const assets = path.join(dist, 'assets');
 const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
