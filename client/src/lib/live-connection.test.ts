@@ -201,6 +201,20 @@ describe('LiveConnection', () => {
     expect(server.last.input).toMatchObject({ lastEventId: '11' });
   });
 
+  it('reopening for another page before any message came resumes from the draft the cache shows: a change made between the two streams is replayed, not lost', () => {
+    // The page read draft.status (event 8), its stream opened and nothing has come on it yet.
+    connection.start();
+    server.last.handlers.onStarted();
+    const first = server.last;
+    // The leaderboard opens: the stream is reopened to carry its page. The operator's start (event 9)
+    // commits while neither stream is listening; only a resume from event 8 brings it.
+    connection.watch({ group_id: 1, limit: 100, offset: 0 });
+    expect(first.closed).toBe(true);
+    expect(server.last.input).toEqual({ lastEventId: '8', standings: { group_id: 1, limit: 100, offset: 0 } });
+    server.send(pick(9));
+    expect(changes).toEqual([9]);
+  });
+
   it("marks a stream's opening page: a page before any change on that stream, on every new stream", async () => {
     const shown: Array<[number, boolean]> = [];
     connection.stop();

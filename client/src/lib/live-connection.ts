@@ -134,7 +134,18 @@ export class LiveConnection {
     this.generation += 1;
     this.subscription.unsubscribe();
     this.subscription = null;
+    // A change made between the two streams reaches neither: the new one must resume from a change, or a
+    // stream that brought none yet would start afresh and skip it (its opening page would show the standings
+    // after it, while draft.status never heard of it). Push stays up, so no status read covers the gap
+    // either (onPushUp reads only after push was down): resume from the draft the cached answers show.
+    this.lastEventId ??= this.cachedVersion();
     this.subscribe();
+  }
+
+  /** The draft version of the cached draft.status, as a stream's last event id (null: none read, or no change yet). */
+  private cachedVersion(): string | null {
+    const version = this.options.cachedStatus()?.last_event_id ?? 0;
+    return version > 0 ? String(version) : null;
   }
 
   /** Looks at the draft now when push is down (a tab coming back into view: browsers slow its timers). */
