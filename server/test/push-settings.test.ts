@@ -12,6 +12,8 @@ import { until } from './support/game-process.js';
 
 /** A bound on waiting for a condition, so a hang fails instead of running forever (not a speed check). */
 const WAIT_MS = 60_000;
+/** A bound on a hang for a test of several such waits (vitest's 30 s cut one short with both cores busy). */
+const TEST_MS = 4 * WAIT_MS;
 
 
 let t: TestApp;
@@ -49,7 +51,7 @@ afterAll(async () => {
 });
 
 describe('push notifications: a setting for each kind', () => {
-  it('are all on until the player switches one off, theirs only, signed in', async () => {
+  it('are all on until the player switches one off, theirs only, signed in', { timeout: TEST_MS }, async () => {
     const erinApi = await t.caller(erin);
     expect(await erinApi.push.preferences()).toEqual({ busted: true, final: true, reminder: true });
     expect(kindOf(await (await t.caller()).push.preferences().catch((e: unknown) => e))).toBe('UNAUTHORIZED');
@@ -64,7 +66,7 @@ describe('push notifications: a setting for each kind', () => {
     expect(bad.statusCode).toBe(400);
   });
 
-  it('the reminder by push goes with its own setting: without the e-mail, and not when switched off', async () => {
+  it('the reminder by push goes with its own setting: without the e-mail, and not when switched off', { timeout: TEST_MS }, async () => {
     const when = new Date(t.deps.draft.deadline.getTime() - 30 * 60 * 1000);
     t.clock.set(when);
     await runReminders(t.deps);
@@ -78,7 +80,7 @@ describe('push notifications: a setting for each kind', () => {
     expect(pushesTo(devices.frank!)).toEqual([]);
   });
 
-  it('busted news and the final result each only to the players who keep them on', async () => {
+  it('busted news and the final result each only to the players who keep them on', { timeout: TEST_MS }, async () => {
     t.clock.set(new Date());
     await operatorStart(t);
     await recordPick(t.orm().em.fork(), t.deps.draft, 'test', 1, board[0]!.id);
