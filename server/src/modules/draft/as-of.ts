@@ -116,6 +116,16 @@ export class DraftAsOfCache {
     return moment;
   }
 
+  /** draft.status as it was at the last change before `before`. */
+  async statusBefore(before: string): Promise<DraftStatus> {
+    return this.status(await this.moment(before));
+  }
+
+  /** players.list as it was at the last change before `before`. */
+  async boardBefore(before: string): Promise<PlayerDto[]> {
+    return this.board(await this.moment(before));
+  }
+
   /** draft.status as it was then; `draftHasStarted` by the deadline as of that change. */
   status(moment: DraftMoment): DraftStatus {
     let status = this.statuses.get(moment);

@@ -35,7 +35,7 @@ export const readDraftStatus = hotRead({
   output: draftStatusOutput,
   access: 'public',
   errors: ['BAD_REQUEST', 'CONFLICT'],
-  run: (ctx, input) => (input?.before === undefined ? ctx.deps.draftStatus.status() : ctx.deps.draftAsOf.moment(input.before).then((m) => ctx.deps.draftAsOf.status(m))),
+  run: (ctx, input) => (input?.before === undefined ? ctx.deps.draftStatus.status() : ctx.deps.draftAsOf.statusBefore(input.before)),
 });
 
 /** An operator's change answers the change as logged and announced (`output` documents it: the service builds it). */

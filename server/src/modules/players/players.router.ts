@@ -12,7 +12,7 @@ export const readPlayers = hotRead({
   output: playersOutput,
   access: 'public',
   errors: ['BAD_REQUEST', 'CONFLICT'],
-  run: (ctx, input) => (input?.before === undefined ? ctx.deps.players.list() : ctx.deps.draftAsOf.moment(input.before).then((m) => ctx.deps.draftAsOf.board(m))),
+  run: (ctx, input) => (input?.before === undefined ? ctx.deps.players.list() : ctx.deps.draftAsOf.boardBefore(input.before)),
 });
 
 export const playersRouter = router({
